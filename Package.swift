@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "haul",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "haul", targets: ["haul"]),
+        .library(name: "HaulNet", targets: ["HaulNet"]),
+        .library(name: "HaulCore", targets: ["HaulCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        // MARK: - C shims
+        .target(
+            name: "CCurl",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
+        .target(
+            name: "CNcurses",
+            cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("NCURSES_WIDECHAR", to: "1")],
+            linkerSettings: [.linkedLibrary("ncursesw")]
+        ),
+
+        // MARK: - Modules
+        .target(name: "HaulNet", dependencies: ["CCurl"]),
+        .target(name: "HaulCore", dependencies: ["HaulNet"]),
+        .executableTarget(
+            name: "haul",
+            dependencies: [
+                "HaulNet", "HaulCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: - Tests
+        .target(
+            name: "HaulTestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/HaulTestSupport"
+        ),
+        .testTarget(name: "HaulNetTests", dependencies: ["HaulNet", "HaulTestSupport"]),
+        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

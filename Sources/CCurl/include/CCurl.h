@@ -1,0 +1,46 @@
+/// CCurl: <curl/curl.h> for Swift, plus typed, non-variadic wrappers for the variadic
+/// curl_easy_setopt / curl_easy_getinfo / curl_multi_setopt forms HaulNet uses, and the
+/// macros Swift cannot import.
+#ifndef HAUL_CCURL_H
+#define HAUL_CCURL_H
+
+#include <curl/curl.h>
+
+/// Signature shared by CURLOPT_WRITEFUNCTION, CURLOPT_HEADERFUNCTION and CURLOPT_READFUNCTION.
+typedef size_t (*haul_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
+/// Signature of CURLOPT_XFERINFOFUNCTION.
+typedef int (*haul_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,
+                                      curl_off_t ultotal, curl_off_t ulnow);
+
+// MARK: - curl_easy_setopt
+
+CURLcode haul_easy_setopt_long(CURL *handle, CURLoption option, long value);
+CURLcode haul_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value);
+CURLcode haul_easy_setopt_string(CURL *handle, CURLoption option, const char *value);
+CURLcode haul_easy_setopt_pointer(CURL *handle, CURLoption option, void *value);
+CURLcode haul_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
+CURLcode haul_easy_setopt_data_callback(CURL *handle, CURLoption option, haul_data_callback value);
+CURLcode haul_easy_setopt_xferinfo_callback(CURL *handle, haul_xferinfo_callback value);
+
+// MARK: - curl_easy_getinfo
+
+CURLcode haul_easy_getinfo_long(CURL *handle, CURLINFO info, long *value);
+CURLcode haul_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value);
+CURLcode haul_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
+CURLcode haul_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
+
+// MARK: - curl_multi_setopt
+
+CURLMcode haul_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
+
+// MARK: - Macros Swift does not import
+
+static const long haul_curlpause_cont = CURLPAUSE_CONT;
+static const size_t haul_writefunc_pause = CURL_WRITEFUNC_PAUSE;
+static const size_t haul_readfunc_abort = CURL_READFUNC_ABORT;
+static const long haul_http_version_2tls = CURL_HTTP_VERSION_2TLS;
+static const long haul_curlpipe_multiplex = CURLPIPE_MULTIPLEX;
+static const long haul_auth_basic = (long)CURLAUTH_BASIC;
+static const long haul_global_default = CURL_GLOBAL_DEFAULT;
+
+#endif

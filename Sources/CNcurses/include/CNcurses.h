@@ -1,0 +1,55 @@
+/// CNcurses: <ncursesw/curses.h> for Swift, with functions for the macros and C globals
+/// (stdscr, LINES, COLS, COLOR_PAIR, attributes, key codes) that Swift cannot import.
+#ifndef HAUL_CNCURSES_H
+#define HAUL_CNCURSES_H
+
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <ncursesw/curses.h>
+#include <locale.h>
+
+// MARK: - Globals
+
+WINDOW *haul_stdscr(void);
+int haul_lines(void);
+int haul_cols(void);
+int haul_colors(void);
+int haul_color_pairs(void);
+
+// MARK: - Macros
+
+int haul_color_pair(int pair);
+int haul_getmaxy(WINDOW *window);
+int haul_getmaxx(WINDOW *window);
+
+// MARK: - Attributes
+
+static const unsigned int haul_a_normal = A_NORMAL;
+static const unsigned int haul_a_bold = A_BOLD;
+static const unsigned int haul_a_dim = A_DIM;
+static const unsigned int haul_a_reverse = A_REVERSE;
+static const unsigned int haul_a_underline = A_UNDERLINE;
+static const unsigned int haul_a_standout = A_STANDOUT;
+
+// MARK: - Keys
+
+static const int haul_key_resize = KEY_RESIZE;
+static const int haul_key_mouse = KEY_MOUSE;
+static const int haul_key_up = KEY_UP;
+static const int haul_key_down = KEY_DOWN;
+static const int haul_key_left = KEY_LEFT;
+static const int haul_key_right = KEY_RIGHT;
+static const int haul_key_home = KEY_HOME;
+static const int haul_key_end = KEY_END;
+static const int haul_key_npage = KEY_NPAGE;
+static const int haul_key_ppage = KEY_PPAGE;
+static const int haul_key_backspace = KEY_BACKSPACE;
+static const int haul_key_dc = KEY_DC;
+static const int haul_key_enter = KEY_ENTER;
+static const int haul_key_code_yes = KEY_CODE_YES;
+
+/// Puts one wide character with attributes and colour pair at the cursor position.
+int haul_put_wide(WINDOW *window, int y, int x, wchar_t character, unsigned int attributes, short pair);
+
+#endif

@@ -1,0 +1,231 @@
+import Foundation
+import Synchronization
+
+// MARK: - Connection
+
+/// Loads one `Request` asynchronously on a `ConnectionEngine` and tells its delegate what
+/// happens, following the connection contract (see `ConnectionDelegate`).
+///
+/// Subclass it to keep per-load state beside the load (the fetcher's connection holds its
+/// blocks, data and response; a download holds its write buffer).
+///
+/// **Threading:** `start()`, `cancel()` and the accessors may be called from any thread.
+/// Delegate messages run on the `DelegateQueue` given to `init`, one at a time, in order.
+/// Internal methods named `engine…` are called only from the engine thread.
+open class Connection: @unchecked Sendable {
+    // MARK: State
+
+    private enum Phase { case idle, running, finished, cancelled }
+
+    private struct Progress {
+        var bytes: Int64 = 0
+        var total: Int64 = 0
+        var expected: Int64 = -1
+        var scheduled = false
+    }
+
+    /// Everything mutable, guarded by `state`'s lock.
+    private struct State {
+        var phase = Phase.idle
+        var delegate: (any ConnectionDelegate)?
+        var currentRequest: Request
+        var response: Response?
+        var pendingData = Data()
+        var dataScheduled = false
+        var receivingPaused = false
+        var sent = Progress()
+        var written = Progress()
+    }
+
+    private static let nextID = Atomic<UInt64>(1)
+    /// Body bytes held for the delegate before the engine stops reading from the socket.
+    static let deliveryHighWater = 4 << 20
+
+    public let originalRequest: Request
+    public let engine: ConnectionEngine
+    let id: UInt64
+    private let delivery: SerialDelivery
+    private let state: Mutex<State>
+
+    // MARK: - Public API
+
+    /// Creates a connection; nothing is sent before `start()`.
+    public init(request: Request, delegate: any ConnectionDelegate, queue: any DelegateQueue,
+                engine: ConnectionEngine = .shared) {
+        originalRequest = request
+        self.engine = engine
+        id = Connection.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        delivery = SerialDelivery(queue: queue)
+        state = Mutex(State(delegate: delegate, currentRequest: request))
+    }
+
+    /// Starts the load. Calling it again, or after `cancel()`, does nothing.
+    public func start() {
+        let starts = state.withLock { state in
+            guard state.phase == .idle else { return false }
+            state.phase = .running
+            return true
+        }
+        if starts { engine.submit(.start(self)) }
+    }
+
+    /// Stops the load. No delegate message runs after this returns (one already running on the
+    /// delegate queue completes). The delegate is released.
+    public func cancel() {
+        let wasRunning = state.withLock { state -> Bool in
+            let wasRunning = state.phase == .running
+            if state.phase == .running || state.phase == .idle {
+                state.phase = .cancelled
+                state.delegate = nil
+                state.pendingData = Data()
+            }
+            return wasRunning
+        }
+        if wasRunning { engine.submit(.cancel(id)) }
+    }
+
+    /// Changes the receive-speed cap (bytes per second, nil for none) while the load runs.
+    public func setMaxReceiveSpeed(_ bytesPerSecond: Int64?) {
+        engine.submit(.setMaxReceiveSpeed(id, bytesPerSecond))
+    }
+
+    /// The request of the current hop: the original one, or the last redirect followed.
+    public var currentRequest: Request { state.withLock { $0.currentRequest } }
+
+    /// The final response, once the delegate has been given it.
+    public var response: Response? { state.withLock { $0.response } }
+
+    /// True once the connection has ended or was cancelled.
+    public var isDone: Bool { state.withLock { $0.phase == .finished || $0.phase == .cancelled } }
+
+    // MARK: - Delivery
+
+    /// Runs `message` on the delegate queue if the connection is still running then.
+    private func deliver(_ message: @escaping @Sendable (any ConnectionDelegate) -> Void) {
+        delivery.submit { [self] in
+            guard let delegate = state.withLock({ $0.phase == .running ? $0.delegate : nil }) else { return }
+            message(delegate)
+        }
+    }
+
+    /// Runs the ending `message`, after which nothing more is delivered.
+    private func deliverEnding(_ message: @escaping @Sendable (any ConnectionDelegate) -> Void) {
+        delivery.submit { [self] in
+            let delegate = state.withLock { state -> (any ConnectionDelegate)? in
+                guard state.phase == .running else { return nil }
+                state.phase = .finished
+                defer { state.delegate = nil }
+                return state.delegate
+            }
+            if let delegate { message(delegate) }
+        }
+    }
+
+    // MARK: - Engine side
+
+    /// Asks the delegate whether to follow a redirect; `reply` runs on the delegate queue.
+    func engineAskRedirect(_ request: Request, response: Response, reply: @escaping @Sendable (Request?) -> Void) {
+        deliver { [self] delegate in
+            let answer = delegate.connection(self, willSend: request, redirectResponse: response)
+            if let answer { state.withLock { $0.currentRequest = answer } }
+            reply(answer)
+        }
+    }
+
+    /// Hands the delegate the final response; `reply` gets its disposition (not called if the
+    /// connection is cancelled first).
+    func engineDeliverResponse(_ response: Response, reply: @escaping @Sendable (ResponseDisposition) -> Void) {
+        deliver { [self] delegate in
+            state.withLock { $0.response = response }
+            let disposition = delegate.connection(self, didReceive: response)
+            if disposition == .cancel { cancel() }
+            reply(disposition)
+        }
+    }
+
+    /// Queues body bytes for the delegate. Returns false, keeping nothing, when the delegate
+    /// is `deliveryHighWater` behind: the engine then pauses receiving until
+    /// `ConnectionEngine.Command.resumeReceiving` comes back from the delegate queue.
+    func engineEnqueueData(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let (accepted, schedule) = state.withLock { state -> (Bool, Bool) in
+            guard state.phase == .running else { return (true, false) }
+            if state.pendingData.count >= Connection.deliveryHighWater {
+                state.receivingPaused = true
+                return (false, false)
+            }
+            state.pendingData.append(bytes.assumingMemoryBound(to: UInt8.self))
+            defer { state.dataScheduled = true }
+            return (true, !state.dataScheduled)
+        }
+        if schedule { deliver { [self] delegate in deliverPendingData(to: delegate) } }
+        return accepted
+    }
+
+    private func deliverPendingData(to delegate: any ConnectionDelegate) {
+        let (data, resume) = state.withLock { state -> (Data, Bool) in
+            let data = state.pendingData
+            state.pendingData = Data()
+            state.dataScheduled = false
+            defer { state.receivingPaused = false }
+            return (data, state.receivingPaused)
+        }
+        if resume { engine.submit(.resumeReceiving(id)) }
+        if !data.isEmpty { delegate.connection(self, didReceive: data) }
+    }
+
+    /// Adds request-body progress; the delegate gets it coalesced.
+    func engineReportSent(_ bytes: Int64, expected: Int64) {
+        reportProgress(\.sent, bytes, expected: expected) { connection, delegate, progress in
+            delegate.connection(connection, didSendBodyData: progress.bytes, totalBytesWritten: progress.total,
+                                totalBytesExpectedToWrite: progress.expected)
+        }
+    }
+
+    /// Adds download-file progress; the delegate gets it coalesced.
+    func engineReportWritten(_ bytes: Int64, expected: Int64) {
+        reportProgress(\.written, bytes, expected: expected) { connection, delegate, progress in
+            delegate.connection(connection, didWriteData: progress.bytes, totalBytesWritten: progress.total,
+                                totalBytesExpectedToWrite: progress.expected)
+        }
+    }
+
+    /// Restarts the upload count (the body is being sent again).
+    func engineResetSent() {
+        state.withLock { $0.sent.total = 0 }
+    }
+
+    private func reportProgress(_ keyPath: WritableKeyPath<State, Progress> & Sendable, _ bytes: Int64,
+                                expected: Int64,
+                                send: @escaping @Sendable (Connection, any ConnectionDelegate, Progress) -> Void) {
+        let schedule = state.withLock { state -> Bool in
+            state[keyPath: keyPath].bytes += bytes
+            state[keyPath: keyPath].total += bytes
+            state[keyPath: keyPath].expected = expected
+            defer { state[keyPath: keyPath].scheduled = true }
+            return !state[keyPath: keyPath].scheduled
+        }
+        guard schedule else { return }
+        deliver { [self] delegate in
+            let progress = state.withLock { state -> Progress in
+                let progress = state[keyPath: keyPath]
+                state[keyPath: keyPath].bytes = 0
+                state[keyPath: keyPath].scheduled = false
+                return progress
+            }
+            if progress.bytes > 0 { send(self, delegate, progress) }
+        }
+    }
+
+    /// The body is complete in the download file at `path`.
+    func engineFinishDownload(path: String) {
+        deliver { [self] delegate in delegate.connection(self, didFinishDownloadingTo: path) }
+    }
+
+    func engineFinish() {
+        deliverEnding { [self] delegate in delegate.connectionDidFinishLoading(self) }
+    }
+
+    func engineFail(_ error: ConnectionError) {
+        deliverEnding { [self] delegate in delegate.connection(self, didFailWithError: error) }
+    }
+}

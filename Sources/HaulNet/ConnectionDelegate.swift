@@ -1,0 +1,85 @@
+import Foundation
+
+// MARK: - ConnectionDelegate
+
+/// What a `Connection` tells the object that started it, in the order of the connection
+/// contract (`shared/spec/connection-contract.md`):
+///
+/// 1. zero or more `willSend(_:redirectResponse:)`;
+/// 2. zero or more `didReceive(_: Response)`, each answered with a `ResponseDisposition`;
+/// 3. zero or more `didReceive(_: Data)` (or, for a download, `didWriteData` progress);
+/// 4. exactly one of `connectionDidFinishLoading` or `didFailWithError`, unless cancelled.
+///
+/// Upload progress (`didSendBodyData`) comes while the body is sent.
+///
+/// **Threading:** every method runs on the `DelegateQueue` given when the connection was
+/// created, one at a time and in order, never on the engine thread. After `cancel()` returns,
+/// no method is called again for that connection. Every method has a default implementation,
+/// so a delegate implements only what it needs.
+public protocol ConnectionDelegate: AnyObject, Sendable {
+    /// The connection is about to follow a redirect (`redirectResponse` is the 3xx). Return the
+    /// request to send (as given, or changed), or nil to refuse: the redirect response is then
+    /// delivered as the final response, with its body. Default: follow.
+    func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request?
+
+    /// A final response arrived. Default: `.allow`.
+    func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition
+
+    /// The next bytes of the body: only the bytes since the previous call.
+    func connection(_ connection: Connection, didReceive data: Data)
+
+    /// Request-body progress. `totalBytesExpectedToWrite` is -1 for a body of unknown length.
+    func connection(_ connection: Connection, didSendBodyData bytesWritten: Int64, totalBytesWritten: Int64,
+                    totalBytesExpectedToWrite: Int64)
+
+    /// Progress of a body that became a download: bytes written to its file since the previous
+    /// call, in all, and expected (-1 when unknown).
+    func connection(_ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
+                    totalBytesExpectedToWrite: Int64)
+
+    /// A download's body is complete in the file at `path`; `connectionDidFinishLoading` follows.
+    func connection(_ connection: Connection, didFinishDownloadingTo path: String)
+
+    func connectionDidFinishLoading(_ connection: Connection)
+
+    func connection(_ connection: Connection, didFailWithError error: ConnectionError)
+}
+
+extension ConnectionDelegate {
+    public func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request? {
+        request
+    }
+    public func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition { .allow }
+    public func connection(_ connection: Connection, didReceive data: Data) {}
+    public func connection(_ connection: Connection, didSendBodyData bytesWritten: Int64, totalBytesWritten: Int64,
+                           totalBytesExpectedToWrite: Int64) {}
+    public func connection(_ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
+                           totalBytesExpectedToWrite: Int64) {}
+    public func connection(_ connection: Connection, didFinishDownloadingTo path: String) {}
+    public func connectionDidFinishLoading(_ connection: Connection) {}
+    public func connection(_ connection: Connection, didFailWithError error: ConnectionError) {}
+}
+
+// MARK: - ResponseDisposition
+
+/// How the delegate wants the body of a response handled.
+public enum ResponseDisposition: Sendable, Equatable {
+    /// Deliver the body through `didReceive(data:)`.
+    case allow
+    /// Stop the load; no further message arrives.
+    case cancel
+    /// Write the body to a file on the engine thread (no copies through the delegate queue);
+    /// progress arrives as `didWriteData`, then `didFinishDownloadingTo`.
+    case becomeDownload(DownloadTarget)
+}
+
+/// Where a download's body goes: a file, written from `offset` on with positioned writes.
+public struct DownloadTarget: Sendable, Equatable {
+    public var path: String
+    /// The file offset of the body's first byte. 0 truncates the file first.
+    public var offset: Int64
+    public init(path: String, offset: Int64 = 0) {
+        self.path = path
+        self.offset = offset
+    }
+}

@@ -1,0 +1,95 @@
+import CCurl
+import Foundation
+import Synchronization
+
+// MARK: - ConnectionEngine
+
+/// Runs every transfer of its connections on one thread that owns a libcurl multi handle and
+/// all easy handles. Other threads reach it only through `submit`, which posts a command to the
+/// mailbox and wakes the thread with `curl_multi_wakeup`.
+///
+/// Connections to the same host are reused (keep-alive, HTTP/2 multiplexing where offered).
+///
+/// **Threading:** every public method is safe from any thread.
+public final class ConnectionEngine: Sendable {
+    /// Limits and tuning for one engine.
+    public struct Configuration: Sendable {
+        /// Open connections to one host at the most (0: no cap).
+        public var maxConnectionsPerHost = 0
+        /// Open connections in all at the most (0: no cap).
+        public var maxTotalConnections = 0
+        /// libcurl's receive buffer per transfer; large, so a fast transfer is not thousands of
+        /// tiny callbacks.
+        public var receiveBufferSize = 512 * 1024
+        public init() {}
+    }
+
+    /// What other threads ask of the engine thread.
+    enum Command: Sendable {
+        case start(Connection)
+        case cancel(UInt64)
+        case redirectDecision(UInt64, Request?)
+        case disposition(UInt64, ResponseDisposition)
+        case resumeReceiving(UInt64)
+        case setMaxReceiveSpeed(UInt64, Int64?)
+        case shutdown
+    }
+
+    /// The multi handle as other threads see it: only for `curl_multi_wakeup`, which libcurl
+    /// documents as callable from any thread. It lives inside the mailbox's lock.
+    struct WakeHandle: @unchecked Sendable {
+        let multi: UnsafeMutableRawPointer
+    }
+
+    /// The mailbox, and the multi handle to wake once the engine thread has made it.
+    struct Mailbox: ~Copyable {
+        var commands: [Command] = []
+        var wake: WakeHandle?
+        var stopped = false
+    }
+
+    /// The engine the rest of haul shares, with the default configuration.
+    public static let shared = ConnectionEngine()
+
+    public let configuration: Configuration
+    let mailbox = Mutex(Mailbox())
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        ConnectionEngine.initializeCurl
+        let thread = Thread { [self] in
+            EngineLoop(engine: self).run()
+        }
+        thread.name = "haul.engine"
+        thread.start()
+    }
+
+    /// Stops the engine thread: every running connection is dropped without further messages.
+    /// Used by tests that make engines of their own.
+    public func shutdown() {
+        submit(.shutdown)
+    }
+
+    // MARK: - Mailbox
+
+    /// Posts `command` to the engine thread and wakes it.
+    func submit(_ command: Command) {
+        mailbox.withLock { mailbox in
+            guard !mailbox.stopped else { return }
+            mailbox.commands.append(command)
+            if let wake = mailbox.wake { curl_multi_wakeup(wake.multi) }
+        }
+    }
+
+    /// Takes every posted command (engine thread).
+    func takeCommands() -> [Command] {
+        mailbox.withLock { mailbox in
+            defer { mailbox.commands.removeAll(keepingCapacity: true) }
+            return mailbox.commands
+        }
+    }
+
+    private static let initializeCurl: Void = {
+        curl_global_init(haul_global_default)
+    }()
+}

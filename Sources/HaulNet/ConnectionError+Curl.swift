@@ -1,0 +1,26 @@
+import CCurl
+import Foundation
+
+extension ConnectionError {
+    /// The error for a failed libcurl transfer: its CURLcode mapped to a kind, with libcurl's
+    /// message (the error buffer when it says more than curl_easy_strerror).
+    init(curlCode: CURLcode, errorBuffer: String, url: URL?) {
+        let kind: Kind = switch curlCode {
+        case CURLE_UNSUPPORTED_PROTOCOL: .unsupportedScheme(url?.scheme ?? "")
+        case CURLE_URL_MALFORMAT: .badURL
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: .cannotResolveHost
+        case CURLE_COULDNT_CONNECT: .cannotConnect
+        case CURLE_OPERATION_TIMEDOUT: .timedOut
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2_STREAM,
+             CURLE_HTTP2:
+            .connectionLost
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,
+             CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            .tlsFailure
+        case CURLE_READ_ERROR, CURLE_ABORTED_BY_CALLBACK: .bodyStream
+        default: .transport
+        }
+        let message = errorBuffer.isEmpty ? String(cString: curl_easy_strerror(curlCode)) : errorBuffer
+        self.init(kind: kind, url: url, curlCode: Int(curlCode.rawValue), curlMessage: message)
+    }
+}

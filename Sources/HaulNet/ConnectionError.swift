@@ -1,0 +1,102 @@
+import Foundation
+
+// MARK: - ConnectionError
+
+/// Why a load failed: a typed kind, the URL that failed, libcurl's code and message when
+/// libcurl reported it, and advice a person can act on.
+public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        case badURL
+        case unsupportedScheme(String)
+        case cannotResolveHost
+        case cannotConnect
+        case timedOut
+        /// The server closed the connection or sent less than it announced.
+        case connectionLost
+        case tlsFailure
+        case tooManyRedirects(limit: Int)
+        /// A redirect to a scheme haul does not follow (only http, https, ftp and ftps).
+        case redirectRefused(scheme: String)
+        /// The server answered with an HTTP error status (used by `Fetcher`).
+        case httpStatus(code: Int, reason: String)
+        /// Writing a downloaded body to its file failed (errno in `systemError`).
+        case fileWrite
+        /// The request body's stream failed or could not be opened.
+        case bodyStream
+        /// The cache policy forbids loading and no stored response answers the request.
+        case notInCache
+        /// Any other failure libcurl reported.
+        case transport
+    }
+
+    public let kind: Kind
+    public let url: URL?
+    /// libcurl's CURLcode, when libcurl reported the failure.
+    public let curlCode: Int?
+    /// libcurl's own words (its error buffer, else curl_easy_strerror).
+    public let curlMessage: String?
+    /// errno, for failures of the file system.
+    public let systemError: Int32?
+    /// Extra detail: the file path, the refused Location, the stream's error.
+    public let detail: String?
+
+    public init(kind: Kind, url: URL?, curlCode: Int? = nil, curlMessage: String? = nil,
+                systemError: Int32? = nil, detail: String? = nil) {
+        self.kind = kind
+        self.url = url
+        self.curlCode = curlCode
+        self.curlMessage = curlMessage
+        self.systemError = systemError
+        self.detail = detail
+    }
+
+    // MARK: - Words for people
+
+    /// What went wrong, in one sentence.
+    public var message: String {
+        switch kind {
+        case .badURL: "the URL is not valid"
+        case .unsupportedScheme(let scheme): "the scheme '\(scheme)' is not supported"
+        case .cannotResolveHost: "the host name could not be resolved"
+        case .cannotConnect: "could not connect to the server"
+        case .timedOut: "the server did not answer in time"
+        case .connectionLost: "the connection was lost before the whole body arrived"
+        case .tlsFailure: "the server's TLS certificate could not be verified"
+        case .tooManyRedirects(let limit): "more than \(limit) redirects"
+        case .redirectRefused(let scheme): "refused a redirect to a '\(scheme)' URL"
+        case .httpStatus(let code, let reason): "the server answered \(code) \(reason)"
+        case .fileWrite: "could not write the file"
+        case .bodyStream: "the request body could not be read"
+        case .notInCache: "no stored response answers this request, and its cache policy forbids loading"
+        case .transport: "the transfer failed"
+        }
+    }
+
+    /// What the person can do about it.
+    public var advice: String {
+        switch kind {
+        case .badURL, .unsupportedScheme: "check the URL; haul loads http, https, ftp and ftps URLs"
+        case .cannotResolveHost: "check the host name and your DNS or network"
+        case .cannotConnect: "check that the server is up and the port is right"
+        case .timedOut: "try again later, or raise the timeout"
+        case .connectionLost: "retry; resuming continues from the bytes already received"
+        case .tlsFailure: "pass the issuer with --ca-certificate, or turn checking off with --check-certificate=false if you trust this server"
+        case .tooManyRedirects: "the server may be redirecting in a loop"
+        case .redirectRefused: "haul follows redirects to http, https, ftp and ftps only"
+        case .httpStatus: "check the URL and your access to it"
+        case .fileWrite: "check free space and permissions in the target directory"
+        case .bodyStream: "check the source of the upload"
+        case .notInCache: "load it with a cache policy that allows loading"
+        case .transport: "retry; if it persists, check the network"
+        }
+    }
+
+    public var description: String {
+        var text = message
+        if let detail { text += " (\(detail))" }
+        if let systemError { text += ": \(String(cString: strerror(systemError)))" }
+        if let curlMessage, !curlMessage.isEmpty { text += ": \(curlMessage)" }
+        if let url { text += " [\(url.redactedString)]" }
+        return text + "; " + advice
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+// MARK: - ContentDisposition
+
+/// Reads the file name out of a Content-Disposition header (RFC 6266), preferring the
+/// RFC 5987 `filename*` form over the plain `filename`.
+public enum ContentDisposition {
+    /// The file name the header carries, decoded but not sanitized; nil when it has none.
+    public static func filename(in header: String) -> String? {
+        let parameters = parameters(in: header)
+        if let extended = parameters["filename*"], let decoded = decodeExtendedValue(extended), !decoded.isEmpty {
+            return decoded
+        }
+        if let plain = parameters["filename"], !plain.isEmpty {
+            return plain
+        }
+        return nil
+    }
+
+    /// The `name=value` parameters after the first `;` of a header value, names lower-cased,
+    /// quoted strings unquoted (with `\` escapes undone).
+    public static func parameters(in header: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var characters = Array(header)[...]
+        // Skip the leading token (`attachment`, `text/html`).
+        guard let firstSemicolon = characters.firstIndex(of: ";") else { return result }
+        characters = characters[(firstSemicolon + 1)...]
+        while !characters.isEmpty {
+            skipSpaces(&characters)
+            let nameCharacters = characters.prefix { $0 != "=" && $0 != ";" }
+            characters = characters.dropFirst(nameCharacters.count)
+            let name = String(nameCharacters).trimmingCharacters(in: .whitespaces).lowercased()
+            var value = ""
+            if characters.first == "=" {
+                characters = characters.dropFirst()
+                skipSpaces(&characters)
+                value = characters.first == "\"" ? readQuoted(&characters) : readToken(&characters)
+            }
+            characters = characters.drop { $0 != ";" }.dropFirst()
+            if !name.isEmpty, result[name] == nil { result[name] = value }
+        }
+        return result
+    }
+
+    /// Decodes an RFC 5987 ext-value (`UTF-8'en'%e2%82%ac.txt`); ISO-8859-1 is accepted too.
+    static func decodeExtendedValue(_ value: String) -> String? {
+        let parts = value.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        let charset = parts[0].lowercased()
+        guard let bytes = percentDecodedBytes(parts[2]) else { return nil }
+        switch charset {
+        case "utf-8": return String(validating: bytes, as: UTF8.self)
+        case "iso-8859-1": return String(bytes.map { Character(Unicode.Scalar($0)) })
+        default: return nil
+        }
+    }
+
+    static func percentDecodedBytes(_ text: Substring) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    return nil
+                }
+                bytes.append(high << 4 | low)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return bytes
+    }
+
+    // MARK: - Lexing
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private static func skipSpaces(_ characters: inout ArraySlice<Character>) {
+        characters = characters.drop { $0 == " " || $0 == "\t" }
+    }
+
+    private static func readToken(_ characters: inout ArraySlice<Character>) -> String {
+        let token = characters.prefix { $0 != ";" }
+        characters = characters.dropFirst(token.count)
+        return String(token).trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func readQuoted(_ characters: inout ArraySlice<Character>) -> String {
+        characters = characters.dropFirst()
+        var value = ""
+        while let character = characters.first {
+            characters = characters.dropFirst()
+            if character == "\"" { break }
+            if character == "\\", let escaped = characters.first {
+                characters = characters.dropFirst()
+                value.append(escaped)
+            } else {
+                value.append(character)
+            }
+        }
+        return value
+    }
+}

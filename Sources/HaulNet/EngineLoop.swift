@@ -1,0 +1,98 @@
+import CCurl
+import Foundation
+
+// MARK: - EngineLoop
+
+/// The engine thread's own state: the multi handle and the transfers on it. Lives on that
+/// thread only, so it needs no lock.
+final class EngineLoop {
+    private let engine: ConnectionEngine
+    private let multi: UnsafeMutableRawPointer
+    private var transfers: [UInt64: Transfer] = [:]
+
+    init(engine: ConnectionEngine) {
+        self.engine = engine
+        guard let multi = curl_multi_init() else {
+            fatalError("curl_multi_init failed: libcurl could not allocate its multi handle")
+        }
+        self.multi = multi
+        let configuration = engine.configuration
+        haul_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
+        haul_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxTotalConnections)
+        haul_multi_setopt_long(multi, CURLMOPT_PIPELINING, haul_curlpipe_multiplex)
+        let wake = ConnectionEngine.WakeHandle(multi: multi)
+        engine.mailbox.withLock { $0.wake = wake }
+    }
+
+    // MARK: - Loop
+
+    func run() {
+        while true {
+            for command in engine.takeCommands() {
+                if case .shutdown = command {
+                    stop()
+                    return
+                }
+                apply(command)
+            }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            collectFinished()
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+    }
+
+    private func apply(_ command: ConnectionEngine.Command) {
+        switch command {
+        case .start(let connection):
+            let transfer = Transfer(connection: connection, multi: multi, bufferSize: engine.configuration.receiveBufferSize)
+            transfers[connection.id] = transfer
+            transfer.begin()
+        case .cancel(let id):
+            transfers.removeValue(forKey: id)?.close()
+        case .redirectDecision(let id, let request):
+            transfers[id]?.redirectDecided(request)
+        case .disposition(let id, let disposition):
+            transfers[id]?.dispositionDecided(disposition)
+        case .resumeReceiving(let id):
+            transfers[id]?.resumeReceiving()
+        case .setMaxReceiveSpeed(let id, let speed):
+            transfers[id]?.setMaxReceiveSpeed(speed)
+        case .shutdown:
+            break
+        }
+        removeEnded()
+    }
+
+    /// Hands every transfer libcurl reports done to its `Transfer`.
+    private func collectFinished() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let result = message.pointee.data.result
+            var idPointer: UnsafeMutableRawPointer?
+            haul_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &idPointer)
+            let id = UInt64(UInt(bitPattern: idPointer))
+            transfers[id]?.hopCompleted(result)
+        }
+        removeEnded()
+    }
+
+    private func removeEnded() {
+        for (id, transfer) in transfers where transfer.hasEnded {
+            transfer.close()
+            transfers.removeValue(forKey: id)
+        }
+    }
+
+    private func stop() {
+        for transfer in transfers.values { transfer.close() }
+        transfers.removeAll()
+        engine.mailbox.withLock { mailbox in
+            mailbox.stopped = true
+            mailbox.wake = nil
+            mailbox.commands.removeAll()
+        }
+        curl_multi_cleanup(multi)
+    }
+}

@@ -1,0 +1,67 @@
+// MARK: - HTTPHeaders
+
+/// An ordered list of HTTP header fields with case-insensitive lookup by name.
+///
+/// Order and repetition are kept as the server sent them (or as the caller added them), so a
+/// header that occurs several times (`Set-Cookie`, `Link`) keeps every value.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One header field.
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public internal(set) var fields: [Field] = []
+
+    public init() {}
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    // MARK: - Reading
+
+    /// The first value of the field `name` (compared case-insensitively), or nil.
+    public subscript(name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Every value of the field `name`, in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    public var count: Int { fields.count }
+
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    // MARK: - Writing
+
+    /// Appends a field, keeping any earlier field of the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field named `name` with one field holding `value`.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        add(name, value)
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    }
+}
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+// MARK: - RedirectPolicy
+
+/// Which responses are redirects, and the request that follows one: the target resolved
+/// against the current URL, the method and body per RFC 9110, credentials kept only on the
+/// same origin, and only to http, https, ftp or ftps.
+enum RedirectPolicy {
+    static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    static let allowedSchemes: Set<String> = ["http", "https", "ftp", "ftps"]
+    /// Headers that carry secrets and never go to another origin.
+    static let originBoundHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
+
+    static func isRedirect(_ response: Response) -> Bool {
+        redirectStatuses.contains(response.statusCode) && response.headers["Location"] != nil
+    }
+
+    /// The request after `response` redirected `request`, or why it must not be followed.
+    static func nextRequest(after request: Request, response: Response, hopsSoFar: Int) -> Result<Request, ConnectionError> {
+        guard hopsSoFar < request.maxRedirects else {
+            return .failure(ConnectionError(kind: .tooManyRedirects(limit: request.maxRedirects), url: response.url))
+        }
+        guard let location = response.headers["Location"], let target = resolve(location, against: response.url) else {
+            return .failure(ConnectionError(kind: .badURL, url: response.url, detail: "unusable Location header"))
+        }
+        if let error = schemeError(target) { return .failure(error) }
+
+        var next = request
+        next.url = target
+        let method = request.method.uppercased()
+        let becomesGet = response.statusCode == 303 ? method != "HEAD"
+            : (response.statusCode == 301 || response.statusCode == 302) && method == "POST"
+        if becomesGet {
+            next.method = "GET"
+            next.body = nil
+            next.headers.remove("Content-Type")
+            next.headers.remove("Content-Length")
+        }
+        if !sameOrigin(request.url, target) {
+            next.credentials = nil
+            for name in originBoundHeaders { next.headers.remove(name) }
+        }
+        return .success(next)
+    }
+
+    /// Why `url` may not be loaded, if it may not.
+    static func schemeError(_ url: URL) -> ConnectionError? {
+        let scheme = url.scheme?.lowercased() ?? ""
+        return allowedSchemes.contains(scheme) ? nil : ConnectionError(kind: .redirectRefused(scheme: scheme), url: url)
+    }
+
+    // MARK: - URLs
+
+    /// Resolves a Location value (absolute or relative) against `base`, escaping the raw
+    /// spaces and non-ASCII bytes some servers send.
+    static func resolve(_ location: String, against base: URL) -> URL? {
+        var escaped = ""
+        for byte in location.utf8 {
+            if byte <= 0x20 || byte >= 0x7F {
+                escaped += String(format: "%%%02X", byte)
+            } else {
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return URL(string: escaped, relativeTo: base)?.absoluteURL
+    }
+
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && effectivePort(a) == effectivePort(b)
+    }
+
+    private static func effectivePort(_ url: URL) -> Int? {
+        if let port = url.port { return port }
+        switch url.scheme?.lowercased() {
+        case "http": return 80
+        case "https": return 443
+        case "ftp": return 21
+        case "ftps": return 990
+        default: return nil
+        }
+    }
+}

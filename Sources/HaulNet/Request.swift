@@ -1,0 +1,107 @@
+import Foundation
+
+// MARK: - Request
+
+/// What to load: a URL plus everything that shapes the transfer. A value type; a `Connection`
+/// keeps the original and reports each redirected hop as a new `Request`.
+public struct Request: Sendable {
+    public var url: URL
+    /// The HTTP method. `HEAD` sends no body back; a body with `GET` is sent as `POST`.
+    public var method: String = "GET"
+    public var headers: HTTPHeaders = HTTPHeaders()
+    public var body: RequestBody?
+    /// Seconds the load may spend connecting, or without receiving a byte, before it fails
+    /// with `ConnectionError.Kind.timedOut`.
+    public var timeoutInterval: TimeInterval = 60
+    public var cachePolicy: CachePolicy = .useProtocolPolicy
+    /// Asks for part of the resource (`Range: bytes=…`).
+    public var byteRange: ByteRange?
+    /// Caps this transfer's receive speed in bytes per second; nil for no cap.
+    public var maxReceiveSpeed: Int64?
+    /// Sent with HTTP Basic authentication, and only to the origin of the URL that carries them:
+    /// a redirect to another origin drops them.
+    public var credentials: Credentials?
+    public var tls: TLSOptions = TLSOptions()
+    /// Ask for and decode compressed bodies (gzip, deflate, br where libcurl has them).
+    public var acceptsEncodedContent = false
+    public var userAgent: String = Request.defaultUserAgent
+    /// Redirect hops followed before the load fails with `tooManyRedirects`.
+    public var maxRedirects = 20
+
+    public static let defaultUserAgent = "haul/0.1"
+
+    public init(url: URL) {
+        self.url = url
+    }
+}
+
+// MARK: - Parts of a request
+
+/// A request body: bytes in memory, or a stream opened anew each time the body must be sent.
+public enum RequestBody: Sendable {
+    case bytes([UInt8])
+    /// `length` nil sends the body chunked. `open` is called on the engine thread each time the
+    /// body is (re)sent and must return a fresh, unread stream; nil fails the connection.
+    case stream(length: Int64?, open: @Sendable () -> (any RequestBodyStream)?)
+
+    /// The body's length in bytes, when known.
+    public var length: Int64? {
+        switch self {
+        case .bytes(let bytes): Int64(bytes.count)
+        case .stream(let length, _): length
+        }
+    }
+}
+
+/// A source of request-body bytes, read on the engine thread.
+public protocol RequestBodyStream: AnyObject {
+    /// Fills `buffer` with up to its count of bytes and returns how many it wrote; 0 at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Which stored response, if any, may answer a request.
+public enum CachePolicy: Sendable, Equatable {
+    /// Follow the response's own cache headers.
+    case useProtocolPolicy
+    /// Always load from the origin, asking intermediaries not to answer from their caches.
+    case reloadIgnoringCache
+    /// Use a stored response whatever its age; load only when none is stored.
+    case returnCacheDataElseLoad
+    /// Use a stored response; never load.
+    case returnCacheDataDontLoad
+}
+
+/// A byte range of a resource: `lowerBound...upperBound`, or from `lowerBound` to the end.
+public struct ByteRange: Sendable, Equatable {
+    public var lowerBound: Int64
+    public var upperBound: Int64?
+    public init(from lowerBound: Int64, through upperBound: Int64? = nil) {
+        self.lowerBound = lowerBound
+        self.upperBound = upperBound
+    }
+    /// The value libcurl's CURLOPT_RANGE takes, e.g. `100-199` or `100-`.
+    var curlValue: String { "\(lowerBound)-\(upperBound.map(String.init) ?? "")" }
+}
+
+/// A user name and password for HTTP authentication.
+public struct Credentials: Sendable, Equatable, CustomStringConvertible {
+    public var user: String
+    public var password: String
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+    /// Never shows the password.
+    public var description: String { "\(user):***" }
+}
+
+/// How TLS peers are checked. Verification is on unless turned off.
+public struct TLSOptions: Sendable, Equatable {
+    public var verifyPeer = true
+    /// A PEM file of certificate authorities to trust instead of the system's.
+    public var caFile: String?
+    public init(verifyPeer: Bool = true, caFile: String? = nil) {
+        self.verifyPeer = verifyPeer
+        self.caFile = caFile
+    }
+}

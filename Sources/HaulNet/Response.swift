@@ -1,0 +1,98 @@
+import Foundation
+
+// MARK: - Response
+
+/// The final response of one load (never a 1xx, never a followed redirect): status, headers and
+/// what they say about the body.
+public struct Response: Sendable {
+    /// The URL that answered, after redirects.
+    public let url: URL
+    /// The HTTP status code; 0 for a scheme without one (ftp).
+    public let statusCode: Int
+    /// The reason phrase of the status line (`Not Found`), or the standard one when the server
+    /// sent none (HTTP/2).
+    public let reasonPhrase: String
+    public let httpVersion: String
+    public let headers: HTTPHeaders
+
+    public init(url: URL, statusCode: Int, reasonPhrase: String = "", httpVersion: String = "HTTP/1.1",
+                headers: HTTPHeaders = HTTPHeaders()) {
+        self.url = url
+        self.statusCode = statusCode
+        self.reasonPhrase = reasonPhrase.isEmpty ? Response.standardReason(for: statusCode) : reasonPhrase
+        self.httpVersion = httpVersion
+        self.headers = headers
+    }
+
+    // MARK: - What the headers say
+
+    /// The body's length from Content-Length, or -1 when unknown or when the body is
+    /// content-encoded (its decoded length is then unknown).
+    public var expectedContentLength: Int64 {
+        if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity" { return -1 }
+        guard let text = headers["Content-Length"], let length = Int64(text.trimmingCharacters(in: .whitespaces)),
+              length >= 0 else { return -1 }
+        return length
+    }
+
+    /// The media type of Content-Type without parameters, lower-cased (`text/html`).
+    public var mimeType: String? {
+        guard let type = headers["Content-Type"]?.split(separator: ";").first else { return nil }
+        let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
+        return trimmed.isEmpty ? nil : trimmed
+    }
+
+    /// The `charset` parameter of Content-Type, if any.
+    public var textEncodingName: String? {
+        headers["Content-Type"].flatMap { ContentDisposition.parameters(in: $0)["charset"] }
+    }
+
+    /// A file name for the body, unsanitized: Content-Disposition's `filename*` (RFC 5987),
+    /// then its `filename`, then the last segment of the URL path, percent-decoded. Callers
+    /// that use it as a path must sanitize it first.
+    public var suggestedFilename: String? {
+        if let disposition = headers["Content-Disposition"], let name = ContentDisposition.filename(in: disposition) {
+            return name
+        }
+        let last = url.lastPathComponent
+        return last.isEmpty || last == "/" ? nil : last
+    }
+
+    /// The strong or weak entity tag, quotes included.
+    public var entityTag: String? { headers["ETag"] }
+    public var lastModified: String? { headers["Last-Modified"] }
+
+    public var isSuccess: Bool { statusCode == 0 || (200..<300).contains(statusCode) }
+
+    // MARK: - Reason phrases
+
+    /// The reason phrase RFC 9110 gives a status code, for servers (HTTP/2) that send none.
+    public static func standardReason(for status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 204: "No Content"
+        case 206: "Partial Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 304: "Not Modified"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 407: "Proxy Authentication Required"
+        case 408: "Request Timeout"
+        case 410: "Gone"
+        case 416: "Range Not Satisfiable"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: ""
+        }
+    }
+}

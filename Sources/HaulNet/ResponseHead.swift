@@ -1,0 +1,47 @@
+import Foundation
+
+// MARK: - ResponseHead
+
+/// Collects the status line and header lines of one HTTP response as libcurl hands them to
+/// the header callback, one line at a time.
+struct ResponseHead {
+    private(set) var httpVersion = ""
+    private(set) var statusCode: Int?
+    private(set) var reasonPhrase = ""
+    private(set) var headers = HTTPHeaders()
+
+    /// Starts a new response at its status line (`HTTP/1.1 200 OK`, `HTTP/2 204`).
+    mutating func begin(statusLine: Substring) {
+        self = ResponseHead()
+        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+        httpVersion = parts.first.map(String.init) ?? ""
+        statusCode = parts.count > 1 ? Int(parts[1]) : nil
+        reasonPhrase = parts.count > 2 ? String(parts[2]).trimmingCharacters(in: .whitespaces) : ""
+    }
+
+    /// Adds one `Name: value` line; a line starting with white space continues the previous one.
+    mutating func add(headerLine line: Substring) {
+        if line.first == " " || line.first == "\t" {
+            headers.appendToLastValue(" " + line.trimmingCharacters(in: .whitespaces))
+            return
+        }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { return }
+        headers.add(name, value)
+    }
+
+    func response(url: URL) -> Response {
+        Response(url: url, statusCode: statusCode ?? 0, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
+                 headers: headers)
+    }
+}
+
+extension HTTPHeaders {
+    /// Continues the value of the last field (obsolete line folding).
+    mutating func appendToLastValue(_ text: String) {
+        guard !fields.isEmpty else { return }
+        fields[fields.count - 1].value += text
+    }
+}

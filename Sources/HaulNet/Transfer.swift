@@ -1,0 +1,445 @@
+import CCurl
+import Foundation
+
+// MARK: - Transfer
+
+/// The engine thread's side of one `Connection`: its easy handle, the hop in progress, the
+/// response being parsed, and where the body goes. Used on the engine thread only; libcurl
+/// calls its callbacks from inside `curl_multi_perform` on that thread.
+final class Transfer {
+    private enum Phase {
+        /// Waiting for the final response of this hop.
+        case headers
+        /// A redirect arrived; its body is kept in case the delegate refuses to follow.
+        case redirectBody(Response)
+        /// The delegate is deciding whether to follow.
+        case awaitingRedirect(Response)
+        /// The delegate is deciding what to do with the body; writes pause meanwhile.
+        case awaitingDisposition
+        case deliver
+        case download(FileSink)
+        case ended
+    }
+
+    /// A redirect body larger than this fails the load (a redirect carries a short note).
+    private static let redirectBodyLimit = 1 << 20
+
+    let connection: Connection
+    private let multi: UnsafeMutableRawPointer
+    private var easy: UnsafeMutableRawPointer?
+    private let bufferSize: Int
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    private var request: Request
+    private var phase = Phase.headers
+    private var head = ResponseHead()
+    private var response: Response?
+    private var hops = 0
+    private var heldBody: [UInt8] = []
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var upload: UploadSource?
+    private var failure: ConnectionError?
+    private var inMulti = false
+    private var paused = false
+    private var completedWhileDeciding = false
+
+    init(connection: Connection, multi: UnsafeMutableRawPointer, bufferSize: Int) {
+        self.connection = connection
+        self.multi = multi
+        self.bufferSize = bufferSize
+        request = connection.originalRequest
+        easy = curl_easy_init()
+        errorBuffer.initialize(to: 0)
+    }
+
+    deinit {
+        close()
+        errorBuffer.deallocate()
+    }
+
+    /// True once the connection has had its ending (or was cancelled); the loop then closes it.
+    var hasEnded: Bool {
+        if case .ended = phase { return true }
+        return false
+    }
+
+    // MARK: - Life cycle
+
+    /// Starts the first hop.
+    func begin() {
+        startHop()
+    }
+
+    private func startHop() {
+        phase = .headers
+        head = ResponseHead()
+        heldBody = []
+        paused = false
+        failure = nil
+        completedWhileDeciding = false
+        do {
+            try configure()
+        } catch {
+            fail(error)
+            return
+        }
+        guard let easy, curl_multi_add_handle(multi, easy) == CURLM_OK else {
+            fail(ConnectionError(kind: .transport, url: request.url, detail: "libcurl refused the transfer"))
+            return
+        }
+        inMulti = true
+    }
+
+    /// Releases the easy handle and the file, without telling the delegate anything.
+    func close() {
+        if let easy, inMulti { curl_multi_remove_handle(multi, easy) }
+        inMulti = false
+        if let easy { curl_easy_cleanup(easy) }
+        easy = nil
+        freeHeaderList()
+        if case .download(let sink) = phase { sink.close() }
+        phase = .ended
+    }
+
+    private func fail(_ error: ConnectionError) {
+        connection.engineFail(error)
+        detach()
+    }
+
+    private func finish() {
+        if case .download(let sink) = phase {
+            do {
+                try sink.finish(url: request.url)
+            } catch {
+                fail(error)
+                return
+            }
+            connection.engineFinishDownload(path: sink.path)
+        }
+        connection.engineFinish()
+        detach()
+    }
+
+    private func detach() {
+        if let easy, inMulti { curl_multi_remove_handle(multi, easy) }
+        inMulti = false
+        if case .download(let sink) = phase { sink.close() }
+        phase = .ended
+    }
+
+    // MARK: - Commands from other threads
+
+    /// libcurl reports this hop's transfer done with `result`.
+    func hopCompleted(_ result: CURLcode) {
+        if let easy, inMulti { curl_multi_remove_handle(multi, easy) }
+        inMulti = false
+        if let failure {
+            fail(failure)
+            return
+        }
+        guard result == CURLE_OK else {
+            fail(ConnectionError(curlCode: result, errorBuffer: String(cString: errorBuffer), url: request.url))
+            return
+        }
+        switch phase {
+        case .headers:
+            // No HTTP head was seen (ftp, or a body-less answer): the response is what libcurl knows.
+            completedWhileDeciding = true
+            deliverFinalResponse(synthesizedResponse())
+        case .redirectBody(let response):
+            switch RedirectPolicy.nextRequest(after: request, response: response, hopsSoFar: hops) {
+            case .failure(let error):
+                fail(error)
+            case .success(let next):
+                phase = .awaitingRedirect(response)
+                let id = connection.id, engine = connection.engine
+                connection.engineAskRedirect(next, response: response) { decision in
+                    engine.submit(.redirectDecision(id, decision))
+                }
+            }
+        case .awaitingDisposition:
+            completedWhileDeciding = true
+        case .deliver, .download:
+            finish()
+        case .awaitingRedirect, .ended:
+            break
+        }
+    }
+
+    /// The delegate answered `willSend`: follow `next`, or (nil) take the redirect as final.
+    func redirectDecided(_ next: Request?) {
+        guard case .awaitingRedirect(let response) = phase else { return }
+        guard let next else {
+            completedWhileDeciding = true
+            deliverFinalResponse(response)
+            return
+        }
+        if let error = RedirectPolicy.schemeError(next.url) {
+            fail(error)
+            return
+        }
+        hops += 1
+        let resend = next.body != nil
+        request = next
+        if resend { connection.engineResetSent() }
+        startHop()
+    }
+
+    /// The delegate answered `didReceive(response)`.
+    func dispositionDecided(_ disposition: ResponseDisposition) {
+        guard case .awaitingDisposition = phase else { return }
+        switch disposition {
+        case .cancel:
+            detach()
+            return
+        case .allow:
+            phase = .deliver
+        case .becomeDownload(let target):
+            do {
+                phase = .download(try FileSink(target: target, url: request.url))
+            } catch {
+                fail(error)
+                return
+            }
+        }
+        if !heldBody.isEmpty {
+            let body = heldBody
+            heldBody = []
+            let consumed = body.withUnsafeBytes { consume($0) }
+            if consumed != body.count {
+                fail(failure ?? ConnectionError(kind: .transport, url: request.url, detail: "body not accepted"))
+                return
+            }
+        }
+        if completedWhileDeciding {
+            finish()
+        } else {
+            resumeReceiving()
+        }
+    }
+
+    /// Unpauses a transfer paused for the delegate (disposition or backpressure).
+    func resumeReceiving() {
+        guard paused, let easy else { return }
+        paused = false
+        curl_easy_pause(easy, Int32(haul_curlpause_cont))
+    }
+
+    func setMaxReceiveSpeed(_ speed: Int64?) {
+        request.maxReceiveSpeed = speed
+        if let easy { haul_easy_setopt_off_t(easy, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(speed ?? 0)) }
+    }
+
+    // MARK: - Responses
+
+    private func deliverFinalResponse(_ response: Response) {
+        self.response = response
+        phase = .awaitingDisposition
+        let id = connection.id, engine = connection.engine
+        connection.engineDeliverResponse(response) { disposition in
+            engine.submit(.disposition(id, disposition))
+        }
+    }
+
+    /// The response of a load that had no HTTP head: status 0 and the length libcurl knows.
+    private func synthesizedResponse() -> Response {
+        var length: curl_off_t = -1
+        if let easy { haul_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) }
+        var headers = HTTPHeaders()
+        if length >= 0 { headers.add("Content-Length", String(length)) }
+        return Response(url: request.url, statusCode: 0, reasonPhrase: "OK", httpVersion: "", headers: headers)
+    }
+
+    // MARK: - libcurl callbacks
+
+    /// One header line (CRLF included), from CURLOPT_HEADERFUNCTION.
+    fileprivate func receivedHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard case .headers = phase, request.url.isHTTP else { return bytes.count }
+        let line = Substring(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)[...]
+        if line.hasPrefix("HTTP/") {
+            head.begin(statusLine: line)
+        } else if line.isEmpty {
+            headEnded()
+        } else {
+            head.add(headerLine: line)
+        }
+        return bytes.count
+    }
+
+    private func headEnded() {
+        guard let status = head.statusCode, status >= 200 else { return }
+        let response = head.response(url: request.url)
+        if RedirectPolicy.isRedirect(response) {
+            phase = .redirectBody(response)
+        } else {
+            deliverFinalResponse(response)
+        }
+    }
+
+    /// Body bytes, from CURLOPT_WRITEFUNCTION. Returns the count taken, 0 to abort, or the
+    /// pause value.
+    fileprivate func receivedBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if case .headers = phase {
+            deliverFinalResponse(synthesizedResponse())
+        }
+        switch phase {
+        case .redirectBody:
+            guard heldBody.count + bytes.count <= Transfer.redirectBodyLimit else {
+                failure = ConnectionError(kind: .transport, url: request.url, detail: "redirect body over 1 MiB")
+                return 0
+            }
+            heldBody.append(contentsOf: bytes)
+            return bytes.count
+        case .awaitingDisposition:
+            paused = true
+            return haul_writefunc_pause
+        default:
+            return consume(bytes)
+        }
+    }
+
+    /// Hands body bytes to the delegate or the file.
+    private func consume(_ bytes: UnsafeRawBufferPointer) -> Int {
+        switch phase {
+        case .deliver:
+            if connection.engineEnqueueData(bytes) { return bytes.count }
+            paused = true
+            return haul_writefunc_pause
+        case .download(let sink):
+            do {
+                try sink.write(bytes, url: request.url)
+            } catch {
+                failure = error
+                return 0
+            }
+            connection.engineReportWritten(Int64(bytes.count), expected: response?.expectedContentLength ?? -1)
+            return bytes.count
+        default:
+            return 0
+        }
+    }
+
+    /// Request-body bytes, from CURLOPT_READFUNCTION.
+    fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let upload else { return 0 }
+        do {
+            let count = try upload.read(into: buffer)
+            if count > 0 { connection.engineReportSent(Int64(count), expected: request.body?.length ?? -1) }
+            return count
+        } catch {
+            failure = ConnectionError(kind: .bodyStream, url: request.url, detail: "\(error)")
+            return haul_readfunc_abort
+        }
+    }
+
+    // MARK: - Configuration
+
+    /// Sets every option of the current hop on a freshly reset easy handle.
+    private func configure() throws(ConnectionError) {
+        guard let easy else {
+            throw ConnectionError(kind: .transport, url: request.url, detail: "libcurl could not allocate a handle")
+        }
+        let scheme = request.url.scheme?.lowercased() ?? ""
+        guard RedirectPolicy.allowedSchemes.contains(scheme) else {
+            throw ConnectionError(kind: .unsupportedScheme(scheme), url: request.url)
+        }
+        if request.cachePolicy == .returnCacheDataDontLoad {
+            throw ConnectionError(kind: .notInCache, url: request.url)
+        }
+        curl_easy_reset(easy)
+        freeHeaderList()
+        errorBuffer.initialize(to: 0)
+        var options = EasyOptions(easy: easy)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        options.set(CURLOPT_PRIVATE, pointer: UnsafeMutableRawPointer(bitPattern: UInt(connection.id)))
+        options.set(CURLOPT_URL, request.url.absoluteString)
+        options.set(CURLOPT_PROTOCOLS_STR, "http,https,ftp,ftps")
+        options.set(CURLOPT_NOSIGNAL, 1)
+        options.set(CURLOPT_BUFFERSIZE, bufferSize)
+        options.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        options.set(CURLOPT_WRITEFUNCTION, callback: { buffer, size, count, context in
+            guard let buffer, let context else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            return transfer.receivedBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+        })
+        options.set(CURLOPT_WRITEDATA, pointer: me)
+        options.set(CURLOPT_HEADERFUNCTION, callback: { buffer, size, count, context in
+            guard let buffer, let context else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            return transfer.receivedHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+        })
+        options.set(CURLOPT_HEADERDATA, pointer: me)
+        options.set(CURLOPT_HTTP_VERSION, haul_http_version_2tls)
+        options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
+        let timeout = max(request.timeoutInterval, 0.001)
+        options.set(CURLOPT_CONNECTTIMEOUT_MS, Int(timeout * 1000))
+        options.set(CURLOPT_LOW_SPEED_LIMIT, 1)
+        options.set(CURLOPT_LOW_SPEED_TIME, Int(timeout.rounded(.up)))
+        options.set(CURLOPT_USERAGENT, request.userAgent)
+        if request.acceptsEncodedContent { options.set(CURLOPT_ACCEPT_ENCODING, "") }
+        if let range = request.byteRange { options.set(CURLOPT_RANGE, range.curlValue) }
+        if let speed = request.maxReceiveSpeed { options.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: speed) }
+        options.set(CURLOPT_SSL_VERIFYPEER, request.tls.verifyPeer ? 1 : 0)
+        options.set(CURLOPT_SSL_VERIFYHOST, request.tls.verifyPeer ? 2 : 0)
+        if let caFile = request.tls.caFile { options.set(CURLOPT_CAINFO, caFile) }
+        if let credentials = request.credentials {
+            options.set(CURLOPT_USERNAME, credentials.user)
+            options.set(CURLOPT_PASSWORD, credentials.password)
+            options.set(CURLOPT_HTTPAUTH, haul_auth_basic)
+        }
+        try configureMethodAndBody(&options, context: me)
+        headerList = options.setHeaders(headerLines())
+        try options.check(url: request.url)
+    }
+
+    private func configureMethodAndBody(_ options: inout EasyOptions, context: UnsafeMutableRawPointer) throws(ConnectionError) {
+        let method = request.method.uppercased()
+        upload = nil
+        guard let body = request.body else {
+            switch method {
+            case "GET": options.set(CURLOPT_HTTPGET, 1)
+            case "HEAD": options.set(CURLOPT_NOBODY, 1)
+            default: options.set(CURLOPT_CUSTOMREQUEST, method)
+            }
+            return
+        }
+        guard let source = UploadSource(body) else {
+            throw ConnectionError(kind: .bodyStream, url: request.url, detail: "no body stream was given")
+        }
+        upload = source
+        options.set(CURLOPT_POST, 1)
+        options.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: body.length ?? -1)
+        options.set(CURLOPT_READFUNCTION, callback: { buffer, size, count, context in
+            guard let buffer, let context else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            return transfer.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+        })
+        options.set(CURLOPT_READDATA, pointer: context)
+        if method != "POST" { options.set(CURLOPT_CUSTOMREQUEST, method) }
+    }
+
+    /// The request's header lines, plus what the cache policy and the body call for.
+    private func headerLines() -> [String] {
+        var lines = request.headers.map { "\($0.name): \($0.value)" }
+        if request.body != nil {
+            lines.append("Expect:")
+            if request.body?.length == nil { lines.append("Transfer-Encoding: chunked") }
+        }
+        if request.cachePolicy == .reloadIgnoringCache {
+            lines.append("Cache-Control: no-cache")
+            lines.append("Pragma: no-cache")
+        }
+        return lines
+    }
+
+    private func freeHeaderList() {
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+    }
+}
+
+extension URL {
+    var isHTTP: Bool {
+        let scheme = scheme?.lowercased()
+        return scheme == "http" || scheme == "https"
+    }
+}
