@@ -70,8 +70,9 @@ open class Connection: @unchecked Sendable {
     }
 
     /// Stops the load. No delegate message runs after this returns (one already running on the
-    /// delegate queue completes). The delegate is released.
-    public func cancel() {
+    /// delegate queue completes). The delegate is released. Subclasses that override it call
+    /// `super.cancel()`.
+    open func cancel() {
         let wasRunning = state.withLock { state -> Bool in
             let wasRunning = state.phase == .running
             if state.phase == .running || state.phase == .idle {

@@ -1,0 +1,139 @@
+import Foundation
+import Synchronization
+
+// MARK: - Fetcher
+
+/// A small client for small loads, built on the connection contract (the fetcher seed):
+/// `fetch` starts a load and returns at once; many run together; each is tracked by a
+/// `FetcherConnection` holding its blocks, data and response, and forgotten when it ends.
+///
+/// **Threading:** `fetch`, `cancelAll` and the properties are safe from any thread. The
+/// completion and failure blocks run on `callbackQueue`. A cancelled load calls neither.
+public final class Fetcher: ConnectionDelegate {
+    /// Seconds a load may wait for the server (default 60).
+    public var timeoutInterval: TimeInterval {
+        get { settings.withLock { $0.timeoutInterval } }
+        set { settings.withLock { $0.timeoutInterval = newValue } }
+    }
+
+    /// The cache policy of each load (default `.useProtocolPolicy`).
+    public var cachePolicy: CachePolicy {
+        get { settings.withLock { $0.cachePolicy } }
+        set { settings.withLock { $0.cachePolicy = newValue } }
+    }
+
+    /// Where the blocks (and the delegate messages behind them) run.
+    public let callbackQueue: OperationQueue
+    public let engine: ConnectionEngine
+
+    private struct Settings {
+        var timeoutInterval: TimeInterval = 60
+        var cachePolicy = CachePolicy.useProtocolPolicy
+    }
+
+    private let settings = Mutex(Settings())
+    private let active = Mutex<[ObjectIdentifier: FetcherConnection]>([:])
+
+    public init(engine: ConnectionEngine = .shared) {
+        self.engine = engine
+        callbackQueue = OperationQueue()
+        callbackQueue.name = "haul.fetcher"
+        callbackQueue.maxConcurrentOperationCount = 1
+    }
+
+    // MARK: - Loading
+
+    /// Starts loading `url` and returns at once. At the end, `completion` gets the body and the
+    /// response; an HTTP status of 400 or more, or a failed transfer, calls `failure` instead.
+    public func fetch(_ url: URL, completion: @escaping @Sendable (Data, Response) -> Void,
+                      failure: @escaping @Sendable (ConnectionError) -> Void) {
+        load(url, completion: completion, failure: failure)
+    }
+
+    @discardableResult
+    private func load(_ url: URL, completion: @escaping @Sendable (Data, Response) -> Void,
+                      failure: @escaping @Sendable (ConnectionError) -> Void,
+                      cancellationHandler: (@Sendable () -> Void)? = nil) -> FetcherConnection {
+        var request = Request(url: url)
+        request.acceptsEncodedContent = true
+        settings.withLock { settings in
+            request.timeoutInterval = settings.timeoutInterval
+            request.cachePolicy = settings.cachePolicy
+        }
+        let connection = FetcherConnection(request: request, fetcher: self, queue: callbackQueue, engine: engine,
+                                           completion: completion, failure: failure,
+                                           cancellationHandler: cancellationHandler)
+        active.withLock { $0[ObjectIdentifier(connection)] = connection }
+        connection.start()
+        return connection
+    }
+
+    /// Loads `url` and returns its body and response; throws `ConnectionError` as `failure`
+    /// would get it, and `CancellationError` when the task is cancelled.
+    public func data(from url: URL) async throws -> (Data, Response) {
+        let started = Mutex<FetcherConnection?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let resumeOnce = Mutex<CheckedContinuation<(Data, Response), any Error>?>(continuation)
+                let resume = { @Sendable (result: Result<(Data, Response), any Error>) in
+                    resumeOnce.withLock { $0.take() }?.resume(with: result)
+                }
+                let connection = load(url, completion: { resume(.success(($0, $1))) },
+                                      failure: { resume(.failure($0)) },
+                                      cancellationHandler: { resume(.failure(CancellationError())) })
+                started.withLock { $0 = connection }
+                if Task.isCancelled { connection.cancel() }
+            }
+        } onCancel: {
+            started.withLock { $0 }?.cancel()
+        }
+    }
+
+    /// Cancels every running load; their blocks are never called.
+    public func cancelAll() {
+        let connections = active.withLock { active in
+            defer { active.removeAll() }
+            return Array(active.values)
+        }
+        for connection in connections { connection.cancel() }
+    }
+
+    /// How many loads are running.
+    public var activeCount: Int { active.withLock { $0.count } }
+
+    // MARK: - ConnectionDelegate
+
+    public func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition {
+        (connection as? FetcherConnection)?.resetData()
+        return .allow
+    }
+
+    public func connection(_ connection: Connection, didReceive data: Data) {
+        (connection as? FetcherConnection)?.append(data)
+    }
+
+    public func connectionDidFinishLoading(_ connection: Connection) {
+        guard let connection = forget(connection) else { return }
+        let (completion, failure, data) = connection.takeEnding()
+        guard let response = connection.response else {
+            failure?(ConnectionError(kind: .transport, url: connection.currentRequest.url, detail: "no response"))
+            return
+        }
+        if response.statusCode >= 400 {
+            failure?(ConnectionError(kind: .httpStatus(code: response.statusCode, reason: response.reasonPhrase),
+                                     url: response.url))
+        } else {
+            completion?(data, response)
+        }
+    }
+
+    public func connection(_ connection: Connection, didFailWithError error: ConnectionError) {
+        guard let connection = forget(connection) else { return }
+        let (_, failure, _) = connection.takeEnding()
+        failure?(error)
+    }
+
+    private func forget(_ connection: Connection) -> FetcherConnection? {
+        active.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+// MARK: - FetcherConnection
+
+/// The connection subclass behind one `Fetcher` load: it holds the load's two blocks, the data
+/// received so far and the response (the "private class" of the fetcher seed).
+///
+/// **Threading:** its mutable state is touched only on the fetcher's delegate queue, and under
+/// `lock` so that `Fetcher.cancelAll()` may read it from any thread.
+final class FetcherConnection: Connection, @unchecked Sendable {
+    typealias Completion = @Sendable (Data, Response) -> Void
+    typealias Failure = @Sendable (ConnectionError) -> Void
+
+    private let lock = NSLock()
+    private var completion: Completion?
+    private var failure: Failure?
+    private var received = Data()
+    private var cancellationHandler: (@Sendable () -> Void)?
+
+    init(request: Request, fetcher: Fetcher, queue: any DelegateQueue, engine: ConnectionEngine,
+         completion: @escaping Completion, failure: @escaping Failure,
+         cancellationHandler: (@Sendable () -> Void)? = nil) {
+        self.completion = completion
+        self.failure = failure
+        self.cancellationHandler = cancellationHandler
+        super.init(request: request, delegate: fetcher, queue: queue, engine: engine)
+    }
+
+    /// Cancels the load; neither block runs, but the cancellation handler (the async form's
+    /// way to end its wait) does, once.
+    override func cancel() {
+        super.cancel()
+        let handler = lock.withLock { () -> (@Sendable () -> Void)? in
+            defer {
+                cancellationHandler = nil
+                completion = nil
+                failure = nil
+            }
+            return cancellationHandler
+        }
+        handler?()
+    }
+
+    /// A new response: whatever came before belongs to an earlier part and is dropped.
+    func resetData() {
+        lock.withLock { received = Data() }
+    }
+
+    func append(_ data: Data) {
+        lock.withLock { received.append(data) }
+    }
+
+    /// Takes the blocks and the data, so each block runs at most once.
+    func takeEnding() -> (Completion?, Failure?, Data) {
+        lock.withLock {
+            defer {
+                completion = nil
+                failure = nil
+                cancellationHandler = nil
+                received = Data()
+            }
+            return (completion, failure, received)
+        }
+    }
+}

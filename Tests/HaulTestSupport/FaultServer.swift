@@ -1,0 +1,197 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+// MARK: - FaultServer
+
+/// An HTTP/1.1 server on 127.0.0.1 (an ephemeral port) that does what real servers do wrong,
+/// for tests. Routes (N is a byte count):
+///
+/// - `/bytes/N`: N pattern bytes (`TestPattern`) with Content-Length.
+/// - `/chunked/N`: the same, chunked. `/gzip/N`: gzip-encoded.
+/// - `/huge/N`: N bytes generated as the client reads them (never held in memory).
+/// - `/redirect/CODE?to=LOCATION`, `/chain/N` (N hops, then `/bytes/100`), `/loop`.
+/// - `/status/CODE`: that status with a short body.
+/// - `/drop/N?sent=M`: announces N bytes, sends M (default N/2), closes.
+/// - `/stall`: announces 1000 bytes, sends 10, then nothing.
+/// - `/upload`: echoes the request body. `/headers`: the request's headers as the body.
+/// - `/disposition?value=V`: a Content-Disposition header with value V.
+/// - `/empty`: 204 without a body.
+public final class FaultServer: Sendable {
+    public let port: Int
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+
+    /// Starts a server; stop it with `shutdown()`.
+    public static func start() throws -> FaultServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 512)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(FaultHandler())
+                }
+            }
+        let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
+        return FaultServer(group: group, channel: channel, port: channel.localAddress?.port ?? 0)
+    }
+
+    /// One server for the whole test process, started on first use.
+    public static func shared() throws -> FaultServer {
+        try sharedServer.get()
+    }
+
+    private static let sharedServer = Result { try FaultServer.start() }
+
+    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int) {
+        self.group = group
+        self.channel = channel
+        self.port = port
+    }
+
+    /// `http://127.0.0.1:PORT` followed by `path`.
+    public func url(_ path: String) -> URL {
+        URL(string: "http://127.0.0.1:\(port)\(path)")!
+    }
+
+    public func shutdown() {
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+}
+
+// MARK: - FaultHandler
+
+/// Answers one connection's requests by route.
+final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+    private var streaming: (offset: Int, end: Int)?
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = []
+        case .body(let buffer):
+            body.append(contentsOf: buffer.readableBytesView)
+        case .end:
+            if let head { respond(to: head, context: context) }
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { pump(context: context) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        streaming = nil
+    }
+
+    // MARK: - Routes
+
+    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let components = URLComponents(string: head.uri)
+        let parts = (components?.path ?? head.uri).split(separator: "/").map(String.init)
+        let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { $1 }
+        let number = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+
+        switch parts.first ?? "" {
+        case "bytes":
+            send(context, .ok, body: TestPattern.bytes(count: number))
+        case "chunked":
+            sendHead(context, .ok, headers: [:])
+            let payload = TestPattern.bytes(count: number)
+            for start in stride(from: 0, to: payload.count, by: 1000) {
+                sendBody(context, payload[start..<min(start + 1000, payload.count)])
+            }
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        case "gzip":
+            send(context, .ok, headers: ["Content-Encoding": "gzip"], body: Gzip.stored(TestPattern.bytes(count: number)))
+        case "huge":
+            sendHead(context, .ok, headers: ["Content-Length": String(number)])
+            streaming = (0, number)
+            pump(context: context)
+        case "redirect":
+            send(context, HTTPResponseStatus(statusCode: number), headers: ["Location": query["to"] ?? "/bytes/10"],
+                 body: Array("redirect body".utf8))
+        case "chain":
+            if number > 0 {
+                send(context, .found, headers: ["Location": "/chain/\(number - 1)"], body: Array("hop".utf8))
+            } else {
+                send(context, .ok, body: TestPattern.bytes(count: 100))
+            }
+        case "loop":
+            send(context, .found, headers: ["Location": "/loop"], body: [])
+        case "status":
+            send(context, HTTPResponseStatus(statusCode: number), body: Array("status \(number) body".utf8))
+        case "drop":
+            let sent = Int(query["sent"] ?? "") ?? number / 2
+            sendHead(context, .ok, headers: ["Content-Length": String(number)])
+            sendBody(context, TestPattern.bytes(count: sent)[...])
+            let channel = context.channel
+            context.flush()
+            channel.close(promise: nil)
+        case "stall":
+            sendHead(context, .ok, headers: ["Content-Length": "1000"])
+            sendBody(context, TestPattern.bytes(count: 10)[...])
+            context.flush()
+        case "upload":
+            send(context, .ok, headers: ["X-Received-Length": String(body.count)], body: body)
+        case "headers":
+            let text = head.headers.map { "\($0.name): \($0.value)\n" }.joined()
+            send(context, .ok, body: Array(text.utf8))
+        case "disposition":
+            send(context, .ok, headers: ["Content-Disposition": query["value"] ?? ""], body: Array("x".utf8))
+        case "empty":
+            send(context, .noContent, body: nil)
+        default:
+            send(context, .notFound, body: Array("no such route".utf8))
+        }
+    }
+
+    // MARK: - Writing
+
+    private func send(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, headers: [String: String] = [:],
+                      body: [UInt8]?) {
+        var headers = headers
+        if let body { headers["Content-Length"] = String(body.count) }
+        sendHead(context, status, headers: headers)
+        if let body, !body.isEmpty { sendBody(context, body[...]) }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    private func sendHead(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, headers: [String: String]) {
+        let head = HTTPResponseHead(version: .http1_1, status: status, headers: HTTPHeaders(headers.map { ($0.key, $0.value) }))
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+    }
+
+    private func sendBody(_ context: ChannelHandlerContext, _ bytes: ArraySlice<UInt8>) {
+        var buffer = context.channel.allocator.buffer(capacity: bytes.count)
+        buffer.writeBytes(bytes)
+        context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+    }
+
+    /// Writes the generated body while the channel takes it; resumes when it is writable again.
+    private func pump(context: ChannelHandlerContext) {
+        while let (offset, end) = streaming, context.channel.isWritable {
+            if offset == end {
+                streaming = nil
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                return
+            }
+            let count = min(256 * 1024, end - offset)
+            var buffer = context.channel.allocator.buffer(capacity: count)
+            TestPattern.forEachRun(offset: offset, count: count) { buffer.writeBytes($0) }
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            streaming = (offset + count, end)
+        }
+        context.flush()
+    }
+}
