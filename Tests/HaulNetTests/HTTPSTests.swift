@@ -1,0 +1,50 @@
+import Foundation
+@testable import HaulNet
+import HaulTestSupport
+import Testing
+
+/// TLS against a real nginx with a certificate made at test time.
+@Suite("HTTPS", .serialized)
+struct HTTPSTests {
+    static let body = TestPattern.bytes(count: 250_000)
+
+    @Test("verification succeeds with the CA given, over HTTP/2; fails clearly without it")
+    func verification() async throws {
+        let nginx = try NginxServer.start(files: ["file.bin": HTTPSTests.body])
+        defer { nginx.stop() }
+
+        var trusted = Request(url: nginx.url("/file.bin"))
+        trusted.tls.caFile = nginx.caFile
+        let ok = await load(trusted)
+        #expect(ok.events.last == .finished)
+        #expect(ok.body == Data(HTTPSTests.body))
+        #expect(ok.record.withLock { $0.response?.httpVersion } == "HTTP/2")
+
+        let untrusted = await load(Request(url: nginx.url("/file.bin")))
+        let error = try #require(untrusted.error)
+        #expect(error.kind == .tlsFailure)
+        #expect(error.curlCode == 60)
+        #expect(error.description.contains("could not be verified"))
+        #expect(error.advice.contains("--ca-certificate"))
+
+        var unchecked = Request(url: nginx.url("/file.bin"))
+        unchecked.tls.verifyPeer = false
+        #expect(await load(unchecked).events.last == .finished)
+    }
+
+    @Test("many loads to one HTTP/2 host all complete")
+    func multiplexed() async throws {
+        let nginx = try NginxServer.start(files: ["file.bin": HTTPSTests.body])
+        defer { nginx.stop() }
+        await withTaskGroup(of: Data.self) { group in
+            for _ in 0..<30 {
+                group.addTask {
+                    var request = Request(url: nginx.url("/file.bin"))
+                    request.tls.caFile = nginx.caFile
+                    return await load(request).body
+                }
+            }
+            for await data in group { #expect(data == Data(HTTPSTests.body)) }
+        }
+    }
+}

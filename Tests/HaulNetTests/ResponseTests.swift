@@ -1,0 +1,76 @@
+import Foundation
+@testable import HaulNet
+import Testing
+
+@Suite("Response and header parsing")
+struct ResponseTests {
+    private let url = URL(string: "http://example.test/dir/report%20final.pdf?x=1")!
+
+    @Test("filename* (RFC 5987) wins over filename")
+    func extendedFilename() {
+        let header = #"attachment; filename="fallback.txt"; filename*=UTF-8''%E2%82%AC%20rates.txt"#
+        #expect(ContentDisposition.filename(in: header) == "€ rates.txt")
+    }
+
+    @Test("quoted filename with escapes and a semicolon inside")
+    func quotedFilename() {
+        #expect(ContentDisposition.filename(in: #"attachment; filename="a\"b;c.txt""#) == #"a"b;c.txt"#)
+        #expect(ContentDisposition.filename(in: "inline; filename=plain.bin") == "plain.bin")
+        #expect(ContentDisposition.filename(in: "attachment") == nil)
+        #expect(ContentDisposition.filename(in: "attachment; filename*=UTF-8''%ZZ; filename=ok.txt") == "ok.txt")
+        #expect(ContentDisposition.filename(in: "attachment; FILENAME*=iso-8859-1'en'caf%E9.txt") == "café.txt")
+    }
+
+    @Test("suggestedFilename falls back to the percent-decoded URL path")
+    func suggestedFromURL() {
+        #expect(Response(url: url, statusCode: 200).suggestedFilename == "report final.pdf")
+        #expect(Response(url: URL(string: "http://example.test/")!, statusCode: 200).suggestedFilename == nil)
+        let named = Response(url: url, statusCode: 200, headers: ["Content-Disposition": "attachment; filename=x.iso"])
+        #expect(named.suggestedFilename == "x.iso")
+    }
+
+    @Test("length, MIME type, charset and validators")
+    func headerFacts() {
+        let response = Response(url: url, statusCode: 200, headers: [
+            "Content-Length": "42", "Content-Type": "Text/HTML; charset=utf-8", "ETag": "\"abc\"",
+            "Last-Modified": "Tue, 01 Sep 2026 10:00:00 GMT",
+        ])
+        #expect(response.expectedContentLength == 42)
+        #expect(response.mimeType == "text/html")
+        #expect(response.textEncodingName == "utf-8")
+        #expect(response.entityTag == "\"abc\"")
+        #expect(response.lastModified == "Tue, 01 Sep 2026 10:00:00 GMT")
+        #expect(Response(url: url, statusCode: 200, headers: ["Content-Length": "-5"]).expectedContentLength == -1)
+        #expect(Response(url: url, statusCode: 200, headers: ["Content-Length": "9", "Content-Encoding": "gzip"])
+            .expectedContentLength == -1)
+    }
+
+    @Test("status line parsing, folded headers, standard reasons for HTTP/2")
+    func responseHead() {
+        var head = ResponseHead()
+        head.begin(statusLine: "HTTP/1.1 404 Not Found")
+        head.add(headerLine: "X-Long: one")
+        head.add(headerLine: "  two")
+        head.add(headerLine: "Set-Cookie: a=1")
+        head.add(headerLine: "Set-Cookie: b=2")
+        head.add(headerLine: "garbage without colon")
+        let response = head.response(url: url)
+        #expect(response.statusCode == 404 && response.reasonPhrase == "Not Found")
+        #expect(response.headers["x-long"] == "one two")
+        #expect(response.headers.values(for: "set-cookie") == ["a=1", "b=2"])
+        head.begin(statusLine: "HTTP/2 206")
+        #expect(head.response(url: url).reasonPhrase == "Partial Content")
+    }
+
+    @Test("redirect policy: resolution, schemes, origins")
+    func redirectPolicy() {
+        let base = URL(string: "https://a.test:8443/x/y?q")!
+        #expect(RedirectPolicy.resolve("../z", against: base)?.absoluteString == "https://a.test:8443/z")
+        #expect(RedirectPolicy.resolve("//b.test/p", against: base)?.absoluteString == "https://b.test/p")
+        #expect(RedirectPolicy.resolve("/a b/ü", against: base)?.absoluteString == "https://a.test:8443/a%20b/%C3%BC")
+        #expect(RedirectPolicy.schemeError(URL(string: "ftp://h/f")!) == nil)
+        #expect(RedirectPolicy.schemeError(URL(string: "FILE:///etc/passwd")!)?.kind == .redirectRefused(scheme: "file"))
+        #expect(RedirectPolicy.sameOrigin(URL(string: "http://h/a")!, URL(string: "http://H:80/b")!))
+        #expect(!RedirectPolicy.sameOrigin(URL(string: "http://h/a")!, URL(string: "https://h/a")!))
+    }
+}
