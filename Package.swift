@@ -48,6 +48,7 @@ let package = Package(
         ),
         .testTarget(name: "HaulNetTests", dependencies: ["HaulNet", "HaulTestSupport"]),
         .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore"]),
+        .testTarget(name: "haulTests", dependencies: ["haul", "HaulTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

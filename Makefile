@@ -1,0 +1,46 @@
+# haul: `make run` and `make test` work on a fresh Debian machine: they install the system
+# packages that are missing (apt-get, as root or through sudo), build, then run or test.
+
+SWIFT      ?= swift
+CONFIG     ?= release
+ARGS       ?=
+RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev
+TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux
+BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run build test deps deps-test deps-bench install bench clean
+
+run: deps build
+	.build/$(CONFIG)/haul $(ARGS)
+
+build:
+	$(SWIFT) build -c $(CONFIG) --product haul
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps-bench
+	$(SWIFT) build -c release --product haul
+	bash bench/run.sh
+
+deps:
+	@$(MAKE) --no-print-directory install PKGS="$(RUN_PKGS)"
+deps-test:
+	@$(MAKE) --no-print-directory install PKGS="$(TEST_PKGS)"
+deps-bench:
+	@$(MAKE) --no-print-directory install PKGS="$(BENCH_PKGS)"
+
+# Installs whichever of $(PKGS) dpkg does not list as installed; runs apt-get update once first.
+install:
+	@missing=""; for p in $(PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+clean:
+	rm -rf .build

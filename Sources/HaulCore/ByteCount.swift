@@ -1,0 +1,42 @@
+import Foundation
+
+// MARK: - ByteCount
+
+/// Sizes as people type and read them: `512`, `64K`, `1.5M`, `2G` (powers of 1024), and
+/// `1.2 GiB`, `830.0 MiB/s` for display.
+public enum ByteCount {
+    public struct ParseError: Error, CustomStringConvertible {
+        public let text: String
+        public var description: String { "'\(text)' is not a size; use a number with an optional K, M or G suffix (e.g. 500K, 2M)" }
+    }
+
+    /// Parses a size with an optional K/M/G (or KiB/MiB/GiB) suffix.
+    public static func parse(_ text: String) throws(ParseError) -> Int64 {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        var digits = Substring(trimmed)
+        var multiplier: Double = 1
+        for (suffixes, factor) in [(["K", "KIB", "KB"], 1024.0), (["M", "MIB", "MB"], 1_048_576.0),
+                                   (["G", "GIB", "GB"], 1_073_741_824.0)] {
+            if let suffix = suffixes.first(where: { trimmed.uppercased().hasSuffix($0) }) {
+                digits = digits.dropLast(suffix.count)
+                multiplier = factor
+                break
+            }
+        }
+        guard let value = Double(digits.trimmingCharacters(in: .whitespaces)), value >= 0, value.isFinite,
+              value * multiplier < 9e18 else { throw ParseError(text: text) }
+        return Int64(value * multiplier)
+    }
+
+    /// `1.2 GiB`, `830.0 MiB`, `512 B`.
+    public static func format(_ bytes: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f", value) + " " + units[unit]
+    }
+}

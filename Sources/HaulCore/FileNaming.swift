@@ -1,0 +1,85 @@
+import Foundation
+import HaulNet
+
+// MARK: - FileNaming
+
+/// Chooses the file a download is saved as: the name from the user, else the response
+/// (Content-Disposition, then the URL path), else `index.html`; sanitized so it stays inside the
+/// target directory and shows nothing a terminal would act on; made unique unless overwriting
+/// is allowed.
+public enum FileNaming {
+    /// Longest name in UTF-8 bytes, leaving room for `.part` and a collision number under the
+    /// 255-byte limit of common file systems.
+    public static let maximumNameBytes = 240
+    public static let fallbackName = "index.html"
+    public static let partialSuffix = ".part"
+
+    /// The name a server's response suggests, sanitized; `fallbackName` when none is usable.
+    public static func name(for response: Response) -> String {
+        response.suggestedFilename.flatMap(sanitize) ?? fallbackName
+    }
+
+    /// `name` made safe as a single path component, or nil when nothing usable is left.
+    /// Removes escape sequences, control characters and separators; refuses `.` and `..`;
+    /// cuts to `maximumNameBytes` keeping the extension.
+    public static func sanitize(_ name: String) -> String? {
+        var cleaned = TextSanitizer.stripped(name)
+        cleaned = String(cleaned.map { $0 == "/" || $0 == "\\" ? "_" : $0 })
+        cleaned = cleaned.trimmingCharacters(in: .whitespaces)
+        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+        guard !cleaned.isEmpty else { return nil }
+        return truncated(cleaned)
+    }
+
+    /// The first of `name`, `name.1.ext`, `name.2.ext`… in `directory` that neither exists nor
+    /// has a partial file, unless `allowOverwrite` (then `name` itself).
+    public static func uniqueDestination(for name: String, in directory: URL, allowOverwrite: Bool) -> URL {
+        let first = directory.appendingPathComponent(name)
+        if allowOverwrite { return first }
+        let (stem, ext) = split(name)
+        var candidate = first
+        var number = 0
+        while exists(candidate) {
+            number += 1
+            candidate = directory.appendingPathComponent("\(stem).\(number)\(ext)")
+        }
+        return candidate
+    }
+
+    /// The partial file beside `destination`.
+    public static func partialURL(for destination: URL) -> URL {
+        destination.deletingLastPathComponent().appendingPathComponent(destination.lastPathComponent + partialSuffix)
+    }
+
+    // MARK: - Pieces
+
+    private static let compoundExtensions = [".tar.gz", ".tar.bz2", ".tar.xz", ".tar.zst", ".tar.lz"]
+
+    /// Splits `name` into stem and extension (with its dot); compound ones such as `.tar.gz`
+    /// stay whole.
+    static func split(_ name: String) -> (stem: String, ext: String) {
+        let lower = name.lowercased()
+        if let compound = compoundExtensions.first(where: { lower.hasSuffix($0) && lower.count > $0.count }) {
+            return (String(name.dropLast(compound.count)), String(name.suffix(compound.count)))
+        }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex,
+              name.distance(from: dot, to: name.endIndex) <= 16 else { return (name, "") }
+        return (String(name[..<dot]), String(name[dot...]))
+    }
+
+    private static func truncated(_ name: String) -> String {
+        guard name.utf8.count > maximumNameBytes else { return name }
+        let (stem, ext) = split(name)
+        let keptExt = ext.utf8.count < maximumNameBytes / 2 ? ext : ""
+        var result = ""
+        for character in stem {
+            if result.utf8.count + character.utf8.count + keptExt.utf8.count > maximumNameBytes { break }
+            result.append(character)
+        }
+        return result + keptExt
+    }
+
+    private static func exists(_ url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.path) || FileManager.default.fileExists(atPath: partialURL(for: url).path)
+    }
+}

@@ -1,0 +1,74 @@
+// MARK: - TextSanitizer
+
+/// Makes text a server controls safe to show or to use as a name: terminal escape sequences and
+/// control characters (C0, C1, DEL) and bidirectional overrides never pass through.
+public enum TextSanitizer {
+    /// `text` with escape sequences removed and other control characters shown as `^X` or
+    /// `\u{…}`, for drawing on a terminal.
+    public static func visible(_ text: String) -> String {
+        rewrite(text) { scalar in
+            if scalar.value < 0x20 { return "^" + String(Unicode.Scalar(UInt8(scalar.value) + 0x40)) }
+            if scalar.value == 0x7F { return "^?" }
+            return "\\u{\(String(scalar.value, radix: 16))}"
+        }
+    }
+
+    /// `text` with escape sequences and control characters removed.
+    public static func stripped(_ text: String) -> String {
+        rewrite(text) { _ in "" }
+    }
+
+    // MARK: - Scanning
+
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F: true  // bidi controls
+        default: false
+        }
+    }
+
+    /// Copies `text`, dropping ESC sequences (CSI, OSC/DCS up to BEL or ST, and two-byte ones)
+    /// and replacing every other unsafe scalar with `replacement(scalar)`.
+    private static func rewrite(_ text: String, replacement: (Unicode.Scalar) -> String) -> String {
+        var output = ""
+        var scalars = text.unicodeScalars[...]
+        while let scalar = scalars.popFirst() {
+            if scalar == "\u{1B}" || scalar == "\u{9B}" || scalar == "\u{9D}" {
+                skipEscapeSequence(introducer: scalar, in: &scalars)
+            } else if isUnsafe(scalar) {
+                output += replacement(scalar)
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    private static func skipEscapeSequence(introducer: Unicode.Scalar, in scalars: inout Substring.UnicodeScalarView) {
+        var kind = introducer
+        if introducer == "\u{1B}", let next = scalars.first {
+            scalars.removeFirst()
+            switch next {
+            case "[": kind = "\u{9B}"
+            case "]", "P", "X", "^", "_": kind = "\u{9D}"
+            default: return  // a two-character sequence such as ESC c
+            }
+        }
+        if kind == "\u{9B}" {
+            // CSI: parameter and intermediate bytes, then one final byte 0x40-0x7E.
+            while let next = scalars.popFirst() {
+                if (0x40...0x7E).contains(next.value) { return }
+            }
+        } else {
+            // OSC and friends: up to BEL or ST (ESC \).
+            while let next = scalars.popFirst() {
+                if next == "\u{07}" || next == "\u{9C}" { return }
+                if next == "\u{1B}" {
+                    if scalars.first == "\\" { scalars.removeFirst() }
+                    return
+                }
+            }
+        }
+    }
+}

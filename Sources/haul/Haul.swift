@@ -1,0 +1,18 @@
+import ArgumentParser
+
+// MARK: - Haul
+
+/// The `haul` command line.
+@main
+struct Haul: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "haul",
+        abstract: "A terminal download manager: a live queue steered from the keyboard, on libcurl.",
+        discussion: """
+        Exit status of `haul get`: 0 when every download completed, 1 when any failed, \
+        64 for a usage error.
+        """,
+        version: "0.1.0",
+        subcommands: [GetCommand.self]
+    )
+}

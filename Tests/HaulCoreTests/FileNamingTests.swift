@@ -1,0 +1,74 @@
+import Foundation
+import HaulCore
+import HaulNet
+import Testing
+
+@Suite("File naming")
+struct FileNamingTests {
+    @Test("hostile names stay one safe component", arguments: [
+        ("../../etc/passwd", "_.._etc_passwd"),
+        ("..", nil),
+        ("/", "_"),
+        ("evil\u{1B}[31mred\u{1B}[0m.txt", "evilred.txt"),
+        ("title\u{1B}]0;pwned\u{07}.bin", "title.bin"),
+        ("nul\u{0}byte.txt", "nulbyte.txt"),
+        ("bidi\u{202E}txt.exe", "biditxt.exe"),
+        ("  spaced  ", "spaced"),
+        ("データ.zip", "データ.zip"),
+    ] as [(String, String?)])
+    func sanitize(input: String, expected: String?) {
+        #expect(FileNaming.sanitize(input) == expected)
+    }
+
+    @Test("a 300-byte name is cut to the limit and keeps its extension")
+    func longName() throws {
+        let name = String(repeating: "長", count: 100) + ".tar.gz"  // 300 bytes of CJK + extension
+        let result = try #require(FileNaming.sanitize(name))
+        #expect(result.utf8.count <= FileNaming.maximumNameBytes)
+        #expect(result.hasSuffix(".tar.gz"))
+        #expect(result.hasPrefix("長長"))
+    }
+
+    @Test("the name comes from Content-Disposition, then the URL, then index.html")
+    func nameOrder() {
+        let url = URL(string: "http://h.test/files/a%20b.iso")!
+        #expect(FileNaming.name(for: Response(url: url, statusCode: 200,
+                                              headers: ["Content-Disposition": "attachment; filename=\"../x.iso\""])) == "_x.iso")
+        #expect(FileNaming.name(for: Response(url: url, statusCode: 200)) == "a b.iso")
+        #expect(FileNaming.name(for: Response(url: URL(string: "http://h.test/")!, statusCode: 200)) == "index.html")
+    }
+
+    @Test("collisions become name.1.ext, name.2.ext, counting partial files too")
+    func collisions() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-naming-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: false).lastPathComponent == "f.tar.gz")
+        #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent("f.tar.gz").path, contents: nil))
+        #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent("f.1.tar.gz.part").path, contents: nil))
+        #expect(FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: false).lastPathComponent == "f.2.tar.gz")
+        #expect(FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: true).lastPathComponent == "f.tar.gz")
+    }
+}
+
+@Suite("Text and sizes")
+struct TextAndSizeTests {
+    @Test("escape sequences are dropped and controls made visible")
+    func visible() {
+        #expect(TextSanitizer.visible("a\u{1B}[2Jb\tc\u{7F}") == "ab^Ic^?")
+        #expect(TextSanitizer.visible("\u{9B}31mx") == "x")
+        #expect(TextSanitizer.visible("ok ✓ 日本") == "ok ✓ 日本")
+    }
+
+    @Test("sizes parse with K, M, G suffixes and reject the rest")
+    func parse() throws {
+        #expect(try ByteCount.parse("512") == 512)
+        #expect(try ByteCount.parse("64K") == 65536)
+        #expect(try ByteCount.parse("1.5M") == 1_572_864)
+        #expect(try ByteCount.parse("2g") == 2_147_483_648)
+        #expect(throws: ByteCount.ParseError.self) { try ByteCount.parse("12Q") }
+        #expect(throws: ByteCount.ParseError.self) { try ByteCount.parse("-1") }
+        #expect(ByteCount.format(1536) == "1.5 KiB")
+        #expect(ByteCount.format(10) == "10 B")
+    }
+}
