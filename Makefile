@@ -6,7 +6,7 @@ CONFIG     ?= release
 ARGS       ?=
 RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev
 TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux
-BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time
+BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time bc
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run build test deps deps-test deps-bench install bench clean

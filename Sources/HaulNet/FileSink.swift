@@ -2,11 +2,20 @@ import Foundation
 
 // MARK: - FileSink
 
-/// A download's file, written with positioned writes from the engine thread.
+/// A download's file, written from the engine thread through a bounded buffer: libcurl hands
+/// over at most 16 KiB a callback, so bytes are gathered and written with one positioned write
+/// per `capacity` (or per `flushInterval`, so a slow transfer still shows progress).
 final class FileSink {
+    static let capacity = 512 * 1024
+    static let flushInterval: UInt64 = 100_000_000  // nanoseconds
+
     let path: String
     private var descriptor: Int32
+    /// File offset of the first buffered byte.
     private var offset: Int64
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSink.capacity, alignment: 4096)
+    private var buffered = 0
+    private var lastFlush = FileSink.now()
 
     /// Opens (creating it, mode 0644) `target.path`; an offset of 0 truncates the file.
     init(target: DownloadTarget, url: URL?) throws(ConnectionError) {
@@ -15,14 +24,70 @@ final class FileSink {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (target.offset == 0 ? O_TRUNC : 0)
         descriptor = open(target.path, flags, 0o644)
         guard descriptor >= 0 else {
+            buffer.deallocate()
             throw ConnectionError(kind: .fileWrite, url: url, systemError: errno, detail: target.path)
         }
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        buffer.deallocate()
+    }
 
-    /// Writes all of `bytes` at the current offset.
-    func write(_ bytes: UnsafeRawBufferPointer, url: URL?) throws(ConnectionError) {
+    // MARK: - Writing
+
+    /// Takes `bytes`; returns how many bytes reached the file by this call (0 while buffering).
+    func write(_ bytes: UnsafeRawBufferPointer, url: URL?) throws(ConnectionError) -> Int64 {
+        var written: Int64 = 0
+        if buffered + bytes.count > FileSink.capacity {
+            written += try flush(url: url)
+        }
+        if bytes.count >= FileSink.capacity {
+            try writeAll(bytes, url: url)
+            written += Int64(bytes.count)
+        } else {
+            UnsafeMutableRawBufferPointer(rebasing: buffer[buffered..<(buffered + bytes.count)]).copyMemory(from: bytes)
+            buffered += bytes.count
+            if buffered == FileSink.capacity || FileSink.now() - lastFlush >= FileSink.flushInterval {
+                written += try flush(url: url)
+            }
+        }
+        return written
+    }
+
+    /// Writes the buffered bytes; returns how many.
+    @discardableResult
+    func flush(url: URL?) throws(ConnectionError) -> Int64 {
+        lastFlush = FileSink.now()
+        guard buffered > 0 else { return 0 }
+        let count = buffered
+        buffered = 0
+        try writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), url: url)
+        return Int64(count)
+    }
+
+    /// Flushes and closes the file, reporting a failure the file system kept until now.
+    /// Returns the bytes the final flush wrote.
+    func finish(url: URL?) throws(ConnectionError) -> Int64 {
+        let written = try flush(url: url)
+        let result = Glibc.close(descriptor)
+        descriptor = -1
+        if result != 0 { throw ConnectionError(kind: .fileWrite, url: url, systemError: errno, detail: path) }
+        return written
+    }
+
+    /// Keeps what was received (best effort) and closes the file.
+    func close() {
+        if descriptor >= 0 {
+            _ = try? flush(url: nil)
+            _ = Glibc.close(descriptor)
+        }
+        descriptor = -1
+    }
+
+    // MARK: - Pieces
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer, url: URL?) throws(ConnectionError) {
         guard let base = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
@@ -36,15 +101,9 @@ final class FileSink {
         }
     }
 
-    /// Closes the file, reporting a failure the file system kept until now.
-    func finish(url: URL?) throws(ConnectionError) {
-        let result = Glibc.close(descriptor)
-        descriptor = -1
-        if result != 0 { throw ConnectionError(kind: .fileWrite, url: url, systemError: errno, detail: path) }
-    }
-
-    func close() {
-        if descriptor >= 0 { _ = Glibc.close(descriptor) }
-        descriptor = -1
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

@@ -108,7 +108,8 @@ final class Transfer {
     private func finish() {
         if case .download(let sink) = phase {
             do {
-                try sink.finish(url: request.url)
+                let written = try sink.finish(url: request.url)
+                if written > 0 { connection.engineReportWritten(written, expected: response?.expectedContentLength ?? -1) }
             } catch {
                 fail(error)
                 return
@@ -306,12 +307,12 @@ final class Transfer {
             return haul_writefunc_pause
         case .download(let sink):
             do {
-                try sink.write(bytes, url: request.url)
+                let written = try sink.write(bytes, url: request.url)
+                if written > 0 { connection.engineReportWritten(written, expected: response?.expectedContentLength ?? -1) }
             } catch {
                 failure = error
                 return 0
             }
-            connection.engineReportWritten(Int64(bytes.count), expected: response?.expectedContentLength ?? -1)
             return bytes.count
         default:
             return 0
