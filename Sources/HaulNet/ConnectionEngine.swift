@@ -20,7 +20,7 @@ public final class ConnectionEngine: Sendable {
         public var maxTotalConnections = 0
         /// libcurl's receive buffer per transfer; large, so a fast transfer is not thousands of
         /// tiny callbacks.
-        public var receiveBufferSize = 256 * 1024
+        public var receiveBufferSize = 1024 * 1024
         public init() {}
     }
 
