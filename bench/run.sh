@@ -71,31 +71,42 @@ for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/1g.sha256" 
 URL="http://127.0.0.1:$PORT/1g.bin"
 
 # MARK: - Measuring
-# measure NAME COMMAND…: runs COMMAND ROUNDS times writing $RUNS/NAME-R/file; keeps the best
-# wall time with its CPU and RSS; fails the run if a download's sha256 is wrong.
+# Tools take turns within each round, and each verified output is removed before the next
+# run, so every tool meets the same page-cache state; the best round of each is kept.
 declare -A WALL CPU RSS
-measure() {
-  local name=$1; shift
-  local best="" round dir wall user sys cpu rss
-  for round in $(seq "$ROUNDS"); do
-    dir="$RUNS/$name-$round"; mkdir -p "$dir"
-    sync
-    (cd "$dir" && /usr/bin/time -o "$dir/time" -f "%e %U %S %M" "$@" >/dev/null 2>"$dir/stderr") || true
-    read -r wall user sys rss < "$dir/time"
-    local sum; sum=$(sha256sum "$dir/file" 2>/dev/null | cut -d' ' -f1 || true)
-    if [ "$sum" != "$EXPECTED" ]; then echo "bench: $name round $round produced a wrong file (sha256 $sum)" >&2; cat "$dir/stderr" >&2; exit 1; fi
-    cpu=$(echo "$user + $sys" | bc)
-    if [ -z "$best" ] || [ "$(echo "$wall < ${WALL[$name]}" | bc)" = 1 ]; then
-      best=1; WALL[$name]=$wall; CPU[$name]=$cpu; RSS[$name]=$rss
-    fi
-  done
+declare -A COMMAND=(
+  [haul]="$HAUL get -q -o file $URL"
+  [curl]="curl -s -o file $URL"
+  [wget2]="wget2 -q --no-config -O file $URL"
+  [aria2c]="aria2c -q -x1 -s1 --file-allocation=none --allow-overwrite=true -o file $URL"
+)
+TOOLS=(haul curl wget2 aria2c)
+
+# run_once NAME ROUND: one verified download; updates the best figures of NAME.
+run_once() {
+  local name=$1 round=$2 dir="$RUNS/$1-$2" wall user sys rss sum cpu
+  mkdir -p "$dir"
+  sync
+  # shellcheck disable=SC2086
+  (cd "$dir" && /usr/bin/time -o "$dir/time" -f "%e %U %S %M" ${COMMAND[$name]} >/dev/null 2>"$dir/stderr") || true
+  read -r wall user sys rss < "$dir/time"
+  sum=$(sha256sum "$dir/file" 2>/dev/null | cut -d' ' -f1 || true)
+  if [ "$sum" != "$EXPECTED" ]; then
+    echo "bench: $name round $round produced a wrong file (sha256 ${sum:-none})" >&2
+    cat "$dir/stderr" >&2
+    exit 1
+  fi
+  rm -f "$dir/file"
+  cpu=$(echo "$user + $sys" | bc)
+  if [ -z "${WALL[$name]:-}" ] || [ "$(echo "$wall < ${WALL[$name]}" | bc)" = 1 ]; then
+    WALL[$name]=$wall; CPU[$name]=$cpu; RSS[$name]=$rss
+  fi
 }
 
-echo "1 GiB over one connection, $ROUNDS rounds each…" >&2
-measure haul   "$HAUL" get -q -o file "$URL"
-measure curl   curl -s -o file "$URL"
-measure wget2  wget2 -q --no-config -O file "$URL"
-measure aria2c aria2c -q -x1 -s1 --file-allocation=none --allow-overwrite=true -o file "$URL"
+echo "1 GiB over one connection, $ROUNDS rounds…" >&2
+for round in $(seq "$ROUNDS"); do
+  for name in "${TOOLS[@]}"; do run_once "$name" "$round"; done
+done
 
 # MARK: - Report
 MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $(. /etc/os-release; echo "$PRETTY_NAME")"
@@ -105,11 +116,11 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo
   echo "| tool | wall s | MB/s | CPU s | max RSS MiB | throughput vs wget2 | CPU vs curl |"
   echo "|---|---|---|---|---|---|---|"
-  for name in haul curl wget2 aria2c; do
+  for name in "${TOOLS[@]}"; do
     mbs=$(echo "scale=0; 1073.741824 / ${WALL[$name]}" | bc)
     tput=$(echo "scale=2; ${WALL[wget2]} / ${WALL[$name]}" | bc)
     cpur=$(echo "scale=2; ${CPU[$name]} / ${CPU[curl]}" | bc)
-    echo "| $name | ${WALL[$name]} | $mbs | ${CPU[$name]} | $(( ${RSS[$name]} / 1024 )) | ${tput}x | ${cpur}x |"
+    echo "| $name | ${WALL[$name]} | $mbs | ${CPU[$name]} | $(echo "scale=1; ${RSS[$name]} / 1024" | bc) | ${tput}x | ${cpur}x |"
   done
 } | tee "$OUT/latest.md"
 

@@ -38,7 +38,7 @@ final class EngineLoop {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinished()
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            curl_multi_poll(multi, nil, 0, resumeCappedTransfers(), nil)
         }
     }
 
@@ -62,6 +62,18 @@ final class EngineLoop {
             break
         }
         removeEnded()
+    }
+
+    /// Resumes the transfers whose speed cap allows them to receive again; returns how long
+    /// the loop may sleep (ms) before the next one is due.
+    private func resumeCappedTransfers() -> Int32 {
+        let now = MonotonicClock.nanoseconds()
+        for transfer in transfers.values {
+            if let due = transfer.resumeAt, due <= now { transfer.resumeReceiving() }
+        }
+        // A transfer resumed above may have paused again at once, with a new due time.
+        let next = transfers.values.compactMap(\.resumeAt).min()
+        return Int32(next.map { $0 > now ? min(1000, ($0 - now) / 1_000_000 + 1) : 0 } ?? 1000)
     }
 
     /// Hands every transfer libcurl reports done to its `Transfer`.

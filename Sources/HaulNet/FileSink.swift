@@ -15,7 +15,7 @@ final class FileSink {
     private var offset: Int64
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSink.capacity, alignment: 4096)
     private var buffered = 0
-    private var lastFlush = FileSink.now()
+    private var lastFlush = MonotonicClock.nanoseconds()
 
     /// Opens (creating it, mode 0644) `target.path`. It is not truncated here: ext4 flushes a
     /// file truncated on open and rewritten when it is closed, which stalls a fast download;
@@ -49,7 +49,7 @@ final class FileSink {
         } else {
             UnsafeMutableRawBufferPointer(rebasing: buffer[buffered..<(buffered + bytes.count)]).copyMemory(from: bytes)
             buffered += bytes.count
-            if buffered == FileSink.capacity || FileSink.now() - lastFlush >= FileSink.flushInterval {
+            if buffered == FileSink.capacity || MonotonicClock.nanoseconds() - lastFlush >= FileSink.flushInterval {
                 written += try flush(url: url)
             }
         }
@@ -59,7 +59,7 @@ final class FileSink {
     /// Writes the buffered bytes; returns how many.
     @discardableResult
     func flush(url: URL?) throws(ConnectionError) -> Int64 {
-        lastFlush = FileSink.now()
+        lastFlush = MonotonicClock.nanoseconds()
         guard buffered > 0 else { return 0 }
         let count = buffered
         buffered = 0
@@ -104,11 +104,5 @@ final class FileSink {
             done += result
             offset += Int64(result)
         }
-    }
-
-    private static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

@@ -41,12 +41,16 @@ final class Transfer {
     private var inMulti = false
     private var paused = false
     private var completedWhileDeciding = false
+    private var limiter: TokenBucket?
+    /// When a transfer paused by its speed cap may receive again (CLOCK_MONOTONIC ns).
+    private(set) var resumeAt: UInt64?
 
     init(connection: Connection, multi: UnsafeMutableRawPointer, bufferSize: Int) {
         self.connection = connection
         self.multi = multi
         self.bufferSize = bufferSize
         request = connection.originalRequest
+        limiter = request.maxReceiveSpeed.map { TokenBucket(rate: $0) }
         easy = curl_easy_init()
         errorBuffer.initialize(to: 0)
     }
@@ -218,16 +222,19 @@ final class Transfer {
         }
     }
 
-    /// Unpauses a transfer paused for the delegate (disposition or backpressure).
+    /// Unpauses a transfer paused for the delegate (disposition or backpressure) or its speed cap.
     func resumeReceiving() {
         guard paused, let easy else { return }
         paused = false
+        resumeAt = nil
         curl_easy_pause(easy, Int32(haul_curlpause_cont))
     }
 
+    /// Changes the speed cap; a transfer waiting on the old cap is woken to try the new one.
     func setMaxReceiveSpeed(_ speed: Int64?) {
         request.maxReceiveSpeed = speed
-        if let easy { haul_easy_setopt_off_t(easy, CURLOPT_MAX_RECV_SPEED_LARGE, curl_off_t(speed ?? 0)) }
+        limiter = speed.map { TokenBucket(rate: $0) }
+        if resumeAt != nil { resumeReceiving() }
     }
 
     // MARK: - Responses
@@ -298,8 +305,13 @@ final class Transfer {
         }
     }
 
-    /// Hands body bytes to the delegate or the file.
+    /// Hands body bytes to the delegate or the file, unless the speed cap says to wait.
     private func consume(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if limiter != nil, let wait = limiter?.take(bytes.count) {
+            resumeAt = MonotonicClock.nanoseconds() + wait
+            paused = true
+            return haul_writefunc_pause
+        }
         switch phase {
         case .deliver:
             if connection.engineEnqueueData(bytes) { return bytes.count }
@@ -378,7 +390,6 @@ final class Transfer {
         options.set(CURLOPT_USERAGENT, request.userAgent)
         if request.acceptsEncodedContent { options.set(CURLOPT_ACCEPT_ENCODING, "") }
         if let range = request.byteRange { options.set(CURLOPT_RANGE, range.curlValue) }
-        if let speed = request.maxReceiveSpeed { options.set(CURLOPT_MAX_RECV_SPEED_LARGE, offset: speed) }
         options.set(CURLOPT_SSL_VERIFYPEER, request.tls.verifyPeer ? 1 : 0)
         options.set(CURLOPT_SSL_VERIFYHOST, request.tls.verifyPeer ? 2 : 0)
         if let caFile = request.tls.caFile { options.set(CURLOPT_CAINFO, caFile) }

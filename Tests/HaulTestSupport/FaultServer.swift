@@ -2,13 +2,15 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 // MARK: - FaultServer
 
 /// An HTTP/1.1 server on 127.0.0.1 (an ephemeral port) that does what real servers do wrong,
 /// for tests. Routes (N is a byte count):
 ///
-/// - `/bytes/N`: N pattern bytes (`TestPattern`) with Content-Length.
+/// - `/bytes/N`: N pattern bytes (`TestPattern`) with Content-Length; honours `Range: bytes=a-b`
+///   (and `a-`) with a 206 and Content-Range.
 /// - `/chunked/N`: the same, chunked. `/gzip/N`: gzip-encoded.
 /// - `/huge/N`: N bytes generated as the client reads them (never held in memory).
 /// - `/redirect/CODE?to=LOCATION`, `/chain/N` (N hops, then `/bytes/100`), `/loop`.
@@ -20,23 +22,26 @@ import NIOPosix
 /// - `/empty`: 204 without a body.
 public final class FaultServer: Sendable {
     public let port: Int
+    /// Connections accepted, open now, and open at the most at one time.
+    public let connections: ConnectionCounter
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
 
     /// Starts a server; stop it with `shutdown()`.
     public static func start() throws -> FaultServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let counter = ConnectionCounter()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 512)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withOutboundHeaderValidation: false)
-                    try channel.pipeline.syncOperations.addHandler(FaultHandler())
+                    try channel.pipeline.syncOperations.addHandler(FaultHandler(counter: counter))
                 }
             }
         let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
-        return FaultServer(group: group, channel: channel, port: channel.localAddress?.port ?? 0)
+        return FaultServer(group: group, channel: channel, port: channel.localAddress?.port ?? 0, connections: counter)
     }
 
     /// One server for the whole test process, started on first use.
@@ -46,7 +51,8 @@ public final class FaultServer: Sendable {
 
     private static let sharedServer = Result { try FaultServer.start() }
 
-    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int) {
+    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int, connections: ConnectionCounter) {
+        self.connections = connections
         self.group = group
         self.channel = channel
         self.port = port
@@ -70,9 +76,19 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
+    private let counter: ConnectionCounter
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     private var streaming: (offset: Int, end: Int)?
+
+    init(counter: ConnectionCounter) {
+        self.counter = counter
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        counter.opened()
+        context.fireChannelActive()
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -92,6 +108,8 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         streaming = nil
+        counter.closed()
+        context.fireChannelInactive()
     }
 
     // MARK: - Routes
@@ -104,7 +122,12 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
 
         switch parts.first ?? "" {
         case "bytes":
-            send(context, .ok, body: TestPattern.bytes(count: number))
+            if let range = head.headers.first(name: "Range"), let (start, end) = FaultHandler.parseRange(range, size: number) {
+                send(context, .partialContent, headers: ["Content-Range": "bytes \(start)-\(end - 1)/\(number)"],
+                     body: TestPattern.bytes(offset: start, count: end - start))
+            } else {
+                send(context, .ok, headers: ["Accept-Ranges": "bytes"], body: TestPattern.bytes(count: number))
+            }
         case "chunked":
             sendHead(context, .ok, headers: [:])
             let payload = TestPattern.bytes(count: number)
@@ -156,6 +179,15 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// `bytes=a-b` or `bytes=a-` as a half-open range within `size`, or nil.
+    static func parseRange(_ value: String, size: Int) -> (Int, Int)? {
+        guard value.hasPrefix("bytes=") else { return nil }
+        let parts = value.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let start = Int(parts[0]), start < size else { return nil }
+        let end = parts[1].isEmpty ? size : min((Int(parts[1]) ?? size - 1) + 1, size)
+        return end > start ? (start, end) : nil
+    }
+
     // MARK: - Writing
 
     private func send(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, headers: [String: String] = [:],
@@ -193,5 +225,33 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             streaming = (offset + count, end)
         }
         context.flush()
+    }
+}
+
+// MARK: - ConnectionCounter
+
+/// Counts a server's TCP connections, for tests of reuse and per-host caps.
+public final class ConnectionCounter: Sendable {
+    private let counts = Mutex((accepted: 0, open: 0, maximumOpen: 0))
+
+    public var accepted: Int { counts.withLock { $0.accepted } }
+    public var open: Int { counts.withLock { $0.open } }
+    public var maximumOpen: Int { counts.withLock { $0.maximumOpen } }
+
+    /// Starts a new measuring window: the maximum becomes the number open now.
+    public func resetMaximum() {
+        counts.withLock { $0.maximumOpen = $0.open }
+    }
+
+    func opened() {
+        counts.withLock { counts in
+            counts.accepted += 1
+            counts.open += 1
+            counts.maximumOpen = max(counts.maximumOpen, counts.open)
+        }
+    }
+
+    func closed() {
+        counts.withLock { $0.open -= 1 }
     }
 }

@@ -1,0 +1,93 @@
+import Foundation
+@testable import HaulNet
+import HaulTestSupport
+import Testing
+
+/// The engine's own promises: connection reuse, the per-host cap, ranges, speed caps, headers.
+/// Each test uses a fault server and an engine of its own, so counts are its alone.
+@Suite("Engine")
+struct EngineTests {
+    private func loadAll(_ requests: [Request], engine: ConnectionEngine) async -> [RecordingDelegate] {
+        let queue = TestQueue()
+        let delegates = requests.map { _ in RecordingDelegate(onQueue: queue.isCurrent) }
+        for (request, delegate) in zip(requests, delegates) {
+            Connection(request: request, delegate: delegate, queue: queue.queue, engine: engine).start()
+        }
+        for delegate in delegates { #expect(await delegate.ended.wait()) }
+        return delegates
+    }
+
+    @Test("sequential loads to one host reuse one kept-alive connection")
+    func keepAlive() async throws {
+        let server = try FaultServer.start()
+        let engine = ConnectionEngine()
+        defer { engine.shutdown(); server.shutdown() }
+        for _ in 0..<10 {
+            let delegates = await loadAll([Request(url: server.url("/bytes/1000"))], engine: engine)
+            #expect(delegates[0].body.count == 1000)
+        }
+        #expect(server.connections.accepted == 1)
+    }
+
+    @Test("no more connections to one host than the per-host cap")
+    func perHostCap() async throws {
+        let server = try FaultServer.start()
+        var configuration = ConnectionEngine.Configuration()
+        configuration.maxConnectionsPerHost = 2
+        let engine = ConnectionEngine(configuration: configuration)
+        defer { engine.shutdown(); server.shutdown() }
+        let requests = (0..<8).map { _ in Request(url: server.url("/huge/4000000")) }
+        let delegates = await loadAll(requests, engine: engine)
+        #expect(delegates.allSatisfy { $0.body.count == 4_000_000 })
+        #expect(server.connections.maximumOpen <= 2)
+    }
+
+    @Test("a byte range asks for part of the body")
+    func byteRange() async throws {
+        var partial = try request("/bytes/10000")
+        partial.byteRange = ByteRange(from: 1000, through: 1999)
+        let delegate = await load(partial)
+        #expect(delegate.events.first == .response(206))
+        #expect(delegate.body.count == 1000 && TestPattern.matches(delegate.body, offset: 1000))
+        #expect(delegate.record.withLock { $0.response?.headers["Content-Range"] } == "bytes 1000-1999/10000")
+    }
+
+    @Test("the speed cap holds, and can be lifted while the load runs")
+    func speedCap() async throws {
+        var capped = try request("/huge/3000000")
+        capped.maxReceiveSpeed = 1_000_000
+        let start = ContinuousClock.now
+        let slow = await load(capped)
+        #expect(ContinuousClock.now - start >= .seconds(2))
+        #expect(slow.body.count == 3_000_000)
+
+        var lifted = try request("/huge/100000000")
+        lifted.maxReceiveSpeed = 1000
+        let liftedStart = ContinuousClock.now
+        let fast = await load(lifted, onEvent: { connection, event in
+            if event == .response(200) { connection.setMaxReceiveSpeed(nil) }
+        })
+        #expect(fast.body.count == 100_000_000)
+        #expect(ContinuousClock.now - liftedStart < .seconds(60))
+    }
+
+    @Test("headers, user agent and the no-cache policy reach the server")
+    func requestHeaders() async throws {
+        var request = try request("/headers")
+        request.headers.add("X-Custom", "yes")
+        request.userAgent = "haul-test/1"
+        request.cachePolicy = .reloadIgnoringCache
+        let echoed = String(decoding: await load(request).body, as: UTF8.self)
+        #expect(echoed.contains("X-Custom: yes"))
+        #expect(echoed.contains("User-Agent: haul-test/1"))
+        #expect(echoed.contains("Cache-Control: no-cache"))
+    }
+
+    @Test("a header value with CR or LF is never sent")
+    func headerInjection() async throws {
+        var request = try request("/headers")
+        request.headers.add("X-Evil", "a\r\nInjected: yes")
+        let echoed = String(decoding: await load(request).body, as: UTF8.self)
+        #expect(!echoed.contains("Injected"))
+    }
+}
