@@ -25,7 +25,7 @@ final class FileSink {
         offset = target.offset
         descriptor = open(target.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            buffer.deallocate()
+            // Every stored property is set, so deinit runs and frees the buffer.
             throw ConnectionError(kind: .fileWrite, url: url, systemError: errno, detail: target.path)
         }
     }
