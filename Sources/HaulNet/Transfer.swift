@@ -95,13 +95,10 @@ final class Transfer {
 
     /// Releases the easy handle and the file, without telling the delegate anything.
     func close() {
-        if let easy, inMulti { curl_multi_remove_handle(multi, easy) }
-        inMulti = false
+        detach()
         if let easy { curl_easy_cleanup(easy) }
         easy = nil
         freeHeaderList()
-        if case .download(let sink) = phase { sink.close() }
-        phase = .ended
     }
 
     private func fail(_ error: ConnectionError) {
@@ -124,6 +121,7 @@ final class Transfer {
         detach()
     }
 
+    /// Takes the transfer off the multi handle and closes its file; it has ended.
     private func detach() {
         if let easy, inMulti { curl_multi_remove_handle(multi, easy) }
         inMulti = false
