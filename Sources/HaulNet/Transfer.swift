@@ -207,7 +207,7 @@ final class Transfer {
         if !heldBody.isEmpty {
             let body = heldBody
             heldBody = []
-            let consumed = body.withUnsafeBytes { consume($0) }
+            let consumed = body.withUnsafeBytes { sink($0) }
             if consumed != body.count {
                 fail(failure ?? ConnectionError(kind: .transport, url: request.url, detail: "body not accepted"))
                 return
@@ -303,13 +303,18 @@ final class Transfer {
         }
     }
 
-    /// Hands body bytes to the delegate or the file, unless the speed cap says to wait.
+    /// Hands body bytes on, unless the speed cap says to wait.
     private func consume(_ bytes: UnsafeRawBufferPointer) -> Int {
         if limiter != nil, let wait = limiter?.take(bytes.count) {
             resumeAt = MonotonicClock.nanoseconds() + wait
             paused = true
             return haul_writefunc_pause
         }
+        return sink(bytes)
+    }
+
+    /// Hands body bytes to the delegate or the file.
+    private func sink(_ bytes: UnsafeRawBufferPointer) -> Int {
         switch phase {
         case .deliver:
             if connection.engineEnqueueData(bytes) { return bytes.count }

@@ -92,3 +92,28 @@ struct GetCommandTests {
         #expect(badScheme.stderr.contains("not file"))
     }
 }
+
+/// `haul get` over HTTPS against nginx with a certificate made at test time.
+@Suite("haul get over HTTPS")
+struct GetCommandHTTPSTests {
+    @Test("--ca-certificate makes verification pass; without it the download fails clearly")
+    func caCertificate() throws {
+        let nginx = try NginxServer.start(files: ["secure.bin": TestPattern.bytes(count: 123_456)])
+        defer { nginx.stop() }
+        let runner = GetCommandTests()
+        let directory = try runner.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = nginx.url("/secure.bin").absoluteString
+
+        let trusted = try runner.haul(["get", "--ca-certificate", nginx.caFile, url], in: directory)
+        #expect(trusted.status == 0, "\(trusted.stderr)")
+        let saved = try Data(contentsOf: directory.appendingPathComponent("secure.bin"))
+        #expect(saved.count == 123_456 && TestPattern.matches(saved))
+
+        let untrusted = try runner.haul(["get", "-o", "other.bin", url], in: directory)
+        #expect(untrusted.status == 1)
+        #expect(untrusted.stderr.contains("TLS certificate could not be verified"))
+        #expect(untrusted.stderr.contains("--ca-certificate"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("other.bin").path))
+    }
+}
