@@ -2,7 +2,7 @@ import Foundation
 
 // MARK: - TokenBucket
 
-/// A receive-speed cap: `rate` bytes a second, with a burst of a quarter second (at least one
+/// A receive-speed cap: `rate` bytes a second, with a burst of a tenth of a second (at least one
 /// libcurl callback's worth, 16 KiB, so a capped transfer always moves). libcurl's own
 /// CURLOPT_MAX_RECV_SPEED_LARGE lets a short transfer through at full speed, so haul keeps its own.
 struct TokenBucket {
@@ -15,7 +15,7 @@ struct TokenBucket {
 
     init(rate: Int64, now: UInt64 = MonotonicClock.nanoseconds()) {
         self.rate = max(rate, 1)
-        capacity = max(Double(self.rate) / 4, Double(TokenBucket.minimumBurst))
+        capacity = max(Double(self.rate) / 10, Double(TokenBucket.minimumBurst))
         tokens = capacity
         last = now
     }
