@@ -37,8 +37,9 @@ fi
 EXPECTED=$(cat "$DATA/1g.sha256")
 
 # MARK: - nginx
-PORT=$(shuf -i 20000-60000 -n 1)
-while (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; do PORT=$(shuf -i 20000-60000 -n 1); done
+# A port below the kernel's ephemeral range (32768+), so no client socket holds it.
+PORT=$(shuf -i 20000-32000 -n 1)
+while (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; do PORT=$(shuf -i 20000-32000 -n 1); done
 NGX="$OUT/nginx"
 mkdir -p "$NGX"
 cat > "$NGX/nginx.conf" <<CONF
@@ -68,6 +69,7 @@ CONF
 NGINX_PID=$!
 trap 'kill $NGINX_PID 2>/dev/null; wait $NGINX_PID 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/1g.sha256" && break; sleep 0.05; done
+kill -0 $NGINX_PID 2>/dev/null || { echo "bench: nginx did not start; see $NGX/error.log" >&2; exit 2; }
 URL="http://127.0.0.1:$PORT/1g.bin"
 
 # MARK: - Measuring
