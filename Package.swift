@@ -19,6 +19,7 @@ let package = Package(
             name: "CCurl",
             linkerSettings: [.linkedLibrary("curl")]
         ),
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(
             name: "CNcurses",
             cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("NCURSES_WIDECHAR", to: "1")],
@@ -27,7 +28,7 @@ let package = Package(
 
         // MARK: - Modules
         .target(name: "HaulNet", dependencies: ["CCurl"]),
-        .target(name: "HaulCore", dependencies: ["HaulNet"]),
+        .target(name: "HaulCore", dependencies: ["HaulNet", "CZlib"]),
         .executableTarget(
             name: "haul",
             dependencies: [
@@ -47,7 +48,7 @@ let package = Package(
             path: "Tests/HaulTestSupport"
         ),
         .testTarget(name: "HaulNetTests", dependencies: ["HaulNet", "HaulTestSupport"]),
-        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore"]),
+        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"]),
         .testTarget(name: "haulTests", dependencies: ["haul", "HaulTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -136,7 +136,7 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         case "gzip":
-            send(context, .ok, headers: ["Content-Encoding": "gzip"], body: Gzip.stored(TestPattern.bytes(count: number)))
+            send(context, .ok, headers: ["Content-Encoding": "gzip"], body: StoredGzip.stored(TestPattern.bytes(count: number)))
         case "huge":
             sendHead(context, .ok, headers: ["Content-Length": String(number)])
             streaming = (0, number)

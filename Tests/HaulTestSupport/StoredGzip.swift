@@ -1,9 +1,9 @@
-// MARK: - Gzip
+// MARK: - StoredGzip
 
 /// A gzip member whose deflate data is stored blocks: a valid gzip stream for any client
 /// (zlib included) made without a compressor, for the fault server's encoded route.
-enum Gzip {
-    static func stored(_ payload: [UInt8]) -> [UInt8] {
+public enum StoredGzip {
+    public static func stored(_ payload: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
         var index = 0
         repeat {

@@ -1,0 +1,54 @@
+// MARK: - ExpectedChecksum
+
+/// A digest a download must match: `--checksum=TYPE=HEX` as aria2 writes it.
+public struct ExpectedChecksum: Sendable, Equatable, CustomStringConvertible {
+    public enum Algorithm: String, Sendable, CaseIterable {
+        case md5, sha1 = "sha-1", sha224 = "sha-224", sha256 = "sha-256", sha384 = "sha-384", sha512 = "sha-512"
+
+        /// Hex digits in a digest of this kind.
+        public var hexLength: Int {
+            switch self {
+            case .md5: 32
+            case .sha1: 40
+            case .sha224: 56
+            case .sha256: 64
+            case .sha384: 96
+            case .sha512: 128
+            }
+        }
+    }
+
+    public let algorithm: Algorithm
+    /// Lower-case hex.
+    public let hex: String
+
+    /// Parses `TYPE=HEX`; the message of the error says what is wrong.
+    public init(parsing text: String) throws(OptionError) {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else {
+            throw OptionError("must be TYPE=HEX, e.g. sha-256=6b86b2…")
+        }
+        guard let algorithm = Algorithm(rawValue: parts[0].lowercased()) else {
+            let known = Algorithm.allCases.map(\.rawValue).joined(separator: ", ")
+            throw OptionError("unknown digest '\(parts[0])' (use one of \(known))")
+        }
+        let hex = parts[1].lowercased()
+        guard hex.count == algorithm.hexLength, hex.allSatisfy(\.isHexDigit) else {
+            throw OptionError("a \(algorithm.rawValue) digest is \(algorithm.hexLength) hex digits")
+        }
+        self.algorithm = algorithm
+        self.hex = hex
+    }
+
+    public var description: String { "\(algorithm.rawValue)=\(hex)" }
+}
+
+// MARK: - OptionError
+
+/// Why an option's value is not accepted, in words a person can act on.
+public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+// MARK: - InputFile
+
+/// The queue format aria2c users keep (`aria2c -i`, `--save-session`), which also reads
+/// `wget -i` lists: see `shared/spec/input-file.md`. Errors never abort the file: each bad
+/// line gets one `FILE:LINE: what is wrong` problem and the valid entries are kept.
+public enum InputFile {
+    /// One thing wrong with one line.
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        public let file: String
+        public let line: Int
+        public let message: String
+        /// A warning leaves the line's meaning intact (an ignored aria2 option); an error drops it.
+        public let isWarning: Bool
+
+        public var description: String { "\(file):\(line): \(isWarning ? "warning: " : "")\(message)" }
+    }
+
+    /// What reading a file gave.
+    public struct ReadResult: Sendable {
+        public var entries: [QueueEntry] = []
+        public var problems: [Problem] = []
+
+        /// Lines dropped for an error.
+        public var rejectedLines: Int { Set(problems.filter { !$0.isWarning }.map(\.line)).count }
+
+        /// `12 entries queued, 2 lines rejected`.
+        public var summary: String {
+            let entries = "\(self.entries.count) \(self.entries.count == 1 ? "entry" : "entries") queued"
+            let rejected = rejectedLines
+            return "\(entries), \(rejected) \(rejected == 1 ? "line" : "lines") rejected"
+        }
+    }
+
+    /// Why a queue file could not be read at all.
+    public struct ReadError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    // MARK: - Reading
+
+    /// Reads the queue file at `path` (`-` for standard input), gzip-compressed or not.
+    public static func read(contentsOf path: String) throws(ReadError) -> ReadResult {
+        let bytes: [UInt8]
+        if path == "-" {
+            bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
+                throw ReadError(description: "queue file '\(path)' \(reason)")
+            }
+            bytes = Array(data)
+        }
+        return try read(bytes, name: path == "-" ? "<stdin>" : path)
+    }
+
+    /// Reads queue-file bytes; `name` is used in problem messages.
+    public static func read(_ bytes: [UInt8], name: String) throws(ReadError) -> ReadResult {
+        var text = bytes
+        if Gzip.isCompressed(bytes) {
+            do {
+                text = try Gzip.decompress(bytes)
+            } catch {
+                throw ReadError(description: "queue file '\(name)': \(error)")
+            }
+        }
+        var parser = InputFileParser(name: name)
+        var start = 0
+        var lineNumber = 0
+        while start < text.count {
+            let end = text[start...].firstIndex(of: 0x0A) ?? text.count
+            lineNumber += 1
+            var lineEnd = end
+            if lineEnd > start, text[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            parser.consume(line: String(decoding: text[start..<lineEnd], as: UTF8.self), number: lineNumber)
+            start = end + 1
+        }
+        return parser.finish()
+    }
+
+    // MARK: - Writing
+
+    /// The queue-file text for `entries`: URIs joined by TAB, then ` name=value` for each set
+    /// option. Secrets (http-passwd, Authorization/Cookie headers, passwords in URIs) only when
+    /// `includingSecrets`.
+    public static func render(_ entries: [QueueEntry], includingSecrets: Bool) -> String {
+        var text = ""
+        for entry in entries {
+            text += entry.uris.map { uriText($0, includingSecrets: includingSecrets) }.joined(separator: "\t") + "\n"
+            for (name, value) in entry.options.pairs(includingSecrets: includingSecrets) {
+                text += " \(name)=\(value)\n"
+            }
+        }
+        return text
+    }
+
+    /// Writes `entries` to `path` atomically (a temporary file renamed over it), mode 0600 when
+    /// secrets are included and 0644 otherwise.
+    public static func save(_ entries: [QueueEntry], to path: String, includingSecrets: Bool) throws(ReadError) {
+        let text = render(entries, includingSecrets: includingSecrets)
+        let temporary = path + ".tmp-\(getpid())"
+        let mode: mode_t = includingSecrets ? 0o600 : 0o644
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard descriptor >= 0 else {
+            throw ReadError(description: "cannot write '\(path)': \(String(cString: strerror(errno)))")
+        }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { break }
+            written += result
+        }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw ReadError(description: "cannot write '\(path)': \(reason)")
+        }
+    }
+
+    private static func uriText(_ url: URL, includingSecrets: Bool) -> String {
+        guard !includingSecrets, url.password != nil,
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+        components.password = nil
+        return components.string ?? url.absoluteString
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+// MARK: - InputFileParser
+
+/// The line-by-line grammar of the queue format: URI lines start entries, indented
+/// `name=value` lines are their options, `#` lines and empty lines are skipped.
+struct InputFileParser {
+    private let name: String
+    private var result = InputFile.ReadResult()
+    private var current: QueueEntry?
+    /// True after a URI line none of whose URIs could be used: its option lines are skipped.
+    private var skippingDroppedEntry = false
+
+    init(name: String) {
+        self.name = name
+    }
+
+    mutating func consume(line: String, number: Int) {
+        guard let first = line.first, first != "#" else { return }
+        if first == " " || first == "\t" {
+            consumeOption(line.trimmingCharacters(in: .whitespaces), number: number)
+        } else {
+            consumeURIs(line, number: number)
+        }
+    }
+
+    mutating func finish() -> InputFile.ReadResult {
+        closeEntry()
+        return result
+    }
+
+    // MARK: - Lines
+
+    private mutating func consumeURIs(_ line: String, number: Int) {
+        closeEntry()
+        var uris: [URL] = []
+        var problems: [String] = []
+        let fields = line.split(separator: "\t").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for field in fields {
+            if let problem = QueueEntry.uriProblem(field) {
+                problems.append(problem)
+            } else if let url = URL(string: field) {
+                uris.append(url)
+            }
+        }
+        if uris.isEmpty {
+            skippingDroppedEntry = true
+            report(number, problems.joined(separator: "; ") + "; entry dropped")
+        } else {
+            current = QueueEntry(uris: uris, line: number)
+            if !problems.isEmpty {
+                report(number, problems.joined(separator: "; ") + "; the entry keeps its other URIs", warning: true)
+            }
+        }
+    }
+
+    private mutating func consumeOption(_ text: String, number: Int) {
+        guard !text.isEmpty, !skippingDroppedEntry else { return }
+        guard current != nil else {
+            report(number, "option line '\(text)' comes before any URI line (aria2 would read it as a URI)")
+            return
+        }
+        guard let equals = text.firstIndex(of: "=") else {
+            report(number, "'\(text)' is not name=value")
+            return
+        }
+        let optionName = text[..<equals].trimmingCharacters(in: .whitespaces)
+        let value = text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+        if DownloadOptions.isIgnoredAria2Option(optionName) {
+            report(number, "option '\(optionName)' is for BitTorrent or Metalink; ignored", warning: true)
+            return
+        }
+        do {
+            try current?.options.set(optionName, value)
+        } catch {
+            let known = !error.description.hasPrefix("unknown option")
+            report(number, known ? "\(optionName): \(error)" : error.description)
+        }
+    }
+
+    private mutating func closeEntry() {
+        if let current { result.entries.append(current) }
+        current = nil
+        skippingDroppedEntry = false
+    }
+
+    private mutating func report(_ line: Int, _ message: String, warning: Bool = false) {
+        result.problems.append(InputFile.Problem(file: name, line: line, message: message, isWarning: warning))
+    }
+}

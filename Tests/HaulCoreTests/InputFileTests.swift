@@ -1,0 +1,151 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import Testing
+
+/// The queue format of `shared/spec/input-file.md`.
+@Suite("Queue files")
+struct InputFileTests {
+    private func read(_ text: String) throws -> InputFile.ReadResult {
+        try InputFile.read(Array(text.utf8), name: "q.txt")
+    }
+
+    @Test("the spec's example: mirrors, option lines, comments")
+    func specExample() throws {
+        let result = try read("""
+        # nightly images
+        https://a.example/img.iso\thttps://b.example/mirror/img.iso
+          dir=/data/iso
+          out=nightly.iso
+          checksum=sha-256=6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b
+        https://c.example/notes.txt
+
+        """)
+        #expect(result.problems.isEmpty)
+        #expect(result.entries.count == 2)
+        let first = result.entries[0]
+        #expect(first.uris.map(\.absoluteString) == ["https://a.example/img.iso", "https://b.example/mirror/img.iso"])
+        #expect(first.options.dir == "/data/iso" && first.options.out == "nightly.iso")
+        #expect(first.options.checksum?.algorithm == .sha256)
+        #expect(first.line == 2)
+        #expect(result.entries[1].options == DownloadOptions())
+        #expect(result.summary == "2 entries queued, 0 lines rejected")
+    }
+
+    @Test("CRLF, tabs, blank and comment lines inside an option block, spaces around fields")
+    func lexicalDetails() throws {
+        let result = try read("http://h.test/a \t  http://h.test/b\r\n\tsplit=4\r\n\r\n#comment\r\n  max-tries = 3 \r\nhttp://h.test/c\r\n")
+        #expect(result.problems.isEmpty)
+        #expect(result.entries.count == 2)
+        #expect(result.entries[0].uris.count == 2)
+        #expect(result.entries[0].options.split == 4 && result.entries[0].options.maxTries == 3)
+    }
+
+    @Test("bad lines get one FILE:LINE message each and the rest is queued")
+    func errorsDoNotAbort() throws {
+        let result = try read("""
+          dir=/orphan
+        http://h.test/ok
+          split=abc
+          frobnicate=1
+          bt-max-peers=5
+          header=X-A: 1
+          header=X-B: 2
+          out=first
+          out=second
+        notaurl\tftp://h.test/mirror
+        magnet:?xt=urn:btih:abc
+          out=dropped
+        http://h.test/last
+          checksum=sha-256=abc
+        """)
+        #expect(result.entries.count == 3)
+        #expect(result.entries[0].options.headers == ["X-A: 1", "X-B: 2"])
+        #expect(result.entries[0].options.out == "second")
+        #expect(result.entries[1].uris.map(\.absoluteString) == ["ftp://h.test/mirror"])
+        #expect(result.entries[2].options.checksum == nil)
+        let messages = result.problems.map(\.description)
+        #expect(messages.contains { $0.hasPrefix("q.txt:1: option line 'dir=/orphan' comes before any URI line") })
+        #expect(messages.contains("q.txt:3: split: 'abc' is not a whole number from 1 to 1024"))
+        #expect(messages.contains("q.txt:4: unknown option 'frobnicate'"))
+        #expect(messages.contains("q.txt:5: warning: option 'bt-max-peers' is for BitTorrent or Metalink; ignored"))
+        #expect(messages.contains { $0.hasPrefix("q.txt:10: warning: 'notaurl' has no scheme") })
+        #expect(messages.contains { $0.hasPrefix("q.txt:11: 'magnet:?xt=urn:btih:abc' has the unsupported scheme 'magnet'") })
+        #expect(messages.contains("q.txt:14: checksum: a sha-256 digest is 64 hex digits"))
+        #expect(!messages.contains { $0.hasPrefix("q.txt:12") })
+        #expect(result.summary == "3 entries queued, 5 lines rejected")
+    }
+
+    @Test("a wget-style list is one URL per line")
+    func wgetList() throws {
+        let result = try read("# list\nhttp://h.test/1\nhttp://h.test/2\n\nhttp://h.test/3")
+        #expect(result.entries.map(\.uris[0].lastPathComponent) == ["1", "2", "3"])
+    }
+
+    @Test("gzip-compressed files are detected by their magic bytes, not their name")
+    func gzipped() throws {
+        let text = "http://h.test/a\n  split=2\nhttp://h.test/b\n"
+        let result = try InputFile.read(StoredGzip.stored(Array(text.utf8)), name: "queue.txt")
+        #expect(result.entries.count == 2 && result.entries[0].options.split == 2)
+        #expect(throws: InputFile.ReadError.self) { try InputFile.read([0x1F, 0x8B, 8, 0, 1, 2], name: "cut.gz") }
+    }
+
+    @Test("writing and reading back gives the same queue")
+    func roundTrip() throws {
+        var options = DownloadOptions()
+        for (name, value) in [("dir", "/d"), ("out", "a b.iso"), ("split", "8"), ("max-connection-per-server", "4"),
+                              ("min-split-size", "20M"), ("max-download-limit", "1M"), ("max-tries", "7"),
+                              ("retry-wait", "3"), ("timeout", "30"), ("connect-timeout", "10"),
+                              ("lowest-speed-limit", "10K"), ("header", "X-One: 1"), ("header", "X-Two: 2"),
+                              ("user-agent", "ua/1"), ("referer", "http://r.test/"), ("pause", "true"),
+                              ("allow-overwrite", "false"), ("auto-file-renaming", "true"), ("conditional-get", "true"),
+                              ("gid", "0123456789abcdef"), ("all-proxy", "http://proxy.test:3128"),
+                              ("checksum", "md5=d41d8cd98f00b204e9800998ecf8427e")] {
+            try options.set(name, value)
+        }
+        let entries = [
+            QueueEntry(uris: [URL(string: "http://a.test/x")!, URL(string: "ftp://b.test/x")!], options: options, line: 1),
+            QueueEntry(uris: [URL(string: "https://c.test/y")!], line: 26),
+        ]
+        let text = InputFile.render(entries, includingSecrets: false)
+        let back = try read(text)
+        #expect(back.problems.isEmpty)
+        #expect(back.entries.map(\.uris) == entries.map(\.uris))
+        #expect(back.entries.map(\.options) == entries.map(\.options))
+    }
+
+    @Test("secrets are written only when asked, and then the file is mode 0600")
+    func secrets() throws {
+        var options = DownloadOptions()
+        try options.set("http-user", "me")
+        try options.set("http-passwd", "hunter2")
+        try options.set("header", "Authorization: Bearer tok")
+        try options.set("header", "X-Fine: 1")
+        let entry = QueueEntry(uris: [URL(string: "http://u:pw@h.test/f")!], options: options)
+        let plain = InputFile.render([entry], includingSecrets: false)
+        #expect(!plain.contains("hunter2") && !plain.contains("Bearer") && !plain.contains(":pw@"))
+        #expect(plain.contains("http-user=me") && plain.contains("X-Fine: 1"))
+
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("haul-session-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try InputFile.save([entry], to: path, includingSecrets: true)
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(saved.contains("http-passwd=hunter2") && saved.contains("Authorization: Bearer tok"))
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test("a missing file is one clear error")
+    func missingFile() {
+        #expect(throws: InputFile.ReadError.self) { try InputFile.read(contentsOf: "/nonexistent/queue.txt") }
+    }
+
+    @Test("100,000 lines parse into 100,000 entries")
+    func large() throws {
+        var text = ""
+        text.reserveCapacity(4_000_000)
+        for index in 0..<100_000 { text += "http://h.test/file-\(index)\n" }
+        let result = try read(text)
+        #expect(result.entries.count == 100_000 && result.problems.isEmpty)
+    }
+}
