@@ -4,7 +4,7 @@
 SWIFT      ?= swift
 CONFIG     ?= release
 ARGS       ?=
-RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev zlib1g-dev
+RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev zlib1g-dev libssl-dev
 TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux
 BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time bc
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

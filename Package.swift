@@ -20,6 +20,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("curl")]
         ),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        .systemLibrary(name: "COpenSSL"),
         .target(
             name: "CNcurses",
             cSettings: [.define("_XOPEN_SOURCE_EXTENDED"), .define("NCURSES_WIDECHAR", to: "1")],
@@ -28,7 +29,10 @@ let package = Package(
 
         // MARK: - Modules
         .target(name: "HaulNet", dependencies: ["CCurl"]),
-        .target(name: "HaulCore", dependencies: ["HaulNet", "CZlib"]),
+        .target(
+            name: "HaulCore",
+            dependencies: ["HaulNet", "CZlib", "COpenSSL"]
+        ),
         .executableTarget(
             name: "haul",
             dependencies: [

@@ -20,10 +20,17 @@ import Synchronization
 /// - `/upload`: echoes the request body. `/headers`: the request's headers as the body.
 /// - `/disposition?value=V`: a Content-Disposition header with value V.
 /// - `/empty`: 204 without a body.
+/// - `/file/N?key=K&…`: N pattern bytes with ETag `"v1"` and a Last-Modified, honouring Range and
+///   If-Range, counting requests per key K (`fileRequests`). Faults: `drop=M` (the first request
+///   closes after M body bytes), `etag=changing` (the ETag is `"vN"` on the Nth request),
+///   `ranges=ignore` (always 200) or `ranges=416`, `ifrange=ignore` (serve the range even when
+///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE).
 public final class FaultServer: Sendable {
     public let port: Int
     /// Connections accepted, open now, and open at the most at one time.
     public let connections: ConnectionCounter
+    /// What `/file/…` requests each key has seen.
+    public let fileRequests: FileRequestLog
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
 
@@ -31,17 +38,19 @@ public final class FaultServer: Sendable {
     public static func start() throws -> FaultServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let counter = ConnectionCounter()
+        let log = FileRequestLog()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 512)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withOutboundHeaderValidation: false)
-                    try channel.pipeline.syncOperations.addHandler(FaultHandler(counter: counter))
+                    try channel.pipeline.syncOperations.addHandler(FaultHandler(counter: counter, log: log))
                 }
             }
         let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
-        return FaultServer(group: group, channel: channel, port: channel.localAddress?.port ?? 0, connections: counter)
+        return FaultServer(group: group, channel: channel, port: channel.localAddress?.port ?? 0, connections: counter,
+                           fileRequests: log)
     }
 
     /// One server for the whole test process, started on first use.
@@ -51,8 +60,10 @@ public final class FaultServer: Sendable {
 
     private static let sharedServer = Result { try FaultServer.start() }
 
-    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int, connections: ConnectionCounter) {
+    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int, connections: ConnectionCounter,
+                 fileRequests: FileRequestLog) {
         self.connections = connections
+        self.fileRequests = fileRequests
         self.group = group
         self.channel = channel
         self.port = port
@@ -77,12 +88,14 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let counter: ConnectionCounter
+    private let log: FileRequestLog
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     private var streaming: (offset: Int, end: Int)?
 
-    init(counter: ConnectionCounter) {
+    init(counter: ConnectionCounter, log: FileRequestLog) {
         self.counter = counter
+        self.log = log
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -174,9 +187,50 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             send(context, .ok, headers: ["Content-Disposition": query["value"] ?? ""], body: Array("x".utf8))
         case "empty":
             send(context, .noContent, body: nil)
+        case "file":
+            serveFile(size: number, query: query, head: head, context: context)
         default:
             send(context, .notFound, body: Array("no such route".utf8))
         }
+    }
+
+    /// `/file/N`: see the route list on `FaultServer`.
+    private func serveFile(size: Int, query: [String: String], head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let key = query["key"] ?? ""
+        let range = head.headers.first(name: "Range")
+        let count = log.record(key: key, range: range, ifRange: head.headers.first(name: "If-Range"))
+        let etag = query["etag"] == "changing" ? "\"v\(count)\"" : "\"v1\""
+        if let code = Int(query["fail"] ?? ""), count <= Int(query["times"] ?? "1") ?? 1 {
+            var headers = ["ETag": etag]
+            if let retryAfter = query["retryAfter"] { headers["Retry-After"] = retryAfter }
+            send(context, HTTPResponseStatus(statusCode: code), headers: headers, body: Array("try later".utf8))
+            return
+        }
+        var start = 0
+        var end = size
+        var status = HTTPResponseStatus.ok
+        var headers = ["ETag": etag, "Accept-Ranges": "bytes", "Last-Modified": "Tue, 01 Sep 2026 10:00:00 GMT"]
+        let ifRangeMatches = head.headers.first(name: "If-Range").map { $0 == etag } ?? true
+        if let range, query["ranges"] != "ignore", ifRangeMatches || query["ifrange"] == "ignore" {
+            if query["ranges"] == "416" {
+                send(context, .rangeNotSatisfiable, headers: ["Content-Range": "bytes */\(size)"], body: [])
+                return
+            }
+            if let (from, to) = FaultHandler.parseRange(range, size: size) {
+                (start, end, status) = (from, to, .partialContent)
+                headers["Content-Range"] = "bytes \(from)-\(to - 1)/\(size)"
+            }
+        }
+        if count == 1, let drop = Int(query["drop"] ?? "") {
+            headers["Content-Length"] = String(end - start)
+            sendHead(context, status, headers: headers)
+            sendBody(context, TestPattern.bytes(offset: start, count: min(drop, end - start))[...])
+            let channel = context.channel
+            context.flush()
+            channel.close(promise: nil)
+            return
+        }
+        send(context, status, headers: headers, body: TestPattern.bytes(offset: start, count: end - start))
     }
 
     /// `bytes=a-b` or `bytes=a-` as a half-open range within `size`, or nil.
@@ -253,5 +307,29 @@ public final class ConnectionCounter: Sendable {
 
     func closed() {
         counts.withLock { $0.open -= 1 }
+    }
+}
+
+// MARK: - FileRequestLog
+
+/// The `/file/…` requests per key: how many, and the Range and If-Range each carried.
+public final class FileRequestLog: Sendable {
+    public struct Entry: Sendable, Equatable {
+        public let range: String?
+        public let ifRange: String?
+    }
+
+    private let entries = Mutex<[String: [Entry]]>([:])
+
+    public func requests(for key: String) -> [Entry] {
+        entries.withLock { $0[key] ?? [] }
+    }
+
+    /// Records a request and returns its number for `key`, from 1.
+    func record(key: String, range: String?, ifRange: String?) -> Int {
+        entries.withLock { entries in
+            entries[key, default: []].append(Entry(range: range, ifRange: ifRange))
+            return entries[key]?.count ?? 0
+        }
     }
 }

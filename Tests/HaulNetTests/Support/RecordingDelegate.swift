@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 @testable import HaulNet
 import Synchronization
+import HaulTestSupport
 
 // MARK: - RecordingDelegate
 

@@ -5,7 +5,7 @@ import Synchronization
 /// A one-shot event a test awaits: `fire()` from any thread, `wait(seconds:)` in the test.
 /// The time limit only keeps a broken build from hanging the suite; it is never the
 /// synchronisation.
-final class Signal: Sendable {
+public final class Signal: Sendable {
     private struct State {
         var fired = false
         var waiters: [CheckedContinuation<Void, Never>] = []
@@ -13,7 +13,9 @@ final class Signal: Sendable {
 
     private let state = Mutex(State())
 
-    func fire() {
+    public init() {}
+
+    public func fire() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.fired = true
             defer { state.waiters.removeAll() }
@@ -22,10 +24,10 @@ final class Signal: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    var hasFired: Bool { state.withLock { $0.fired } }
+    public var hasFired: Bool { state.withLock { $0.fired } }
 
     /// True when the signal fired within `seconds`.
-    func wait(seconds: Double = 30) async -> Bool {
+    public func wait(seconds: Double = 30) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await withCheckedContinuation { continuation in

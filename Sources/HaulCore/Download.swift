@@ -1,0 +1,63 @@
+import Foundation
+
+// MARK: - Download
+
+/// One download as the queue knows it: what to fetch, where it goes, where it stands. A value:
+/// events carry copies, and the queue keeps the one that counts.
+public struct Download: Sendable, Identifiable, Equatable {
+    public enum State: String, Sendable, Equatable {
+        case queued, active, paused, complete, failed, cancelled
+
+        /// Ended for good until the user retries it.
+        public var isFinal: Bool { self == .complete || self == .failed || self == .cancelled }
+    }
+
+    /// aria2-style gid: 16 hex digits.
+    public let id: String
+    public var uris: [URL]
+    /// The download's own options (queue-file option lines); the queue's defaults fill the rest.
+    public var options: DownloadOptions
+    public var state: State = .queued
+    /// The final path, once the first response has named the file.
+    public var destination: String?
+    /// Bytes already in the partial file, from its start.
+    public var bytesDone: Int64 = 0
+    /// The whole file's length, or -1 while unknown.
+    public var totalBytes: Int64 = -1
+    /// Bytes a second, smoothed.
+    public var speed: Double = 0
+    public var attempts = 0
+    public var lastError: String?
+    /// The ETag (else Last-Modified) the partial data was read under; a resume must match it.
+    public var validator: String?
+
+    public init(id: String = Download.makeID(), uris: [URL], options: DownloadOptions = DownloadOptions()) {
+        self.id = id
+        self.uris = uris
+        self.options = options
+    }
+
+    /// The partial file beside `destination`.
+    public var partialPath: String? { destination.map { $0 + FileNaming.partialSuffix } }
+
+    /// A new random gid.
+    public static func makeID() -> String {
+        String(UInt64.random(in: 1...UInt64.max), radix: 16).leftPadded(to: 16)
+    }
+}
+
+extension String {
+    func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}
+
+// MARK: - DownloadEvent
+
+/// What changed in a `DownloadQueue`, so a UI can follow without polling.
+public enum DownloadEvent: Sendable, Equatable {
+    case added(Download)
+    /// State, progress, name or error changed.
+    case changed(Download)
+    case removed(id: String)
+}

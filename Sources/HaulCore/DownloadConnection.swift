@@ -1,0 +1,24 @@
+import HaulNet
+
+// MARK: - DownloadConnection
+
+/// One attempt of one download (the design card's "connection subclass holding its blocks,
+/// buffer and response"): which download it serves, the byte it asked to resume from and the
+/// validator that data was read under. Its body streams to the partial file on the engine
+/// thread through `FileSink`'s bounded buffer; its response and progress reach the
+/// `DownloadQueue`, its delegate. Every stored property is a constant.
+final class DownloadConnection: Connection, @unchecked Sendable {
+    let downloadID: String
+    /// The first byte asked for (0 for the whole file).
+    let resumeOffset: Int64
+    /// The validator the partial data was read under, when resuming.
+    let expectedValidator: String?
+
+    init(request: Request, downloadID: String, resumeOffset: Int64, expectedValidator: String?,
+         queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine) {
+        self.downloadID = downloadID
+        self.resumeOffset = resumeOffset
+        self.expectedValidator = expectedValidator
+        super.init(request: request, delegate: queue, queue: callbackQueue, engine: engine)
+    }
+}

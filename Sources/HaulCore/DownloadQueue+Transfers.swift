@@ -1,0 +1,181 @@
+import Foundation
+import HaulNet
+
+// MARK: - Connection messages
+
+/// The queue as the delegate of its `DownloadConnection`s: every message runs on
+/// `callbackQueue`; a message from a connection the queue no longer tracks (paused, cancelled,
+/// replaced) is ignored.
+extension DownloadQueue {
+    public func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition {
+        guard let attempt = connection as? DownloadConnection else { return .cancel }
+        var disposition = ResponseDisposition.cancel
+        let toStart = state.withLock { state -> [DownloadConnection] in
+            let id = attempt.downloadID
+            guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
+            switch ResumeRule.judge(response, resumeOffset: attempt.resumeOffset, validator: attempt.expectedValidator) {
+            case .fail:
+                state.connections.removeValue(forKey: id)
+                let reason = TextSanitizer.visible(response.reasonPhrase)
+                return failed(&state, id, .status(response.statusCode, retryAfter: response.headers["Retry-After"]),
+                              "the server answered \(response.statusCode) \(reason)")
+            case .startOver:
+                // Never splice two versions: drop the partial data and ask for the whole file.
+                state.connections.removeValue(forKey: id)
+                download.bytesDone = 0
+                download.validator = nil
+                download.attempts -= 1
+                download.state = .queued
+                state.downloads[id] = download
+                emit(.changed(download))
+                return admit(&state)
+            case .write(let offset, let total):
+                do {
+                    try reserveName(for: &download, response: response)
+                } catch {
+                    state.downloads[id] = download
+                    state.connections.removeValue(forKey: id)
+                    return failed(&state, id, .fatal, "\(error)")
+                }
+                download.bytesDone = offset
+                download.totalBytes = total
+                download.validator = response.entityTag ?? response.lastModified
+                state.downloads[id] = download
+                emit(.changed(download))
+                if let partial = download.partialPath { disposition = .becomeDownload(DownloadTarget(path: partial, offset: offset)) }
+                return []
+            }
+        }
+        startConnections(toStart)
+        return disposition
+    }
+
+    public func connection(_ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
+                           totalBytesExpectedToWrite: Int64) {
+        guard let attempt = connection as? DownloadConnection else { return }
+        state.withLock { state in
+            let id = attempt.downloadID
+            guard state.connections[id] === attempt, var download = state.downloads[id] else { return }
+            download.bytesDone = attempt.resumeOffset + totalBytesWritten
+            let now = ProcessInfo.processInfo.systemUptime
+            if let last = state.lastSample[id], now - last.time >= 0.2 {
+                let instant = Double(download.bytesDone - last.bytes) / (now - last.time)
+                download.speed = download.speed == 0 ? instant : download.speed * 0.7 + instant * 0.3
+                state.lastSample[id] = (now, download.bytesDone)
+            } else if state.lastSample[id] == nil {
+                state.lastSample[id] = (now, download.bytesDone)
+            }
+            state.downloads[id] = download
+            emit(.changed(download))
+        }
+    }
+
+    public func connection(_ connection: Connection, didFinishDownloadingTo path: String) {
+        guard let attempt = connection as? DownloadConnection,
+              let download = state.withLock({ $0.connections[attempt.downloadID] === attempt ? $0.downloads[attempt.downloadID] : nil }),
+              let destination = download.destination else { return }
+        let options = download.options.merged(over: configuration.defaults)
+        var failure: String?
+        if let expected = options.checksum {
+            do {
+                let actual = try Checksum.digest(ofFileAt: path, algorithm: expected.algorithm)
+                if actual != expected.hex {
+                    failure = "checksum mismatch: expected \(expected), got \(expected.algorithm.rawValue)=\(actual)"
+                    unlink(path)
+                }
+            } catch {
+                failure = error.description
+            }
+        }
+        if failure == nil, rename(path, destination) != 0 {
+            failure = "cannot rename \(path) to \(destination): \(String(cString: strerror(errno)))"
+        }
+        if let failure { state.withLock { $0.lateFailure[attempt.downloadID] = failure } }
+    }
+
+    public func connectionDidFinishLoading(_ connection: Connection) {
+        guard let attempt = connection as? DownloadConnection else { return }
+        startConnections(state.withLock { state -> [DownloadConnection] in
+            let id = attempt.downloadID
+            guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
+            state.connections.removeValue(forKey: id)
+            if let failure = state.lateFailure.removeValue(forKey: id) {
+                download.bytesDone = 0
+                download.validator = nil
+                state.downloads[id] = download
+                return failed(&state, id, .fatal, failure)
+            }
+            download.state = .complete
+            download.speed = 0
+            download.lastError = nil
+            if download.totalBytes < 0 { download.totalBytes = download.bytesDone }
+            state.downloads[id] = download
+            emit(.changed(download))
+            return admit(&state)
+        })
+    }
+
+    public func connection(_ connection: Connection, didFailWithError error: ConnectionError) {
+        guard let attempt = connection as? DownloadConnection else { return }
+        startConnections(state.withLock { state -> [DownloadConnection] in
+            let id = attempt.downloadID
+            guard state.connections[id] === attempt else { return [] }
+            state.connections.removeValue(forKey: id)
+            let failure: RetryPolicy.Failure = error.kind == .fileWrite ? .fatal : .transport(error.kind)
+            return failed(&state, id, failure, error.description)
+        })
+    }
+
+    // MARK: - Failures
+
+    /// Records a failed attempt: queued again after the policy's wait, or failed for good.
+    /// Returns downloads admitted into the freed slot.
+    func failed(_ state: inout State, _ id: String, _ failure: RetryPolicy.Failure, _ message: String) -> [DownloadConnection] {
+        guard var download = state.downloads[id] else { return [] }
+        let options = download.options.merged(over: configuration.defaults)
+        let policy = RetryPolicy(maxTries: options.maxTries ?? 5, fixedWait: options.retryWait.map(Double.init))
+        download.lastError = message
+        download.speed = 0
+        switch policy.decide(attempt: download.attempts, failure: failure) {
+        case .giveUp:
+            download.state = .failed
+        case .retry(let seconds):
+            download.state = .queued
+            state.waiting.insert(id)
+            timer.schedule(after: seconds) { [weak self] in self?.retryTimerFired(id) }
+        }
+        state.downloads[id] = download
+        emit(.changed(download))
+        return admit(&state)
+    }
+
+    private func retryTimerFired(_ id: String) {
+        startConnections(state.withLock { state -> [DownloadConnection] in
+            guard state.waiting.remove(id) != nil else { return [] }
+            return admit(&state)
+        })
+    }
+
+    // MARK: - Names
+
+    /// Chooses the destination on the first response (the user's `out`, else the response's
+    /// name, sanitized, made unique) and creates the partial file, which reserves the name.
+    private func reserveName(for download: inout Download, response: Response) throws(OptionError) {
+        if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) { return }
+        let options = download.options.merged(over: configuration.defaults)
+        let directory = URL(fileURLWithPath: options.dir ?? configuration.directory, isDirectory: true)
+        let name = options.out ?? FileNaming.name(for: response)
+        let destination = FileNaming.uniqueDestination(for: name, in: directory,
+                                                       allowOverwrite: options.allowOverwrite ?? false)
+        let partial = FileNaming.partialURL(for: destination)
+        do {
+            try FileManager.default.createDirectory(at: partial.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw OptionError("cannot create directory \(partial.deletingLastPathComponent().path): \(error.localizedDescription)")
+        }
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+            throw OptionError("cannot create \(partial.path): check that the directory is writable")
+        }
+        download.destination = destination.path
+    }
+}

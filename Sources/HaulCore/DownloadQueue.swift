@@ -1,0 +1,199 @@
+import Foundation
+import HaulNet
+import Synchronization
+
+// MARK: - DownloadQueue
+
+/// The download manager's queue: admits downloads up to `maxConcurrentDownloads`, in queue
+/// order; retries failures as `RetryPolicy` says; resumes from the partial file with Range and
+/// If-Range, starting over whenever the server's answer could splice two versions; names files;
+/// checks digests; and reports every change as a `DownloadEvent`.
+///
+/// **Threading:** commands are safe from any thread. Connection messages and events run on the
+/// queue's own serial `callbackQueue`, events in the order the changes happened.
+public final class DownloadQueue: ConnectionDelegate {
+    public struct Configuration: Sendable {
+        public var maxConcurrentDownloads = 5
+        /// Options every download starts from (the command line's); its own options win.
+        public var defaults = DownloadOptions()
+        /// Where files go when neither the download nor `defaults` names a `dir`.
+        public var directory = "."
+        public var tls = TLSOptions()
+        public init() {}
+    }
+
+    struct State {
+        var order: [String] = []
+        var downloads: [String: Download] = [:]
+        var connections: [String: DownloadConnection] = [:]
+        /// Downloads waiting for their retry timer.
+        var waiting: Set<String> = []
+        /// A failure found after the body arrived (digest, rename), reported at the ending.
+        var lateFailure: [String: String] = [:]
+        var lastSample: [String: (time: Double, bytes: Int64)] = [:]
+    }
+
+    public let configuration: Configuration
+    public let callbackQueue = DispatchQueue(label: "haul.download-queue")
+    let engine: ConnectionEngine
+    let timer: any RetryTimer
+    let state = Mutex(State())
+    private let onEvent: @Sendable (DownloadEvent) -> Void
+
+    /// `onEvent` runs on `callbackQueue`.
+    public init(configuration: Configuration = Configuration(), engine: ConnectionEngine = .shared,
+                timer: any RetryTimer = DispatchRetryTimer(), onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
+        self.configuration = configuration
+        self.engine = engine
+        self.timer = timer
+        self.onEvent = onEvent
+    }
+
+    // MARK: - Reading
+
+    /// Every download, in queue order.
+    public var downloads: [Download] {
+        state.withLock { state in state.order.compactMap { state.downloads[$0] } }
+    }
+
+    public func download(_ id: String) -> Download? {
+        state.withLock { $0.downloads[id] }
+    }
+
+    // MARK: - Commands
+
+    /// Queues `entry` (paused if its options say `pause=true`) and returns its id.
+    @discardableResult
+    public func add(_ entry: QueueEntry) -> String {
+        var download = Download(id: entry.options.gid ?? Download.makeID(), uris: entry.uris, options: entry.options)
+        if entry.options.pause == true { download.state = .paused }
+        let id = download.id
+        startConnections(state.withLock { state in
+            state.order.append(id)
+            state.downloads[id] = download
+            emit(.added(download))
+            return admit(&state)
+        })
+        return id
+    }
+
+    /// Stops a queued or active download, keeping what it received.
+    public func pause(_ id: String) {
+        update(id, when: [.queued, .active]) { $0.state = .paused }
+    }
+
+    /// Queues a paused download again; it continues from where it stopped.
+    public func resume(_ id: String) {
+        update(id, when: [.paused]) { $0.state = .queued }
+    }
+
+    /// Stops a download for good, keeping its partial file so `retry` can continue it.
+    public func cancel(_ id: String) {
+        update(id, when: [.queued, .active, .paused]) { $0.state = .cancelled }
+    }
+
+    /// Queues a failed or cancelled download again, with a fresh count of attempts.
+    public func retry(_ id: String) {
+        update(id, when: [.failed, .cancelled]) { download in
+            download.state = .queued
+            download.attempts = 0
+            download.lastError = nil
+        }
+    }
+
+    /// Takes a download off the queue (its files stay).
+    public func remove(_ id: String) {
+        let connection = state.withLock { state -> DownloadConnection? in
+            guard state.downloads.removeValue(forKey: id) != nil else { return nil }
+            state.order.removeAll { $0 == id }
+            state.waiting.remove(id)
+            emit(.removed(id: id))
+            return state.connections.removeValue(forKey: id)
+        }
+        connection?.cancel()
+        startConnections(state.withLock { admit(&$0) })
+    }
+
+    /// Applies `change` when the download's state is one of `states`; an active download's
+    /// connection is stopped first when the change takes it out of `active`.
+    private func update(_ id: String, when states: Set<Download.State>, _ change: (inout Download) -> Void) {
+        let (stopped, toStart) = state.withLock { state -> (DownloadConnection?, [DownloadConnection]) in
+            guard var download = state.downloads[id], states.contains(download.state) else { return (nil, []) }
+            change(&download)
+            var stopped: DownloadConnection?
+            if download.state != .active { stopped = state.connections.removeValue(forKey: id) }
+            download.speed = 0
+            state.waiting.remove(id)
+            state.downloads[id] = download
+            emit(.changed(download))
+            return (stopped, admit(&state))
+        }
+        stopped?.cancel()
+        startConnections(toStart)
+    }
+
+    // MARK: - Admission
+
+    /// Starts queued downloads, in order, while slots are free; returns their connections to start
+    /// once the lock is released.
+    func admit(_ state: inout State) -> [DownloadConnection] {
+        var started: [DownloadConnection] = []
+        var active = state.downloads.values.filter { $0.state == .active }.count
+        for id in state.order where active < configuration.maxConcurrentDownloads {
+            guard var download = state.downloads[id], download.state == .queued, !state.waiting.contains(id) else { continue }
+            let connection = makeAttempt(&download)
+            state.downloads[id] = download
+            state.connections[id] = connection
+            emit(.changed(download))
+            started.append(connection)
+            active += 1
+        }
+        return started
+    }
+
+    func startConnections(_ connections: [DownloadConnection]) {
+        for connection in connections { connection.start() }
+    }
+
+    /// The next attempt's connection: a mirror chosen in turn, the options as a request, and a
+    /// Range with If-Range when the partial file holds data read under a known validator.
+    private func makeAttempt(_ download: inout Download) -> DownloadConnection {
+        download.state = .active
+        download.attempts += 1
+        let options = download.options.merged(over: configuration.defaults)
+        var request = Request(url: download.uris[(download.attempts - 1) % download.uris.count])
+        request.timeoutInterval = Double(options.timeout ?? 60)
+        request.tls = configuration.tls
+        if let userAgent = options.userAgent { request.userAgent = userAgent }
+        if let referer = options.referer { request.headers.set("Referer", referer) }
+        for header in options.headers {
+            let parts = header.split(separator: ":", maxSplits: 1)
+            request.headers.add(String(parts[0]).trimmingCharacters(in: .whitespaces),
+                                parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
+        }
+        if let user = options.httpUser { request.credentials = Credentials(user: user, password: options.httpPasswd ?? "") }
+        if let limit = options.maxDownloadLimit, limit > 0 { request.maxReceiveSpeed = limit }
+
+        var resumeOffset: Int64 = 0
+        if download.bytesDone > 0, let validator = download.validator, let partial = download.partialPath,
+           let size = (try? FileManager.default.attributesOfItem(atPath: partial)[.size]) as? Int64,
+           size >= download.bytesDone {
+            resumeOffset = download.bytesDone
+            request.byteRange = ByteRange(from: resumeOffset)
+            request.headers.set("If-Range", validator)
+        } else {
+            download.bytesDone = 0
+        }
+        return DownloadConnection(request: request, downloadID: download.id, resumeOffset: resumeOffset,
+                                  expectedValidator: resumeOffset > 0 ? download.validator : nil,
+                                  queue: self, callbackQueue: callbackQueue, engine: engine)
+    }
+
+    // MARK: - Events
+
+    /// Posts `event` to `callbackQueue`; called under the lock, so events keep their order.
+    func emit(_ event: DownloadEvent) {
+        let onEvent = onEvent
+        callbackQueue.async { onEvent(event) }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import HaulNet
+
+// MARK: - RetryPolicy
+
+/// Whether and when a failed attempt is tried again: timeouts, lost connections, 408, 429 and
+/// 5xx are retried; other 4xx and local failures are not. Waits grow exponentially with jitter,
+/// unless `retry-wait` fixes them or the server's Retry-After (429, 503) names one.
+public struct RetryPolicy: Sendable {
+    /// Attempts in all; 0 for no limit. aria2's default is 5.
+    public var maxTries: Int
+    /// A fixed wait in seconds between attempts, or nil for exponential backoff.
+    public var fixedWait: Double?
+    public var baseDelay: Double = 1
+    public var maxDelay: Double = 60
+
+    public init(maxTries: Int = 5, fixedWait: Double? = nil) {
+        self.maxTries = maxTries
+        self.fixedWait = fixedWait
+    }
+
+    /// What went wrong with one attempt.
+    public enum Failure: Sendable, Equatable {
+        case transport(ConnectionError.Kind)
+        case status(Int, retryAfter: String?)
+        /// Never retried (checksum mismatch, a disk error, a refused redirect…).
+        case fatal
+    }
+
+    public enum Decision: Sendable, Equatable {
+        case retry(afterSeconds: Double)
+        case giveUp
+    }
+
+    /// The decision after attempt number `attempt` (from 1) failed with `failure`.
+    public func decide(attempt: Int, failure: Failure, now: Date = Date(),
+                       jitter: Double = Double.random(in: 0.8...1.2)) -> Decision {
+        guard isRetryable(failure), maxTries == 0 || attempt < maxTries else { return .giveUp }
+        if case .status(let code, let retryAfter?) = failure, code == 429 || code == 503,
+           let seconds = RetryPolicy.parseRetryAfter(retryAfter, now: now) {
+            return .retry(afterSeconds: min(seconds, 3600))
+        }
+        if let fixedWait { return .retry(afterSeconds: fixedWait) }
+        let exponential = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
+        return .retry(afterSeconds: exponential * jitter)
+    }
+
+    func isRetryable(_ failure: Failure) -> Bool {
+        switch failure {
+        case .transport(let kind):
+            switch kind {
+            case .timedOut, .connectionLost, .cannotConnect, .transport, .cannotResolveHost: return true
+            default: return false
+            }
+        case .status(let code, _):
+            return code == 408 || code == 429 || (500...599).contains(code)
+        case .fatal:
+            return false
+        }
+    }
+
+    /// Seconds from a Retry-After value: delta-seconds, or an HTTP-date (IMF-fixdate).
+    public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        if let seconds = Double(trimmed), seconds >= 0 { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: trimmed) else { return nil }
+        return max(0, date.timeIntervalSince(now))
+    }
+}
+
+// MARK: - RetryTimer
+
+/// Runs work after a delay; the queue waits between attempts through it, so tests can use a
+/// timer they fire by hand instead of sleeping.
+public protocol RetryTimer: Sendable {
+    /// Runs `work` after `seconds`, on any thread.
+    func schedule(after seconds: Double, _ work: @escaping @Sendable () -> Void)
+}
+
+/// The real timer: Dispatch's global queue.
+public struct DispatchRetryTimer: RetryTimer {
+    public init() {}
+    public func schedule(after seconds: Double, _ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: work)
+    }
+}

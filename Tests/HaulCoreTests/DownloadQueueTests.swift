@@ -1,0 +1,179 @@
+import Foundation
+@testable import HaulCore
+import HaulNet
+import HaulTestSupport
+import Testing
+
+/// The queue against the fault server: admission, resume, restarts, retries, digests, names.
+@Suite("Download queue")
+struct DownloadQueueTests {
+    private func url(_ path: String) throws -> URL { try FaultServer.shared().url(path) }
+    private func key() -> String { UUID().uuidString }
+
+    @Test("downloads complete, named from the URL, never more active than -j")
+    func admission() async throws {
+        let harness = try QueueHarness(maxConcurrent: 2)
+        defer { harness.cleanUp() }
+        let ids = try (1...6).map { try harness.add(url("/file/\($0 * 100_000)?key=\(key())")) }
+        #expect(await harness.recorder.wait(for: ids))
+        #expect(ids.allSatisfy { harness.recorder.latest($0)?.state == .complete })
+        #expect(harness.recorder.maximumActive <= 2)
+        for index in 1...6 {
+            let data = try harness.contents("\(index * 100_000)")
+            #expect(data.count == index * 100_000 && TestPattern.matches(data))
+        }
+        #expect(try harness.files().allSatisfy { !$0.hasSuffix(".part") })
+    }
+
+    @Test("a dropped transfer resumes with Range and If-Range and ends whole")
+    func resumeAfterDrop() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let key = key()
+        let id = try harness.add(url("/file/3000000?key=\(key)&drop=1600000"), [("out", "r.bin")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete)
+        let requests = try FaultServer.shared().fileRequests.requests(for: key)
+        #expect(requests.count == 2)
+        #expect(requests[0].range == nil)
+        #expect(requests[1].range?.hasPrefix("bytes=") == true && requests[1].range != "bytes=0-")
+        #expect(requests[1].ifRange == "\"v1\"")
+        let data = try harness.contents("r.bin")
+        #expect(data.count == 3_000_000 && TestPattern.matches(data))
+    }
+
+    @Test("a server that changes version, ignores ranges or answers 416 makes haul start over",
+          arguments: ["etag=changing", "etag=changing&ifrange=ignore", "ranges=ignore", "ranges=416"])
+    func startOver(fault: String) async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let key = key()
+        let id = try harness.add(url("/file/3000000?key=\(key)&drop=1600000&\(fault)"), [("out", "s.bin")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete)
+        let data = try harness.contents("s.bin")
+        #expect(data.count == 3_000_000 && TestPattern.matches(data))
+        let requests = try FaultServer.shared().fileRequests.requests(for: key)
+        #expect(requests.count >= 2)
+        if fault.contains("ifrange=ignore") || fault.contains("416") {
+            #expect(requests.last?.range == nil, "the last request must ask for the whole file")
+        }
+    }
+
+    @Test("Retry-After in seconds and as an HTTP-date sets the wait; then the download completes")
+    func retryAfter() async throws {
+        let timer = ManualRetryTimer()
+        let harness = try QueueHarness(timer: timer)
+        defer { harness.cleanUp() }
+        let id = try harness.add(url("/file/1000?key=\(key())&fail=503&times=1&retryAfter=7"))
+        #expect(await harness.recorder.wait(for: [id], until: { $0.lastError != nil }))
+        #expect(timer.delays == [7])
+        #expect(harness.recorder.latest(id)?.lastError?.contains("503") == true)
+        timer.fireAll()
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete)
+
+        let now = Date()
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let date = formatter.string(from: now.addingTimeInterval(120))
+        let seconds = try #require(RetryPolicy.parseRetryAfter(date, now: now))
+        #expect(abs(seconds - 120) <= 1)
+    }
+
+    @Test("404 is not retried; 500 is, up to max-tries, with growing waits")
+    func retryLimits() async throws {
+        let timer = ManualRetryTimer()
+        let harness = try QueueHarness(timer: timer)
+        defer { harness.cleanUp() }
+        let missing = try harness.add(url("/status/404"))
+        #expect(await harness.recorder.wait(for: [missing]))
+        #expect(harness.recorder.latest(missing)?.state == .failed)
+        #expect(harness.recorder.latest(missing)?.attempts == 1)
+        #expect(timer.delays.isEmpty)
+
+        let broken = try harness.add(url("/file/10?key=\(key())&fail=500&times=99"), [("max-tries", "3")])
+        for failures in 1...2 {
+            #expect(await harness.recorder.wait(for: [broken], until: { _ in timer.delays.count >= failures }))
+            timer.fireAll()
+        }
+        #expect(await harness.recorder.wait(for: [broken]))
+        #expect(harness.recorder.latest(broken)?.state == .failed)
+        #expect(harness.recorder.latest(broken)?.attempts == 3)
+        let delays = timer.delays
+        #expect(delays.count == 2 && delays[1] > delays[0])
+    }
+
+    @Test("a digest mismatch fails with both digests and leaves no file; a match completes")
+    func checksums() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let body = Data(TestPattern.bytes(count: 50_000))
+        let wrong = try harness.add(url("/file/50000?key=\(key())"),
+                                    [("out", "bad.bin"), ("checksum", "sha-256=" + String(repeating: "0", count: 64))])
+        #expect(await harness.recorder.wait(for: [wrong]))
+        let failed = try #require(harness.recorder.latest(wrong))
+        #expect(failed.state == .failed)
+        #expect(failed.lastError?.contains("expected sha-256=0000") == true)
+        #expect(failed.lastError?.contains("got sha-256=") == true)
+        #expect(try !harness.files().contains { $0.hasPrefix("bad.bin") })
+
+        let digest = try Checksum.digest(ofFileAt: writeTemporary(body), algorithm: .sha256)
+        let right = try harness.add(url("/file/50000?key=\(key())"), [("out", "good.bin"), ("checksum", "sha-256=\(digest)")])
+        #expect(await harness.recorder.wait(for: [right]))
+        #expect(harness.recorder.latest(right)?.state == .complete)
+        #expect(try harness.contents("good.bin") == body)
+    }
+
+    @Test("the same name twice becomes name and name.1")
+    func collisions() async throws {
+        let harness = try QueueHarness(maxConcurrent: 1)
+        defer { harness.cleanUp() }
+        let first = try harness.add(url("/file/100?key=\(key())"), [("out", "same.txt")])
+        let second = try harness.add(url("/file/200?key=\(key())"), [("out", "same.txt")])
+        #expect(await harness.recorder.wait(for: [first, second]))
+        #expect(try harness.files() == ["same.1.txt", "same.txt"])
+        #expect(try harness.contents("same.1.txt").count == 200)
+    }
+
+    @Test("pause keeps the partial data; resume continues from it with a range")
+    func pauseAndResume() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let key = key()
+        let id = try harness.add(url("/file/4000000?key=\(key)"), [("out", "p.bin"), ("max-download-limit", "2M")])
+        #expect(await harness.recorder.wait(for: [id], until: { $0.bytesDone > 600_000 }))
+        harness.queue.pause(id)
+        #expect(await harness.recorder.wait(for: [id], until: { $0.state == .paused }))
+        harness.queue.resume(id)
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete)
+        let requests = try FaultServer.shared().fileRequests.requests(for: key)
+        #expect(requests.count == 2 && requests[1].range != nil)
+        let data = try harness.contents("p.bin")
+        #expect(data.count == 4_000_000 && TestPattern.matches(data))
+    }
+
+    @Test("cancel stops a download; retry continues it to the end")
+    func cancelAndRetry() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let id = try harness.add(url("/file/3000000?key=\(key())"), [("out", "c.bin"), ("max-download-limit", "2M")])
+        #expect(await harness.recorder.wait(for: [id], until: { $0.bytesDone > 600_000 }))
+        harness.queue.cancel(id)
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .cancelled)
+        harness.queue.retry(id)
+        #expect(await harness.recorder.wait(for: [id], until: { $0.state == .complete }))
+        let data = try harness.contents("c.bin")
+        #expect(data.count == 3_000_000 && TestPattern.matches(data))
+    }
+
+    private func writeTemporary(_ data: Data) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("haul-digest-\(UUID())").path
+        try data.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import HaulCore
+import HaulNet
+import HaulTestSupport
+import Synchronization
+
+// MARK: - Timers
+
+/// A retry timer that records each wait and runs the work only when the test says so.
+final class ManualRetryTimer: RetryTimer {
+    private let pending = Mutex<[(Double, @Sendable () -> Void)]>([])
+    private let scheduled = Mutex<[Double]>([])
+
+    func schedule(after seconds: Double, _ work: @escaping @Sendable () -> Void) {
+        scheduled.withLock { $0.append(seconds) }
+        pending.withLock { $0.append((seconds, work)) }
+    }
+
+    /// Every wait asked for so far.
+    var delays: [Double] { scheduled.withLock { $0 } }
+
+    /// Runs every scheduled work item.
+    func fireAll() {
+        let items = pending.withLock { items -> [(Double, @Sendable () -> Void)] in
+            defer { items.removeAll() }
+            return items
+        }
+        for (_, work) in items { work() }
+    }
+}
+
+/// A retry timer that waits no time at all.
+struct ImmediateRetryTimer: RetryTimer {
+    func schedule(after seconds: Double, _ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().async(execute: work)
+    }
+}
+
+// MARK: - EventRecorder
+
+/// Keeps every event of a queue and the latest copy of each download; wakes waiters when the
+/// downloads they wait for reach the state they want.
+final class EventRecorder: Sendable {
+    private struct State {
+        var events: [DownloadEvent] = []
+        var latest: [String: Download] = [:]
+        var maximumActive = 0
+        var waiters: [(ids: Set<String>, until: @Sendable (Download) -> Bool, signal: Signal)] = []
+    }
+
+    private let state = Mutex(State())
+
+    func record(_ event: DownloadEvent) {
+        let ready = state.withLock { state -> [Signal] in
+            state.events.append(event)
+            switch event {
+            case .added(let download), .changed(let download): state.latest[download.id] = download
+            case .removed(let id): state.latest.removeValue(forKey: id)
+            }
+            state.maximumActive = max(state.maximumActive, state.latest.values.filter { $0.state == .active }.count)
+            let latest = state.latest
+            let ready = state.waiters.filter { waiter in waiter.ids.allSatisfy { latest[$0].map(waiter.until) ?? false } }
+            state.waiters.removeAll { waiter in ready.contains { $0.signal === waiter.signal } }
+            return ready.map(\.signal)
+        }
+        for signal in ready { signal.fire() }
+    }
+
+    var events: [DownloadEvent] { state.withLock { $0.events } }
+    var maximumActive: Int { state.withLock { $0.maximumActive } }
+    func latest(_ id: String) -> Download? { state.withLock { $0.latest[id] } }
+
+    /// Waits until every download in `ids` satisfies `until` (default: a final state).
+    func wait(for ids: [String], until: @escaping @Sendable (Download) -> Bool = { $0.state.isFinal }) async -> Bool {
+        let signal = Signal()
+        let already = state.withLock { state -> Bool in
+            if ids.allSatisfy({ state.latest[$0].map(until) ?? false }) { return true }
+            state.waiters.append((Set(ids), until, signal))
+            return false
+        }
+        if already { return true }
+        return await signal.wait(seconds: 60)
+    }
+}
+
+// MARK: - QueueHarness
+
+/// A `DownloadQueue` saving into a scratch directory, with its events recorded.
+struct QueueHarness {
+    let directory: URL
+    let queue: DownloadQueue
+    let recorder = EventRecorder()
+
+    init(maxConcurrent: Int = 5, defaults: DownloadOptions = DownloadOptions(),
+         timer: any RetryTimer = ImmediateRetryTimer()) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-queue-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = DownloadQueue.Configuration()
+        configuration.maxConcurrentDownloads = maxConcurrent
+        configuration.defaults = defaults
+        configuration.directory = directory.path
+        let recorder = recorder
+        queue = DownloadQueue(configuration: configuration, timer: timer) { recorder.record($0) }
+    }
+
+    /// Adds `url` with the given option lines and returns its id.
+    func add(_ url: URL, _ options: [(String, String)] = []) throws -> String {
+        var parsed = DownloadOptions()
+        for (name, value) in options { try parsed.set(name, value) }
+        return queue.add(QueueEntry(uris: [url], options: parsed))
+    }
+
+    func contents(_ name: String) throws -> Data {
+        try Data(contentsOf: directory.appendingPathComponent(name))
+    }
+
+    func files() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    }
+
+    func cleanUp() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
