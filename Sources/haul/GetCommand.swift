@@ -5,21 +5,38 @@ import HaulNet
 
 // MARK: - GetCommand
 
-/// `haul get URL…`: downloads without the full-screen UI, printing progress to stderr.
+/// `haul get URL…` / `haul get -i FILE`: downloads without the full-screen UI, as curl and
+/// aria2c do, printing progress to stderr, and exits when every download has ended.
 struct GetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
-        abstract: "Download URLs to files, with progress on stderr (no full-screen UI)."
+        abstract: "Download URLs or a queue file without the full-screen UI; progress goes to stderr.",
+        discussion: "Exit status: 0 when every download completed, 1 when any failed or a queue-file line was rejected, 64 for a usage error."
     )
 
     @Argument(help: "The http, https, ftp or ftps URLs to download.")
-    var urls: [String]
+    var urls: [String] = []
 
-    @Option(name: [.customShort("o"), .customLong("out")], help: "Save to this file (one URL only).")
+    @Option(name: [.customShort("i"), .customLong("input-file")], help: "Read downloads from this queue file (aria2 format or one URL a line; - for stdin; may be gzip-compressed).")
+    var inputFile: String?
+
+    @Option(name: [.customShort("o"), .customLong("out")], help: "Save to this file name, relative to --dir (one download only).")
     var out: String?
 
     @Option(name: [.customShort("d"), .customLong("dir")], help: "Directory to save into (created if missing).")
     var dir: String = "."
+
+    @Option(name: [.customShort("j"), .customLong("max-concurrent-downloads")], help: "Downloads at the same time.")
+    var maxConcurrentDownloads: Int = 5
+
+    @Option(name: [.customShort("m"), .customLong("max-tries")], help: "Attempts per download (0: no limit).")
+    var maxTries: Int = 5
+
+    @Option(name: .customLong("retry-wait"), help: "Seconds between attempts (default: exponential backoff from 1 s).")
+    var retryWait: Int?
+
+    @Option(name: .customLong("checksum"), help: "Check the file's digest: TYPE=HEX, TYPE one of md5, sha-1, sha-224, sha-256, sha-384, sha-512 (one download only).")
+    var checksum: String?
 
     @Flag(name: .customLong("allow-overwrite"), help: "Overwrite an existing file instead of saving as NAME.1.EXT.")
     var allowOverwrite = false
@@ -28,13 +45,16 @@ struct GetCommand: ParsableCommand {
     var maxDownloadLimit: String?
 
     @Option(name: [.customShort("T"), .customLong("timeout")], help: "Seconds to wait for a connection or for data.")
-    var timeout: Double = 60
+    var timeout: Int = 60
 
     @Option(name: .customLong("header"), help: "Add a request header, \"Name: value\" (repeatable).")
     var headers: [String] = []
 
     @Option(name: [.customShort("U"), .customLong("user-agent")], help: "The User-Agent to send.")
-    var userAgent: String = Request.defaultUserAgent
+    var userAgent: String?
+
+    @Option(name: .customLong("referer"), help: "The Referer to send.")
+    var referer: String?
 
     @Option(name: .customLong("ca-certificate"), help: "Trust the certificate authorities in this PEM file.")
     var caCertificate: String?
@@ -42,76 +62,105 @@ struct GetCommand: ParsableCommand {
     @Option(name: .customLong("check-certificate"), help: "Verify TLS certificates (true or false).")
     var checkCertificate: Bool = true
 
+    @Option(name: .customLong("save-session"), help: "At the end, write the unfinished downloads to this queue file.")
+    var saveSession: String?
+
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Print nothing but errors.")
     var quiet = false
 
     // MARK: - Validation
 
     func validate() throws {
-        if out != nil, urls.count > 1 {
-            throw ValidationError("-o/--out names one file, so it takes one URL; use -d for several")
-        }
+        if urls.isEmpty, inputFile == nil { throw ValidationError("give one or more URLs, or a queue file with -i FILE") }
+        let single = urls.count == 1 && inputFile == nil
+        if out != nil, !single { throw ValidationError("-o/--out names one file, so it takes exactly one URL and no -i") }
+        if checksum != nil, !single { throw ValidationError("--checksum checks one file, so it takes exactly one URL and no -i") }
         for text in urls {
-            let url = URL(string: text)
-            if let scheme = url?.scheme?.lowercased(), !["http", "https", "ftp", "ftps"].contains(scheme) {
-                throw ValidationError("'\(text)': haul downloads http, https, ftp and ftps URLs, not \(scheme)")
-            }
-            guard let url, url.scheme != nil, let host = url.host, !host.isEmpty else {
-                throw ValidationError("'\(text)' is not a URL (expected e.g. https://example.org/file.iso)")
-            }
+            if let problem = QueueEntry.uriProblem(text) { throw ValidationError(problem) }
         }
-        for header in headers where !header.contains(":") {
-            throw ValidationError("--header '\(header)' needs the form \"Name: value\"")
-        }
-        if let maxDownloadLimit { _ = try parsedSize(maxDownloadLimit, option: "--max-download-limit") }
-        if timeout <= 0 { throw ValidationError("--timeout must be more than 0 seconds") }
+        guard maxConcurrentDownloads >= 1 else { throw ValidationError("-j must be at least 1") }
+        _ = try defaults()
         if let caCertificate, !FileManager.default.isReadableFile(atPath: caCertificate) {
             throw ValidationError("--ca-certificate '\(caCertificate)' is not a readable file")
         }
     }
 
+    /// The command line's options as every download's defaults; the messages name the option.
+    private func defaults() throws -> DownloadOptions {
+        var options = DownloadOptions()
+        var pairs: [(String, String)] = [("max-tries", String(maxTries)), ("timeout", String(timeout))]
+        if let retryWait { pairs.append(("retry-wait", String(retryWait))) }
+        if let maxDownloadLimit { pairs.append(("max-download-limit", maxDownloadLimit)) }
+        if let userAgent { pairs.append(("user-agent", userAgent)) }
+        if let referer { pairs.append(("referer", referer)) }
+        if allowOverwrite { pairs.append(("allow-overwrite", "true")) }
+        pairs += headers.map { ("header", $0) }
+        for (name, value) in pairs {
+            do {
+                try options.set(name, value)
+            } catch {
+                throw ValidationError("--\(name): \(error)")
+            }
+        }
+        return options
+    }
+
     // MARK: - Running
 
     func run() throws {
-        let directory = URL(fileURLWithPath: dir, isDirectory: true)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw ValidationError("cannot use directory '\(dir)': \(error.localizedDescription)")
+        // A file-size limit (ulimit -f) must fail the download with EFBIG, not kill haul.
+        signal(SIGXFSZ, SIG_IGN)
+        var entries = urls.compactMap { URL(string: $0) }.map { QueueEntry(uris: [$0]) }
+        var rejected = 0
+        if let inputFile {
+            let result: InputFile.ReadResult
+            do {
+                result = try InputFile.read(contentsOf: inputFile)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            for problem in result.problems { FileHandle.standardError.write(Data("\(problem)\n".utf8)) }
+            if !result.problems.isEmpty || !quiet {
+                FileHandle.standardError.write(Data("\(inputFile == "-" ? "<stdin>" : inputFile): \(result.summary)\n".utf8))
+            }
+            rejected = result.rejectedLines
+            entries += result.entries
         }
+        if entries.count == 1 {
+            if let out { try entries[0].options.set("out", out) }
+            if let checksum {
+                do {
+                    try entries[0].options.set("checksum", checksum)
+                } catch {
+                    throw ValidationError("--checksum: \(error)")
+                }
+            }
+        }
+        guard !entries.isEmpty else { throw ExitCode(1) }
+
+        var configuration = DownloadQueue.Configuration()
+        configuration.maxConcurrentDownloads = maxConcurrentDownloads
+        configuration.defaults = try defaults()
+        configuration.directory = dir
+        configuration.tls = TLSOptions(verifyPeer: checkCertificate, caFile: caCertificate)
         let reporter = ProgressReporter(quiet: quiet)
-        let queue = DispatchQueue(label: "haul.get")
-        let downloads = try urls.map { text in
-            FileDownload(request: try request(for: text), directory: directory, fixedName: out,
-                         allowOverwrite: allowOverwrite, reporter: reporter)
-        }
-        for download in downloads {
-            Connection(request: download.request, delegate: download, queue: queue).start()
-        }
-        reporter.waitUntilDone(count: downloads.count)
-        if downloads.contains(where: { !$0.succeeded }) { throw ExitCode(1) }
-    }
+        let queue = DownloadQueue(configuration: configuration) { reporter.handle($0) }
+        for entry in entries { queue.add(entry) }
+        let completed = reporter.waitUntilDone(count: entries.count)
 
-    private func request(for text: String) throws -> Request {
-        guard let url = URL(string: text) else { throw ValidationError("'\(text)' is not a URL") }
-        var request = Request(url: url)
-        request.timeoutInterval = timeout
-        request.userAgent = userAgent
-        request.tls = TLSOptions(verifyPeer: checkCertificate, caFile: caCertificate)
-        if let maxDownloadLimit { request.maxReceiveSpeed = try parsedSize(maxDownloadLimit, option: "--max-download-limit") }
-        for header in headers {
-            let parts = header.split(separator: ":", maxSplits: 1)
-            request.headers.add(String(parts[0]).trimmingCharacters(in: .whitespaces),
-                                parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
+        if let saveSession {
+            let unfinished = queue.downloads.filter { $0.state != .complete }.map { download in
+                var options = download.options
+                options.gid = download.id
+                return QueueEntry(uris: download.uris, options: options)
+            }
+            do {
+                try InputFile.save(unfinished, to: saveSession, includingSecrets: false)
+            } catch {
+                FileHandle.standardError.write(Data("\(error)\n".utf8))
+                throw ExitCode(1)
+            }
         }
-        return request
-    }
-
-    private func parsedSize(_ text: String, option: String) throws -> Int64 {
-        do {
-            return try ByteCount.parse(text)
-        } catch {
-            throw ValidationError("\(option): \(error)")
-        }
+        if completed < entries.count || rejected > 0 { throw ExitCode(1) }
     }
 }

@@ -6,26 +6,16 @@ import Synchronization
 
 // MARK: - ProgressReporter
 
-/// Prints `haul get` progress to stderr: on a terminal one status line redrawn four times a
-/// second, otherwise one plain line a second; a line per finished or failed download; a summary.
+/// Prints headless progress to stderr from a `DownloadQueue`'s events: on a terminal one status
+/// line redrawn four times a second, otherwise one plain line a second (done/total, speed,
+/// ETA, active count); a line per saved, retried or failed download; a summary.
 ///
-/// **Threading:** every method is safe from any thread; the status line is drawn by the thread
-/// blocked in `waitUntilDone`.
+/// **Threading:** `handle` runs on the queue's callback queue; the status line is drawn by the
+/// thread blocked in `waitUntilDone`.
 final class ProgressReporter: Sendable {
-    private struct Entry {
-        var name: String
-        var done: Int64 = 0
-        var expected: Int64 = -1
-        var ended = false
-    }
-
     private struct State {
-        var entries: [ObjectIdentifier: Entry] = [:]
-        var completed = 0
-        var failed = 0
-        var lastTotal: Int64 = 0
-        var lastTick = ContinuousClock.now
-        var speed: Double = 0
+        var latest: [String: Download] = [:]
+        var ended: Set<String> = []
         var lineShown = false
     }
 
@@ -41,40 +31,36 @@ final class ProgressReporter: Sendable {
 
     // MARK: - Events
 
-    func started(_ download: AnyObject, name: String, expected: Int64) {
-        state.withLock { $0.entries[ObjectIdentifier(download)] = Entry(name: TextSanitizer.visible(name), expected: expected) }
-    }
-
-    func progress(_ download: AnyObject, done: Int64, expected: Int64) {
-        state.withLock { state in
-            state.entries[ObjectIdentifier(download)]?.done = done
-            state.entries[ObjectIdentifier(download)]?.expected = expected
+    func handle(_ event: DownloadEvent) {
+        guard case .changed(let download) = event else {
+            if case .added(let download) = event { state.withLock { $0.latest[download.id] = download } }
+            return
+        }
+        let previous = state.withLock { state -> Download? in
+            defer { state.latest[download.id] = download }
+            return state.latest[download.id]
+        }
+        let label = TextSanitizer.visible(download.destination ?? download.uris.first?.redactedString ?? download.id)
+        if download.state.isFinal, state.withLock({ $0.ended.insert(download.id).inserted }) {
+            switch download.state {
+            case .complete:
+                if !quiet { emit("saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))") }
+            default:
+                var reason = TextSanitizer.visible(download.lastError ?? download.state.rawValue)
+                if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) {
+                    reason += " (received data kept in \(TextSanitizer.visible(partial)))"
+                }
+                emit("failed \(TextSanitizer.visible(download.uris.first?.redactedString ?? label)): \(reason)")
+            }
+            endings.signal()
+        } else if download.state == .queued, previous?.state == .active, let error = download.lastError, !quiet {
+            emit("retrying \(label) after attempt \(download.attempts): \(TextSanitizer.visible(error))")
         }
     }
 
-    func completed(_ download: AnyObject, path: String) {
-        let (size, seconds) = state.withLock { state -> (Int64, Double) in
-            state.completed += 1
-            state.entries[ObjectIdentifier(download)]?.ended = true
-            return (state.entries[ObjectIdentifier(download)]?.done ?? 0, elapsed())
-        }
-        let rate = seconds > 0 ? ByteCount.format(Int64(Double(size) / seconds)) + "/s" : "-"
-        if !quiet { emit("saved \(TextSanitizer.visible(path)) (\(ByteCount.format(size)) in \(String(format: "%.2f", seconds)) s, \(rate))") }
-        endings.signal()
-    }
-
-    func failed(_ download: AnyObject, url: URL, reason: String) {
-        state.withLock { state in
-            state.failed += 1
-            state.entries[ObjectIdentifier(download)]?.ended = true
-        }
-        emit("failed \(TextSanitizer.visible(url.redactedString)): \(TextSanitizer.visible(reason))")
-        endings.signal()
-    }
-
-    /// Blocks until `count` downloads have ended, drawing the status line meanwhile, then
-    /// prints the summary.
-    func waitUntilDone(count: Int) {
+    /// Blocks until `count` downloads have ended, drawing the status line meanwhile; returns how
+    /// many completed.
+    func waitUntilDone(count: Int) -> Int {
         let interval: DispatchTimeInterval = isTerminal ? .milliseconds(250) : .seconds(1)
         var nextTick = DispatchTime.now() + interval
         var remaining = count
@@ -85,42 +71,39 @@ final class ProgressReporter: Sendable {
                 nextTick = DispatchTime.now() + interval
             }
         }
-        let (completed, failed) = state.withLock { ($0.completed, $0.failed) }
-        if count > 1, !quiet { emit("\(count) downloads: \(completed) saved, \(failed) failed") }
+        let completed = state.withLock { $0.latest.values.filter { $0.state == .complete }.count }
+        if count > 1, !quiet { emit("\(count) downloads: \(completed) saved, \(count - completed) failed, in \(elapsedText())") }
+        return completed
     }
 
     // MARK: - Printing
 
-    private func elapsed() -> Double {
+    private func elapsedText() -> String {
         let duration = ContinuousClock.now - start
-        return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return String(format: "%.2f s", seconds)
     }
 
     private func tick() {
         let line = state.withLock { state -> String? in
-            let active = state.entries.values.filter { !$0.ended }
+            let active = state.latest.values.filter { $0.state == .active }
             guard !active.isEmpty else { return nil }
-            let done = active.reduce(0) { $0 + $1.done }
-            let now = ContinuousClock.now
-            let interval = now - state.lastTick
-            let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
-            let instant = seconds > 0 ? Double(max(0, done - state.lastTotal)) / seconds : 0
-            state.speed = state.speed == 0 ? instant : state.speed * 0.6 + instant * 0.4
-            state.lastTotal = done
-            state.lastTick = now
             state.lineShown = isTerminal
-            return ProgressReporter.statusLine(active: active.map { ($0.name, $0.done, $0.expected) }, speed: state.speed)
+            let waiting = state.latest.values.filter { $0.state == .queued }.count
+            return ProgressReporter.statusLine(active: active, waiting: waiting)
         }
         guard let line else { return }
         FileHandle.standardError.write(Data((isTerminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
     }
 
     /// `name  45.1 MiB / 1.0 GiB  4%  812.3 MiB/s  ETA 0:12` (or `3 active` for several).
-    static func statusLine(active: [(name: String, done: Int64, expected: Int64)], speed: Double) -> String {
-        let done = active.reduce(0) { $0 + $1.done }
-        let known = active.allSatisfy { $0.expected >= 0 }
-        let expected = active.reduce(0) { $0 + max($1.expected, 0) }
-        var parts = [active.count == 1 ? active[0].name : "\(active.count) active"]
+    static func statusLine(active: [Download], waiting: Int) -> String {
+        let done = active.reduce(0) { $0 + $1.bytesDone }
+        let known = active.allSatisfy { $0.totalBytes >= 0 }
+        let expected = active.reduce(0) { $0 + max($1.totalBytes, 0) }
+        let speed = active.reduce(0) { $0 + $1.speed }
+        let name = active.count == 1 ? URL(fileURLWithPath: active[0].destination ?? "?").lastPathComponent : "\(active.count) active"
+        var parts = [TextSanitizer.visible(name)]
         if known, expected > 0 {
             parts.append("\(ByteCount.format(done)) / \(ByteCount.format(expected))")
             parts.append("\(done * 100 / expected)%")
@@ -132,6 +115,7 @@ final class ProgressReporter: Sendable {
             let eta = Int(Double(expected - done) / speed)
             parts.append(String(format: "ETA %d:%02d", eta / 60, eta % 60))
         }
+        if waiting > 0 { parts.append("\(waiting) waiting") }
         return parts.joined(separator: "  ")
     }
 

@@ -20,10 +20,23 @@ struct GetCommandTests {
         return directory.appendingPathComponent("haul")
     }()
 
-    func haul(_ arguments: [String], in directory: URL) throws -> Run {
+    func haul(_ arguments: [String], in directory: URL, stdin: String? = nil, fileSizeLimitKiB: Int? = nil) throws -> Run {
         let process = Process()
-        process.executableURL = GetCommandTests.binary
-        process.arguments = arguments
+        if let fileSizeLimitKiB {
+            // bash applies the limit, then becomes haul.
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
+            process.arguments = ["-c", "ulimit -f \(fileSizeLimitKiB); exec '\(GetCommandTests.binary.path)' \(quoted)"]
+        } else {
+            process.executableURL = GetCommandTests.binary
+            process.arguments = arguments
+        }
+        if let stdin {
+            let input = Pipe()
+            process.standardInput = input
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
         process.currentDirectoryURL = directory
         let errors = Pipe()
         process.standardError = errors
@@ -77,7 +90,7 @@ struct GetCommandTests {
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("the server answered 404 Not Found"))
 
-        let dropped = try haul(["get", server.url("/drop/100000").absoluteString, "-o", "d.bin"], in: directory)
+        let dropped = try haul(["get", "-m", "1", server.url("/drop/1600000").absoluteString, "-o", "d.bin"], in: directory)
         #expect(dropped.status == 1)
         #expect(dropped.stderr.contains("connection was lost"))
         #expect(dropped.stderr.contains("d.bin.part"))
@@ -89,7 +102,66 @@ struct GetCommandTests {
 
         let badScheme = try haul(["get", "file:///etc/passwd"], in: directory)
         #expect(badScheme.status == 64)
-        #expect(badScheme.stderr.contains("not file"))
+        #expect(badScheme.stderr.contains("unsupported scheme 'file'"))
+    }
+}
+
+/// `haul get -i`: queue files, standard input, sessions, and a full disk.
+@Suite("haul get with queue files")
+struct GetQueueFileTests {
+    let runner = GetCommandTests()
+
+    @Test("a queue file with a bad line: problems by FILE:LINE, the rest downloaded, exit 1")
+    func queueFile() throws {
+        let server = try FaultServer.shared()
+        let directory = try runner.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let queue = """
+        # two good, one bad
+        \(server.url("/file/1000?key=\(UUID())"))
+          out=one.bin
+        \(server.url("/file/2000?key=\(UUID())"))
+          split=many
+          out=two.bin
+        """
+        try queue.write(to: directory.appendingPathComponent("q.txt"), atomically: true, encoding: .utf8)
+        let run = try runner.haul(["get", "-i", "q.txt", "-j", "2"], in: directory)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("q.txt:5: split: 'many' is not a whole number"))
+        #expect(run.stderr.contains("q.txt: 2 entries queued, 1 line rejected"))
+        #expect(try Data(contentsOf: directory.appendingPathComponent("one.bin")).count == 1000)
+        #expect(try Data(contentsOf: directory.appendingPathComponent("two.bin")).count == 2000)
+    }
+
+    @Test("-i - reads standard input; --save-session keeps what did not finish")
+    func stdinAndSession() throws {
+        let server = try FaultServer.shared()
+        let directory = try runner.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = "\(server.url("/file/500?key=\(UUID())"))\n\(server.url("/status/404"))\n"
+        let run = try runner.haul(["get", "-i", "-", "-m", "1", "--save-session", "session.txt"], in: directory, stdin: list)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("the server answered 404 Not Found"))
+        let session = try String(contentsOf: directory.appendingPathComponent("session.txt"), encoding: .utf8)
+        #expect(session.contains("/status/404") && !session.contains("/file/500"))
+        #expect(session.contains(" gid="))
+    }
+
+    @Test("a full disk fails that download clearly, keeps what was written, and the others finish")
+    func diskFull() throws {
+        let server = try FaultServer.shared()
+        let directory = try runner.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try runner.haul(["get", "-m", "1", "-j", "1", server.url("/file/3000000?key=\(UUID())").absoluteString,
+                                   server.url("/file/100000?key=\(UUID())").absoluteString], in: directory,
+                                  fileSizeLimitKiB: 1024)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("could not write the file"), "\(run.stderr)")
+        #expect(run.stderr.contains("File too large"))
+        #expect(run.stderr.contains("3000000.part"))
+        #expect(try Data(contentsOf: directory.appendingPathComponent("100000")).count == 100_000)
+        let kept = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("3000000.part").path)
+        #expect((kept[.size] as? Int ?? 0) > 0)
     }
 }
 
