@@ -35,6 +35,13 @@ if [ ! -f "$DATA/1g.bin" ] || [ "$(stat -c %s "$DATA/1g.bin")" != $((SIZE_MIB <<
   sha256sum "$DATA/1g.bin" | cut -d' ' -f1 > "$DATA/1g.sha256"
 fi
 EXPECTED=$(cat "$DATA/1g.sha256")
+if [ ! -f "$DATA/small/list.txt" ]; then
+  echo "generating 1000 x 16 KiB files…" >&2
+  mkdir -p "$DATA/small"
+  for i in $(seq -w 0 999); do head -c 16384 /dev/urandom > "$DATA/small/f$i"; done
+  (cd "$DATA/small" && cat f* | sha256sum | cut -d' ' -f1 > ../small.sha256)
+fi
+EXPECTED_SMALL=$(cat "$DATA/small.sha256")
 
 # MARK: - nginx
 # A port below the kernel's ephemeral range (32768+), so no client socket holds it.
@@ -72,58 +79,96 @@ for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/1g.sha256" 
 kill -0 $NGINX_PID 2>/dev/null || { echo "bench: nginx did not start; see $NGX/error.log" >&2; exit 2; }
 URL="http://127.0.0.1:$PORT/1g.bin"
 
+for i in $(seq -w 0 999); do echo "http://127.0.0.1:$PORT/small/f$i"; done > "$DATA/small/list.txt"
+
 # MARK: - Measuring
-# Tools take turns within each round, and each verified output is removed before the next
-# run, so every tool meets the same page-cache state; the best round of each is kept.
+# Tools take turns within each round; the best round of each is kept. Scenario A removes each
+# verified 1 GiB file before the next run, so every tool meets the same page-cache state;
+# scenario C keeps its 1000 files (moved aside with the run, deleted at the end).
 declare -A WALL CPU RSS
 declare -A COMMAND=(
-  [haul]="$HAUL get -q -o file $URL"
-  [curl]="curl -s -o file $URL"
-  [wget2]="wget2 -q --no-config -O file $URL"
-  [aria2c]="aria2c -q -x1 -s1 --file-allocation=none --allow-overwrite=true -o file $URL"
+  [A:haul]="$HAUL get -q -o file $URL"
+  [A:curl]="curl -s -o file $URL"
+  [A:wget2]="wget2 -q --no-config -O file $URL"
+  [A:aria2c]="aria2c -q -x1 -s1 --file-allocation=none --allow-overwrite=true -o file $URL"
+  [C:haul]="$HAUL get -q -j 16 -i $DATA/small/list.txt -d files"
+  [C:curl]="curl -s -Z --parallel-max 16 --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/small/list.txt")"
+  [C:wget2]="wget2 -q --no-config --max-threads=16 -i $DATA/small/list.txt -P files"
+  [C:aria2c]="aria2c -q -j16 --file-allocation=none -i $DATA/small/list.txt -d files"
 )
 TOOLS=(haul curl wget2 aria2c)
 
-# run_once NAME ROUND: one verified download; updates the best figures of NAME.
+# verify SCENARIO DIR: prints the sha256 of what the run produced.
+verify() {
+  case $1 in
+    A) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
+    C) [ "$(ls "$2/files" 2>/dev/null | wc -l)" = 1000 ] && (cd "$2/files" && cat f* | sha256sum | cut -d' ' -f1) ;;
+  esac
+}
+
+# run_once SCENARIO NAME ROUND: one verified run; updates the best figures of SCENARIO:NAME.
 run_once() {
-  local name=$1 round=$2 dir="$RUNS/$1-$2" wall user sys rss sum cpu
+  local key="$1:$2" dir="$RUNS/$1-$2-$3" wall user sys rss sum cpu expected
   mkdir -p "$dir"
   sync
   # shellcheck disable=SC2086
-  (cd "$dir" && /usr/bin/time -o "$dir/time" -f "%e %U %S %M" ${COMMAND[$name]} >/dev/null 2>"$dir/stderr") || true
+  (cd "$dir" && /usr/bin/time -o "$dir/time" -f "%e %U %S %M" ${COMMAND[$key]} >/dev/null 2>"$dir/stderr") || true
   read -r wall user sys rss < "$dir/time"
-  sum=$(sha256sum "$dir/file" 2>/dev/null | cut -d' ' -f1 || true)
-  if [ "$sum" != "$EXPECTED" ]; then
-    echo "bench: $name round $round produced a wrong file (sha256 ${sum:-none})" >&2
-    cat "$dir/stderr" >&2
+  sum=$(verify "$1" "$dir" || true)
+  expected=$([ "$1" = A ] && echo "$EXPECTED" || echo "$EXPECTED_SMALL")
+  if [ "$sum" != "$expected" ]; then
+    echo "bench: $key round $3 produced wrong output (sha256 ${sum:-none})" >&2
+    tail -5 "$dir/stderr" >&2
     exit 1
   fi
-  rm -f "$dir/file"
+  [ "$1" = A ] && rm -f "$dir/file"
   cpu=$(echo "$user + $sys" | bc)
-  if [ -z "${WALL[$name]:-}" ] || [ "$(echo "$wall < ${WALL[$name]}" | bc)" = 1 ]; then
-    WALL[$name]=$wall; CPU[$name]=$cpu; RSS[$name]=$rss
+  if [ -z "${WALL[$key]:-}" ] || [ "$(echo "$wall < ${WALL[$key]}" | bc)" = 1 ]; then
+    WALL[$key]=$wall; CPU[$key]=$cpu; RSS[$key]=$rss
   fi
 }
 
-echo "1 GiB over one connection, $ROUNDS rounds…" >&2
-for round in $(seq "$ROUNDS"); do
-  for name in "${TOOLS[@]}"; do run_once "$name" "$round"; done
+for scenario in A C; do
+  echo "scenario $scenario, $ROUNDS rounds…" >&2
+  for round in $(seq "$ROUNDS"); do
+    for name in "${TOOLS[@]}"; do run_once "$scenario" "$name" "$round"; done
+  done
 done
+
+# MARK: - Queue file of 100,000 lines
+# haul reads and queues the file, then attempts every entry once; each fails at once (port 1
+# refuses). Wall time and peak RSS come from /usr/bin/time.
+for i in $(seq 0 99999); do echo "http://127.0.0.1:1/f$i"; done > "$RUNS/100k.txt"
+/usr/bin/time -o "$RUNS/100k.time" -f "%e %M" "$HAUL" get -q -m 1 -j 1 -i "$RUNS/100k.txt" -d "$RUNS/100k" \
+  >/dev/null 2>&1 || true
+read -r QUEUE_WALL QUEUE_RSS < "$RUNS/100k.time"
 
 # MARK: - Report
 MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $(. /etc/os-release; echo "$PRETTY_NAME")"
 {
-  echo "Scenario A: 1 GiB, one connection, to disk (loopback nginx, warm cache, best of $ROUNDS)"
-  echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE"
+  echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; loopback nginx, warm cache, best of $ROUNDS"
+  echo
+  echo "Scenario A: 1 GiB, one connection, to disk"
   echo
   echo "| tool | wall s | MB/s | CPU s | max RSS MiB | throughput vs wget2 | CPU vs curl |"
   echo "|---|---|---|---|---|---|---|"
   for name in "${TOOLS[@]}"; do
-    mbs=$(echo "scale=0; 1073.741824 / ${WALL[$name]}" | bc)
-    tput=$(echo "scale=2; ${WALL[wget2]} / ${WALL[$name]}" | bc)
-    cpur=$(echo "scale=2; ${CPU[$name]} / ${CPU[curl]}" | bc)
-    echo "| $name | ${WALL[$name]} | $mbs | ${CPU[$name]} | $(echo "scale=1; ${RSS[$name]} / 1024" | bc) | ${tput}x | ${cpur}x |"
+    mbs=$(echo "scale=0; 1073.741824 / ${WALL[A:$name]}" | bc)
+    tput=$(echo "scale=2; ${WALL[A:wget2]} / ${WALL[A:$name]}" | bc)
+    cpur=$(echo "scale=2; ${CPU[A:$name]} / ${CPU[A:curl]}" | bc)
+    echo "| $name | ${WALL[A:$name]} | $mbs | ${CPU[A:$name]} | $(echo "scale=1; ${RSS[A:$name]} / 1024" | bc) | ${tput}x | ${cpur}x |"
   done
+  echo
+  echo "Scenario C: 1000 x 16 KiB from a list, 16 at a time"
+  echo
+  echo "| tool | wall s | CPU s | max RSS MiB | wall vs curl -Z |"
+  echo "|---|---|---|---|---|"
+  for name in "${TOOLS[@]}"; do
+    ratio=$(echo "scale=2; ${WALL[C:$name]} / ${WALL[C:curl]}" | bc)
+    echo "| $name | ${WALL[C:$name]} | ${CPU[C:$name]} | $(echo "scale=1; ${RSS[C:$name]} / 1024" | bc) | ${ratio}x |"
+  done
+  echo
+  echo "Queue file of 100,000 lines: read, queued, and every entry attempted once (each refused at once) in ${QUEUE_WALL} s, peak RSS $(echo "scale=1; $QUEUE_RSS / 1024" | bc) MiB"
 } | tee "$OUT/latest.md"
 
 rm -rf "$OUT/trash"

@@ -5,33 +5,60 @@ import Foundation
 /// The options of one download, named and parsed as aria2 names them, so the same values come
 /// from the command line, a queue file's option lines, or the store. Nil means "not set":
 /// the global value, then haul's default, applies.
+///
+/// The values live in one shared immutable box (replaced on change), so the many downloads of a
+/// long queue that set no option all share one and each costs a pointer, not ~400 bytes.
+@dynamicMemberLookup
 public struct DownloadOptions: Sendable, Equatable {
-    public var dir: String?
-    public var out: String?
-    public var split: Int?
-    public var maxConnectionPerServer: Int?
-    public var minSplitSize: Int64?
-    public var maxDownloadLimit: Int64?
-    public var checksum: ExpectedChecksum?
-    public var maxTries: Int?
-    public var retryWait: Int?
-    public var timeout: Int?
-    public var connectTimeout: Int?
-    public var lowestSpeedLimit: Int64?
-    /// Accumulates: every `header` line adds one.
-    public var headers: [String] = []
-    public var userAgent: String?
-    public var referer: String?
-    public var httpUser: String?
-    public var httpPasswd: String?
-    public var allProxy: String?
-    public var pause: Bool?
-    public var allowOverwrite: Bool?
-    public var autoFileRenaming: Bool?
-    public var conditionalGet: Bool?
-    public var gid: String?
+    private indirect enum Storage: Sendable, Equatable {
+        case values(Values)
+    }
 
-    public init() {}
+    private static let unset = Storage.values(Values())
+    private var storage: Storage
+
+    public init() {
+        storage = DownloadOptions.unset
+    }
+
+    /// All the option values.
+    public var values: Values {
+        get {
+            switch storage {
+            case .values(let values): values
+            }
+        }
+        set { storage = .values(newValue) }
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Values, Value>) -> Value {
+        get { values[keyPath: keyPath] }
+        set { values[keyPath: keyPath] = newValue }
+    }
+
+    /// Sets the option `name` (aria2's name, without `--`) from its text. Throws when the name is
+    /// unknown or the value does not fit, saying why.
+    public mutating func set(_ name: String, _ value: String) throws(OptionError) {
+        try values.set(name, value)
+    }
+
+    /// These options, with every option `defaults` sets and these do not (headers: both).
+    public func merged(over defaults: DownloadOptions) -> DownloadOptions {
+        if values == Values() { return defaults }
+        var result = defaults
+        for (name, value) in pairs(includingSecrets: true) where name != "header" {
+            try? result.set(name, value)
+        }
+        result.headers = defaults.headers + self.headers
+        return result
+    }
+
+    /// Every set option as (name, value) in a fixed order, as a queue file writes them. Without
+    /// `includingSecrets`, `http-passwd` and Authorization, Cookie and Proxy-Authorization
+    /// headers are left out.
+    public func pairs(includingSecrets: Bool) -> [(String, String)] {
+        values.pairs(includingSecrets: includingSecrets)
+    }
 
     /// aria2 options that make no sense for haul (BitTorrent, Metalink…): accepted with a
     /// warning and ignored.
@@ -39,117 +66,138 @@ public struct DownloadOptions: Sendable, Equatable {
         let prefixes = ["bt-", "metalink-", "seed-", "follow-", "dht-", "enable-dht", "peer-", "torrent-"]
         return prefixes.contains { name.hasPrefix($0) } || ["select-file", "index-out", "listen-port"].contains(name)
     }
+}
 
-    // MARK: - Setting by name
+// MARK: - DownloadOptions.Values
 
-    /// Sets the option `name` (aria2's name, without `--`) from its text. Throws when the name is
-    /// unknown or the value does not fit, saying why.
-    public mutating func set(_ name: String, _ value: String) throws(OptionError) {
-        switch name {
-        case "dir": dir = try Self.nonEmpty(value)
-        case "out": out = try Self.nonEmpty(value)
-        case "split": split = try Self.integer(value, in: 1...1024)
-        case "max-connection-per-server": maxConnectionPerServer = try Self.integer(value, in: 1...64)
-        case "min-split-size": minSplitSize = try Self.size(value, atLeast: 1 << 20)
-        case "max-download-limit": maxDownloadLimit = try Self.size(value, atLeast: 0)
-        case "checksum": checksum = try ExpectedChecksum(parsing: value)
-        case "max-tries": maxTries = try Self.integer(value, in: 0...Int(Int32.max))
-        case "retry-wait": retryWait = try Self.integer(value, in: 0...600)
-        case "timeout": timeout = try Self.integer(value, in: 1...600)
-        case "connect-timeout": connectTimeout = try Self.integer(value, in: 1...600)
-        case "lowest-speed-limit": lowestSpeedLimit = try Self.size(value, atLeast: 0)
-        case "header":
-            guard value.contains(":"), !value.contains("\r"), !value.contains("\n") else {
-                throw OptionError("a header is \"Name: value\" on one line")
+extension DownloadOptions {
+    /// The option values themselves.
+    public struct Values: Sendable, Equatable {
+        public var dir: String?
+        public var out: String?
+        public var split: Int?
+        public var maxConnectionPerServer: Int?
+        public var minSplitSize: Int64?
+        public var maxDownloadLimit: Int64?
+        public var checksum: ExpectedChecksum?
+        public var maxTries: Int?
+        public var retryWait: Int?
+        public var timeout: Int?
+        public var connectTimeout: Int?
+        public var lowestSpeedLimit: Int64?
+        /// Accumulates: every `header` line adds one.
+        public var headers: [String] = []
+        public var userAgent: String?
+        public var referer: String?
+        public var httpUser: String?
+        public var httpPasswd: String?
+        public var allProxy: String?
+        public var pause: Bool?
+        public var allowOverwrite: Bool?
+        public var autoFileRenaming: Bool?
+        public var conditionalGet: Bool?
+        public var gid: String?
+
+        public init() {}
+
+        // MARK: - Setting by name
+
+        /// Sets the option `name` from its text; see `DownloadOptions.set`.
+        public mutating func set(_ name: String, _ value: String) throws(OptionError) {
+            switch name {
+            case "dir": dir = try Self.nonEmpty(value)
+            case "out": out = try Self.nonEmpty(value)
+            case "split": split = try Self.integer(value, in: 1...1024)
+            case "max-connection-per-server": maxConnectionPerServer = try Self.integer(value, in: 1...64)
+            case "min-split-size": minSplitSize = try Self.size(value, atLeast: 1 << 20)
+            case "max-download-limit": maxDownloadLimit = try Self.size(value, atLeast: 0)
+            case "checksum": checksum = try ExpectedChecksum(parsing: value)
+            case "max-tries": maxTries = try Self.integer(value, in: 0...Int(Int32.max))
+            case "retry-wait": retryWait = try Self.integer(value, in: 0...600)
+            case "timeout": timeout = try Self.integer(value, in: 1...600)
+            case "connect-timeout": connectTimeout = try Self.integer(value, in: 1...600)
+            case "lowest-speed-limit": lowestSpeedLimit = try Self.size(value, atLeast: 0)
+            case "header":
+                guard value.contains(":"), !value.contains("\r"), !value.contains("\n") else {
+                    throw OptionError("a header is \"Name: value\" on one line")
+                }
+                headers.append(value)
+            case "user-agent": userAgent = value
+            case "referer": referer = value
+            case "http-user": httpUser = value
+            case "http-passwd": httpPasswd = value
+            case "all-proxy": allProxy = value
+            case "pause": pause = try Self.boolean(value)
+            case "allow-overwrite": allowOverwrite = try Self.boolean(value)
+            case "auto-file-renaming": autoFileRenaming = try Self.boolean(value)
+            case "conditional-get": conditionalGet = try Self.boolean(value)
+            case "gid":
+                guard value.count == 16, value.allSatisfy(\.isHexDigit) else { throw OptionError("a gid is 16 hex digits") }
+                gid = value.lowercased()
+            default:
+                throw OptionError("unknown option '\(name)'")
             }
-            headers.append(value)
-        case "user-agent": userAgent = value
-        case "referer": referer = value
-        case "http-user": httpUser = value
-        case "http-passwd": httpPasswd = value
-        case "all-proxy": allProxy = value
-        case "pause": pause = try Self.boolean(value)
-        case "allow-overwrite": allowOverwrite = try Self.boolean(value)
-        case "auto-file-renaming": autoFileRenaming = try Self.boolean(value)
-        case "conditional-get": conditionalGet = try Self.boolean(value)
-        case "gid":
-            guard value.count == 16, value.allSatisfy(\.isHexDigit) else { throw OptionError("a gid is 16 hex digits") }
-            gid = value.lowercased()
-        default:
-            throw OptionError("unknown option '\(name)'")
         }
-    }
 
-    /// These options, with every option `defaults` sets and these do not (headers: both).
-    public func merged(over defaults: DownloadOptions) -> DownloadOptions {
-        var result = defaults
-        for (name, value) in pairs(includingSecrets: true) where name != "header" {
-            try? result.set(name, value)
+        // MARK: - Writing
+
+        /// Every set option as (name, value); see `DownloadOptions.pairs`.
+        public func pairs(includingSecrets: Bool) -> [(String, String)] {
+            var pairs: [(String, String?)] = [
+                ("dir", dir), ("out", out), ("split", split.map(String.init)),
+                ("max-connection-per-server", maxConnectionPerServer.map(String.init)),
+                ("min-split-size", minSplitSize.map(String.init)), ("max-download-limit", maxDownloadLimit.map(String.init)),
+                ("checksum", checksum?.description), ("max-tries", maxTries.map(String.init)),
+                ("retry-wait", retryWait.map(String.init)), ("timeout", timeout.map(String.init)),
+                ("connect-timeout", connectTimeout.map(String.init)), ("lowest-speed-limit", lowestSpeedLimit.map(String.init)),
+                ("user-agent", userAgent), ("referer", referer), ("http-user", httpUser),
+                ("http-passwd", includingSecrets ? httpPasswd : nil), ("all-proxy", allProxy),
+                ("pause", pause.map(String.init)), ("allow-overwrite", allowOverwrite.map(String.init)),
+                ("auto-file-renaming", autoFileRenaming.map(String.init)),
+                ("conditional-get", conditionalGet.map(String.init)), ("gid", gid),
+            ]
+            for header in headers where includingSecrets || !Self.isSecretHeader(header) {
+                pairs.append(("header", header))
+            }
+            return pairs.compactMap { name, value in value.map { (name, $0) } }
         }
-        result.headers = defaults.headers + headers
-        return result
-    }
 
-    // MARK: - Writing
-
-    /// Every set option as (name, value) in a fixed order, as a queue file writes them. Without
-    /// `includingSecrets`, `http-passwd` and Authorization, Cookie and Proxy-Authorization
-    /// headers are left out.
-    public func pairs(includingSecrets: Bool) -> [(String, String)] {
-        var pairs: [(String, String?)] = [
-            ("dir", dir), ("out", out), ("split", split.map(String.init)),
-            ("max-connection-per-server", maxConnectionPerServer.map(String.init)),
-            ("min-split-size", minSplitSize.map(String.init)), ("max-download-limit", maxDownloadLimit.map(String.init)),
-            ("checksum", checksum?.description), ("max-tries", maxTries.map(String.init)),
-            ("retry-wait", retryWait.map(String.init)), ("timeout", timeout.map(String.init)),
-            ("connect-timeout", connectTimeout.map(String.init)), ("lowest-speed-limit", lowestSpeedLimit.map(String.init)),
-            ("user-agent", userAgent), ("referer", referer), ("http-user", httpUser),
-            ("http-passwd", includingSecrets ? httpPasswd : nil), ("all-proxy", allProxy),
-            ("pause", pause.map(String.init)), ("allow-overwrite", allowOverwrite.map(String.init)),
-            ("auto-file-renaming", autoFileRenaming.map(String.init)),
-            ("conditional-get", conditionalGet.map(String.init)), ("gid", gid),
-        ]
-        for header in headers where includingSecrets || !Self.isSecretHeader(header) {
-            pairs.append(("header", header))
+        static func isSecretHeader(_ header: String) -> Bool {
+            let name = header.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces).lowercased()
+            return ["authorization", "cookie", "proxy-authorization"].contains(name)
         }
-        return pairs.compactMap { name, value in value.map { (name, $0) } }
-    }
 
-    static func isSecretHeader(_ header: String) -> Bool {
-        let name = header.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces).lowercased()
-        return ["authorization", "cookie", "proxy-authorization"].contains(name)
-    }
+        // MARK: - Value parsing
 
-    // MARK: - Value parsing
-
-    private static func nonEmpty(_ value: String) throws(OptionError) -> String {
-        guard !value.isEmpty else { throw OptionError("must not be empty") }
-        return value
-    }
-
-    private static func integer(_ value: String, in range: ClosedRange<Int>) throws(OptionError) -> Int {
-        guard let number = Int(value), range.contains(number) else {
-            throw OptionError("'\(value)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        private static func nonEmpty(_ value: String) throws(OptionError) -> String {
+            guard !value.isEmpty else { throw OptionError("must not be empty") }
+            return value
         }
-        return number
-    }
 
-    private static func size(_ value: String, atLeast minimum: Int64) throws(OptionError) -> Int64 {
-        let bytes: Int64
-        do {
-            bytes = try ByteCount.parse(value)
-        } catch {
-            throw OptionError(error.description)
+        private static func integer(_ value: String, in range: ClosedRange<Int>) throws(OptionError) -> Int {
+            guard let number = Int(value), range.contains(number) else {
+                throw OptionError("'\(value)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
         }
-        guard bytes >= minimum else { throw OptionError("'\(value)' is below the minimum of \(ByteCount.format(minimum))") }
-        return bytes
-    }
 
-    private static func boolean(_ value: String) throws(OptionError) -> Bool {
-        switch value {
-        case "true": return true
-        case "false": return false
-        default: throw OptionError("'\(value)' is not true or false")
+        private static func size(_ value: String, atLeast minimum: Int64) throws(OptionError) -> Int64 {
+            let bytes: Int64
+            do {
+                bytes = try ByteCount.parse(value)
+            } catch {
+                throw OptionError(error.description)
+            }
+            guard bytes >= minimum else { throw OptionError("'\(value)' is below the minimum of \(ByteCount.format(minimum))") }
+            return bytes
+        }
+
+        private static func boolean(_ value: String) throws(OptionError) -> Bool {
+            switch value {
+            case "true": return true
+            case "false": return false
+            default: throw OptionError("'\(value)' is not true or false")
+            }
         }
     }
 }

@@ -27,6 +27,7 @@ extension DownloadQueue {
                 download.attempts -= 1
                 download.state = .queued
                 state.downloads[id] = download
+                state.markAdmittable(id)
                 emit(.changed(download))
                 return admit(&state)
             case .write(let offset, let total):
@@ -152,6 +153,7 @@ extension DownloadQueue {
     private func retryTimerFired(_ id: String) {
         startConnections(state.withLock { state -> [DownloadConnection] in
             guard state.waiting.remove(id) != nil else { return [] }
+            state.markAdmittable(id)
             return admit(&state)
         })
     }

@@ -24,7 +24,13 @@ public final class DownloadQueue: ConnectionDelegate {
 
     struct State {
         var order: [String] = []
+        /// Each download's index in `order`.
+        var position: [String: Int] = [:]
+        /// No download before this index of `order` can be admitted now; it moves back when one
+        /// becomes admittable again, so admission does not rescan a long queue.
+        var scanFrom = 0
         var downloads: [String: Download] = [:]
+        /// The connection of every active download (so its count is the active count).
         var connections: [String: DownloadConnection] = [:]
         /// Downloads waiting for their retry timer.
         var waiting: Set<String> = []
@@ -69,6 +75,7 @@ public final class DownloadQueue: ConnectionDelegate {
         if entry.options.pause == true { download.state = .paused }
         let id = download.id
         startConnections(state.withLock { state in
+            state.position[id] = state.order.count
             state.order.append(id)
             state.downloads[id] = download
             emit(.added(download))
@@ -106,6 +113,8 @@ public final class DownloadQueue: ConnectionDelegate {
         let connection = state.withLock { state -> DownloadConnection? in
             guard state.downloads.removeValue(forKey: id) != nil else { return nil }
             state.order.removeAll { $0 == id }
+            state.position = Dictionary(uniqueKeysWithValues: state.order.enumerated().map { ($1, $0) })
+            state.scanFrom = 0
             state.waiting.remove(id)
             emit(.removed(id: id))
             return state.connections.removeValue(forKey: id)
@@ -125,6 +134,7 @@ public final class DownloadQueue: ConnectionDelegate {
             download.speed = 0
             state.waiting.remove(id)
             state.downloads[id] = download
+            if download.state == .queued { state.markAdmittable(id) }
             emit(.changed(download))
             return (stopped, admit(&state))
         }
@@ -138,16 +148,18 @@ public final class DownloadQueue: ConnectionDelegate {
     /// once the lock is released.
     func admit(_ state: inout State) -> [DownloadConnection] {
         var started: [DownloadConnection] = []
-        var active = state.downloads.values.filter { $0.state == .active }.count
-        for id in state.order where active < configuration.maxConcurrentDownloads {
+        var index = state.scanFrom
+        while index < state.order.count, state.connections.count < configuration.maxConcurrentDownloads {
+            let id = state.order[index]
+            index += 1
             guard var download = state.downloads[id], download.state == .queued, !state.waiting.contains(id) else { continue }
             let connection = makeAttempt(&download)
             state.downloads[id] = download
             state.connections[id] = connection
             emit(.changed(download))
             started.append(connection)
-            active += 1
         }
+        state.scanFrom = index
         return started
     }
 
@@ -195,5 +207,12 @@ public final class DownloadQueue: ConnectionDelegate {
     func emit(_ event: DownloadEvent) {
         let onEvent = onEvent
         callbackQueue.async { onEvent(event) }
+    }
+}
+
+extension DownloadQueue.State {
+    /// `id` may be admitted again: admission must look at it.
+    mutating func markAdmittable(_ id: String) {
+        if let index = position[id] { scanFrom = min(scanFrom, index) }
     }
 }
