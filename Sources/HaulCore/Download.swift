@@ -14,7 +14,8 @@ public struct Download: Sendable, Identifiable, Equatable {
 
     /// aria2-style gid: 16 hex digits.
     public let id: String
-    public var uris: [URL]
+    /// Mirrors of one file, as text (see `QueueEntry`).
+    public var uris: [String]
     /// The download's own options (queue-file option lines); the queue's defaults fill the rest.
     public var options: DownloadOptions
     public var state: State = .queued
@@ -31,10 +32,16 @@ public struct Download: Sendable, Identifiable, Equatable {
     /// The ETag (else Last-Modified) the partial data was read under; a resume must match it.
     public var validator: String?
 
-    public init(id: String = Download.makeID(), uris: [URL], options: DownloadOptions = DownloadOptions()) {
+    public init(id: String = Download.makeID(), uris: [String], options: DownloadOptions = DownloadOptions()) {
         self.id = id
         self.uris = uris
         self.options = options
+    }
+
+    /// The first URI with any password shown as `***`, for screens and logs.
+    public var displayURI: String {
+        guard let first = uris.first else { return id }
+        return URL(string: first)?.redactedString ?? first
     }
 
     /// The partial file beside `destination`.
@@ -56,7 +63,8 @@ extension String {
 
 /// What changed in a `DownloadQueue`, so a UI can follow without polling.
 public enum DownloadEvent: Sendable, Equatable {
-    case added(Download)
+    /// New downloads, in queue order (a queue file arrives as one event).
+    case added([Download])
     /// State, progress, name or error changed.
     case changed(Download)
     case removed(id: String)

@@ -71,17 +71,27 @@ public final class DownloadQueue: ConnectionDelegate {
     /// Queues `entry` (paused if its options say `pause=true`) and returns its id.
     @discardableResult
     public func add(_ entry: QueueEntry) -> String {
-        var download = Download(id: entry.options.gid ?? Download.makeID(), uris: entry.uris, options: entry.options)
-        if entry.options.pause == true { download.state = .paused }
-        let id = download.id
+        add([entry])[0]
+    }
+
+    /// Queues `entries` in order, with one event, and returns their ids.
+    @discardableResult
+    public func add(_ entries: [QueueEntry]) -> [String] {
+        let downloads = entries.map { entry in
+            var download = Download(id: entry.options.gid ?? Download.makeID(), uris: entry.uris, options: entry.options)
+            if entry.options.pause == true { download.state = .paused }
+            return download
+        }
         startConnections(state.withLock { state in
-            state.position[id] = state.order.count
-            state.order.append(id)
-            state.downloads[id] = download
-            emit(.added(download))
+            for download in downloads {
+                state.position[download.id] = state.order.count
+                state.order.append(download.id)
+                state.downloads[download.id] = download
+            }
+            emit(.added(downloads))
             return admit(&state)
         })
-        return id
+        return downloads.map(\.id)
     }
 
     /// Stops a queued or active download, keeping what it received.
@@ -153,7 +163,11 @@ public final class DownloadQueue: ConnectionDelegate {
             let id = state.order[index]
             index += 1
             guard var download = state.downloads[id], download.state == .queued, !state.waiting.contains(id) else { continue }
-            let connection = makeAttempt(&download)
+            guard let connection = makeAttempt(&download) else {
+                state.downloads[id] = download
+                started += failed(&state, id, .fatal, "'\(download.uris.first ?? "")' is not a usable URI")
+                continue
+            }
             state.downloads[id] = download
             state.connections[id] = connection
             emit(.changed(download))
@@ -169,11 +183,14 @@ public final class DownloadQueue: ConnectionDelegate {
 
     /// The next attempt's connection: a mirror chosen in turn, the options as a request, and a
     /// Range with If-Range when the partial file holds data read under a known validator.
-    private func makeAttempt(_ download: inout Download) -> DownloadConnection {
+    private func makeAttempt(_ download: inout Download) -> DownloadConnection? {
         download.state = .active
         download.attempts += 1
         let options = download.options.merged(over: configuration.defaults)
-        var request = Request(url: download.uris[(download.attempts - 1) % download.uris.count])
+        guard !download.uris.isEmpty, let url = URL(string: download.uris[(download.attempts - 1) % download.uris.count]) else {
+            return nil
+        }
+        var request = Request(url: url)
         request.timeoutInterval = Double(options.timeout ?? 60)
         request.tls = configuration.tls
         if let userAgent = options.userAgent { request.userAgent = userAgent }

@@ -122,10 +122,10 @@ public enum InputFile {
         }
     }
 
-    private static func uriText(_ url: URL, includingSecrets: Bool) -> String {
-        guard !includingSecrets, url.password != nil,
-              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+    private static func uriText(_ uri: String, includingSecrets: Bool) -> String {
+        guard !includingSecrets, uri.contains("@"), var components = URLComponents(string: uri),
+              components.password != nil else { return uri }
         components.password = nil
-        return components.string ?? url.absoluteString
+        return components.string ?? uri
     }
 }

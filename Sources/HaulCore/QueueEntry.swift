@@ -3,13 +3,15 @@ import Foundation
 // MARK: - QueueEntry
 
 /// One download as a queue file describes it: its URIs (mirrors of the same file) and options.
+/// URIs are kept as text (a parsed URL costs about four times the memory, which counts in a
+/// queue of 100,000) and parsed when an attempt starts.
 public struct QueueEntry: Sendable, Equatable {
-    public var uris: [URL]
+    public var uris: [String]
     public var options: DownloadOptions
     /// The line of its URI line in the file it came from (0 when it did not come from a file).
     public var line: Int
 
-    public init(uris: [URL], options: DownloadOptions = DownloadOptions(), line: Int = 0) {
+    public init(uris: [String], options: DownloadOptions = DownloadOptions(), line: Int = 0) {
         self.uris = uris
         self.options = options
         self.line = line

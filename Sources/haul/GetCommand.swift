@@ -11,7 +11,11 @@ struct GetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
         abstract: "Download URLs or a queue file without the full-screen UI; progress goes to stderr.",
-        discussion: "Exit status: 0 when every download completed, 1 when any failed or a queue-file line was rejected, 64 for a usage error."
+        discussion: """
+        Entries with pause=true are queued but not run (--save-session keeps them). Exit status: \
+        0 when every download that ran completed, 1 when any failed or a queue-file line was \
+        rejected, 64 for a usage error.
+        """
     )
 
     @Argument(help: "The http, https, ftp or ftps URLs to download.")
@@ -110,7 +114,7 @@ struct GetCommand: ParsableCommand {
     func run() throws {
         // A file-size limit (ulimit -f) must fail the download with EFBIG, not kill haul.
         signal(SIGXFSZ, SIG_IGN)
-        var entries = urls.compactMap { URL(string: $0) }.map { QueueEntry(uris: [$0]) }
+        var entries = urls.map { QueueEntry(uris: [$0]) }
         var rejected = 0
         if let inputFile {
             let result: InputFile.ReadResult
@@ -145,8 +149,14 @@ struct GetCommand: ParsableCommand {
         configuration.tls = TLSOptions(verifyPeer: checkCertificate, caFile: caCertificate)
         let reporter = ProgressReporter(quiet: quiet)
         let queue = DownloadQueue(configuration: configuration) { reporter.handle($0) }
-        for entry in entries { queue.add(entry) }
-        let completed = reporter.waitUntilDone(count: entries.count)
+        let paused = entries.filter { $0.options.pause == true }.count
+        queue.add(entries)
+        let running = entries.count - paused
+        entries = []
+        if paused > 0, !quiet {
+            FileHandle.standardError.write(Data("\(paused) paused \(paused == 1 ? "entry is" : "entries are") queued but not run\n".utf8))
+        }
+        let completed = reporter.waitUntilDone(count: running)
 
         if let saveSession {
             let unfinished = queue.downloads.filter { $0.state != .complete }.map { download in
@@ -161,6 +171,6 @@ struct GetCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        if completed < entries.count || rejected > 0 { throw ExitCode(1) }
+        if completed < running || rejected > 0 { throw ExitCode(1) }
     }
 }

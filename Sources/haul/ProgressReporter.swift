@@ -13,8 +13,12 @@ import Synchronization
 /// **Threading:** `handle` runs on the queue's callback queue; the status line is drawn by the
 /// thread blocked in `waitUntilDone`.
 final class ProgressReporter: Sendable {
+    /// Only the active downloads are kept whole; the rest are counted, so a queue of 100,000
+    /// costs the reporter nothing per waiting download.
     private struct State {
-        var latest: [String: Download] = [:]
+        var active: [String: Download] = [:]
+        var added = 0
+        var completed = 0
         var ended: Set<String> = []
         var lineShown = false
     }
@@ -33,24 +37,27 @@ final class ProgressReporter: Sendable {
 
     func handle(_ event: DownloadEvent) {
         guard case .changed(let download) = event else {
-            if case .added(let download) = event { state.withLock { $0.latest[download.id] = download } }
+            if case .added(let downloads) = event { state.withLock { $0.added += downloads.count } }
             return
         }
         let previous = state.withLock { state -> Download? in
-            defer { state.latest[download.id] = download }
-            return state.latest[download.id]
+            defer {
+                if download.state == .active { state.active[download.id] = download }
+            }
+            return download.state == .active ? state.active[download.id] : state.active.removeValue(forKey: download.id)
         }
-        let label = TextSanitizer.visible(download.destination ?? download.uris.first?.redactedString ?? download.id)
+        let label = TextSanitizer.visible(download.destination ?? download.displayURI)
         if download.state.isFinal, state.withLock({ $0.ended.insert(download.id).inserted }) {
             switch download.state {
             case .complete:
+                state.withLock { $0.completed += 1 }
                 if !quiet { emit("saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))") }
             default:
                 var reason = TextSanitizer.visible(download.lastError ?? download.state.rawValue)
                 if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) {
                     reason += " (received data kept in \(TextSanitizer.visible(partial)))"
                 }
-                emit("failed \(TextSanitizer.visible(download.uris.first?.redactedString ?? label)): \(reason)")
+                emit("failed \(TextSanitizer.visible(download.displayURI)): \(reason)")
             }
             endings.signal()
         } else if download.state == .queued, previous?.state == .active, let error = download.lastError, !quiet {
@@ -71,7 +78,7 @@ final class ProgressReporter: Sendable {
                 nextTick = DispatchTime.now() + interval
             }
         }
-        let completed = state.withLock { $0.latest.values.filter { $0.state == .complete }.count }
+        let completed = state.withLock { $0.completed }
         if count > 1, !quiet { emit("\(count) downloads: \(completed) saved, \(count - completed) failed, in \(elapsedText())") }
         return completed
     }
@@ -86,10 +93,10 @@ final class ProgressReporter: Sendable {
 
     private func tick() {
         let line = state.withLock { state -> String? in
-            let active = state.latest.values.filter { $0.state == .active }
+            let active = Array(state.active.values)
             guard !active.isEmpty else { return nil }
             state.lineShown = isTerminal
-            let waiting = state.latest.values.filter { $0.state == .queued }.count
+            let waiting = state.added - state.ended.count - active.count
             return ProgressReporter.statusLine(active: active, waiting: waiting)
         }
         guard let line else { return }

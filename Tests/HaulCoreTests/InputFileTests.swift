@@ -24,7 +24,7 @@ struct InputFileTests {
         #expect(result.problems.isEmpty)
         #expect(result.entries.count == 2)
         let first = result.entries[0]
-        #expect(first.uris.map(\.absoluteString) == ["https://a.example/img.iso", "https://b.example/mirror/img.iso"])
+        #expect(first.uris == ["https://a.example/img.iso", "https://b.example/mirror/img.iso"])
         #expect(first.options.dir == "/data/iso" && first.options.out == "nightly.iso")
         #expect(first.options.checksum?.algorithm == .sha256)
         #expect(first.line == 2)
@@ -62,7 +62,7 @@ struct InputFileTests {
         #expect(result.entries.count == 3)
         #expect(result.entries[0].options.headers == ["X-A: 1", "X-B: 2"])
         #expect(result.entries[0].options.out == "second")
-        #expect(result.entries[1].uris.map(\.absoluteString) == ["ftp://h.test/mirror"])
+        #expect(result.entries[1].uris == ["ftp://h.test/mirror"])
         #expect(result.entries[2].options.checksum == nil)
         let messages = result.problems.map(\.description)
         #expect(messages.contains { $0.hasPrefix("q.txt:1: option line 'dir=/orphan' comes before any URI line") })
@@ -79,7 +79,7 @@ struct InputFileTests {
     @Test("a wget-style list is one URL per line")
     func wgetList() throws {
         let result = try read("# list\nhttp://h.test/1\nhttp://h.test/2\n\nhttp://h.test/3")
-        #expect(result.entries.map(\.uris[0].lastPathComponent) == ["1", "2", "3"])
+        #expect(result.entries.map(\.uris) == [["http://h.test/1"], ["http://h.test/2"], ["http://h.test/3"]])
     }
 
     @Test("gzip-compressed files are detected by their magic bytes, not their name")
@@ -104,8 +104,8 @@ struct InputFileTests {
             try options.set(name, value)
         }
         let entries = [
-            QueueEntry(uris: [URL(string: "http://a.test/x")!, URL(string: "ftp://b.test/x")!], options: options, line: 1),
-            QueueEntry(uris: [URL(string: "https://c.test/y")!], line: 26),
+            QueueEntry(uris: ["http://a.test/x", "ftp://b.test/x"], options: options, line: 1),
+            QueueEntry(uris: ["https://c.test/y"], line: 24),
         ]
         let text = InputFile.render(entries, includingSecrets: false)
         let back = try read(text)
@@ -121,7 +121,7 @@ struct InputFileTests {
         try options.set("http-passwd", "hunter2")
         try options.set("header", "Authorization: Bearer tok")
         try options.set("header", "X-Fine: 1")
-        let entry = QueueEntry(uris: [URL(string: "http://u:pw@h.test/f")!], options: options)
+        let entry = QueueEntry(uris: ["http://u:pw@h.test/f"], options: options)
         let plain = InputFile.render([entry], includingSecrets: false)
         #expect(!plain.contains("hunter2") && !plain.contains("Bearer") && !plain.contains(":pw@"))
         #expect(plain.contains("http-user=me") && plain.contains("X-Fine: 1"))

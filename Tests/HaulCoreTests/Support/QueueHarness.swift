@@ -54,7 +54,8 @@ final class EventRecorder: Sendable {
         let ready = state.withLock { state -> [Signal] in
             state.events.append(event)
             switch event {
-            case .added(let download), .changed(let download): state.latest[download.id] = download
+            case .added(let downloads): for download in downloads { state.latest[download.id] = download }
+            case .changed(let download): state.latest[download.id] = download
             case .removed(let id): state.latest.removeValue(forKey: id)
             }
             state.maximumActive = max(state.maximumActive, state.latest.values.filter { $0.state == .active }.count)
@@ -107,7 +108,7 @@ struct QueueHarness {
     func add(_ url: URL, _ options: [(String, String)] = []) throws -> String {
         var parsed = DownloadOptions()
         for (name, value) in options { try parsed.set(name, value) }
-        return queue.add(QueueEntry(uris: [url], options: parsed))
+        return queue.add(QueueEntry(uris: [url.absoluteString], options: parsed))
     }
 
     func contents(_ name: String) throws -> Data {
