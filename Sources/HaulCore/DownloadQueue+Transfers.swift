@@ -32,7 +32,7 @@ extension DownloadQueue {
                 return admit(&state)
             case .write(let offset, let total):
                 do {
-                    try reserveName(for: &download, response: response)
+                    try reserveName(for: &download, response: response, in: &state)
                 } catch {
                     state.downloads[id] = download
                     state.connections.removeValue(forKey: id)
@@ -162,7 +162,7 @@ extension DownloadQueue {
 
     /// Chooses the destination on the first response (the user's `out`, else the response's
     /// name, sanitized, made unique) and creates the partial file, which reserves the name.
-    private func reserveName(for download: inout Download, response: Response) throws(OptionError) {
+    private func reserveName(for download: inout Download, response: Response, in state: inout State) throws(OptionError) {
         if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) { return }
         let options = download.options.merged(over: configuration.defaults)
         let directory = URL(fileURLWithPath: options.dir ?? configuration.directory, isDirectory: true)
@@ -170,14 +170,21 @@ extension DownloadQueue {
         let destination = FileNaming.uniqueDestination(for: name, in: directory,
                                                        allowOverwrite: options.allowOverwrite ?? false)
         let partial = FileNaming.partialURL(for: destination)
-        do {
-            try FileManager.default.createDirectory(at: partial.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw OptionError("cannot create directory \(partial.deletingLastPathComponent().path): \(error.localizedDescription)")
+        let folder = partial.deletingLastPathComponent().path
+        if !state.createdDirectories.contains(folder) {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw OptionError("cannot create directory \(folder): \(error.localizedDescription)")
+            }
+            state.createdDirectories.insert(folder)
         }
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-            throw OptionError("cannot create \(partial.path): check that the directory is writable")
+        // O_EXCL: the name is this download's only if no one else created it first.
+        let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw OptionError("cannot create \(partial.path): \(String(cString: strerror(errno)))")
         }
+        close(descriptor)
         download.destination = destination.path
     }
 }

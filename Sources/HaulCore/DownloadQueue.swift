@@ -37,6 +37,8 @@ public final class DownloadQueue: ConnectionDelegate {
         /// A failure found after the body arrived (digest, rename), reported at the ending.
         var lateFailure: [String: String] = [:]
         var lastSample: [String: (time: Double, bytes: Int64)] = [:]
+        /// Directories already made, so each is made once, not once a download.
+        var createdDirectories: Set<String> = []
     }
 
     public let configuration: Configuration
@@ -49,6 +51,11 @@ public final class DownloadQueue: ConnectionDelegate {
     /// `onEvent` runs on `callbackQueue`.
     public init(configuration: Configuration = Configuration(), engine: ConnectionEngine = .shared,
                 timer: any RetryTimer = DispatchRetryTimer(), onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
+        var configuration = configuration
+        // Resolved once: a relative directory would cost a getcwd for every download.
+        if !configuration.directory.hasPrefix("/") {
+            configuration.directory = FileManager.default.currentDirectoryPath + "/" + configuration.directory
+        }
         self.configuration = configuration
         self.engine = engine
         self.timer = timer
