@@ -125,6 +125,24 @@ public final class DownloadQueue: ConnectionDelegate {
         }
     }
 
+    /// Changes one download's speed cap (bytes a second; nil for none), at once if it is running.
+    public func setMaxDownloadLimit(_ id: String, _ bytesPerSecond: Int64?) {
+        let connection = state.withLock { state -> DownloadConnection? in
+            guard var download = state.downloads[id] else { return nil }
+            download.options.maxDownloadLimit = bytesPerSecond
+            state.downloads[id] = download
+            emit(.changed(download))
+            return state.connections[id]
+        }
+        connection?.setMaxReceiveSpeed(bytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
+    }
+
+    /// Caps all downloads together (bytes a second; nil for none), shared by the running
+    /// transfers, at once.
+    public func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {
+        engine.setMaxOverallReceiveSpeed(bytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
+    }
+
     /// Takes a download off the queue (its files stay).
     public func remove(_ id: String) {
         let connection = state.withLock { state -> DownloadConnection? in

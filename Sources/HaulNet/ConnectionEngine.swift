@@ -32,6 +32,7 @@ public final class ConnectionEngine: Sendable {
         case disposition(UInt64, ResponseDisposition)
         case resumeReceiving(UInt64)
         case setMaxReceiveSpeed(UInt64, Int64?)
+        case setMaxOverallReceiveSpeed(Int64?)
         case shutdown
     }
 
@@ -62,6 +63,13 @@ public final class ConnectionEngine: Sendable {
         }
         thread.name = "haul.engine"
         thread.start()
+    }
+
+    /// Caps the receive speed of all this engine's transfers together (bytes a second; nil for
+    /// none). Transfers draw from one shared budget, each also within its own cap. Takes effect
+    /// at once, for running transfers too.
+    public func setMaxOverallReceiveSpeed(_ bytesPerSecond: Int64?) {
+        submit(.setMaxOverallReceiveSpeed(bytesPerSecond))
     }
 
     /// Stops the engine thread: every running connection is dropped without further messages.

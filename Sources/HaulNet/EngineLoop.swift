@@ -9,6 +9,7 @@ final class EngineLoop {
     private let engine: ConnectionEngine
     private let multi: UnsafeMutableRawPointer
     private var transfers: [UInt64: Transfer] = [:]
+    private let overallLimit = SharedLimit()
 
     init(engine: ConnectionEngine) {
         self.engine = engine
@@ -45,7 +46,8 @@ final class EngineLoop {
     private func apply(_ command: ConnectionEngine.Command) {
         switch command {
         case .start(let connection):
-            let transfer = Transfer(connection: connection, multi: multi, bufferSize: engine.configuration.receiveBufferSize)
+            let transfer = Transfer(connection: connection, multi: multi, bufferSize: engine.configuration.receiveBufferSize,
+                                    overallLimit: overallLimit)
             transfers[connection.id] = transfer
             transfer.begin()
         case .cancel(let id):
@@ -58,6 +60,9 @@ final class EngineLoop {
             transfers[id]?.resumeReceiving()
         case .setMaxReceiveSpeed(let id, let speed):
             transfers[id]?.setMaxReceiveSpeed(speed)
+        case .setMaxOverallReceiveSpeed(let speed):
+            overallLimit.bucket = speed.map { TokenBucket(rate: $0) }
+            for transfer in transfers.values { transfer.wakeIfWaitingOnCap() }
         case .shutdown:
             break
         }

@@ -20,18 +20,27 @@ struct TokenBucket {
         last = now
     }
 
-    /// Takes `count` bytes' worth of tokens and returns nil, or, when too few are left, takes
-    /// nothing and returns how many nanoseconds to wait before asking again.
-    mutating func take(_ count: Int, now: UInt64 = MonotonicClock.nanoseconds()) -> UInt64? {
+    /// Refills, then returns nil when `count` bytes may pass now, or how many nanoseconds to
+    /// wait before asking again. Takes nothing: `take` does, once every limit has agreed.
+    mutating func delay(for count: Int, now: UInt64 = MonotonicClock.nanoseconds()) -> UInt64? {
         tokens = min(capacity, tokens + Double(now &- last) * Double(rate) / 1e9)
         last = now
         let needed = min(Double(count), capacity)
-        if tokens >= needed {
-            tokens -= Double(count)
-            return nil
-        }
-        return UInt64((needed - tokens) / Double(rate) * 1e9) + 1
+        return tokens >= needed ? nil : UInt64((needed - tokens) / Double(rate) * 1e9) + 1
     }
+
+    /// Spends `count` bytes' worth of tokens (possibly going below zero for a large piece).
+    mutating func take(_ count: Int) {
+        tokens -= Double(count)
+    }
+}
+
+// MARK: - SharedLimit
+
+/// The engine-wide receive cap that every transfer draws from (aria2's
+/// --max-overall-download-limit). Engine thread only.
+final class SharedLimit {
+    var bucket: TokenBucket?
 }
 
 // MARK: - MonotonicClock

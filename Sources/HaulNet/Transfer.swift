@@ -42,11 +42,13 @@ final class Transfer {
     private var paused = false
     private var completedWhileDeciding = false
     private var limiter: TokenBucket?
+    private let overallLimit: SharedLimit
     /// When a transfer paused by its speed cap may receive again (CLOCK_MONOTONIC ns).
     private(set) var resumeAt: UInt64?
 
-    init(connection: Connection, multi: UnsafeMutableRawPointer, bufferSize: Int) {
+    init(connection: Connection, multi: UnsafeMutableRawPointer, bufferSize: Int, overallLimit: SharedLimit) {
         self.connection = connection
+        self.overallLimit = overallLimit
         self.multi = multi
         self.bufferSize = bufferSize
         request = connection.originalRequest
@@ -232,6 +234,11 @@ final class Transfer {
     func setMaxReceiveSpeed(_ speed: Int64?) {
         request.maxReceiveSpeed = speed
         limiter = speed.map { TokenBucket(rate: $0) }
+        wakeIfWaitingOnCap()
+    }
+
+    /// A transfer waiting on a cap that changed tries again now.
+    func wakeIfWaitingOnCap() {
         if resumeAt != nil { resumeReceiving() }
     }
 
@@ -303,12 +310,18 @@ final class Transfer {
         }
     }
 
-    /// Hands body bytes on, unless the speed cap says to wait.
+    /// Hands body bytes on, unless this transfer's cap or the engine-wide cap says to wait.
     private func consume(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if limiter != nil, let wait = limiter?.take(bytes.count) {
-            resumeAt = MonotonicClock.nanoseconds() + wait
-            paused = true
-            return haul_writefunc_pause
+        if limiter != nil || overallLimit.bucket != nil {
+            let now = MonotonicClock.nanoseconds()
+            let waits = [limiter?.delay(for: bytes.count, now: now), overallLimit.bucket?.delay(for: bytes.count, now: now)]
+            if let wait = waits.compactMap({ $0 }).max() {
+                resumeAt = now + wait
+                paused = true
+                return haul_writefunc_pause
+            }
+            limiter?.take(bytes.count)
+            overallLimit.bucket?.take(bytes.count)
         }
         return sink(bytes)
     }

@@ -48,6 +48,9 @@ struct GetCommand: ParsableCommand {
     @Option(name: .customLong("max-download-limit"), help: "Cap each download's speed, e.g. 500K or 2M (bytes per second).")
     var maxDownloadLimit: String?
 
+    @Option(name: .customLong("max-overall-download-limit"), help: "Cap all downloads together, e.g. 10M (bytes per second).")
+    var maxOverallDownloadLimit: String?
+
     @Option(name: [.customShort("T"), .customLong("timeout")], help: "Seconds to wait for a connection or for data.")
     var timeout: Int = 60
 
@@ -84,6 +87,7 @@ struct GetCommand: ParsableCommand {
         }
         guard maxConcurrentDownloads >= 1 else { throw ValidationError("-j must be at least 1") }
         _ = try defaults()
+        _ = try overallLimit()
         if let caCertificate, !FileManager.default.isReadableFile(atPath: caCertificate) {
             throw ValidationError("--ca-certificate '\(caCertificate)' is not a readable file")
         }
@@ -107,6 +111,15 @@ struct GetCommand: ParsableCommand {
             }
         }
         return options
+    }
+
+    private func overallLimit() throws -> Int64? {
+        guard let maxOverallDownloadLimit else { return nil }
+        do {
+            return try ByteCount.parse(maxOverallDownloadLimit)
+        } catch {
+            throw ValidationError("--max-overall-download-limit: \(error)")
+        }
     }
 
     // MARK: - Running
@@ -149,6 +162,7 @@ struct GetCommand: ParsableCommand {
         configuration.tls = TLSOptions(verifyPeer: checkCertificate, caFile: caCertificate)
         let reporter = ProgressReporter(quiet: quiet)
         let queue = DownloadQueue(configuration: configuration) { reporter.handle($0) }
+        queue.setMaxOverallDownloadLimit(try overallLimit())
         let paused = entries.filter { $0.options.pause == true }.count
         queue.add(entries)
         let running = entries.count - paused

@@ -156,6 +156,19 @@ struct DownloadQueueTests {
         #expect(data.count == 4_000_000 && TestPattern.matches(data))
     }
 
+    @Test("a download's speed cap can be lifted while it runs")
+    func liveLimit() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let id = try harness.add(url("/file/5000000?key=\(key())"), [("out", "l.bin"), ("max-download-limit", "100K")])
+        #expect(await harness.recorder.wait(for: [id], until: { $0.bytesDone > 0 || $0.state == .active }))
+        harness.queue.setMaxDownloadLimit(id, nil)
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete)
+        #expect(harness.recorder.latest(id)?.options.maxDownloadLimit == nil)
+        #expect(try harness.contents("l.bin").count == 5_000_000)
+    }
+
     @Test("cancel stops a download; retry continues it to the end")
     func cancelAndRetry() async throws {
         let harness = try QueueHarness()

@@ -71,6 +71,30 @@ struct EngineTests {
         #expect(ContinuousClock.now - liftedStart < .seconds(60))
     }
 
+    @Test("the overall cap is shared by all transfers and can be lifted while they run")
+    func overallCap() async throws {
+        let server = try FaultServer.start()
+        let engine = ConnectionEngine()
+        defer { engine.shutdown(); server.shutdown() }
+        engine.setMaxOverallReceiveSpeed(1_000_000)
+        let start = ContinuousClock.now
+        let capped = await loadAll((0..<3).map { _ in Request(url: server.url("/huge/1000000")) }, engine: engine)
+        #expect(ContinuousClock.now - start >= .seconds(2))
+        #expect(capped.allSatisfy { $0.body.count == 1_000_000 })
+
+        engine.setMaxOverallReceiveSpeed(1000)
+        let queue = TestQueue()
+        let delegate = RecordingDelegate(onQueue: queue.isCurrent, onEvent: { _, event in
+            if event == .response(200) { engine.setMaxOverallReceiveSpeed(nil) }
+        })
+        let liftedStart = ContinuousClock.now
+        Connection(request: Request(url: server.url("/huge/50000000")), delegate: delegate, queue: queue.queue,
+                   engine: engine).start()
+        #expect(await delegate.ended.wait())
+        #expect(delegate.body.count == 50_000_000)
+        #expect(ContinuousClock.now - liftedStart < .seconds(60))
+    }
+
     @Test("headers, user agent and the no-cache policy reach the server")
     func requestHeaders() async throws {
         var request = try request("/headers")
