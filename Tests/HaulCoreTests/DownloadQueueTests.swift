@@ -143,7 +143,7 @@ struct DownloadQueueTests {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
         let key = key()
-        let id = try harness.add(url("/file/4000000?key=\(key)"), [("out", "p.bin"), ("max-download-limit", "2M")])
+        let id = try harness.add(url("/file/4000000?key=\(key)&stall=1500000"), [("out", "p.bin")])
         #expect(await harness.recorder.wait(for: [id], until: { $0.bytesDone > 600_000 }))
         harness.queue.pause(id)
         #expect(await harness.recorder.wait(for: [id], until: { $0.state == .paused }))
@@ -173,7 +173,7 @@ struct DownloadQueueTests {
     func cancelAndRetry() async throws {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
-        let id = try harness.add(url("/file/3000000?key=\(key())"), [("out", "c.bin"), ("max-download-limit", "2M")])
+        let id = try harness.add(url("/file/3000000?key=\(key())&stall=1500000"), [("out", "c.bin")])
         #expect(await harness.recorder.wait(for: [id], until: { $0.bytesDone > 600_000 }))
         harness.queue.cancel(id)
         #expect(await harness.recorder.wait(for: [id]))

@@ -22,7 +22,8 @@ import Synchronization
 /// - `/empty`: 204 without a body.
 /// - `/file/N?key=K&…`: N pattern bytes with ETag `"v1"` and a Last-Modified, honouring Range and
 ///   If-Range, counting requests per key K (`fileRequests`). Faults: `drop=M` (the first request
-///   closes after M body bytes), `etag=changing` (the ETag is `"vN"` on the Nth request),
+///   closes after M body bytes), `stall=M` (the first request sends M body bytes, then nothing),
+///   `etag=changing` (the ETag is `"vN"` on the Nth request),
 ///   `ranges=ignore` (always 200) or `ranges=416`, `ifrange=ignore` (serve the range even when
 ///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE).
 public final class FaultServer: Sendable {
@@ -220,6 +221,13 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
                 (start, end, status) = (from, to, .partialContent)
                 headers["Content-Range"] = "bytes \(from)-\(to - 1)/\(size)"
             }
+        }
+        if count == 1, let stall = Int(query["stall"] ?? "") {
+            headers["Content-Length"] = String(end - start)
+            sendHead(context, status, headers: headers)
+            sendBody(context, TestPattern.bytes(offset: start, count: min(stall, end - start))[...])
+            context.flush()
+            return
         }
         if count == 1, let drop = Int(query["drop"] ?? "") {
             headers["Content-Length"] = String(end - start)
