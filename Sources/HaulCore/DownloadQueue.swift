@@ -227,6 +227,7 @@ public final class DownloadQueue: ConnectionDelegate {
         }
         if let user = options.httpUser { request.credentials = Credentials(user: user, password: options.httpPasswd ?? "") }
         if let limit = options.maxDownloadLimit, limit > 0 { request.maxReceiveSpeed = limit }
+        if let lowest = options.lowestSpeedLimit, lowest > 0 { request.lowestSpeed = lowest }
 
         var resumeOffset: Int64 = 0
         if download.bytesDone > 0, let validator = download.validator, let partial = download.partialPath,

@@ -18,6 +18,9 @@ public struct Request: Sendable {
     public var byteRange: ByteRange?
     /// Caps this transfer's receive speed in bytes per second; nil for no cap.
     public var maxReceiveSpeed: Int64?
+    /// A transfer slower than this (bytes a second) for `timeoutInterval` fails with `timedOut`;
+    /// nil fails only a transfer that receives nothing at all for that long.
+    public var lowestSpeed: Int64?
     /// Sent with HTTP Basic authentication, and only to the origin of the URL that carries them:
     /// a redirect to another origin drops them.
     public var credentials: Credentials?

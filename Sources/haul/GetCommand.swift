@@ -51,6 +51,9 @@ struct GetCommand: ParsableCommand {
     @Option(name: .customLong("max-overall-download-limit"), help: "Cap all downloads together, e.g. 10M (bytes per second).")
     var maxOverallDownloadLimit: String?
 
+    @Option(name: .customLong("lowest-speed-limit"), help: "Retry a download slower than this (e.g. 10K) for --timeout seconds.")
+    var lowestSpeedLimit: String?
+
     @Option(name: [.customShort("T"), .customLong("timeout")], help: "Seconds to wait for a connection or for data.")
     var timeout: Int = 60
 
@@ -99,6 +102,7 @@ struct GetCommand: ParsableCommand {
         var pairs: [(String, String)] = [("max-tries", String(maxTries)), ("timeout", String(timeout))]
         if let retryWait { pairs.append(("retry-wait", String(retryWait))) }
         if let maxDownloadLimit { pairs.append(("max-download-limit", maxDownloadLimit)) }
+        if let lowestSpeedLimit { pairs.append(("lowest-speed-limit", lowestSpeedLimit)) }
         if let userAgent { pairs.append(("user-agent", userAgent)) }
         if let referer { pairs.append(("referer", referer)) }
         if allowOverwrite { pairs.append(("allow-overwrite", "true")) }

@@ -156,6 +156,23 @@ struct DownloadQueueTests {
         #expect(data.count == 4_000_000 && TestPattern.matches(data))
     }
 
+    @Test("a transfer slower than lowest-speed-limit for the timeout is cut off and retried")
+    func lowestSpeed() async throws {
+        let timer = ManualRetryTimer()
+        let harness = try QueueHarness(timer: timer)
+        defer { harness.cleanUp() }
+        let id = try harness.add(url("/file/3000000?key=\(key())&trickle=2000"),
+                                 [("out", "slow.bin"), ("lowest-speed-limit", "500K"), ("timeout", "1"), ("max-tries", "2")])
+        #expect(await harness.recorder.wait(for: [id], until: { _ in !timer.delays.isEmpty }))
+        let retried = try #require(harness.recorder.latest(id))
+        #expect(retried.state == .queued)
+        #expect(retried.lastError?.contains("did not answer in time") == true)
+        timer.fireAll()
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete)
+        #expect(try harness.contents("slow.bin").count == 3_000_000)
+    }
+
     @Test("a download's speed cap can be lifted while it runs")
     func liveLimit() async throws {
         let harness = try QueueHarness()

@@ -23,6 +23,7 @@ import Synchronization
 /// - `/file/N?key=K&…`: N pattern bytes with ETag `"v1"` and a Last-Modified, honouring Range and
 ///   If-Range, counting requests per key K (`fileRequests`). Faults: `drop=M` (the first request
 ///   closes after M body bytes), `stall=M` (the first request sends M body bytes, then nothing),
+///   `trickle=K` (the first request sends K body bytes every 100 ms),
 ///   `etag=changing` (the ETag is `"vN"` on the Nth request),
 ///   `ranges=ignore` (always 200) or `ranges=416`, `ifrange=ignore` (serve the range even when
 ///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE).
@@ -222,6 +223,13 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
                 headers["Content-Range"] = "bytes \(from)-\(to - 1)/\(size)"
             }
         }
+        if count == 1, let trickle = Int(query["trickle"] ?? ""), trickle > 0 {
+            headers["Content-Length"] = String(end - start)
+            sendHead(context, status, headers: headers)
+            context.flush()
+            FaultHandler.trickle(from: start, to: end, step: trickle, channel: context.channel)
+            return
+        }
         if count == 1, let stall = Int(query["stall"] ?? "") {
             headers["Content-Length"] = String(end - start)
             sendHead(context, status, headers: headers)
@@ -239,6 +247,22 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         send(context, status, headers: headers, body: TestPattern.bytes(offset: start, count: end - start))
+    }
+
+    /// Writes `step` body bytes every 100 ms until `end`, or until the client goes away.
+    private static func trickle(from start: Int, to end: Int, step: Int, channel: any Channel) {
+        guard start < end, channel.isActive else { return }
+        let count = min(step, end - start)
+        var buffer = channel.allocator.buffer(capacity: count)
+        TestPattern.forEachRun(offset: start, count: count) { buffer.writeBytes($0) }
+        channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
+        if start + count == end {
+            channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: nil)
+            return
+        }
+        channel.eventLoop.scheduleTask(in: .milliseconds(100)) {
+            trickle(from: start + count, to: end, step: step, channel: channel)
+        }
     }
 
     /// `bytes=a-b` or `bytes=a-` as a half-open range within `size`, or nil.
