@@ -106,7 +106,7 @@ extension DownloadOptions {
         public mutating func set(_ name: String, _ value: String) throws(OptionError) {
             switch name {
             case "dir": dir = try Self.nonEmpty(value)
-            case "out": out = try Self.nonEmpty(value)
+            case "out": out = try Self.relativeName(value)
             case "split": split = try Self.integer(value, in: 1...1024)
             case "max-connection-per-server": maxConnectionPerServer = try Self.integer(value, in: 1...64)
             case "min-split-size": minSplitSize = try Self.size(value, atLeast: 1 << 20)
@@ -169,7 +169,18 @@ extension DownloadOptions {
 
         // MARK: - Value parsing
 
-        private static func nonEmpty(_ value: String) throws(OptionError) -> String {
+        /// A file name relative to `dir` that cannot leave it: no absolute path, no `..`, no
+    /// control characters (a queue file may come from someone else).
+    private static func relativeName(_ value: String) throws(OptionError) -> String {
+        let name = try nonEmpty(value)
+        guard !name.hasPrefix("/"), !name.split(separator: "/").contains(".."),
+              !name.unicodeScalars.contains(where: TextSanitizer.isUnsafe) else {
+            throw OptionError("'\(TextSanitizer.visible(name))' must be a name inside the download directory (no leading /, no ..)")
+        }
+        return name
+    }
+
+    private static func nonEmpty(_ value: String) throws(OptionError) -> String {
             guard !value.isEmpty else { throw OptionError("must not be empty") }
             return value
         }

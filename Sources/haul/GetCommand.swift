@@ -85,6 +85,14 @@ struct GetCommand: ParsableCommand {
         let single = urls.count == 1 && inputFile == nil
         if out != nil, !single { throw ValidationError("-o/--out names one file, so it takes exactly one URL and no -i") }
         if checksum != nil, !single { throw ValidationError("--checksum checks one file, so it takes exactly one URL and no -i") }
+        if let out {
+            var options = DownloadOptions()
+            do {
+                try options.set("out", out)
+            } catch {
+                throw ValidationError("-o: \(error)")
+            }
+        }
         for text in urls {
             if let problem = QueueEntry.uriProblem(text) { throw ValidationError(problem) }
         }

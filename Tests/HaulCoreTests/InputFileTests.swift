@@ -76,6 +76,14 @@ struct InputFileTests {
         #expect(result.summary == "3 entries queued, 5 lines rejected")
     }
 
+    @Test("out= cannot leave the download directory")
+    func outStaysInside() throws {
+        let result = try read("http://h.test/a\n  out=../../etc/passwd\nhttp://h.test/b\n  out=/etc/cron.d/x\nhttp://h.test/c\n  out=sub/ok.bin\n")
+        #expect(result.entries.map(\.options.out) == [nil, nil, "sub/ok.bin"])
+        #expect(result.problems.map(\.line) == [2, 4])
+        #expect(result.problems[0].description.contains("must be a name inside the download directory"))
+    }
+
     @Test("a wget-style list is one URL per line")
     func wgetList() throws {
         let result = try read("# list\nhttp://h.test/1\nhttp://h.test/2\n\nhttp://h.test/3")
