@@ -15,13 +15,13 @@ extension DownloadQueue {
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
             switch ResumeRule.judge(response, resumeOffset: attempt.resumeOffset, validator: attempt.expectedValidator) {
             case .fail:
-                state.connections.removeValue(forKey: id)
+                state.endAttempt(id)
                 let reason = TextSanitizer.visible(response.reasonPhrase)
                 return failed(&state, id, .status(response.statusCode, retryAfter: response.headers["Retry-After"]),
                               "the server answered \(response.statusCode) \(reason)")
             case .startOver:
                 // Never splice two versions: drop the partial data and ask for the whole file.
-                state.connections.removeValue(forKey: id)
+                state.endAttempt(id)
                 download.bytesDone = 0
                 download.validator = nil
                 download.attempts -= 1
@@ -35,7 +35,7 @@ extension DownloadQueue {
                     try reserveName(for: &download, response: response, in: &state)
                 } catch {
                     state.downloads[id] = download
-                    state.connections.removeValue(forKey: id)
+                    state.endAttempt(id)
                     return failed(&state, id, .fatal, "\(error)")
                 }
                 download.bytesDone = offset
@@ -99,7 +99,7 @@ extension DownloadQueue {
         startConnections(state.withLock { state -> [DownloadConnection] in
             let id = attempt.downloadID
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
-            state.connections.removeValue(forKey: id)
+            state.endAttempt(id)
             if let failure = state.lateFailure.removeValue(forKey: id) {
                 download.bytesDone = 0
                 download.validator = nil
@@ -121,7 +121,7 @@ extension DownloadQueue {
         startConnections(state.withLock { state -> [DownloadConnection] in
             let id = attempt.downloadID
             guard state.connections[id] === attempt else { return [] }
-            state.connections.removeValue(forKey: id)
+            state.endAttempt(id)
             let failure: RetryPolicy.Failure = error.kind == .fileWrite ? .fatal : .transport(error.kind)
             return failed(&state, id, failure, error.description)
         })

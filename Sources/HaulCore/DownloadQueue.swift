@@ -36,6 +36,7 @@ public final class DownloadQueue: ConnectionDelegate {
         var waiting: Set<String> = []
         /// A failure found after the body arrived (digest, rename), reported at the ending.
         var lateFailure: [String: String] = [:]
+        /// The last progress sample of each active attempt, for its speed.
         var lastSample: [String: (time: Double, bytes: Int64)] = [:]
         /// Directories already made, so each is made once, not once a download.
         var createdDirectories: Set<String> = []
@@ -152,7 +153,7 @@ public final class DownloadQueue: ConnectionDelegate {
             state.scanFrom = 0
             state.waiting.remove(id)
             emit(.removed(id: id))
-            return state.connections.removeValue(forKey: id)
+            return state.endAttempt(id)
         }
         connection?.cancel()
         startConnections(state.withLock { admit(&$0) })
@@ -165,7 +166,7 @@ public final class DownloadQueue: ConnectionDelegate {
             guard var download = state.downloads[id], states.contains(download.state) else { return (nil, []) }
             change(&download)
             var stopped: DownloadConnection?
-            if download.state != .active { stopped = state.connections.removeValue(forKey: id) }
+            if download.state != .active { stopped = state.endAttempt(id) }
             download.speed = 0
             state.waiting.remove(id)
             state.downloads[id] = download
@@ -254,6 +255,14 @@ public final class DownloadQueue: ConnectionDelegate {
 }
 
 extension DownloadQueue.State {
+    /// Forgets the running attempt of `id` (its connection and its speed sample) and returns
+    /// the connection, so the download is no longer active.
+    @discardableResult
+    mutating func endAttempt(_ id: String) -> DownloadConnection? {
+        lastSample.removeValue(forKey: id)
+        return connections.removeValue(forKey: id)
+    }
+
     /// `id` may be admitted again: admission must look at it.
     mutating func markAdmittable(_ id: String) {
         if let index = position[id] { scanFrom = min(scanFrom, index) }

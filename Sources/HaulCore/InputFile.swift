@@ -33,22 +33,22 @@ public enum InputFile {
         }
     }
 
-    /// Why a queue file could not be read at all.
-    public struct ReadError: Error, Sendable, CustomStringConvertible {
+    /// Why a queue file could not be read at all, or written.
+    public struct FileError: Error, Sendable, CustomStringConvertible {
         public let description: String
     }
 
     // MARK: - Reading
 
     /// Reads the queue file at `path` (`-` for standard input), gzip-compressed or not.
-    public static func read(contentsOf path: String) throws(ReadError) -> ReadResult {
+    public static func read(contentsOf path: String) throws(FileError) -> ReadResult {
         let bytes: [UInt8]
         if path == "-" {
             bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
         } else {
             guard let data = FileManager.default.contents(atPath: path) else {
                 let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
-                throw ReadError(description: "queue file '\(path)' \(reason)")
+                throw FileError(description: "queue file '\(path)' \(reason)")
             }
             bytes = Array(data)
         }
@@ -56,13 +56,13 @@ public enum InputFile {
     }
 
     /// Reads queue-file bytes; `name` is used in problem messages.
-    public static func read(_ bytes: [UInt8], name: String) throws(ReadError) -> ReadResult {
+    public static func read(_ bytes: [UInt8], name: String) throws(FileError) -> ReadResult {
         var text = bytes
         if Gzip.isCompressed(bytes) {
             do {
                 text = try Gzip.decompress(bytes)
             } catch {
-                throw ReadError(description: "queue file '\(name)': \(error)")
+                throw FileError(description: "queue file '\(name)': \(error)")
             }
         }
         var parser = InputFileParser(name: name)
@@ -97,13 +97,13 @@ public enum InputFile {
 
     /// Writes `entries` to `path` atomically (a temporary file renamed over it), mode 0600 when
     /// secrets are included and 0644 otherwise.
-    public static func save(_ entries: [QueueEntry], to path: String, includingSecrets: Bool) throws(ReadError) {
+    public static func save(_ entries: [QueueEntry], to path: String, includingSecrets: Bool) throws(FileError) {
         let text = render(entries, includingSecrets: includingSecrets)
         let temporary = path + ".tmp-\(getpid())"
         let mode: mode_t = includingSecrets ? 0o600 : 0o644
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
-            throw ReadError(description: "cannot write '\(path)': \(String(cString: strerror(errno)))")
+            throw FileError(description: "cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
         let bytes = Array(text.utf8)
         var written = 0
@@ -118,7 +118,7 @@ public enum InputFile {
         guard written == bytes.count, synced, rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
-            throw ReadError(description: "cannot write '\(path)': \(reason)")
+            throw FileError(description: "cannot write '\(path)': \(reason)")
         }
     }
 

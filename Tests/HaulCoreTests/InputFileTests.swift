@@ -95,7 +95,7 @@ struct InputFileTests {
         let text = "http://h.test/a\n  split=2\nhttp://h.test/b\n"
         let result = try InputFile.read(StoredGzip.stored(Array(text.utf8)), name: "queue.txt")
         #expect(result.entries.count == 2 && result.entries[0].options.split == 2)
-        #expect(throws: InputFile.ReadError.self) { try InputFile.read([0x1F, 0x8B, 8, 0, 1, 2], name: "cut.gz") }
+        #expect(throws: InputFile.FileError.self) { try InputFile.read([0x1F, 0x8B, 8, 0, 1, 2], name: "cut.gz") }
     }
 
     @Test("writing and reading back gives the same queue")
@@ -145,7 +145,7 @@ struct InputFileTests {
 
     @Test("a missing file is one clear error")
     func missingFile() {
-        #expect(throws: InputFile.ReadError.self) { try InputFile.read(contentsOf: "/nonexistent/queue.txt") }
+        #expect(throws: InputFile.FileError.self) { try InputFile.read(contentsOf: "/nonexistent/queue.txt") }
     }
 
     @Test("100,000 lines parse into 100,000 entries")
