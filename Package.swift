@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // MARK: - C shims
@@ -31,7 +32,7 @@ let package = Package(
         .target(name: "HaulNet", dependencies: ["CCurl"]),
         .target(
             name: "HaulCore",
-            dependencies: ["HaulNet", "CZlib", "COpenSSL"]
+            dependencies: ["HaulNet", "CZlib", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .executableTarget(
             name: "haul",

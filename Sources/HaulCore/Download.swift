@@ -13,16 +13,19 @@ public struct Download: Sendable, Identifiable, Equatable {
     }
 
     /// aria2-style gid: 16 hex digits.
-    public let id: String
+    public internal(set) var id: String
     /// Mirrors of one file, as text (see `QueueEntry`).
     public var uris: [String]
     /// The download's own options (queue-file option lines); the queue's defaults fill the rest.
     public var options: DownloadOptions
     public var state: State = .queued
+    /// The directory the file goes to, fixed when the download is queued (its `dir` option, else
+    /// the queue's directory), so a restored download lands where it started.
+    public var directory: String?
     /// The final path, once the first response has named the file.
     public var destination: String?
-    /// Bytes already in the partial file, from its start.
-    public var bytesDone: Int64 = 0
+    /// The byte ranges already written to the partial file.
+    public var completed = ByteRanges()
     /// The whole file's length, or -1 while unknown.
     public var totalBytes: Int64 = -1
     /// Bytes a second, smoothed.
@@ -37,6 +40,9 @@ public struct Download: Sendable, Identifiable, Equatable {
         self.uris = uris
         self.options = options
     }
+
+    /// Bytes already written to the partial file.
+    public var bytesDone: Int64 { completed.count }
 
     /// The first URI with any password shown as `***`, for screens and logs.
     public var displayURI: String {
@@ -68,4 +74,6 @@ public enum DownloadEvent: Sendable, Equatable {
     /// State, progress, name or error changed.
     case changed(Download)
     case removed(id: String)
+    /// Moved to index `to` of the queue order.
+    case moved(id: String, to: Int)
 }

@@ -22,7 +22,7 @@ extension DownloadQueue {
             case .startOver:
                 // Never splice two versions: drop the partial data and ask for the whole file.
                 state.endAttempt(id)
-                download.bytesDone = 0
+                download.completed.removeAll()
                 download.validator = nil
                 download.attempts -= 1
                 download.state = .queued
@@ -38,7 +38,8 @@ extension DownloadQueue {
                     state.endAttempt(id)
                     return failed(&state, id, .fatal, "\(error)")
                 }
-                download.bytesDone = offset
+                // A body from byte 0 replaces the whole file; a resumed one continues what is there.
+                if offset == 0 { download.completed.removeAll() }
                 download.totalBytes = total
                 download.validator = response.entityTag ?? response.lastModified
                 state.downloads[id] = download
@@ -57,7 +58,7 @@ extension DownloadQueue {
         state.withLock { state in
             let id = attempt.downloadID
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return }
-            download.bytesDone = attempt.resumeOffset + totalBytesWritten
+            download.completed.insert(attempt.resumeOffset..<(attempt.resumeOffset + totalBytesWritten))
             let now = ProcessInfo.processInfo.systemUptime
             if let last = state.lastSample[id], now - last.time >= 0.2 {
                 let instant = Double(download.bytesDone - last.bytes) / (now - last.time)
@@ -101,7 +102,7 @@ extension DownloadQueue {
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
             state.endAttempt(id)
             if let failure = state.lateFailure.removeValue(forKey: id) {
-                download.bytesDone = 0
+                download.completed.removeAll()
                 download.validator = nil
                 state.downloads[id] = download
                 return failed(&state, id, .fatal, failure)
@@ -165,7 +166,7 @@ extension DownloadQueue {
     private func reserveName(for download: inout Download, response: Response, in state: inout State) throws(OptionError) {
         if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) { return }
         let options = download.options.merged(over: configuration.defaults)
-        let directory = URL(fileURLWithPath: options.dir ?? configuration.directory, isDirectory: true)
+        let directory = URL(fileURLWithPath: download.directory ?? configuration.directory, isDirectory: true)
         let name = options.out ?? FileNaming.name(for: response)
         let destination = FileNaming.uniqueDestination(for: name, in: directory,
                                                        allowOverwrite: options.allowOverwrite ?? false)
@@ -179,12 +180,13 @@ extension DownloadQueue {
             }
             state.createdDirectories.insert(folder)
         }
+        download.destination = destination.path
+        journal?.recordDestination(of: download)
         // O_EXCL: the name is this download's only if no one else created it first.
         let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw OptionError("cannot create \(partial.path): \(String(cString: strerror(errno)))")
         }
         close(descriptor)
-        download.destination = destination.path
     }
 }

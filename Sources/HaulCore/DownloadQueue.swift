@@ -47,11 +47,14 @@ public final class DownloadQueue: ConnectionDelegate {
     let engine: ConnectionEngine
     let timer: any RetryTimer
     let state = Mutex(State())
+    let journal: (any DownloadJournal)?
     private let onEvent: @Sendable (DownloadEvent) -> Void
 
-    /// `onEvent` runs on `callbackQueue`.
+    /// `journal` (if any) keeps every change; `onEvent` runs on `callbackQueue`, after the journal
+    /// has filed the event.
     public init(configuration: Configuration = Configuration(), engine: ConnectionEngine = .shared,
-                timer: any RetryTimer = DispatchRetryTimer(), onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
+                timer: any RetryTimer = DispatchRetryTimer(), journal: (any DownloadJournal)? = nil,
+                onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
         var configuration = configuration
         // Resolved once: a relative directory would cost a getcwd for every download.
         if !configuration.directory.hasPrefix("/") {
@@ -60,6 +63,7 @@ public final class DownloadQueue: ConnectionDelegate {
         self.configuration = configuration
         self.engine = engine
         self.timer = timer
+        self.journal = journal
         self.onEvent = onEvent
     }
 
@@ -68,6 +72,11 @@ public final class DownloadQueue: ConnectionDelegate {
     /// Every download, in queue order.
     public var downloads: [Download] {
         state.withLock { state in state.order.compactMap { state.downloads[$0] } }
+    }
+
+    /// Every download's id, in queue order.
+    public var ids: [String] {
+        state.withLock { $0.order }
     }
 
     public func download(_ id: String) -> Download? {
@@ -85,13 +94,37 @@ public final class DownloadQueue: ConnectionDelegate {
     /// Queues `entries` in order, with one event, and returns their ids.
     @discardableResult
     public func add(_ entries: [QueueEntry]) -> [String] {
-        let downloads = entries.map { entry in
-            var download = Download(id: entry.options.gid ?? Download.makeID(), uris: entry.uris, options: entry.options)
-            if entry.options.pause == true { download.state = .paused }
+        insert(entries.map(newDownload))
+    }
+
+    /// The download `entry` describes, not yet queued: its gid, its directory fixed, paused if
+    /// its options say `pause=true`.
+    public func newDownload(for entry: QueueEntry) -> Download {
+        var download = Download(id: entry.options.gid ?? Download.makeID(), uris: entry.uris, options: entry.options)
+        download.directory = directory(for: entry.options)
+        if entry.options.pause == true { download.state = .paused }
+        return download
+    }
+
+    /// Queues downloads from an earlier run as they were (an interrupted one is queued again, to
+    /// continue from its completed ranges), with one event; returns their ids.
+    @discardableResult
+    public func restore(_ downloads: [Download]) -> [String] {
+        insert(downloads.map { download in
+            var download = download
+            if download.state == .active { download.state = .queued }
+            download.speed = 0
             return download
-        }
+        })
+    }
+
+    private func insert(_ downloads: [Download]) -> [String] {
+        var downloads = downloads
         startConnections(state.withLock { state in
-            for download in downloads {
+            for index in downloads.indices {
+                // A gid already queued (a queue file naming it twice) gets a new one.
+                while state.downloads[downloads[index].id] != nil { downloads[index].id = Download.makeID() }
+                let download = downloads[index]
                 state.position[download.id] = state.order.count
                 state.order.append(download.id)
                 state.downloads[download.id] = download
@@ -100,6 +133,13 @@ public final class DownloadQueue: ConnectionDelegate {
             return admit(&state)
         })
         return downloads.map(\.id)
+    }
+
+    /// Where a download with `options` is saved: its `dir` (relative to the current directory),
+    /// else the defaults' `dir`, else the queue's directory.
+    private func directory(for options: DownloadOptions) -> String {
+        guard let dir = options.dir ?? configuration.defaults.dir else { return configuration.directory }
+        return dir.hasPrefix("/") ? dir : FileManager.default.currentDirectoryPath + "/" + dir
     }
 
     /// Stops a queued or active download, keeping what it received.
@@ -142,6 +182,31 @@ public final class DownloadQueue: ConnectionDelegate {
     /// transfers, at once.
     public func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {
         engine.setMaxOverallReceiveSpeed(bytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
+    }
+
+    /// Where `move` puts a download in the queue, whose order is the order of admission.
+    public enum Move: Sendable {
+        case up, down, top, bottom
+    }
+
+    /// Moves a download in the queue order; a download moved ahead of others is admitted first.
+    public func move(_ id: String, _ move: Move) {
+        startConnections(state.withLock { state -> [DownloadConnection] in
+            guard let from = state.position[id] else { return [] }
+            let to = switch move {
+            case .up: max(from - 1, 0)
+            case .down: min(from + 1, state.order.count - 1)
+            case .top: 0
+            case .bottom: state.order.count - 1
+            }
+            guard to != from else { return [] }
+            state.order.remove(at: from)
+            state.order.insert(id, at: to)
+            for index in min(from, to)...max(from, to) { state.position[state.order[index]] = index }
+            state.scanFrom = min(state.scanFrom, from, to)
+            emit(.moved(id: id, to: to))
+            return admit(&state)
+        })
     }
 
     /// Takes a download off the queue (its files stay).
@@ -231,14 +296,15 @@ public final class DownloadQueue: ConnectionDelegate {
         if let lowest = options.lowestSpeedLimit, lowest > 0 { request.lowestSpeed = lowest }
 
         var resumeOffset: Int64 = 0
-        if download.bytesDone > 0, let validator = download.validator, let partial = download.partialPath,
+        let prefix = download.completed.prefixLength
+        if prefix > 0, let validator = download.validator, let partial = download.partialPath,
            let size = (try? FileManager.default.attributesOfItem(atPath: partial)[.size]) as? Int64,
-           size >= download.bytesDone {
-            resumeOffset = download.bytesDone
+           size >= prefix {
+            resumeOffset = prefix
             request.byteRange = ByteRange(from: resumeOffset)
             request.headers.set("If-Range", validator)
         } else {
-            download.bytesDone = 0
+            download.completed.removeAll()
         }
         return DownloadConnection(request: request, downloadID: download.id, resumeOffset: resumeOffset,
                                   expectedValidator: resumeOffset > 0 ? download.validator : nil,
@@ -249,8 +315,11 @@ public final class DownloadQueue: ConnectionDelegate {
 
     /// Posts `event` to `callbackQueue`; called under the lock, so events keep their order.
     func emit(_ event: DownloadEvent) {
-        let onEvent = onEvent
-        callbackQueue.async { onEvent(event) }
+        let (journal, onEvent) = (journal, onEvent)
+        callbackQueue.async {
+            journal?.record(event)
+            onEvent(event)
+        }
     }
 }
 

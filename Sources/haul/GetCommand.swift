@@ -12,9 +12,13 @@ struct GetCommand: ParsableCommand {
         commandName: "get",
         abstract: "Download URLs or a queue file without the full-screen UI; progress goes to stderr.",
         discussion: """
-        Entries with pause=true are queued but not run (--save-session keeps them). Exit status: \
-        0 when every download that ran completed, 1 when any failed or a queue-file line was \
-        rejected, 64 for a usage error.
+        The queue is kept in the state directory, checkpointed every second: run the same \
+        command again after an interruption (even kill -9) and each download continues where \
+        its last checkpoint left it. With no URL and no -i, haul get continues every download \
+        that was queued or running when the last run ended. Entries with pause=true are queued \
+        but not run (--save-session keeps them). Exit status: 0 when every download that ran \
+        completed, 1 when any failed, a queue-file line was rejected or the store could not be \
+        used, 64 for a usage error.
         """
     )
 
@@ -75,13 +79,15 @@ struct GetCommand: ParsableCommand {
     @Option(name: .customLong("save-session"), help: "At the end, write the unfinished downloads to this queue file.")
     var saveSession: String?
 
+    @Option(name: .customLong("state-dir"), help: "Keep the queue's store here (default: $XDG_STATE_HOME/haul, else ~/.local/state/haul).")
+    var stateDirectory: String?
+
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Print nothing but errors.")
     var quiet = false
 
     // MARK: - Validation
 
     func validate() throws {
-        if urls.isEmpty, inputFile == nil { throw ValidationError("give one or more URLs, or a queue file with -i FILE") }
         let single = urls.count == 1 && inputFile == nil
         if out != nil, !single { throw ValidationError("-o/--out names one file, so it takes exactly one URL and no -i") }
         if checksum != nil, !single { throw ValidationError("--checksum checks one file, so it takes exactly one URL and no -i") }
@@ -165,7 +171,8 @@ struct GetCommand: ParsableCommand {
                 }
             }
         }
-        guard !entries.isEmpty else { throw ExitCode(1) }
+        let continuing = urls.isEmpty && inputFile == nil
+        guard continuing || !entries.isEmpty else { throw ExitCode(1) }
 
         var configuration = DownloadQueue.Configuration()
         configuration.maxConcurrentDownloads = maxConcurrentDownloads
@@ -173,16 +180,43 @@ struct GetCommand: ParsableCommand {
         configuration.directory = dir
         configuration.tls = TLSOptions(verifyPeer: checkCertificate, caFile: caCertificate)
         let reporter = ProgressReporter(quiet: quiet)
-        let queue = DownloadQueue(configuration: configuration) { reporter.handle($0) }
-        queue.setMaxOverallDownloadLimit(try overallLimit())
-        let paused = entries.filter { $0.options.pause == true }.count
-        queue.add(entries)
-        let running = entries.count - paused
-        entries = []
-        if paused > 0, !quiet {
-            FileHandle.standardError.write(Data("\(paused) paused \(paused == 1 ? "entry is" : "entries are") queued but not run\n".utf8))
+        let stored: StoredQueue
+        do {
+            stored = try StoredQueue(stateDirectory: stateDirectory ?? StateDirectory.defaultPath(),
+                                     configuration: configuration,
+                                     onStoreError: { reporter.report("\($0)") }, onEvent: { reporter.handle($0) })
+        } catch {
+            FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
+            throw ExitCode(1)
         }
-        let completed = reporter.waitUntilDone(count: running)
+        for problem in stored.problems { reporter.report(problem) }
+        let queue = stored.queue
+        queue.setMaxOverallDownloadLimit(try overallLimit())
+        let ids: [String]
+        if continuing {
+            ids = stored.continueUnfinished()
+            guard !ids.isEmpty else {
+                throw ValidationError("nothing to continue in \(stored.store.path): give URLs or a queue file with -i FILE")
+            }
+            if !quiet { reporter.report("continuing \(ids.count) unfinished download\(ids.count == 1 ? "" : "s")") }
+        } else {
+            let (added, continued) = stored.continueOrAdd(entries)
+            ids = added
+            if continued > 0, !quiet {
+                reporter.report("continuing \(continued) download\(continued == 1 ? "" : "s") from an earlier run")
+            }
+        }
+        entries = []
+        let interruptHandlers = stopOnInterrupt(stored)
+        let paused = ids.filter { queue.download($0)?.state == .paused }.count
+        let running = ids.count - paused
+        if paused > 0, !quiet {
+            reporter.report("\(paused) paused \(paused == 1 ? "entry is" : "entries are") queued but not run")
+        }
+        let completed = withExtendedLifetime(interruptHandlers) { reporter.waitUntilDone(count: running) }
+        // Finished downloads leave the stored queue; the store's history keeps them.
+        for download in queue.downloads where download.state == .complete { queue.remove(download.id) }
+        stored.flush()
 
         if let saveSession {
             let unfinished = queue.downloads.filter { $0.state != .complete }.map { download in
@@ -198,5 +232,21 @@ struct GetCommand: ParsableCommand {
             }
         }
         if completed < running || rejected > 0 { throw ExitCode(1) }
+    }
+
+    /// On SIGINT or SIGTERM: writes the queue's last progress to the store, says how to go on,
+    /// and exits 130.
+    private func stopOnInterrupt(_ stored: StoredQueue) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { (signalNumber: Int32) -> any DispatchSourceSignal in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                stored.flush()
+                FileHandle.standardError.write(Data("\ninterrupted; run haul get again to continue\n".utf8))
+                Foundation.exit(130)
+            }
+            source.resume()
+            return source
+        }
     }
 }

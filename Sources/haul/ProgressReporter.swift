@@ -51,17 +51,17 @@ final class ProgressReporter: Sendable {
             switch download.state {
             case .complete:
                 state.withLock { $0.completed += 1 }
-                if !quiet { emit("saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))") }
+                if !quiet { report("saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))") }
             default:
                 var reason = TextSanitizer.visible(download.lastError ?? download.state.rawValue)
                 if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) {
                     reason += " (received data kept in \(TextSanitizer.visible(partial)))"
                 }
-                emit("failed \(TextSanitizer.visible(download.displayURI)): \(reason)")
+                report("failed \(TextSanitizer.visible(download.displayURI)): \(reason)")
             }
             endings.signal()
         } else if download.state == .queued, previous?.state == .active, let error = download.lastError, !quiet {
-            emit("retrying \(label) after attempt \(download.attempts): \(TextSanitizer.visible(error))")
+            report("retrying \(label) after attempt \(download.attempts): \(TextSanitizer.visible(error))")
         }
     }
 
@@ -79,7 +79,7 @@ final class ProgressReporter: Sendable {
             }
         }
         let completed = state.withLock { $0.completed }
-        if count > 1, !quiet { emit("\(count) downloads: \(completed) saved, \(count - completed) failed, in \(elapsedText())") }
+        if count > 1, !quiet { report("\(count) downloads: \(completed) saved, \(count - completed) failed, in \(elapsedText())") }
         return completed
     }
 
@@ -127,7 +127,7 @@ final class ProgressReporter: Sendable {
     }
 
     /// Prints a whole line, clearing the status line first on a terminal.
-    private func emit(_ line: String) {
+    func report(_ line: String) {
         state.withLock { state in
             let clear = state.lineShown ? "\r\u{1B}[K" : ""
             state.lineShown = false

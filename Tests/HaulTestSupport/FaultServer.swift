@@ -23,7 +23,8 @@ import Synchronization
 /// - `/file/N?key=K&…`: N pattern bytes with ETag `"v1"` and a Last-Modified, honouring Range and
 ///   If-Range, counting requests per key K (`fileRequests`). Faults: `drop=M` (the first request
 ///   closes after M body bytes), `stall=M` (the first request sends M body bytes, then nothing),
-///   `trickle=K` (the first request sends K body bytes every 100 ms),
+///   `trickle=K` (the first request sends K body bytes every 100 ms), `pace=K` (every request
+///   does),
 ///   `etag=changing` (the ETag is `"vN"` on the Nth request),
 ///   `ranges=ignore` (always 200) or `ranges=416`, `ifrange=ignore` (serve the range even when
 ///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE).
@@ -223,7 +224,7 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
                 headers["Content-Range"] = "bytes \(from)-\(to - 1)/\(size)"
             }
         }
-        if count == 1, let trickle = Int(query["trickle"] ?? ""), trickle > 0 {
+        if let trickle = Int(query[count == 1 && query["trickle"] != nil ? "trickle" : "pace"] ?? ""), trickle > 0 {
             headers["Content-Length"] = String(end - start)
             sendHead(context, status, headers: headers)
             context.flush()

@@ -57,6 +57,7 @@ final class EventRecorder: Sendable {
             case .added(let downloads): for download in downloads { state.latest[download.id] = download }
             case .changed(let download): state.latest[download.id] = download
             case .removed(let id): state.latest.removeValue(forKey: id)
+            case .moved: break
             }
             state.maximumActive = max(state.maximumActive, state.latest.values.filter { $0.state == .active }.count)
             let latest = state.latest

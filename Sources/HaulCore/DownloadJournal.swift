@@ -1,0 +1,14 @@
+// MARK: - DownloadJournal
+
+/// Where a `DownloadQueue` keeps its changes so that a later run can continue them: the store's
+/// `Checkpointer`. Without one, a queue lives only as long as its process.
+public protocol DownloadJournal: Sendable {
+    /// Files a change. Runs on the queue's `callbackQueue`, for every event, in order, before
+    /// the queue's `onEvent` sees it.
+    func record(_ event: DownloadEvent)
+
+    /// Makes `download`, just given its destination, durable before its partial file is
+    /// created, so a process killed in between leaves no partial file the journal cannot name.
+    /// Runs on the queue's `callbackQueue` and returns when the record is written.
+    func recordDestination(of download: Download)
+}

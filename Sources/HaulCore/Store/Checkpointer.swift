@@ -1,0 +1,141 @@
+import Foundation
+import Synchronization
+
+// MARK: - Checkpointer
+
+/// Follows a queue's events and writes them to the `DownloadStore` in batches, at most once per
+/// `interval`. Before a download's completed ranges are written, its partial file is synced
+/// (`fdatasync`), so the store never claims a byte the disk might not have: progress events are
+/// sent only after their bytes were written to the file, and the sync comes after the event.
+///
+/// **Threading:** `record` may be called from any thread and only files the change; syncing
+/// and writing run on the checkpointer's own serial queue.
+public final class Checkpointer: DownloadJournal {
+    fileprivate struct Pending {
+        /// The newest copy of each changed download, and the order they first changed in.
+        var changed: [String: Download] = [:]
+        var sequence: [String] = []
+        var removed: [String] = []
+        var orderChanged = false
+        var scheduled = false
+        var orderSource: (@Sendable () -> [String])?
+    }
+
+    private let store: DownloadStore
+    private let interval: Double
+    private let onError: @Sendable (StoreError) -> Void
+    private let writer = DispatchQueue(label: "haul.checkpointer")
+    private let pending = Mutex(Pending())
+
+    /// `onError` runs on the checkpointer's queue (or the caller's, for `recordDestination`) when
+    /// a write fails; the changes are kept and tried again at the next checkpoint.
+    public init(store: DownloadStore, interval: Double = 1, onError: @escaping @Sendable (StoreError) -> Void) {
+        self.store = store
+        self.interval = interval
+        self.onError = onError
+    }
+
+    /// Where the queue order comes from when a download is moved.
+    public func setOrderSource(_ source: @escaping @Sendable () -> [String]) {
+        pending.withLock { $0.orderSource = source }
+    }
+
+    // MARK: - Recording
+
+    /// Files `event` for the next checkpoint.
+    public func record(_ event: DownloadEvent) {
+        file { pending in
+            switch event {
+            case .added(let downloads):
+                for download in downloads { pending.file(download) }
+            case .changed(let download):
+                pending.file(download)
+            case .removed(let id):
+                // A pending change is still written first: it may be the ending history keeps.
+                pending.removed.append(id)
+            case .moved:
+                pending.orderChanged = true
+            }
+        }
+    }
+
+    /// Writes `download` now, outside the once-a-second rhythm: a name is reserved once per
+    /// download. It is filed too, so the next checkpoint cannot write an older copy over it (the
+    /// queue's older events for it were all recorded before this call, on the same queue).
+    public func recordDestination(of download: Download) {
+        file { $0.file(download) }
+        do {
+            try store.write(DownloadStore.Batch(upserts: [download]))
+        } catch {
+            onError(error)
+        }
+    }
+
+    /// Applies `change` to the pending changes and makes sure a checkpoint is coming.
+    private func file(_ change: (inout Pending) -> Void) {
+        let schedule = pending.withLock { pending -> Bool in
+            change(&pending)
+            guard !pending.scheduled else { return false }
+            pending.scheduled = true
+            return true
+        }
+        if schedule {
+            writer.asyncAfter(deadline: .now() + interval) { [self] in checkpoint() }
+        }
+    }
+
+    /// Writes everything filed so far, now, and returns when it is on disk (at quit).
+    public func flush() {
+        writer.sync { checkpoint() }
+    }
+
+    // MARK: - Checkpoint
+
+    /// Runs on `writer`.
+    private func checkpoint() {
+        let (batch, orderSource) = pending.withLock { pending -> (DownloadStore.Batch, (@Sendable () -> [String])?) in
+            let batch = DownloadStore.Batch(upserts: pending.sequence.compactMap { pending.changed[$0] },
+                                            removals: pending.removed, order: nil)
+            let source = pending.orderChanged ? pending.orderSource : nil
+            pending = Pending(orderSource: pending.orderSource)
+            return (batch, source)
+        }
+        var complete = batch
+        complete.order = orderSource?()
+        for download in complete.upserts where !download.completed.isEmpty && download.state != .complete {
+            Checkpointer.sync(download.partialPath)
+        }
+        do {
+            try store.write(complete)
+        } catch {
+            onError(error)
+            refile(complete)
+        }
+    }
+
+    /// Makes the written bytes of a partial file durable before its ranges are recorded.
+    private static func sync(_ path: String?) {
+        guard let path else { return }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fdatasync(descriptor)
+        close(descriptor)
+    }
+
+    /// Puts a batch that could not be written back in front of newer changes.
+    private func refile(_ batch: DownloadStore.Batch) {
+        file { pending in
+            for download in batch.upserts where pending.changed[download.id] == nil && !pending.removed.contains(download.id) {
+                pending.file(download)
+            }
+            pending.removed = batch.removals + pending.removed
+            pending.orderChanged = pending.orderChanged || batch.order != nil
+        }
+    }
+}
+
+extension Checkpointer.Pending {
+    mutating func file(_ download: Download) {
+        if changed.updateValue(download, forKey: download.id) == nil { sequence.append(download.id) }
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import GRDB
+
+// MARK: - DownloadStore
+
+/// The queue on disk: SQLite through GRDB, in WAL mode, one row per download (URIs, options,
+/// state, destination, completed ranges, validator) and a history of finished and failed
+/// downloads. The file holds passwords a download needs to resume, so it is mode 0600 in a
+/// 0700 directory.
+///
+/// **Threading:** every method may be called from any thread; GRDB serializes them.
+public final class DownloadStore: Sendable {
+    /// One finished or failed download, as the history keeps it (the URI without password).
+    public struct HistoryEntry: Sendable, Equatable {
+        public let downloadID: String
+        public let uri: String
+        public let destination: String?
+        public let bytes: Int64
+        public let state: Download.State
+        public let error: String?
+        public let finishedAt: Date
+    }
+
+    /// What `load` found, and what it could not use.
+    public struct Contents: Sendable {
+        public var downloads: [Download] = []
+        /// One line per value that could not be read back, naming the download.
+        public var problems: [String] = []
+    }
+
+    /// The changes one checkpoint writes in one transaction.
+    struct Batch {
+        /// New or changed downloads; new ones join the end of the stored order in this order.
+        var upserts: [Download] = []
+        var removals: [String] = []
+        /// The queue order to store, when it changed.
+        var order: [String]?
+
+        var isEmpty: Bool { upserts.isEmpty && removals.isEmpty && order == nil }
+    }
+
+    /// The database file.
+    public let path: String
+    private let database: DatabaseQueue
+
+    /// Opens (creating and migrating it when needed) the store at `path`.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        if !FileManager.default.fileExists(atPath: path) {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if descriptor >= 0 { close(descriptor) }
+        }
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(5)
+        configuration.label = "haul.store"
+        configuration.prepareDatabase { db in
+            // In WAL mode NORMAL survives a killed process; only a power cut may lose the last
+            // commits, and checkpoints never claim bytes that were not synced.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        do {
+            database = try DatabaseQueue(path: path, configuration: configuration)
+            try DownloadStore.migrator.migrate(database)
+        } catch {
+            throw StoreError("cannot open the store \(path): \(error)")
+        }
+    }
+
+    // MARK: - Schema
+
+    /// Every schema version, oldest first; a store from any earlier haul is brought up to date.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: downloads and history") { db in
+            try db.execute(sql: """
+                CREATE TABLE download (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    position INTEGER NOT NULL,
+                    uris TEXT NOT NULL,
+                    options TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    directory TEXT,
+                    destination TEXT,
+                    total_bytes INTEGER NOT NULL,
+                    completed TEXT NOT NULL,
+                    validator TEXT,
+                    attempts INTEGER NOT NULL,
+                    last_error TEXT,
+                    updated_at REAL NOT NULL
+                );
+                CREATE INDEX download_position ON download(position);
+                CREATE TABLE history (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    download_id TEXT NOT NULL,
+                    uri TEXT NOT NULL,
+                    destination TEXT,
+                    bytes INTEGER NOT NULL,
+                    state TEXT NOT NULL,
+                    error TEXT,
+                    finished_at REAL NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: - Reading
+
+    /// Every stored download in queue order.
+    public func load() throws(StoreError) -> Contents {
+        do {
+            return try database.read { db in
+                var contents = Contents()
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT id, uris, options, state, directory, destination, total_bytes, completed, validator,
+                           attempts, last_error FROM download ORDER BY position, rowid
+                    """)
+                while let row = try rows.next() {
+                    contents.downloads.append(DownloadStore.download(from: row, problems: &contents.problems))
+                }
+                return contents
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError("cannot read the store \(path): \(error)")
+        }
+    }
+
+    /// The newest `limit` history entries, newest first.
+    public func history(limit: Int = 100) throws(StoreError) -> [HistoryEntry] {
+        do {
+            return try database.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT download_id, uri, destination, bytes, state, error, finished_at
+                    FROM history ORDER BY id DESC LIMIT ?
+                    """, arguments: [limit]).map { row in
+                    HistoryEntry(downloadID: row[0], uri: row[1], destination: row[2], bytes: row[3],
+                                 state: Download.State(rawValue: row[4]) ?? .failed, error: row[5],
+                                 finishedAt: Date(timeIntervalSince1970: row[6]))
+                }
+            }
+        } catch {
+            throw StoreError("cannot read the history in \(path): \(error)")
+        }
+    }
+
+    private static func download(from row: Row, problems: inout [String]) -> Download {
+        let id: String = row[0]
+        var options = DownloadOptions()
+        for line in (row[2] as String).split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            do {
+                try options.set(String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+            } catch {
+                problems.append("download \(id): option \(parts[0]) ignored: \(error)")
+            }
+        }
+        var download = Download(id: id, uris: (row[1] as String).split(separator: "\n").map(String.init), options: options)
+        download.state = Download.State(rawValue: row[3]) ?? .queued
+        download.directory = row[4]
+        download.destination = row[5]
+        download.totalBytes = row[6]
+        if let completed = ByteRanges(parsing: row[7]) {
+            download.completed = completed
+        } else {
+            problems.append("download \(id): its progress could not be read; it starts over")
+        }
+        download.validator = row[8]
+        download.attempts = row[9]
+        download.lastError = row[10]
+        return download
+    }
+
+    // MARK: - Writing
+
+    /// Writes `batch` in one transaction.
+    func write(_ batch: Batch) throws(StoreError) {
+        guard !batch.isEmpty else { return }
+        do {
+            try database.write { db in
+                let now = Date().timeIntervalSince1970
+                var next = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM download").map { $0 + 1 } ?? 0
+                let previousState = try db.cachedStatement(sql: "SELECT state FROM download WHERE id = ?")
+                let upsert = try db.cachedStatement(sql: """
+                    INSERT INTO download (id, position, uris, options, state, directory, destination, total_bytes,
+                                          completed, validator, attempts, last_error, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET uris = excluded.uris, options = excluded.options,
+                        state = excluded.state, directory = excluded.directory, destination = excluded.destination,
+                        total_bytes = excluded.total_bytes, completed = excluded.completed,
+                        validator = excluded.validator, attempts = excluded.attempts,
+                        last_error = excluded.last_error, updated_at = excluded.updated_at
+                    """)
+                let history = try db.cachedStatement(sql: """
+                    INSERT INTO history (download_id, uri, destination, bytes, state, error, finished_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for download in batch.upserts {
+                    if download.state == .complete || download.state == .failed,
+                       try String.fetchOne(previousState, arguments: [download.id]) != download.state.rawValue {
+                        try history.execute(arguments: [download.id, download.displayURI, download.destination,
+                                                        download.bytesDone, download.state.rawValue,
+                                                        download.lastError, now])
+                    }
+                    let options = download.options.pairs(includingSecrets: true).map { "\($0)=\($1)" }.joined(separator: "\n")
+                    try upsert.execute(arguments: [
+                        download.id, next, download.uris.joined(separator: "\n"), options, download.state.rawValue,
+                        download.directory, download.destination, download.totalBytes,
+                        download.completed.description, download.validator, download.attempts,
+                        download.lastError, now,
+                    ])
+                    next += 1
+                }
+                let delete = try db.cachedStatement(sql: "DELETE FROM download WHERE id = ?")
+                for id in batch.removals { try delete.execute(arguments: [id]) }
+                if let order = batch.order {
+                    let place = try db.cachedStatement(sql: "UPDATE download SET position = ? WHERE id = ?")
+                    for (index, id) in order.enumerated() { try place.execute(arguments: [index, id]) }
+                }
+            }
+        } catch {
+            throw StoreError("cannot save the queue to \(path): \(error)")
+        }
+    }
+}

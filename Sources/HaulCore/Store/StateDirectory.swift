@@ -1,0 +1,52 @@
+import Foundation
+
+// MARK: - StateDirectory
+
+/// The directory haul keeps its store in (`$XDG_STATE_HOME/haul`, else
+/// `~/.local/state/haul`, or `--state-dir`), created mode 0700 and held by one haul process
+/// at a time through an advisory lock that the kernel drops when the process ends, even by
+/// `kill -9`.
+public final class StateDirectory: Sendable {
+    public let path: String
+    private let lockDescriptor: Int32
+
+    /// The default location for `environment` (normally the process's).
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/haul" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/state/haul"
+    }
+
+    /// Creates `path` if missing and takes its lock; throws when another haul holds it.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError("cannot create the state directory \(path): \(error.localizedDescription)")
+        }
+        let lockPath = path + "/lock"
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw StoreError("cannot open \(lockPath): \(String(cString: strerror(errno)))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = (try? String(contentsOfFile: lockPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            close(descriptor)
+            throw StoreError("another haul\(holder.map { " (pid \($0))" } ?? "") is using the state directory \(path); "
+                + "wait for it to finish, or give this one its own with --state-dir")
+        }
+        let pid = "\(getpid())\n"
+        _ = ftruncate(descriptor, 0)
+        _ = pid.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        lockDescriptor = descriptor
+    }
+
+    deinit {
+        close(lockDescriptor)
+    }
+
+    /// The store's database file.
+    public var databasePath: String { path + "/haul.sqlite" }
+}

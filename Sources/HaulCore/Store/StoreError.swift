@@ -1,0 +1,10 @@
+// MARK: - StoreError
+
+/// Why the state directory or the store could not be used, with the path and what to do.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HaulNet
+
+// MARK: - StoredQueue
+
+/// A `DownloadQueue` kept in the store of a state directory: every change is checkpointed, and
+/// the downloads of an earlier run, even one ended by `kill -9`, can be continued from their
+/// last checkpoint.
+///
+/// **Threading:** as `DownloadQueue`; `onEvent` runs on the queue's `callbackQueue`.
+public final class StoredQueue: Sendable {
+    public let queue: DownloadQueue
+    public let store: DownloadStore
+    /// The downloads the store held when it was opened, in their order, not yet in `queue`.
+    public let stored: [Download]
+    /// Values in the store that could not be read back.
+    public let problems: [String]
+    private let directory: StateDirectory
+    private let checkpointer: Checkpointer
+
+    /// Opens the store in `stateDirectory` (taking its lock) and makes the queue.
+    /// `onStoreError` runs when a checkpoint cannot be written (the changes are kept for the next).
+    public init(stateDirectory: String, configuration: DownloadQueue.Configuration, engine: ConnectionEngine = .shared,
+                checkpointInterval: Double = 1,
+                onStoreError: @escaping @Sendable (StoreError) -> Void,
+                onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(StoreError) {
+        directory = try StateDirectory(path: stateDirectory)
+        store = try DownloadStore(path: directory.databasePath)
+        let contents = try store.load()
+        stored = contents.downloads.map(StoredQueue.reconciled)
+        problems = contents.problems
+        let checkpointer = Checkpointer(store: store, interval: checkpointInterval, onError: onStoreError)
+        self.checkpointer = checkpointer
+        queue = DownloadQueue(configuration: configuration, engine: engine, journal: checkpointer, onEvent: onEvent)
+        checkpointer.setOrderSource { [weak queue] in queue?.ids ?? [] }
+    }
+
+    /// Writes every change so far to the store and returns when it is there. Not to be called on
+    /// the queue's `callbackQueue`, whose pending events it waits for.
+    public func flush() {
+        queue.callbackQueue.sync {}
+        checkpointer.flush()
+    }
+
+    // MARK: - Continuing
+
+    /// Queues `entries`, each continuing the stored download it names when there is an
+    /// unfinished one (same URIs, options and directory) and added anew otherwise. Continued
+    /// downloads that failed, were cancelled or paused are queued again with fresh attempts.
+    /// Returns the ids in entry order and how many were continued.
+    public func continueOrAdd(_ entries: [QueueEntry]) -> (ids: [String], continued: Int) {
+        var unfinished: [String: [Download]] = [:]
+        for download in stored where download.state != .complete {
+            unfinished[download.uris.joined(separator: "\t"), default: []].append(download)
+        }
+        var continued = 0
+        let downloads = entries.map { entry -> Download in
+            let fresh = queue.newDownload(for: entry)
+            let key = entry.uris.joined(separator: "\t")
+            guard let index = unfinished[key]?.firstIndex(where: { $0.options == fresh.options && $0.directory == fresh.directory }),
+                  var download = unfinished[key]?.remove(at: index) else { return fresh }
+            continued += 1
+            if download.state != .queued, download.state != .active {
+                download.state = fresh.state
+                download.attempts = 0
+                download.lastError = nil
+            }
+            return download
+        }
+        return (queue.restore(downloads), continued)
+    }
+
+    /// Queues every stored download that was queued or running when its run ended.
+    public func continueUnfinished() -> [String] {
+        queue.restore(stored.filter { $0.state == .queued || $0.state == .active })
+    }
+
+    /// A stored download checked against the disk: one whose partial file is gone but whose file
+    /// is there was renamed after its last checkpoint, so it is complete; one whose files are both
+    /// gone starts over.
+    static func reconciled(_ download: Download) -> Download {
+        guard !download.state.isFinal, let destination = download.destination, let partial = download.partialPath,
+              !FileManager.default.fileExists(atPath: partial) else { return download }
+        var download = download
+        if FileManager.default.fileExists(atPath: destination) {
+            download.state = .complete
+            if let size = (try? FileManager.default.attributesOfItem(atPath: destination)[.size]) as? Int64 {
+                download.completed = ByteRanges([0..<size])
+                download.totalBytes = size
+            }
+        } else {
+            download.completed.removeAll()
+            download.destination = nil
+        }
+        return download
+    }
+}

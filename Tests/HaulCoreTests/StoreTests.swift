@@ -1,0 +1,182 @@
+import Foundation
+@testable import HaulCore
+import HaulTestSupport
+import Testing
+
+/// The store: schema, round trip, history, permissions, the state directory's lock, and a
+/// stored queue continuing what an earlier run left.
+@Suite("Store")
+struct StoreTests {
+    private func scratch() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-store-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    private func sample(_ uri: String = "https://user:secret@example.com/a.iso") throws -> Download {
+        var options = DownloadOptions()
+        try options.set("out", "a.iso")
+        try options.set("header", "Cookie: c=1")
+        try options.set("http-passwd", "hunter2")
+        var download = Download(uris: [uri, "https://mirror.example.com/a.iso"], options: options)
+        download.state = .active
+        download.directory = "/tmp/x"
+        download.destination = "/tmp/x/a.iso"
+        download.completed = ByteRanges([0..<1000, 4096..<8192])
+        download.totalBytes = 10_000
+        download.validator = "\"v1\""
+        download.attempts = 2
+        download.lastError = "the server answered 503"
+        return download
+    }
+
+    @Test("a download written and read back is the same, in queue order")
+    func roundTrip() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("haul.sqlite").path
+        let first = try sample()
+        var second = Download(uris: ["http://127.0.0.1/b"])
+        second.state = .paused
+        try DownloadStore(path: path).write(.init(upserts: [first, second]))
+        // Opened again: the migrations already ran and run no more.
+        let store = try DownloadStore(path: path)
+        let contents = try store.load()
+        #expect(contents.problems.isEmpty)
+        #expect(contents.downloads == [first, second])
+
+        try store.write(.init(removals: [first.id], order: [second.id]))
+        #expect(try store.load().downloads.map(\.id) == [second.id])
+    }
+
+    @Test("the store file is mode 0600 in a 0700 directory, because it keeps passwords")
+    func permissions() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = try StateDirectory(path: directory.appendingPathComponent("state").path)
+        let store = try DownloadStore(path: state.databasePath)
+        try store.write(.init(upserts: [sample()]))
+        let mode = { (path: String) in
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1
+        }
+        #expect(mode(state.path) == 0o700)
+        for file in [state.databasePath, state.databasePath + "-wal"] {
+            #expect(mode(file) == 0o600, "\(file)")
+        }
+    }
+
+    @Test("a finished or failed download goes into the history once, without its password")
+    func history() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DownloadStore(path: directory.appendingPathComponent("haul.sqlite").path)
+        var download = try sample()
+        try store.write(.init(upserts: [download]))
+        download.state = .complete
+        download.completed = ByteRanges([0..<10_000])
+        try store.write(.init(upserts: [download]))
+        try store.write(.init(upserts: [download], removals: [download.id]))
+        let history = try store.history()
+        #expect(history.count == 1)
+        #expect(history.first?.uri == "https://user:***@example.com/a.iso")
+        #expect(history.first?.bytes == 10_000 && history.first?.state == .complete)
+    }
+
+    @Test("one haul at a time holds a state directory; the second is told who and what to do")
+    func lock() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("state").path
+        var first: StateDirectory? = try StateDirectory(path: path)
+        #expect(first != nil)
+        let error = #expect(throws: StoreError.self) { try StateDirectory(path: path) }
+        #expect(error?.description.contains("pid \(getpid())") == true)
+        #expect(error?.description.contains("--state-dir") == true)
+        first = nil
+        _ = try StateDirectory(path: path)
+    }
+
+    @Test("a store that is not a database is refused with its path")
+    func corrupt() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("haul.sqlite").path
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: StoreError.self) { try DownloadStore(path: path) }
+        #expect(error?.description.contains(path) == true)
+    }
+
+    @Test("the default state directory follows XDG_STATE_HOME, else ~/.local/state")
+    func defaultPath() {
+        #expect(StateDirectory.defaultPath(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/haul")
+        #expect(StateDirectory.defaultPath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]) == "/h/.local/state/haul")
+        #expect(StateDirectory.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/state/haul")
+    }
+
+    // MARK: - Restoring
+
+    @Test("a download renamed after its last checkpoint is complete; one whose files are gone starts over")
+    func reconcile() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var download = try sample()
+        download.destination = directory.appendingPathComponent("a.iso").path
+        try Data(count: 10_000).write(to: URL(fileURLWithPath: download.destination ?? ""))
+        let renamed = StoredQueue.reconciled(download)
+        #expect(renamed.state == .complete && renamed.completed == ByteRanges([0..<10_000]))
+
+        try FileManager.default.removeItem(atPath: download.destination ?? "")
+        let gone = StoredQueue.reconciled(download)
+        #expect(gone.state == .active && gone.completed.isEmpty && gone.destination == nil)
+
+        try Data(count: 8192).write(to: URL(fileURLWithPath: download.partialPath ?? ""))
+        #expect(StoredQueue.reconciled(download) == download)
+    }
+
+    @Test("a stored queue continues an interrupted download, keeps order and moves, and adds the rest")
+    func continueAndMove() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let statePath = directory.appendingPathComponent("state").path
+        var configuration = DownloadQueue.Configuration()
+        configuration.directory = directory.path
+        let server = try FaultServer.shared()
+        let key = UUID().uuidString
+        let slow = QueueEntry(uris: [server.url("/file/4000000?key=\(key)&pace=100000").absoluteString])
+        let later = [1, 2, 3].map { QueueEntry(uris: [server.url("/file/\($0)000?key=\(UUID())").absoluteString], options: pausedOptions()) }
+
+        var firstRun: StoredQueue? = try StoredQueue(stateDirectory: statePath, configuration: configuration,
+                                                     checkpointInterval: 0.2, onStoreError: { Issue.record("\($0)") },
+                                                     onEvent: { _ in })
+        let ids = try #require(firstRun).continueOrAdd([slow] + later).ids
+        try #require(firstRun).queue.move(ids[3], .top)
+        try await Task.sleep(for: .milliseconds(1500))
+        // What a killed process leaves: the last checkpoint, not a final flush.
+        try #require(firstRun).queue.pause(ids[0])
+        firstRun = nil
+        try await Task.sleep(for: .milliseconds(300))
+
+        let recorder = EventRecorder()
+        let secondRun = try StoredQueue(stateDirectory: statePath, configuration: configuration,
+                                        onStoreError: { Issue.record("\($0)") }, onEvent: { recorder.record($0) })
+        #expect(secondRun.stored.map(\.id) == [ids[3], ids[0], ids[1], ids[2]])
+        let interrupted = try #require(secondRun.stored.first { $0.id == ids[0] })
+        #expect(interrupted.completed.prefixLength > 0 && interrupted.validator == "\"v1\"")
+        let fresh = QueueEntry(uris: [server.url("/file/5000?key=\(UUID())").absoluteString])
+        let (again, continued) = secondRun.continueOrAdd([slow, fresh])
+        #expect(continued == 1 && again[0] == ids[0] && again[1] != ids[0])
+        #expect(await recorder.wait(for: again))
+        let data = try Data(contentsOf: directory.appendingPathComponent("4000000"))
+        #expect(data.count == 4_000_000 && TestPattern.matches(data))
+        let requests = try FaultServer.shared().fileRequests.requests(for: key)
+        #expect(requests.last?.range == "bytes=\(interrupted.completed.prefixLength)-")
+        secondRun.flush()
+        #expect(try secondRun.store.history().count == 2)
+    }
+
+    private func pausedOptions() -> DownloadOptions {
+        var options = DownloadOptions()
+        options.pause = true
+        return options
+    }
+}
