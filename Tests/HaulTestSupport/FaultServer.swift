@@ -24,7 +24,7 @@ import Synchronization
 ///   If-Range, counting requests per key K (`fileRequests`). Faults: `drop=M` (the first request
 ///   closes after M body bytes), `stall=M` (the first request sends M body bytes, then nothing),
 ///   `trickle=K` (the first request sends K body bytes every 100 ms), `pace=K` (every request
-///   does),
+///   does, until `fileRequests.liftPace(for:)`),
 ///   `etag=changing` (the ETag is `"vN"` on the Nth request),
 ///   `ranges=ignore` (always 200) or `ranges=416`, `ifrange=ignore` (serve the range even when
 ///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE).
@@ -224,7 +224,8 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
                 headers["Content-Range"] = "bytes \(from)-\(to - 1)/\(size)"
             }
         }
-        if let trickle = Int(query[count == 1 && query["trickle"] != nil ? "trickle" : "pace"] ?? ""), trickle > 0 {
+        let trickleParameter = count == 1 && query["trickle"] != nil ? "trickle" : log.isPaceLifted(for: key) ? "" : "pace"
+        if let trickle = Int(query[trickleParameter] ?? ""), trickle > 0 {
             headers["Content-Length"] = String(end - start)
             sendHead(context, status, headers: headers)
             context.flush()
@@ -353,9 +354,19 @@ public final class FileRequestLog: Sendable {
     }
 
     private let entries = Mutex<[String: [Entry]]>([:])
+    private let unpaced = Mutex<Set<String>>([])
 
     public func requests(for key: String) -> [Entry] {
         entries.withLock { $0[key] ?? [] }
+    }
+
+    /// From now on, requests for `key` ignore `pace` and are sent at full speed.
+    public func liftPace(for key: String) {
+        _ = unpaced.withLock { $0.insert(key) }
+    }
+
+    func isPaceLifted(for key: String) -> Bool {
+        unpaced.withLock { $0.contains(key) }
     }
 
     /// Records a request and returns its number for `key`, from 1.

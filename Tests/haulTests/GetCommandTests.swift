@@ -5,59 +5,20 @@ import Testing
 /// `haul get` run as a user runs it: the built binary, against the fault server.
 @Suite("haul get")
 struct GetCommandTests {
-    struct Run {
-        let status: Int32
-        let stderr: String
-    }
-
-    /// The `haul` binary built beside this test bundle.
-    static let binary: URL = {
-        var directory = Bundle.main.bundleURL
-        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("haul").path),
-              directory.path != "/" {
-            directory.deleteLastPathComponent()
-        }
-        return directory.appendingPathComponent("haul")
-    }()
-
-    func haul(_ arguments: [String], in directory: URL, stdin: String? = nil, fileSizeLimitKiB: Int? = nil) throws -> Run {
-        let process = Process()
-        if let fileSizeLimitKiB {
-            // bash applies the limit, then becomes haul.
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
-            process.arguments = ["-c", "ulimit -f \(fileSizeLimitKiB); exec '\(GetCommandTests.binary.path)' \(quoted)"]
-        } else {
-            process.executableURL = GetCommandTests.binary
-            process.arguments = arguments
-        }
-        if let stdin {
-            let input = Pipe()
-            process.standardInput = input
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try input.fileHandleForWriting.close()
-        }
-        process.currentDirectoryURL = directory
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stderr: String(decoding: output, as: UTF8.self))
+    func haul(_ arguments: [String], in directory: URL, stdin: String? = nil,
+              fileSizeLimitKiB: Int? = nil) throws -> HaulProcess.Run {
+        try HaulProcess.run(arguments, in: directory, stdin: stdin, fileSizeLimitKiB: fileSizeLimitKiB)
     }
 
     func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-get-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
+        try HaulProcess.scratch()
     }
 
     @Test("downloads several URLs, names them, exits 0")
     func downloads() throws {
         let server = try FaultServer.shared()
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { HaulProcess.cleanUp(directory) }
         let run = try haul(["get", server.url("/bytes/3000000").absoluteString, server.url("/chain/2").absoluteString,
                             "-d", "out"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
@@ -72,7 +33,7 @@ struct GetCommandTests {
     func hostileName() throws {
         let server = try FaultServer.shared()
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { HaulProcess.cleanUp(directory) }
         let value = "attachment; filename=\"../../evil\u{1B}[2J.txt\""
         let query = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let run = try haul(["get", server.url("/disposition?value=\(query)").absoluteString], in: directory)
@@ -85,7 +46,7 @@ struct GetCommandTests {
     func failures() throws {
         let server = try FaultServer.shared()
         let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { HaulProcess.cleanUp(directory) }
         let missing = try haul(["get", server.url("/status/404").absoluteString], in: directory)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("the server answered 404 Not Found"))
@@ -115,7 +76,7 @@ struct GetQueueFileTests {
     func queueFile() throws {
         let server = try FaultServer.shared()
         let directory = try runner.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { HaulProcess.cleanUp(directory) }
         let queue = """
         # two good, one bad
         \(server.url("/file/1000?key=\(UUID())"))
@@ -137,7 +98,7 @@ struct GetQueueFileTests {
     func stdinAndSession() throws {
         let server = try FaultServer.shared()
         let directory = try runner.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { HaulProcess.cleanUp(directory) }
         let list = "\(server.url("/file/500?key=\(UUID())"))\n\(server.url("/status/404"))\n"
         let run = try runner.haul(["get", "-i", "-", "-m", "1", "--save-session", "session.txt"], in: directory, stdin: list)
         #expect(run.status == 1, "\(run.stderr)")
@@ -151,7 +112,7 @@ struct GetQueueFileTests {
     func diskFull() throws {
         let server = try FaultServer.shared()
         let directory = try runner.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { HaulProcess.cleanUp(directory) }
         let run = try runner.haul(["get", "-m", "1", "-j", "1", server.url("/file/3000000?key=\(UUID())").absoluteString,
                                    server.url("/file/100000?key=\(UUID())").absoluteString], in: directory,
                                   fileSizeLimitKiB: 1024)
@@ -174,7 +135,7 @@ struct GetCommandHTTPSTests {
         defer { nginx.stop() }
         let runner = GetCommandTests()
         let directory = try runner.scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { HaulProcess.cleanUp(directory) }
         let url = nginx.url("/secure.bin").absoluteString
 
         let trusted = try runner.haul(["get", "--ca-certificate", nginx.caFile, url], in: directory)

@@ -1,0 +1,50 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// Resume that never corrupts a file: haul killed with SIGKILL at random moments, then started
+/// again with the same command, ends with every file whole.
+@Suite("kill -9 and restart")
+struct KillTests {
+    @Test("killed at 20 random moments during 4 concurrent downloads, every file ends whole")
+    func killAndRestart() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        // 32 KiB every 100 ms a request: about 14 s of kills cannot finish even the smallest.
+        let sizes = [4_000_000, 5_000_000, 6_000_000, 7_000_000]
+        let keys = sizes.map { _ in UUID().uuidString }
+        let list = zip(sizes, keys).map { size, key in
+            server.url("/file/\(size)?key=\(key)&pace=32768").absoluteString + "\n  out=f\(size).bin"
+        }.joined(separator: "\n")
+        try Data(list.utf8).write(to: directory.appendingPathComponent("list.txt"))
+        let arguments = ["get", "-i", "list.txt", "-d", "out", "-j", "4", "-q"]
+
+        var generator = SystemRandomNumberGenerator()
+        var delays: [Int] = []
+        for _ in 0..<20 {
+            let (process, errors) = try HaulProcess.start(arguments, in: directory)
+            let delay = Int.random(in: 100...1300, using: &generator)
+            delays.append(delay)
+            try await Task.sleep(for: .milliseconds(delay))
+            kill(process.processIdentifier, SIGKILL)
+            _ = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "ended on its own before the kill after \(delay) ms")
+        }
+        for key in keys { server.fileRequests.liftPace(for: key) }
+        let run = try HaulProcess.run(arguments, in: directory)
+        #expect(run.status == 0, "\(run.stderr)\nkilled after (ms): \(delays)")
+
+        let saved = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).sorted()
+        #expect(saved == sizes.map { "f\($0).bin" }, "killed after (ms): \(delays)")
+        for size in sizes {
+            let data = try Data(contentsOf: directory.appendingPathComponent("out/f\(size).bin"))
+            #expect(data.count == size && TestPattern.matches(data), "f\(size).bin; killed after (ms): \(delays)")
+        }
+        // The runs continued from their checkpoints rather than starting over each time.
+        let resumed = keys.flatMap { server.fileRequests.requests(for: $0) }.filter { $0.range != nil }
+        #expect(resumed.count >= 4, "killed after (ms): \(delays)")
+        #expect(resumed.allSatisfy { $0.ifRange == "\"v1\"" })
+    }
+}
