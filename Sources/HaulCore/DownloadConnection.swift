@@ -9,14 +9,17 @@ import HaulNet
 /// `DownloadQueue`, its delegate. Every stored property is a constant.
 final class DownloadConnection: Connection, @unchecked Sendable {
     let downloadID: String
+    /// The host the per-host cap counts this connection against.
+    let hostKey: String
     /// The first byte asked for (0 for the whole file).
     let resumeOffset: Int64
     /// The validator the partial data was read under, when resuming.
     let expectedValidator: String?
 
-    init(request: Request, downloadID: String, resumeOffset: Int64, expectedValidator: String?,
+    init(request: Request, downloadID: String, hostKey: String, resumeOffset: Int64, expectedValidator: String?,
          queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine) {
         self.downloadID = downloadID
+        self.hostKey = hostKey
         self.resumeOffset = resumeOffset
         self.expectedValidator = expectedValidator
         super.init(request: request, delegate: queue, queue: callbackQueue, engine: engine)

@@ -14,6 +14,9 @@ import Synchronization
 public final class DownloadQueue: ConnectionDelegate {
     public struct Configuration: Sendable {
         public var maxConcurrentDownloads = 5
+        /// Active downloads from one host (scheme, host and port) at the most; 0 for no cap.
+        /// A download whose host is full waits while later ones from other hosts start.
+        public var maxConnectionsPerHost = 0
         /// Options every download starts from (the command line's); its own options win.
         public var defaults = DownloadOptions()
         /// Where files go when neither the download nor `defaults` names a `dir`.
@@ -32,6 +35,8 @@ public final class DownloadQueue: ConnectionDelegate {
         var downloads: [String: Download] = [:]
         /// The connection of every active download (so its count is the active count).
         var connections: [String: DownloadConnection] = [:]
+        /// Active downloads per host (`DownloadQueue.hostKey`).
+        var hostConnections: [String: Int] = [:]
         /// Downloads waiting for their retry timer.
         var waiting: Set<String> = []
         /// A failure found after the body arrived (digest, rename), reported at the ending.
@@ -243,74 +248,6 @@ public final class DownloadQueue: ConnectionDelegate {
         startConnections(toStart)
     }
 
-    // MARK: - Admission
-
-    /// Starts queued downloads, in order, while slots are free; returns their connections to start
-    /// once the lock is released.
-    func admit(_ state: inout State) -> [DownloadConnection] {
-        var started: [DownloadConnection] = []
-        var index = state.scanFrom
-        while index < state.order.count, state.connections.count < configuration.maxConcurrentDownloads {
-            let id = state.order[index]
-            index += 1
-            guard var download = state.downloads[id], download.state == .queued, !state.waiting.contains(id) else { continue }
-            guard let connection = makeAttempt(&download) else {
-                state.downloads[id] = download
-                started += failed(&state, id, .fatal, "'\(download.uris.first ?? "")' is not a usable URI")
-                continue
-            }
-            state.downloads[id] = download
-            state.connections[id] = connection
-            emit(.changed(download))
-            started.append(connection)
-        }
-        state.scanFrom = index
-        return started
-    }
-
-    func startConnections(_ connections: [DownloadConnection]) {
-        for connection in connections { connection.start() }
-    }
-
-    /// The next attempt's connection: a mirror chosen in turn, the options as a request, and a
-    /// Range with If-Range when the partial file holds data read under a known validator.
-    private func makeAttempt(_ download: inout Download) -> DownloadConnection? {
-        download.state = .active
-        download.attempts += 1
-        let options = download.options.merged(over: configuration.defaults)
-        guard !download.uris.isEmpty, let url = URL(string: download.uris[(download.attempts - 1) % download.uris.count]) else {
-            return nil
-        }
-        var request = Request(url: url)
-        request.timeoutInterval = Double(options.timeout ?? 60)
-        request.tls = configuration.tls
-        if let userAgent = options.userAgent { request.userAgent = userAgent }
-        if let referer = options.referer { request.headers.set("Referer", referer) }
-        for header in options.headers {
-            let parts = header.split(separator: ":", maxSplits: 1)
-            request.headers.add(String(parts[0]).trimmingCharacters(in: .whitespaces),
-                                parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
-        }
-        if let user = options.httpUser { request.credentials = Credentials(user: user, password: options.httpPasswd ?? "") }
-        if let limit = options.maxDownloadLimit, limit > 0 { request.maxReceiveSpeed = limit }
-        if let lowest = options.lowestSpeedLimit, lowest > 0 { request.lowestSpeed = lowest }
-
-        var resumeOffset: Int64 = 0
-        let prefix = download.completed.prefixLength
-        if prefix > 0, let validator = download.validator, let partial = download.partialPath,
-           let size = (try? FileManager.default.attributesOfItem(atPath: partial)[.size]) as? Int64,
-           size >= prefix {
-            resumeOffset = prefix
-            request.byteRange = ByteRange(from: resumeOffset)
-            request.headers.set("If-Range", validator)
-        } else {
-            download.completed.removeAll()
-        }
-        return DownloadConnection(request: request, downloadID: download.id, resumeOffset: resumeOffset,
-                                  expectedValidator: resumeOffset > 0 ? download.validator : nil,
-                                  queue: self, callbackQueue: callbackQueue, engine: engine)
-    }
-
     // MARK: - Events
 
     /// Posts `event` to `callbackQueue`; called under the lock, so events keep their order.
@@ -329,7 +266,10 @@ extension DownloadQueue.State {
     @discardableResult
     mutating func endAttempt(_ id: String) -> DownloadConnection? {
         lastSample.removeValue(forKey: id)
-        return connections.removeValue(forKey: id)
+        guard let connection = connections.removeValue(forKey: id) else { return nil }
+        hostConnections[connection.hostKey, default: 1] -= 1
+        if hostConnections[connection.hostKey] == 0 { hostConnections.removeValue(forKey: connection.hostKey) }
+        return connection
     }
 
     /// `id` may be admitted again: admission must look at it.

@@ -37,6 +37,9 @@ struct GetCommand: ParsableCommand {
     @Option(name: [.customShort("j"), .customLong("max-concurrent-downloads")], help: "Downloads at the same time.")
     var maxConcurrentDownloads: Int = 5
 
+    @Option(name: .customLong("max-connections-per-host"), help: "Downloads from one host at the same time (0: no cap); the rest wait while other hosts' downloads run.")
+    var maxConnectionsPerHost: Int = 0
+
     @Option(name: [.customShort("m"), .customLong("max-tries")], help: "Attempts per download (0: no limit).")
     var maxTries: Int = 5
 
@@ -103,6 +106,7 @@ struct GetCommand: ParsableCommand {
             if let problem = QueueEntry.uriProblem(text) { throw ValidationError(problem) }
         }
         guard maxConcurrentDownloads >= 1 else { throw ValidationError("-j must be at least 1") }
+        guard maxConnectionsPerHost >= 0 else { throw ValidationError("--max-connections-per-host must be 0 (no cap) or more") }
         _ = try defaults()
         _ = try overallLimit()
         if let caCertificate, !FileManager.default.isReadableFile(atPath: caCertificate) {
@@ -176,6 +180,7 @@ struct GetCommand: ParsableCommand {
 
         var configuration = DownloadQueue.Configuration()
         configuration.maxConcurrentDownloads = maxConcurrentDownloads
+        configuration.maxConnectionsPerHost = maxConnectionsPerHost
         configuration.defaults = try defaults()
         configuration.directory = dir
         configuration.tls = TLSOptions(verifyPeer: checkCertificate, caFile: caCertificate)

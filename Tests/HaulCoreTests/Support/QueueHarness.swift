@@ -93,12 +93,13 @@ struct QueueHarness {
     let queue: DownloadQueue
     let recorder = EventRecorder()
 
-    init(maxConcurrent: Int = 5, defaults: DownloadOptions = DownloadOptions(),
+    init(maxConcurrent: Int = 5, maxPerHost: Int = 0, defaults: DownloadOptions = DownloadOptions(),
          timer: any RetryTimer = ImmediateRetryTimer()) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-queue-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = DownloadQueue.Configuration()
         configuration.maxConcurrentDownloads = maxConcurrent
+        configuration.maxConnectionsPerHost = maxPerHost
         configuration.defaults = defaults
         configuration.directory = directory.path
         let recorder = recorder

@@ -1,0 +1,99 @@
+import Foundation
+import HaulNet
+
+// MARK: - Admission
+
+/// How the queue chooses what runs: queued downloads in order, while slots are free and their
+/// host is under the cap, each attempt made into a `DownloadConnection`.
+extension DownloadQueue {
+    /// How many queued downloads held back by a full host admission looks past before it stops,
+    /// so a long queue from one capped host costs a bounded scan, not the whole queue.
+    static let hostLookahead = 1000
+
+    /// Starts queued downloads, in order, while slots are free and their hosts are under the
+    /// per-host cap; returns their connections to start once the lock is released.
+    func admit(_ state: inout State) -> [DownloadConnection] {
+        var started: [DownloadConnection] = []
+        var index = state.scanFrom
+        var firstHeldBack: Int?
+        var heldBack = 0
+        let hostCap = configuration.maxConnectionsPerHost
+        while index < state.order.count, state.connections.count < configuration.maxConcurrentDownloads,
+              heldBack < DownloadQueue.hostLookahead {
+            let id = state.order[index]
+            index += 1
+            guard var download = state.downloads[id], download.state == .queued, !state.waiting.contains(id) else { continue }
+            if hostCap > 0, !download.uris.isEmpty,
+               state.hostConnections[DownloadQueue.hostKey(download.uris[download.attempts % download.uris.count]), default: 0] >= hostCap {
+                firstHeldBack = firstHeldBack ?? index - 1
+                heldBack += 1
+                continue
+            }
+            guard let connection = makeAttempt(&download) else {
+                state.downloads[id] = download
+                started += failed(&state, id, .fatal, "'\(download.uris.first ?? "")' is not a usable URI")
+                continue
+            }
+            state.downloads[id] = download
+            state.connections[id] = connection
+            state.hostConnections[connection.hostKey, default: 0] += 1
+            emit(.changed(download))
+            started.append(connection)
+        }
+        state.scanFrom = firstHeldBack ?? index
+        return started
+    }
+
+    /// `scheme://host:port` of `uri`, lowercased, without user info: what the per-host cap counts.
+    static func hostKey(_ uri: String) -> String {
+        guard let schemeEnd = uri.range(of: "://") else { return uri.lowercased() }
+        let rest = uri[schemeEnd.upperBound...]
+        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        return (uri[..<schemeEnd.upperBound] + authority).lowercased()
+    }
+
+    func startConnections(_ connections: [DownloadConnection]) {
+        for connection in connections { connection.start() }
+    }
+
+    /// The next attempt's connection: a mirror chosen in turn, the options as a request, and a
+    /// Range with If-Range when the partial file holds data read under a known validator.
+    func makeAttempt(_ download: inout Download) -> DownloadConnection? {
+        download.state = .active
+        download.attempts += 1
+        let options = download.options.merged(over: configuration.defaults)
+        guard !download.uris.isEmpty, let url = URL(string: download.uris[(download.attempts - 1) % download.uris.count]) else {
+            return nil
+        }
+        var request = Request(url: url)
+        request.timeoutInterval = Double(options.timeout ?? 60)
+        request.tls = configuration.tls
+        if let userAgent = options.userAgent { request.userAgent = userAgent }
+        if let referer = options.referer { request.headers.set("Referer", referer) }
+        for header in options.headers {
+            let parts = header.split(separator: ":", maxSplits: 1)
+            request.headers.add(String(parts[0]).trimmingCharacters(in: .whitespaces),
+                                parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
+        }
+        if let user = options.httpUser { request.credentials = Credentials(user: user, password: options.httpPasswd ?? "") }
+        if let limit = options.maxDownloadLimit, limit > 0 { request.maxReceiveSpeed = limit }
+        if let lowest = options.lowestSpeedLimit, lowest > 0 { request.lowestSpeed = lowest }
+
+        var resumeOffset: Int64 = 0
+        let prefix = download.completed.prefixLength
+        if prefix > 0, let validator = download.validator, let partial = download.partialPath,
+           let size = (try? FileManager.default.attributesOfItem(atPath: partial)[.size]) as? Int64,
+           size >= prefix {
+            resumeOffset = prefix
+            request.byteRange = ByteRange(from: resumeOffset)
+            request.headers.set("If-Range", validator)
+        } else {
+            download.completed.removeAll()
+        }
+        return DownloadConnection(request: request, downloadID: download.id, hostKey: DownloadQueue.hostKey(url.absoluteString),
+                                  resumeOffset: resumeOffset,
+                                  expectedValidator: resumeOffset > 0 ? download.validator : nil,
+                                  queue: self, callbackQueue: callbackQueue, engine: engine)
+    }
+}

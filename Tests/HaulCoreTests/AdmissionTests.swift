@@ -1,0 +1,68 @@
+import Foundation
+@testable import HaulCore
+import HaulTestSupport
+import Testing
+
+/// What runs when: the per-host cap, and the queue order as the user rearranges it.
+@Suite("Admission")
+struct AdmissionTests {
+    /// The index in `events` of the first change of `id` satisfying `condition`.
+    private func firstIndex(_ events: [DownloadEvent], _ id: String, _ condition: (Download) -> Bool) -> Int? {
+        events.firstIndex { event in
+            if case .changed(let download) = event { return download.id == id && condition(download) }
+            return false
+        }
+    }
+
+    @Test("a full host holds its downloads back while later ones from another host run")
+    func hostCap() async throws {
+        let slowServer = try FaultServer.shared()
+        let fastServer = try FaultServer.start()
+        defer { fastServer.shutdown() }
+        let harness = try QueueHarness(maxConcurrent: 4, maxPerHost: 1)
+        defer { harness.cleanUp() }
+        let slow = try (0..<3).map { _ in try harness.add(slowServer.url("/file/400000?key=\(UUID())&pace=65536")) }
+        let fast = try (0..<3).map { _ in try harness.add(fastServer.url("/file/1000?key=\(UUID())")) }
+        #expect(await harness.recorder.wait(for: slow + fast))
+
+        var active: [String: Set<String>] = [:]
+        var most = 0
+        for event in harness.recorder.events {
+            guard case .changed(let download) = event, let uri = download.uris.first else { continue }
+            let host = DownloadQueue.hostKey(uri)
+            if download.state == .active { active[host, default: []].insert(download.id) } else { active[host]?.remove(download.id) }
+            most = max(most, active[host]?.count ?? 0)
+        }
+        #expect(most == 1)
+        let events = harness.recorder.events
+        let lastFast = try #require(firstIndex(events, fast[2]) { $0.state == .complete })
+        let firstSlow = try #require(firstIndex(events, slow[0]) { $0.state == .complete })
+        #expect(lastFast < firstSlow, "the other host's downloads waited behind the full one")
+    }
+
+    @Test("the host key is scheme, host and port, without user info or case")
+    func hostKey() {
+        #expect(DownloadQueue.hostKey("HTTPS://User:pw@Example.COM:8443/a?b") == "https://example.com:8443")
+        #expect(DownloadQueue.hostKey("http://example.com") == "http://example.com")
+        #expect(DownloadQueue.hostKey("ftp://a@b@host/x#y") == "ftp://host")
+    }
+
+    @Test("a download moved to the top starts before those it passed; moves are events")
+    func move() async throws {
+        let server = try FaultServer.shared()
+        let harness = try QueueHarness(maxConcurrent: 1)
+        defer { harness.cleanUp() }
+        let first = try harness.add(server.url("/file/300000?key=\(UUID())&pace=65536"))
+        let waiting = try (0..<3).map { _ in try harness.add(server.url("/file/1000?key=\(UUID())")) }
+        harness.queue.move(waiting[2], .top)
+        harness.queue.move(waiting[0], .bottom)
+        harness.queue.move(waiting[1], .down)
+        harness.queue.move(first, .up)
+        #expect(harness.queue.ids == [first, waiting[2], waiting[0], waiting[1]])
+        #expect(await harness.recorder.wait(for: [first] + waiting))
+        let events = harness.recorder.events
+        #expect(events.contains(.moved(id: waiting[2], to: 0)))
+        let started = [waiting[2], waiting[0], waiting[1]].map { id in firstIndex(events, id) { $0.state == .active } ?? -1 }
+        #expect(started == started.sorted() && !started.contains(-1), "admitted in the new order")
+    }
+}
