@@ -126,6 +126,8 @@ public final class DownloadQueue: ConnectionDelegate {
     private func insert(_ downloads: [Download]) -> [String] {
         var downloads = downloads
         startConnections(state.withLock { state in
+            state.downloads.reserveCapacity(state.downloads.count + downloads.count)
+            state.position.reserveCapacity(state.position.count + downloads.count)
             for index in downloads.indices {
                 // A gid already queued (a queue file naming it twice) gets a new one.
                 while state.downloads[downloads[index].id] != nil { downloads[index].id = Download.makeID() }

@@ -12,6 +12,9 @@ import Synchronization
 /// and writing run on the checkpointer's own serial queue.
 public final class Checkpointer: DownloadJournal {
     fileprivate struct Pending {
+        /// Downloads added since the last checkpoint, as the events carried them (a queue file's
+        /// 100,000 entries stay one array, neither copied nor hashed).
+        var added: [[Download]] = []
         /// The newest copy of each changed download, and the order they first changed in.
         var changed: [String: Download] = [:]
         var sequence: [String] = []
@@ -47,7 +50,7 @@ public final class Checkpointer: DownloadJournal {
         file { pending in
             switch event {
             case .added(let downloads):
-                for download in downloads { pending.file(download) }
+                pending.added.append(downloads)
             case .changed(let download):
                 pending.file(download)
             case .removed(let id):
@@ -94,7 +97,8 @@ public final class Checkpointer: DownloadJournal {
     /// Runs on `writer`.
     private func checkpoint() {
         let (batch, orderSource) = pending.withLock { pending -> (DownloadStore.Batch, (@Sendable () -> [String])?) in
-            let batch = DownloadStore.Batch(upserts: pending.sequence.compactMap { pending.changed[$0] },
+            // Added before changed: a later copy of the same download overwrites the first.
+            let batch = DownloadStore.Batch(upserts: pending.added.flatMap { $0 } + pending.sequence.compactMap { pending.changed[$0] },
                                             removals: pending.removed, order: nil)
             let source = pending.orderChanged ? pending.orderSource : nil
             pending = Pending(orderSource: pending.orderSource)
