@@ -218,16 +218,27 @@ public final class DownloadQueue: ConnectionDelegate {
 
     /// Takes a download off the queue (its files stay).
     public func remove(_ id: String) {
-        let connection = state.withLock { state -> DownloadConnection? in
-            guard state.downloads.removeValue(forKey: id) != nil else { return nil }
-            state.order.removeAll { $0 == id }
-            state.position = Dictionary(uniqueKeysWithValues: state.order.enumerated().map { ($1, $0) })
-            state.scanFrom = 0
-            state.waiting.remove(id)
-            emit(.removed(id: id))
-            return state.endAttempt(id)
+        remove([id])
+    }
+
+    /// Takes downloads off the queue (their files stay), in one pass over the queue order.
+    public func remove(_ ids: [String]) {
+        let stopped = state.withLock { state -> [DownloadConnection] in
+            let gone = ids.filter { state.downloads.removeValue(forKey: $0) != nil }
+            guard !gone.isEmpty else { return [] }
+            let goneSet = Set(gone)
+            let first = gone.compactMap { state.position[$0] }.min() ?? 0
+            state.order.removeAll { goneSet.contains($0) }
+            for id in gone { state.position.removeValue(forKey: id) }
+            for index in first..<state.order.count { state.position[state.order[index]] = index }
+            state.scanFrom = min(state.scanFrom, first)
+            return gone.compactMap { id in
+                state.waiting.remove(id)
+                emit(.removed(id: id))
+                return state.endAttempt(id)
+            }
         }
-        connection?.cancel()
+        for connection in stopped { connection.cancel() }
         startConnections(state.withLock { admit(&$0) })
     }
 

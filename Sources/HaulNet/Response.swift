@@ -30,7 +30,7 @@ public struct Response: Sendable {
     /// content-encoded (its decoded length is then unknown).
     public var expectedContentLength: Int64 {
         if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity" { return -1 }
-        guard let text = headers["Content-Length"], let length = Int64(text.trimmingCharacters(in: .whitespaces)),
+        guard let text = headers["Content-Length"], let length = Int64(text.trimmingHTTPWhitespace()),
               length >= 0 else { return -1 }
         return length
     }

@@ -16,18 +16,18 @@ struct ResponseHead {
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         httpVersion = parts.first.map(String.init) ?? ""
         statusCode = parts.count > 1 ? Int(parts[1]) : nil
-        reasonPhrase = parts.count > 2 ? String(parts[2]).trimmingCharacters(in: .whitespaces) : ""
+        reasonPhrase = parts.count > 2 ? String(parts[2].trimmingHTTPWhitespace()) : ""
     }
 
     /// Adds one `Name: value` line; a line starting with white space continues the previous one.
     mutating func add(headerLine line: Substring) {
         if line.first == " " || line.first == "\t" {
-            headers.appendToLastValue(" " + line.trimmingCharacters(in: .whitespaces))
+            headers.appendToLastValue(" " + line.trimmingHTTPWhitespace())
             return
         }
         guard let colon = line.firstIndex(of: ":") else { return }
-        let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let name = String(line[..<colon].trimmingHTTPWhitespace())
+        let value = String(line[line.index(after: colon)...].trimmingHTTPWhitespace())
         guard !name.isEmpty else { return }
         headers.add(name, value)
     }

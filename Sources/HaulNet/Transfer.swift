@@ -267,7 +267,7 @@ final class Transfer {
     /// One header line (CRLF included), from CURLOPT_HEADERFUNCTION.
     fileprivate func receivedHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard case .headers = phase, request.url.isHTTP else { return bytes.count }
-        let line = Substring(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)[...]
+        let line = String(decoding: bytes, as: UTF8.self).trimmingLineEnd()
         if line.hasPrefix("HTTP/") {
             head.begin(statusLine: line)
         } else if line.isEmpty {

@@ -220,7 +220,7 @@ struct GetCommand: ParsableCommand {
         }
         let completed = withExtendedLifetime(interruptHandlers) { reporter.waitUntilDone(count: running) }
         // Finished downloads leave the stored queue; the store's history keeps them.
-        for download in queue.downloads where download.state == .complete { queue.remove(download.id) }
+        queue.remove(queue.downloads.filter { $0.state == .complete }.map(\.id))
         stored.flush()
 
         if let saveSession {
