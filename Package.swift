@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // MARK: - C shims
@@ -34,10 +35,16 @@ let package = Package(
             name: "HaulCore",
             dependencies: ["HaulNet", "CZlib", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(
+            name: "HaulTUI",
+            dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")],
+            resources: [.copy("Themes")]
+        ),
+        .target(name: "HaulCurses", dependencies: ["HaulTUI", "CNcurses"]),
         .executableTarget(
             name: "haul",
             dependencies: [
-                "HaulNet", "HaulCore",
+                "HaulNet", "HaulCore", "HaulTUI", "HaulCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -54,6 +61,7 @@ let package = Package(
         ),
         .testTarget(name: "HaulNetTests", dependencies: ["HaulNet", "HaulTestSupport"]),
         .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"]),
+        .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore"]),
         .testTarget(name: "haulTests", dependencies: ["haul", "HaulTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

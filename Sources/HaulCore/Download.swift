@@ -34,6 +34,8 @@ public struct Download: Sendable, Identifiable, Equatable {
     public var lastError: String?
     /// The ETag (else Last-Modified) the partial data was read under; a resume must match it.
     public var validator: String?
+    /// The last response of this run, for the detail view (not stored).
+    public var response: ResponseSummary?
 
     public init(id: String = Download.makeID(), uris: [String], options: DownloadOptions = DownloadOptions()) {
         self.id = id

@@ -1,4 +1,5 @@
 import HaulNet
+import Synchronization
 
 // MARK: - DownloadConnection
 
@@ -6,7 +7,7 @@ import HaulNet
 /// buffer and response"): which download it serves, the byte it asked to resume from and the
 /// validator that data was read under. Its body streams to the partial file on the engine
 /// thread through `FileSink`'s bounded buffer; its response and progress reach the
-/// `DownloadQueue`, its delegate. Every stored property is a constant.
+/// `DownloadQueue`, its delegate. Every stored property is a constant or behind a lock.
 final class DownloadConnection: Connection, @unchecked Sendable {
     let downloadID: String
     /// The host the per-host cap counts this connection against.
@@ -15,6 +16,8 @@ final class DownloadConnection: Connection, @unchecked Sendable {
     let resumeOffset: Int64
     /// The validator the partial data was read under, when resuming.
     let expectedValidator: String?
+    /// The URLs that redirected so far (redacted), for the download's `ResponseSummary`.
+    let redirects = Mutex<[String]>([])
 
     init(request: Request, downloadID: String, hostKey: String, resumeOffset: Int64, expectedValidator: String?,
          queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine) {

@@ -7,12 +7,21 @@ import HaulNet
 /// `callbackQueue`; a message from a connection the queue no longer tracks (paused, cancelled,
 /// replaced) is ignored.
 extension DownloadQueue {
+    public func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request? {
+        if let redirectResponse, let attempt = connection as? DownloadConnection {
+            attempt.redirects.withLock { $0.append(redirectResponse.url.redactedString) }
+        }
+        return request
+    }
+
     public func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition {
         guard let attempt = connection as? DownloadConnection else { return .cancel }
         var disposition = ResponseDisposition.cancel
         let toStart = state.withLock { state -> [DownloadConnection] in
             let id = attempt.downloadID
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
+            download.response = ResponseSummary(response, redirectChain: attempt.redirects.withLock { $0 })
+            state.downloads[id] = download
             switch ResumeRule.judge(response, resumeOffset: attempt.resumeOffset, validator: attempt.expectedValidator) {
             case .fail:
                 state.endAttempt(id)

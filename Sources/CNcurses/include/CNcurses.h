@@ -49,7 +49,17 @@ static const int haul_key_dc = KEY_DC;
 static const int haul_key_enter = KEY_ENTER;
 static const int haul_key_code_yes = KEY_CODE_YES;
 
-/// Puts one wide character with attributes and colour pair at the cursor position.
-int haul_put_wide(WINDOW *window, int y, int x, wchar_t character, unsigned int attributes, short pair);
+/// Puts one cell at (y, x): `text` is a spacing character followed by any combining ones,
+/// NUL-terminated; with attributes and colour pair.
+int haul_put_cell(WINDOW *window, int y, int x, const wchar_t *text, unsigned int attributes, short pair);
+
+// MARK: - Mouse
+
+/// Reports clicks and the wheel (with the terminal's mouse reporting on).
+void haul_enable_mouse(void);
+
+/// Reads the pending mouse event: returns 1 for a click, 2 for wheel up, 3 for wheel down, 0 for
+/// anything else, and its row in *row.
+int haul_read_mouse(int *row);
 
 #endif

@@ -1,0 +1,34 @@
+import HaulNet
+
+// MARK: - ResponseSummary
+
+/// What a download's last response said, for a detail view: status, the headers a person asks
+/// about, and the redirects that led there. Everything in it came from a server, so it is kept
+/// as received and must be drawn through `TextSanitizer.visible`.
+public struct ResponseSummary: Sendable, Equatable {
+    public struct Header: Sendable, Equatable {
+        public let name: String
+        public let value: String
+    }
+
+    /// The headers kept; the rest (and any Set-Cookie) are not.
+    public static let keptHeaders = ["Content-Type", "Content-Length", "Content-Range", "Content-Disposition",
+                                     "ETag", "Last-Modified", "Accept-Ranges", "Server", "Retry-After"]
+
+    public let statusCode: Int
+    public let reasonPhrase: String
+    public let httpVersion: String
+    public let headers: [Header]
+    /// Each URL that redirected, in order (passwords shown as `***`), then the final one.
+    public let redirectChain: [String]
+
+    init(_ response: Response, redirectChain: [String]) {
+        statusCode = response.statusCode
+        reasonPhrase = response.reasonPhrase
+        httpVersion = response.httpVersion
+        headers = ResponseSummary.keptHeaders.compactMap { name in
+            response.headers[name].map { Header(name: name, value: $0) }
+        }
+        self.redirectChain = redirectChain + [response.url.redactedString]
+    }
+}

@@ -1,0 +1,14 @@
+// MARK: - Action
+
+/// What a key asks for in the queue view.
+public enum Action: String, CaseIterable, Sendable {
+    case moveUp, moveDown, pageUp, pageDown, first, last
+    case toggleDetail
+    case cancel, retry, retryAllFailed, togglePause, togglePauseAll
+    case add, importFile, remove, removeWithFile
+    case raise, lower
+    case filter, cycleSort
+    case limitSelected, limitGlobal
+    case cycleTheme
+    case help, quit
+}

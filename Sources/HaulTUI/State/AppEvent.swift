@@ -1,0 +1,36 @@
+import HaulCore
+
+// MARK: - AppEvent
+
+/// Everything the view model reacts to.
+public enum AppEvent: Sendable {
+    /// Keys read together; a paste arrives as one batch.
+    case keys([Key])
+    /// A change in the download queue.
+    case queue(DownloadEvent)
+    /// A second passed: the speed graph takes a sample, dynamic sorts re-sort.
+    case tick
+    /// The theme now in use.
+    case themeChanged(String)
+    /// Something to tell the user, from outside the reducer (a queue file's summary, an error).
+    case notice(String, isError: Bool)
+}
+
+// MARK: - Effect
+
+/// What the reducer asks the outside world to do; the app runs effects against the queue.
+public enum Effect: Equatable, Sendable {
+    case pause([String])
+    case resume([String])
+    case cancel(String)
+    case retry([String])
+    case remove(String, deleteFile: Bool)
+    case move(String, DownloadQueue.Move)
+    /// New downloads from these URIs, in order.
+    case add([String])
+    case importFile(String)
+    case setLimit(String, Int64?)
+    case setGlobalLimit(Int64?)
+    case cycleTheme
+    case quit
+}

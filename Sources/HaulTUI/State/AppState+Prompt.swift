@@ -1,0 +1,92 @@
+import Foundation
+import HaulCore
+
+// MARK: - Prompt
+
+extension AppState {
+    /// Line editing in a prompt: characters insert at the cursor; ←/→, Home/End move it;
+    /// Backspace and Del delete; Enter submits; Esc leaves. The filter applies as it is typed.
+    mutating func edit(_ prompt: inout Prompt, _ key: Key) -> [Effect] {
+        switch key {
+        case .character(let character):
+            prompt.text.insert(character, at: prompt.cursor)
+            prompt.cursor += 1
+        case .left: prompt.cursor = max(prompt.cursor - 1, 0)
+        case .right: prompt.cursor = min(prompt.cursor + 1, prompt.text.count)
+        case .home: prompt.cursor = 0
+        case .end: prompt.cursor = prompt.text.count
+        case .backspace:
+            if prompt.cursor > 0 {
+                prompt.text.remove(at: prompt.cursor - 1)
+                prompt.cursor -= 1
+            }
+        case .delete:
+            if prompt.cursor < prompt.text.count { prompt.text.remove(at: prompt.cursor) }
+        case .escape:
+            mode = .normal
+            if prompt.kind == .filter { setFilter("") }
+            return []
+        case .enter:
+            mode = .normal
+            return submit(prompt)
+        default:
+            break
+        }
+        mode = .prompt(prompt)
+        if prompt.kind == .filter { setFilter(String(prompt.text)) }
+        return []
+    }
+
+    private mutating func setFilter(_ text: String) {
+        guard text != filter else { return }
+        filter = text
+        refreshVisible(force: true)
+        if selected == nil || selectedIndex == nil { selected = visible.first }
+        keepSelectionInView()
+    }
+
+    private mutating func submit(_ prompt: Prompt) -> [Effect] {
+        let text = String(prompt.text).trimmingCharacters(in: .whitespaces)
+        switch prompt.kind {
+        case .filter:
+            if !text.isEmpty { say("showing \(visible.count) of \(order.count) (/ then Esc clears the filter)", error: false) }
+            return []
+        case .add:
+            let uris = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            guard !uris.isEmpty else { return [] }
+            let problems = uris.compactMap { QueueEntry.uriProblem($0).map(TextSanitizer.visible) }
+            let good = uris.filter { QueueEntry.uriProblem($0) == nil }
+            if let first = problems.first {
+                say(good.isEmpty ? first : "added \(good.count); \(problems.count) refused: \(first)", error: true)
+            } else {
+                say("added \(good.count) download\(good.count == 1 ? "" : "s")", error: false)
+            }
+            return good.isEmpty ? [] : [.add(good)]
+        case .importFile:
+            guard !text.isEmpty else { return [] }
+            let path = text.hasPrefix("~/") ? NSHomeDirectory() + text.dropFirst() : text
+            return [.importFile(path)]
+        case .limitSelected(let id):
+            guard let limit = parseLimit(text) else { return [] }
+            say(limit.map { "limit for this download: \(ByteCount.format($0))/s" } ?? "no limit for this download", error: false)
+            return [.setLimit(id, limit)]
+        case .limitGlobal:
+            guard let limit = parseLimit(text) else { return [] }
+            globalLimit = limit
+            say(limit.map { "global limit: \(ByteCount.format($0))/s" } ?? "no global limit", error: false)
+            return [.setGlobalLimit(limit)]
+        }
+    }
+
+    /// The limit `text` asks for (`.some(nil)`: none, for empty or 0), or nil after telling
+    /// the user that the text is not a speed.
+    private mutating func parseLimit(_ text: String) -> Int64?? {
+        if text.isEmpty || text == "0" { return .some(nil) }
+        do {
+            return .some(try ByteCount.parse(text))
+        } catch {
+            say("'\(TextSanitizer.visible(text))' is not a speed: \(error)", error: true)
+            return nil
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import HaulCore
+
+// MARK: - Queue events
+
+extension AppState {
+    /// Follows one change of the queue.
+    mutating func apply(_ event: DownloadEvent) {
+        switch event {
+        case .added(let added):
+            order.reserveCapacity(order.count + added.count)
+            orderPosition.reserveCapacity(order.count + added.count)
+            downloads.reserveCapacity(downloads.count + added.count)
+            for download in added {
+                orderPosition[download.id] = order.count
+                order.append(download.id)
+                downloads[download.id] = download
+                counts[download.state, default: 0] += 1
+                if download.state == .active { activeSpeeds[download.id] = download.speed }
+            }
+            if selected == nil { selected = order.first }
+            markStructureChanged()
+        case .changed(let download):
+            guard let old = downloads[download.id] else { return }
+            downloads[download.id] = download
+            if old.state != download.state {
+                counts[old.state, default: 1] -= 1
+                counts[download.state, default: 0] += 1
+            }
+            if download.state == .active { activeSpeeds[download.id] = download.speed } else { activeSpeeds.removeValue(forKey: download.id) }
+            if (!filter.isEmpty || sort == .name) && old.destination != download.destination { visibleDirty = true }
+        case .removed(let id):
+            guard let old = downloads.removeValue(forKey: id), let position = orderPosition.removeValue(forKey: id) else { return }
+            counts[old.state, default: 1] -= 1
+            activeSpeeds.removeValue(forKey: id)
+            let selectedIndex = self.selectedIndex
+            order.remove(at: position)
+            for index in position..<order.count { orderPosition[order[index]] = index }
+            markStructureChanged()
+            if selected == id {
+                let index = min(selectedIndex ?? 0, visible.count - 1)
+                selected = index >= 0 ? visible[index] : nil
+            }
+        case .moved(let id, let to):
+            guard let from = orderPosition[id] else { return }
+            order.remove(at: from)
+            order.insert(id, at: to)
+            for index in min(from, to)...max(from, to) { orderPosition[order[index]] = index }
+            markStructureChanged()
+        }
+        keepSelectionInView()
+    }
+
+    /// The rows must be recomputed: at once when they are the queue order, else lazily.
+    mutating func markStructureChanged() {
+        if filter.isEmpty && sort == .queue {
+            visible = order
+            visibleIsOrder = true
+        } else {
+            visibleDirty = true
+            refreshVisible()
+        }
+    }
+
+    // MARK: - Rows
+
+    /// Recomputes `visible` from the filter and sort, when something changed.
+    mutating func refreshVisible(force: Bool = false) {
+        guard visibleDirty || force else { return }
+        visibleDirty = false
+        if filter.isEmpty && sort == .queue {
+            visible = order
+            visibleIsOrder = true
+            visiblePosition = [:]
+            return
+        }
+        let needle = filter.lowercased()
+        let downloads = self.downloads
+        var rows = needle.isEmpty ? order : order.filter { id in
+            downloads[id].map { AppState.name(of: $0).lowercased().contains(needle) } ?? false
+        }
+        switch sort {
+        case .queue: break
+        case .name: rows.sort { AppState.name(of: downloads[$0]).localizedStandardCompare(AppState.name(of: downloads[$1])) == .orderedAscending }
+        case .progress: rows.sort { AppState.fraction(downloads[$0]) > AppState.fraction(downloads[$1]) }
+        case .speed: rows.sort { (downloads[$0]?.speed ?? 0) > (downloads[$1]?.speed ?? 0) }
+        case .size: rows.sort { (downloads[$0]?.totalBytes ?? -1) > (downloads[$1]?.totalBytes ?? -1) }
+        }
+        visible = rows
+        visibleIsOrder = false
+        visiblePosition = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1, $0) })
+        if let selected, visiblePosition[selected] == nil { self.selected = rows.first }
+        keepSelectionInView()
+    }
+
+    /// The name a row shows: the file's name once known, else the URI's last part.
+    static func name(of download: Download?) -> String {
+        guard let download else { return "" }
+        if let destination = download.destination, let slash = destination.lastIndex(of: "/") {
+            return String(destination[destination.index(after: slash)...])
+        }
+        let uri = download.displayURI
+        let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
+        let last = path.split(separator: "/").last.map(String.init) ?? uri
+        return last.removingPercentEncoding ?? last
+    }
+
+    /// Done as a fraction (0 when the size is unknown).
+    static func fraction(_ download: Download?) -> Double {
+        guard let download, download.totalBytes > 0 else { return download?.state == .complete ? 1 : 0 }
+        return min(Double(download.bytesDone) / Double(download.totalBytes), 1)
+    }
+
+    // MARK: - Selection
+
+    /// Scrolls so the selected row is on screen.
+    mutating func keepSelectionInView() {
+        let rows = listHeight
+        guard let index = selectedIndex else {
+            scrollTop = 0
+            return
+        }
+        if index < scrollTop { scrollTop = index }
+        if index >= scrollTop + rows { scrollTop = index - rows + 1 }
+        scrollTop = max(0, min(scrollTop, max(visible.count - rows, 0)))
+    }
+
+    /// Selects the row `delta` away (clamped).
+    mutating func moveSelection(by delta: Int) {
+        guard !visible.isEmpty else { return }
+        let index = min(max((selectedIndex ?? 0) + delta, 0), visible.count - 1)
+        selected = visible[index]
+        keepSelectionInView()
+    }
+}

@@ -1,0 +1,178 @@
+import HaulCore
+
+// MARK: - Reduce
+
+extension AppState {
+    /// Applies `event` and returns what the app must do. Pure: the same state and event always
+    /// give the same result.
+    public mutating func reduce(_ event: AppEvent) -> [Effect] {
+        switch event {
+        case .keys(let keys):
+            var effects: [Effect] = []
+            for (index, key) in keys.enumerated() {
+                // A paste into the add prompt: a newline with more to come separates URLs.
+                if key == .enter, case .prompt(let prompt) = mode, prompt.kind == .add, index < keys.count - 1 {
+                    effects += handle(.character(" "))
+                } else {
+                    effects += handle(key)
+                }
+            }
+            refreshVisible()
+            return effects
+        case .queue(let change):
+            apply(change)
+            return []
+        case .tick:
+            speedHistory.append(totalSpeed)
+            if speedHistory.count > AppState.historyLength { speedHistory.removeFirst(speedHistory.count - AppState.historyLength) }
+            if sort == .speed || sort == .progress { visibleDirty = true }
+            refreshVisible()
+            return []
+        case .themeChanged(let name):
+            themeName = name
+            message = Message(text: "theme: \(name)", isError: false)
+            return []
+        case .notice(let text, let isError):
+            message = Message(text: text, isError: isError)
+            return []
+        }
+    }
+
+    // MARK: - Keys
+
+    mutating func handle(_ key: Key) -> [Effect] {
+        if case .resize(let width, let height) = key {
+            self.width = width
+            self.height = height
+            keepSelectionInView()
+            return []
+        }
+        switch mode {
+        case .help:
+            mode = .normal
+            return []
+        case .prompt(var prompt):
+            return edit(&prompt, key)
+        case .confirm(let confirmation):
+            mode = .normal
+            guard key == .character("y") || key == .character("Y") else {
+                message = Message(text: "nothing changed", isError: false)
+                return []
+            }
+            switch confirmation {
+            case .remove(let id, let deleteFile): return [.remove(id, deleteFile: deleteFile)]
+            case .quit: return [.quit]
+            }
+        case .normal:
+            break
+        }
+        switch key {
+        case .click(let row):
+            let index = scrollTop + row - AppState.listTop
+            if row >= AppState.listTop, row < AppState.listTop + listHeight, index < visible.count {
+                selected = visible[index]
+                keepSelectionInView()
+            }
+            return []
+        case .wheelUp: moveSelection(by: -3); return []
+        case .wheelDown: moveSelection(by: 3); return []
+        default: break
+        }
+        guard let action = keyMap.action(for: key) else { return [] }
+        message = nil
+        return perform(action)
+    }
+
+    /// The screen row of the first queue row.
+    public static let listTop = 3
+
+    // MARK: - Actions
+
+    mutating func perform(_ action: Action) -> [Effect] {
+        let download = selectedDownload
+        switch action {
+        case .moveUp: moveSelection(by: -1)
+        case .moveDown: moveSelection(by: 1)
+        case .pageUp: moveSelection(by: -listHeight)
+        case .pageDown: moveSelection(by: listHeight)
+        case .first: moveSelection(by: -visible.count)
+        case .last: moveSelection(by: visible.count)
+        case .toggleDetail:
+            showDetail.toggle()
+            keepSelectionInView()
+        case .help: mode = .help
+        case .togglePause:
+            guard let download else { return nothing() }
+            switch download.state {
+            case .queued, .active: return [.pause([download.id])]
+            case .paused: return [.resume([download.id])]
+            default: say("only a queued or running download can be paused (this one is \(download.state.rawValue))", error: true)
+            }
+        case .togglePauseAll:
+            let running = order.filter { downloads[$0].map { $0.state == .queued || $0.state == .active } ?? false }
+            if !running.isEmpty { return [.pause(running)] }
+            let paused = order.filter { downloads[$0]?.state == .paused }
+            if paused.isEmpty { return nothing() }
+            return [.resume(paused)]
+        case .cancel:
+            guard let download else { return nothing() }
+            guard [.queued, .active, .paused].contains(download.state) else {
+                say("this download has already ended (\(download.state.rawValue))", error: true)
+                return []
+            }
+            return [.cancel(download.id)]
+        case .retry:
+            guard let download else { return nothing() }
+            guard download.state == .failed || download.state == .cancelled else {
+                say("only a failed or cancelled download can be retried", error: true)
+                return []
+            }
+            return [.retry([download.id])]
+        case .retryAllFailed:
+            let failed = order.filter { downloads[$0]?.state == .failed }
+            say(failed.isEmpty ? "no failed downloads" : "retrying \(failed.count) failed download\(failed.count == 1 ? "" : "s")", error: false)
+            return failed.isEmpty ? [] : [.retry(failed)]
+        case .add: mode = .prompt(Prompt(kind: .add))
+        case .importFile: mode = .prompt(Prompt(kind: .importFile))
+        case .filter: mode = .prompt(Prompt(kind: .filter, text: Array(filter), cursor: filter.count))
+        case .limitSelected:
+            guard let download else { return nothing() }
+            mode = .prompt(Prompt(kind: .limitSelected(download.id)))
+        case .limitGlobal: mode = .prompt(Prompt(kind: .limitGlobal))
+        case .remove, .removeWithFile:
+            guard let download else { return nothing() }
+            mode = .confirm(.remove(download.id, deleteFile: action == .removeWithFile))
+        case .raise, .lower:
+            guard let download else { return nothing() }
+            guard sort == .queue else {
+                say("sorted by \(sort.rawValue): press s until queue order to move downloads", error: true)
+                return []
+            }
+            return [.move(download.id, action == .raise ? .up : .down)]
+        case .cycleSort:
+            let all = SortKey.allCases
+            sort = all[((all.firstIndex(of: sort) ?? 0) + 1) % all.count]
+            say("sorted by \(sort.rawValue)", error: false)
+            refreshVisible(force: true)
+            keepSelectionInView()
+        case .cycleTheme: return [.cycleTheme]
+        case .quit:
+            let active = counts[.active, default: 0]
+            if active > 0 {
+                mode = .confirm(.quit(active: active))
+                return []
+            }
+            return [.quit]
+        }
+        return []
+    }
+
+    private mutating func nothing() -> [Effect] {
+        say("no download selected", error: true)
+        return []
+    }
+
+    mutating func say(_ text: String, error: Bool) {
+        message = Message(text: text, isError: error)
+    }
+}

@@ -1,0 +1,20 @@
+// MARK: - Terminal
+
+/// A screen that shows frames and reads keys; `CursesTerminal` is the real one, tests use a
+/// recording double. HaulTUI draws only through this protocol and knows no curses.
+///
+/// **Threading:** used from one thread, the UI loop's.
+public protocol Terminal: AnyObject {
+    /// Columns and rows now.
+    var size: (width: Int, height: Int) { get }
+
+    /// Waits up to `timeout` milliseconds for input and returns every key available then (a paste
+    /// arrives as one batch), or none.
+    func readKeys(timeout: Int) -> [Key]
+
+    /// Shows `grid`, coloured by `theme`.
+    func draw(_ grid: CellGrid, theme: Theme)
+
+    /// Gives the terminal back as it was. Safe to call more than once.
+    func restore()
+}

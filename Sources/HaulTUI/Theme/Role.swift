@@ -1,0 +1,27 @@
+// MARK: - Role
+
+/// What a cell shows, not how: views paint roles, and a `Theme` gives each role its colours and
+/// attributes (as htop's colour schemes do).
+public enum Role: String, CaseIterable, Sendable {
+    case background
+    case header
+    case headerAccent = "header-accent"
+    case graph
+    case columnTitle = "column-title"
+    case row
+    case selectedRow = "selected-row"
+    case progressDone = "progress-done"
+    case progressTodo = "progress-todo"
+    case queued, active, paused, complete, failed, cancelled
+    case speed
+    case error
+    case message
+    case muted
+    case border
+    case functionKey = "function-key"
+    case functionLabel = "function-label"
+    case prompt
+    case detailLabel = "detail-label"
+    case rangeDone = "range-done"
+    case rangeTodo = "range-todo"
+}

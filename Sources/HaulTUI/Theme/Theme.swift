@@ -1,0 +1,159 @@
+import Foundation
+import TOMLKit
+
+// MARK: - Theme
+
+/// A style for every `Role`, read from a TOML file:
+///
+/// ```toml
+/// name = "default"
+/// [roles]
+/// header = { fg = "bright-white", bg = "blue", bold = true }
+/// selected-row = { fg = "black", bg = "#87afd7" }
+/// ```
+///
+/// Colours are names, 0-255 or `#rrggbb`; attributes are `bold`, `dim`, `reverse` and
+/// `underline`. A role the file leaves out keeps its style from `attributesOnly`, which is
+/// readable without any colour.
+public struct Theme: Sendable, Equatable {
+    public let name: String
+    private var styles: [Role: Style]
+
+    public init(name: String, styles: [Role: Style] = [:]) {
+        self.name = name
+        self.styles = styles
+    }
+
+    public func style(_ role: Role) -> Style {
+        styles[role] ?? Theme.attributesOnly.styles[role] ?? Style()
+    }
+
+    /// This theme with colours removed: for `NO_COLOR` and terminals without colour.
+    public var withoutColors: Theme {
+        Theme(name: name, styles: Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0, style($0).withoutColors) }))
+    }
+
+    /// The base of every theme, and the monochrome one: attributes only.
+    public static let attributesOnly = Theme(name: "monochrome", styles: [
+        .header: Style(reverse: true), .headerAccent: Style(bold: true, reverse: true), .graph: Style(reverse: true),
+        .columnTitle: Style(underline: true), .selectedRow: Style(reverse: true),
+        .progressDone: Style(reverse: true), .progressTodo: Style(dim: true),
+        .active: Style(bold: true), .paused: Style(dim: true), .failed: Style(bold: true, underline: true),
+        .cancelled: Style(dim: true), .complete: Style(), .error: Style(bold: true), .muted: Style(dim: true),
+        .border: Style(dim: true), .functionKey: Style(bold: true), .functionLabel: Style(reverse: true),
+        .prompt: Style(bold: true), .detailLabel: Style(bold: true), .rangeDone: Style(reverse: true),
+        .rangeTodo: Style(dim: true),
+    ])
+
+    // MARK: - Reading
+
+    /// Reads a theme from TOML `text`; `file` names it in errors, which also give the line and key.
+    public static func parse(_ text: String, file: String) throws(ThemeError) -> Theme {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ThemeError(file: file, line: error.source.begin.line, key: nil, message: error.description)
+        } catch {
+            throw ThemeError(file: file, line: nil, key: nil, message: "\(error)")
+        }
+        let lines = ThemeLines(text: text)
+        var styles: [Role: Style] = [:]
+        let name = table["name"]?.string ?? file
+        for key in table.keys where key != "name" && key != "roles" && key != "description" {
+            throw ThemeError(file: file, line: lines.line(of: key), key: key, message: "unknown setting (expected name, description and [roles])")
+        }
+        guard let roles = table["roles"] else { return Theme(name: name) }
+        guard let rolesTable = roles.table else {
+            throw ThemeError(file: file, line: lines.line(of: "roles"), key: "roles", message: "must be a table: [roles]")
+        }
+        for key in rolesTable.keys {
+            let line = lines.line(of: key, in: "roles")
+            guard let role = Role(rawValue: key) else {
+                throw ThemeError(file: file, line: line, key: "roles.\(key)",
+                                 message: "unknown role (roles: \(Role.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            guard let entry = rolesTable[key]?.table else {
+                throw ThemeError(file: file, line: line, key: "roles.\(key)", message: "must be a table such as { fg = \"blue\", bold = true }")
+            }
+            styles[role] = try style(from: entry, key: "roles.\(key)", file: file, line: line)
+        }
+        return Theme(name: name, styles: styles)
+    }
+
+    private static func style(from entry: TOMLTable, key: String, file: String, line: Int?) throws(ThemeError) -> Style {
+        var style = Style()
+        for attribute in entry.keys {
+            let value = entry[attribute]
+            switch attribute {
+            case "fg", "bg":
+                let text = value?.string ?? value?.int.map(String.init)
+                guard let text, let color = Color(parsing: text) else {
+                    throw ThemeError(file: file, line: line, key: "\(key).\(attribute)",
+                                     message: "'\(value.map { "\($0)" } ?? "")' is not a colour (a name such as blue or bright-red, 0-255, or #rrggbb)")
+                }
+                if attribute == "fg" { style.foreground = color } else { style.background = color }
+            case "bold", "dim", "reverse", "underline":
+                guard let flag = value?.bool else {
+                    throw ThemeError(file: file, line: line, key: "\(key).\(attribute)", message: "must be true or false")
+                }
+                switch attribute {
+                case "bold": style.bold = flag
+                case "dim": style.dim = flag
+                case "reverse": style.reverse = flag
+                default: style.underline = flag
+                }
+            default:
+                throw ThemeError(file: file, line: line, key: "\(key).\(attribute)",
+                                 message: "unknown attribute (fg, bg, bold, dim, reverse, underline)")
+            }
+        }
+        return style
+    }
+}
+
+// MARK: - ThemeError
+
+/// A theme file that could not be used: which file, line and key, and what is wrong.
+public struct ThemeError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let file: String
+    public let line: Int?
+    public let key: String?
+    public let message: String
+
+    public var description: String {
+        var text = file
+        if let line { text += ":\(line)" }
+        text += ": "
+        if let key { text += "\(key): " }
+        return text + message
+    }
+}
+
+// MARK: - ThemeLines
+
+/// Finds the line a key is set on, since TOMLKit gives positions only for syntax errors.
+struct ThemeLines {
+    let lines: [Substring]
+
+    init(text: String) {
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// The first line (from 1) setting `key`, inside `[section]` when given.
+    func line(of key: String, in section: String? = nil) -> Int? {
+        var current: String?
+        for (index, raw) in lines.enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                current = String(line.dropFirst().prefix { $0 != "]" }).trimmingCharacters(in: .whitespaces)
+                if section == nil, current == key { return index + 1 }
+                continue
+            }
+            guard current == section else { continue }
+            let name = line.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            if name == key { return index + 1 }
+        }
+        return nil
+    }
+}

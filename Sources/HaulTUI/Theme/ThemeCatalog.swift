@@ -1,0 +1,63 @@
+import Foundation
+
+// MARK: - ThemeCatalog
+
+/// The themes haul can show: the shipped ones (`Themes/*.toml`, copied beside the binary as a
+/// resource) and the user's (`$XDG_CONFIG_HOME/haul/themes/*.toml`, which win on a name clash).
+public struct ThemeCatalog: Sendable {
+    public let directories: [String]
+
+    /// `directories` are searched in order; the first holding `NAME.toml` wins.
+    public init(directories: [String]) {
+        self.directories = directories
+    }
+
+    /// The user's theme directory, then the shipped one.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ThemeCatalog {
+        var directories: [String] = []
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            directories.append(config + "/haul/themes")
+        } else if let home = environment["HOME"], !home.isEmpty {
+            directories.append(home + "/.config/haul/themes")
+        }
+        if let shipped = shippedDirectory() { directories.append(shipped) }
+        return ThemeCatalog(directories: directories)
+    }
+
+    /// The shipped themes: the resource bundle SwiftPM puts beside the executable.
+    static func shippedDirectory() -> String? {
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let candidates = [executable.appendingPathComponent("haul_HaulTUI.resources/Themes").path,
+                          executable.appendingPathComponent("../share/haul/themes").standardized.path]
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// Every theme name, `default` first, then by name.
+    public var names: [String] {
+        var names = Set<String>()
+        for directory in directories {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where file.hasSuffix(".toml") {
+                names.insert(String(file.dropLast(5)))
+            }
+        }
+        return names.sorted { ($0 == "default" ? "" : $0) < ($1 == "default" ? "" : $1) }
+    }
+
+    /// The theme `nameOrPath` names: a path (with a `/` or ending in `.toml`) or a catalog name.
+    public func load(_ nameOrPath: String) throws(ThemeError) -> Theme {
+        let path: String
+        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".toml") {
+            path = nameOrPath
+        } else if let found = directories.map({ "\($0)/\(nameOrPath).toml" }).first(where: FileManager.default.fileExists) {
+            path = found
+        } else {
+            let known = names
+            throw ThemeError(file: nameOrPath, line: nil, key: nil,
+                             message: "no such theme (known: \(known.isEmpty ? "none found" : known.joined(separator: ", ")))")
+        }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ThemeError(file: path, line: nil, key: nil, message: "cannot be read as UTF-8 text")
+        }
+        return try Theme.parse(text, file: path)
+    }
+}

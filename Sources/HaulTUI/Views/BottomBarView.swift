@@ -1,0 +1,66 @@
+import HaulCore
+
+// MARK: - BottomBarView
+
+/// The last two rows: the message line (a prompt with its cursor, a question, or the latest
+/// message) and the function bar built from the key table.
+enum BottomBarView {
+    static func draw(_ state: AppState, into grid: inout CellGrid) {
+        let messageRow = grid.height - 2
+        grid.fill(x: 0, y: messageRow, count: grid.width, role: .row)
+        switch state.mode {
+        case .prompt(let prompt):
+            drawPrompt(prompt, y: messageRow, grid: &grid)
+        case .confirm(let confirmation):
+            grid.put(question(confirmation, state: state), x: 0, y: messageRow, role: .prompt)
+        case .normal, .help:
+            if let message = state.message {
+                grid.put(TextSanitizer.visible(message.text), x: 0, y: messageRow, role: message.isError ? .error : .message)
+            } else if state.sort != .queue || !state.filter.isEmpty {
+                var note = "sorted by \(state.sort.rawValue)"
+                if !state.filter.isEmpty { note += ", filter '\(TextSanitizer.visible(state.filter))': \(state.visible.count) of \(state.order.count)" }
+                grid.put(note, x: 0, y: messageRow, role: .muted)
+            }
+        }
+        drawFunctionBar(state.keyMap, y: grid.height - 1, grid: &grid)
+    }
+
+    private static func question(_ confirmation: AppState.Confirmation, state: AppState) -> String {
+        switch confirmation {
+        case .remove(let id, let deleteFile):
+            let name = TextSanitizer.visible(AppState.name(of: state.downloads[id]))
+            return deleteFile ? "Remove \(name) and delete its file? (y/n)" : "Remove \(name) from the queue? The file stays. (y/n)"
+        case .quit(let active):
+            return "\(active) download\(active == 1 ? " is" : "s are") running. Quit? The queue is saved and continues next time. (y/n)"
+        }
+    }
+
+    /// `Title: text` with the cursor shown reversed; long text scrolls to keep the cursor in view.
+    private static func drawPrompt(_ prompt: AppState.Prompt, y: Int, grid: inout CellGrid) {
+        let x = grid.put(prompt.title + ": ", x: 0, y: y, role: .prompt, limit: grid.width / 2)
+        let room = grid.width - x - 1
+        guard room > 0 else { return }
+        var start = 0
+        while DisplayWidth.of(String(prompt.text[start..<prompt.cursor])) >= room { start += 1 }
+        var column = x
+        for index in start...prompt.text.count {
+            let character = index < prompt.text.count ? prompt.text[index] : " "
+            let shown = TextSanitizer.visible(String(character))
+            guard column + DisplayWidth.of(shown) <= grid.width else { break }
+            column = grid.put(shown, x: column, y: y, role: index == prompt.cursor ? .selectedRow : .row)
+        }
+    }
+
+    /// `?Help ⏎Detail …`: each key in the key role, its word in the label role, while they fit.
+    static func drawFunctionBar(_ keyMap: KeyMap, y: Int, grid: inout CellGrid) {
+        grid.fill(x: 0, y: y, count: grid.width, role: .functionLabel)
+        var x = 0
+        for entry in keyMap.barEntries {
+            let width = DisplayWidth.of(entry.key) + DisplayWidth.of(entry.label) + 1
+            guard x + width <= grid.width else { break }
+            x = grid.put(entry.key, x: x, y: y, role: .functionKey)
+            x = grid.put(entry.label, x: x, y: y, role: .functionLabel)
+            x = grid.put(" ", x: x, y: y, role: .functionKey)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import HaulCore
+
+// MARK: - DetailView
+
+/// The selected download in full, below the queue: URIs, destination, state and attempts, the
+/// HTTP status and key headers, the redirect chain, the last error, the checksum, and a map of
+/// its byte ranges. Everything a server sent is drawn with control characters made visible.
+enum DetailView {
+    static func draw(_ state: AppState, into grid: inout CellGrid, top: Int) {
+        let height = state.detailHeight
+        for row in 0..<height { grid.fill(x: 0, y: top + row, count: grid.width, role: .row) }
+        grid.put(String(repeating: "─", count: grid.width), x: 0, y: top, role: .border)
+        guard let download = state.selectedDownload else {
+            grid.put(" no download selected ", x: 2, y: top, role: .muted)
+            return
+        }
+        grid.put(" \(download.id) ", x: 2, y: top, role: .detailLabel)
+        var lines: [(String, String, Role)] = []
+        for (index, uri) in download.uris.enumerated() {
+            lines.append((index == 0 ? "URI" : "mirror", uriText(uri), .row))
+        }
+        lines.append(("saved as", download.destination.map(TextSanitizer.visible) ?? "(named by the first response)", .row))
+        var status = "\(download.state.rawValue), attempt \(download.attempts)"
+        if download.totalBytes >= 0 { status += ", \(ByteCount.format(download.bytesDone)) of \(ByteCount.format(download.totalBytes))" }
+        lines.append(("state", status, QueueListView.role(of: download.state)))
+        if let error = download.lastError { lines.append(("error", TextSanitizer.visible(error), .error)) }
+        if let response = download.response {
+            lines.append(("HTTP", TextSanitizer.visible("\(response.httpVersion) \(response.statusCode) \(response.reasonPhrase)"), .row))
+            if response.redirectChain.count > 1 {
+                lines.append(("redirects", response.redirectChain.map(TextSanitizer.visible).joined(separator: " → "), .row))
+            }
+            for header in response.headers {
+                lines.append((header.name, TextSanitizer.visible(header.value), .muted))
+            }
+        }
+        if let checksum = download.options.checksum {
+            let verdict = download.state == .complete ? "matched" : "checked when complete"
+            lines.append(("checksum", "\(checksum.algorithm.rawValue) \(verdict)", .row))
+        }
+        let labelWidth = 11
+        let rangeRow = top + height - 1
+        for (index, line) in lines.enumerated() where top + 1 + index < rangeRow {
+            let y = top + 1 + index
+            grid.put(line.0, x: 1, y: y, role: .detailLabel, limit: labelWidth)
+            grid.put(line.1, x: labelWidth + 1, y: y, role: line.2)
+        }
+        drawRangeMap(download, y: rangeRow, labelWidth: labelWidth, grid: &grid)
+    }
+
+    /// A URI as shown: any password replaced, control characters visible.
+    private static func uriText(_ uri: String) -> String {
+        TextSanitizer.visible(Download(id: "", uris: [uri]).displayURI)
+    }
+
+    /// One cell per slice of the file: done, partly done or to do.
+    private static func drawRangeMap(_ download: Download, y: Int, labelWidth: Int, grid: inout CellGrid) {
+        grid.put("ranges", x: 1, y: y, role: .detailLabel)
+        let x = labelWidth + 1
+        let width = grid.width - x - 1
+        guard width > 0 else { return }
+        guard download.totalBytes > 0 else {
+            grid.put(download.completed.isEmpty ? "(size not known yet)" : download.completed.description, x: x, y: y, role: .muted)
+            return
+        }
+        let total = Double(download.totalBytes)
+        for cell in 0..<width {
+            let start = Int64(Double(cell) / Double(width) * total)
+            let end = max(Int64(Double(cell + 1) / Double(width) * total), start + 1)
+            let covered = download.completed.ranges.reduce(Int64(0)) { sum, range in
+                sum + max(0, min(range.upperBound, end) - max(range.lowerBound, start))
+            }
+            if covered >= end - start {
+                grid.fill(x: x + cell, y: y, count: 1, role: .rangeDone)
+            } else {
+                grid.put(covered > 0 ? "▌" : "·", x: x + cell, y: y, role: covered > 0 ? .rangeDone : .rangeTodo)
+            }
+        }
+    }
+}

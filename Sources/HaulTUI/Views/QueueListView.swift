@@ -1,0 +1,141 @@
+import HaulCore
+
+// MARK: - QueueListView
+
+/// Row 2 holds the column titles; the rows below, one per download: state, name (cut in the
+/// middle by display width), size, a progress bar with percent, speed, ETA and connections.
+/// On a narrow terminal columns drop by priority: connections, ETA, size, the bar (the percent
+/// stays), speed.
+enum QueueListView {
+    /// One column: title, width, and what it shows for a download.
+    struct Column {
+        let title: String
+        let width: Int
+        let rightAligned: Bool
+        let kind: Kind
+
+        enum Kind { case state, name, size, progress, percent, speed, eta, connections }
+    }
+
+    static let stateWidth = 9
+
+    /// The columns that fit in `width`, name taking what is left.
+    static func columns(width: Int) -> [Column] {
+        var optional: [Column] = [
+            Column(title: "SPEED", width: 11, rightAligned: true, kind: .speed),
+            Column(title: "PROGRESS", width: 16, rightAligned: false, kind: .progress),
+            Column(title: "SIZE", width: 10, rightAligned: true, kind: .size),
+            Column(title: "ETA", width: 8, rightAligned: true, kind: .eta),
+            Column(title: "C", width: 2, rightAligned: true, kind: .connections),
+        ]
+        let minimumName = 16
+        func used(_ columns: [Column]) -> Int { columns.reduce(stateWidth + 1) { $0 + $1.width + 1 } }
+        while !optional.isEmpty, used(optional) + minimumName > width {
+            let dropped = optional.removeLast()
+            if dropped.kind == .progress {
+                optional.append(Column(title: "%", width: 4, rightAligned: true, kind: .percent))
+                if used(optional) + minimumName > width { optional.removeLast() }
+            }
+        }
+        let nameWidth = width - used(optional)
+        return [Column(title: "STATE", width: stateWidth, rightAligned: false, kind: .state),
+                Column(title: "NAME", width: nameWidth, rightAligned: false, kind: .name)] + optional
+    }
+
+    static func draw(_ state: AppState, into grid: inout CellGrid) {
+        let columns = columns(width: grid.width)
+        grid.fill(x: 0, y: 2, count: grid.width, role: .columnTitle)
+        var x = 0
+        for column in columns {
+            put(column.title, in: column, x: x, y: 2, role: .columnTitle, grid: &grid)
+            x += column.width + 1
+        }
+        let selectedIndex = state.selectedIndex
+        for row in 0..<state.listHeight {
+            let index = state.scrollTop + row
+            let y = AppState.listTop + row
+            guard index < state.visible.count, let download = state.downloads[state.visible[index]] else {
+                grid.fill(x: 0, y: y, count: grid.width, role: .row)
+                continue
+            }
+            drawRow(download, columns: columns, y: y, grid: &grid)
+            if index == selectedIndex { grid.recolor(x: 0, y: y, count: grid.width, role: .selectedRow) }
+        }
+        if state.visible.isEmpty {
+            let note = state.order.isEmpty ? "the queue is empty: press a to add URLs, i to import a queue file"
+                : "no download matches the filter '\(TextSanitizer.visible(state.filter))'"
+            grid.put(note, x: 1, y: AppState.listTop, role: .muted)
+        }
+    }
+
+    private static func drawRow(_ download: Download, columns: [Column], y: Int, grid: inout CellGrid) {
+        grid.fill(x: 0, y: y, count: grid.width, role: .row)
+        var x = 0
+        for column in columns {
+            switch column.kind {
+            case .state:
+                put(label(of: download.state), in: column, x: x, y: y, role: role(of: download.state), grid: &grid)
+            case .name:
+                let name = TextSanitizer.visible(AppState.name(of: download))
+                put(DisplayWidth.middleTruncated(name, to: column.width), in: column, x: x, y: y, role: .row, grid: &grid)
+            case .size:
+                put(download.totalBytes >= 0 ? ByteCount.format(download.totalBytes) : "?", in: column, x: x, y: y, role: .row, grid: &grid)
+            case .progress:
+                drawBar(download, x: x, width: column.width, y: y, grid: &grid)
+            case .percent:
+                put(percent(download), in: column, x: x, y: y, role: .row, grid: &grid)
+            case .speed:
+                put(download.state == .active ? ScreenRenderer.speed(download.speed) : "", in: column, x: x, y: y, role: .speed, grid: &grid)
+            case .eta:
+                put(ScreenRenderer.eta(download), in: column, x: x, y: y, role: .row, grid: &grid)
+            case .connections:
+                put(download.state == .active ? "1" : "", in: column, x: x, y: y, role: .muted, grid: &grid)
+            }
+            x += column.width + 1
+        }
+    }
+
+    /// A bar of `width - 5` cells (done, then to do) and the percent after it.
+    private static func drawBar(_ download: Download, x: Int, width: Int, y: Int, grid: inout CellGrid) {
+        let barWidth = width - 5
+        let fraction = AppState.fraction(download)
+        let done = download.totalBytes > 0 || download.state == .complete ? Int((fraction * Double(barWidth)).rounded(.down)) : 0
+        grid.fill(x: x, y: y, count: done, role: .progressDone)
+        grid.fill(x: x + done, y: y, count: barWidth - done, role: .progressTodo)
+        let text = percent(download)
+        grid.put(text, x: x + width - DisplayWidth.of(text), y: y, role: .row)
+    }
+
+    static func percent(_ download: Download) -> String {
+        if download.totalBytes <= 0 { return download.state == .complete ? "100%" : (download.bytesDone > 0 ? ByteCount.format(download.bytesDone) : "") }
+        return "\(Int(AppState.fraction(download) * 100))%"
+    }
+
+    static func label(of state: Download.State) -> String {
+        switch state {
+        case .queued: "queued"
+        case .active: "▶ active"
+        case .paused: "‖ paused"
+        case .complete: "✔ done"
+        case .failed: "✖ failed"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    static func role(of state: Download.State) -> Role {
+        switch state {
+        case .queued: .queued
+        case .active: .active
+        case .paused: .paused
+        case .complete: .complete
+        case .failed: .failed
+        case .cancelled: .cancelled
+        }
+    }
+
+    private static func put(_ text: String, in column: Column, x: Int, y: Int, role: Role, grid: inout CellGrid) {
+        let fitted = DisplayWidth.prefix(text, width: column.width)
+        let start = column.rightAligned ? x + column.width - DisplayWidth.of(fitted) : x
+        grid.put(fitted, x: start, y: y, role: role, limit: x + column.width)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HaulCore
+
+// MARK: - ScreenRenderer
+
+/// Draws a whole frame from the state: header, column titles, queue rows, the detail pane,
+/// the message line and the function bar; or the help screen; or, below 40×12, a note that the
+/// terminal is too small. Only the rows on screen are drawn, so a frame costs the same for 10
+/// downloads or 100,000.
+public enum ScreenRenderer {
+    public static let minimumWidth = 40
+    public static let minimumHeight = 12
+
+    public static func render(_ state: AppState) -> CellGrid {
+        var grid = CellGrid(width: state.width, height: state.height)
+        guard state.width >= minimumWidth, state.height >= minimumHeight else {
+            let note = "terminal too small: \(state.width)×\(state.height), haul needs \(minimumWidth)×\(minimumHeight)"
+            for (index, line) in wrap(note, width: max(state.width, 1)).enumerated() where index < state.height {
+                grid.put(line, x: 0, y: index, role: .error)
+            }
+            return grid
+        }
+        if state.mode == .help {
+            HelpView.draw(state, into: &grid)
+            return grid
+        }
+        HeaderView.draw(state, into: &grid)
+        QueueListView.draw(state, into: &grid)
+        if state.showDetail {
+            DetailView.draw(state, into: &grid, top: AppState.listTop + state.listHeight)
+        }
+        BottomBarView.draw(state, into: &grid)
+        return grid
+    }
+
+    /// `text` cut into lines of at most `width` columns, at spaces where it can.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ") {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if DisplayWidth.of(candidate) <= width {
+                current = candidate
+            } else {
+                if !current.isEmpty { lines.append(current) }
+                current = DisplayWidth.prefix(String(word), width: width)
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    // MARK: - Formatting
+
+    /// `12.3 MiB/s`.
+    static func speed(_ bytesPerSecond: Double) -> String {
+        ByteCount.format(Int64(bytesPerSecond)) + "/s"
+    }
+
+    /// `1:02:03` or `2:03`; empty when it cannot be known.
+    static func eta(_ download: Download) -> String {
+        guard download.state == .active, download.totalBytes > 0, download.speed > 1 else { return "" }
+        let seconds = Int(Double(max(download.totalBytes - download.bytesDone, 0)) / download.speed)
+        if seconds >= 360_000 { return "∞" }
+        return seconds >= 3600 ? String(format: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+            : String(format: "%d:%02d", seconds / 60, seconds % 60)
+    }
+}
