@@ -8,6 +8,10 @@ public protocol Terminal: AnyObject {
     /// Columns and rows now.
     var size: (width: Int, height: Int) { get }
 
+    /// Colours the terminal shows (0: none, or `NO_COLOR`); without them haul uses the
+    /// attributes-only theme, so the selection and states stay visible.
+    var colorCount: Int { get }
+
     /// Waits up to `timeout` milliseconds for input and returns every key available then (a paste
     /// arrives as one batch), or none.
     func readKeys(timeout: Int) -> [Key]

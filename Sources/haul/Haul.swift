@@ -9,10 +9,12 @@ struct Haul: ParsableCommand {
         commandName: "haul",
         abstract: "A terminal download manager: a live queue steered from the keyboard, on libcurl.",
         discussion: """
-        Exit status of `haul get`: 0 when every download completed, 1 when any failed, \
-        64 for a usage error.
+        haul with no command opens the full-screen queue (haul ui); haul get downloads without \
+        it. Exit status of haul get: 0 when every download completed, 1 when any failed, 64 for \
+        a usage error.
         """,
         version: "0.1.0",
-        subcommands: [GetCommand.self]
+        subcommands: [UICommand.self, GetCommand.self],
+        defaultSubcommand: UICommand.self
     )
 }

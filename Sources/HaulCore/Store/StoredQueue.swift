@@ -49,17 +49,34 @@ public final class StoredQueue: Sendable {
     /// downloads that failed, were cancelled or paused are queued again with fresh attempts.
     /// Returns the ids in entry order and how many were continued.
     public func continueOrAdd(_ entries: [QueueEntry]) -> (ids: [String], continued: Int) {
+        let (downloads, continued, _) = matched(entries)
+        return (queue.restore(downloads), continued)
+    }
+
+    /// Queues every stored download as it was (the full-screen UI's queue), then `entries`, each
+    /// continuing a stored download it names (see `continueOrAdd`) or added at the end.
+    /// Returns how many entries continued a stored download.
+    @discardableResult
+    public func restoreAll(adding entries: [QueueEntry]) -> Int {
+        let (downloads, continued, named) = matched(entries)
+        let kept = stored.filter { !named.contains($0.id) }
+        queue.restore(kept + downloads)
+        return continued
+    }
+
+    /// The downloads `entries` ask for, stored ones continued; how many; and their ids.
+    private func matched(_ entries: [QueueEntry]) -> (downloads: [Download], continued: Int, named: Set<String>) {
         var unfinished: [String: [Download]] = [:]
         for download in stored where download.state != .complete {
             unfinished[download.uris.joined(separator: "\t"), default: []].append(download)
         }
-        var continued = 0
+        var named = Set<String>()
         let downloads = entries.map { entry -> Download in
             let fresh = queue.newDownload(for: entry)
             let key = entry.uris.joined(separator: "\t")
             guard let index = unfinished[key]?.firstIndex(where: { $0.options == fresh.options && $0.directory == fresh.directory }),
                   var download = unfinished[key]?.remove(at: index) else { return fresh }
-            continued += 1
+            named.insert(download.id)
             if download.state != .queued, download.state != .active {
                 download.state = fresh.state
                 download.attempts = 0
@@ -67,7 +84,7 @@ public final class StoredQueue: Sendable {
             }
             return download
         }
-        return (queue.restore(downloads), continued)
+        return (downloads, named.count, named)
     }
 
     /// Queues every stored download that was queued or running when its run ended.

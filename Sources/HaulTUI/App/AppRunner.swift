@@ -1,0 +1,133 @@
+import Foundation
+import HaulCore
+
+// MARK: - AppRunner
+
+/// The UI loop (bubbletea's model, update, view): read keys with a short timeout, take the
+/// queue's events, reduce, run the effects against the queue, and draw when something changed,
+/// at most `framesPerSecond` times a second for queue events and at once for keys. Nothing here
+/// blocks the engine: commands to the queue return at once.
+///
+/// **Threading:** `run` owns the calling thread (the main thread) until the user quits.
+public final class AppRunner {
+    public static let framesPerSecond = 15.0
+
+    private let terminal: any Terminal
+    private let queue: DownloadQueue
+    private let inbox: EventInbox
+    private let themes: ThemeCatalog
+    private var theme: Theme
+    private var state: AppState
+
+    /// `theme` is the one to start with; without colours the attributes-only theme is used.
+    public init(terminal: any Terminal, queue: DownloadQueue, inbox: EventInbox, themes: ThemeCatalog,
+                theme: Theme, globalLimit: Int64?) {
+        self.terminal = terminal
+        self.queue = queue
+        self.inbox = inbox
+        self.themes = themes
+        self.theme = terminal.colorCount > 0 ? theme : Theme.attributesOnly
+        let size = terminal.size
+        state = AppState(width: size.width, height: size.height, themeName: self.theme.name, globalLimit: globalLimit)
+    }
+
+    /// Shows `text` on the message line (for example a queue file's summary).
+    public func notify(_ text: String, isError: Bool) {
+        _ = state.reduce(.notice(text, isError: isError))
+    }
+
+    /// Runs until the user quits or a stop is requested.
+    public func run() {
+        var lastFrame = 0.0
+        var lastTick = ProcessInfo.processInfo.systemUptime
+        var dirty = true
+        while true {
+            let keys = terminal.readKeys(timeout: 50)
+            let (events, errors, stop) = inbox.take()
+            if stop { return }
+            for event in events { _ = state.reduce(.queue(event)) }
+            if let error = errors.last { notify(error, isError: true) }
+            if !events.isEmpty || !errors.isEmpty { dirty = true }
+            let now = ProcessInfo.processInfo.systemUptime
+            if now - lastTick >= 1 {
+                lastTick = now
+                _ = state.reduce(.tick)
+                dirty = true
+            }
+            var keyed = false
+            if !keys.isEmpty {
+                keyed = true
+                for effect in state.reduce(.keys(keys)) {
+                    if effect == .quit { return }
+                    perform(effect)
+                }
+            }
+            if keyed || (dirty && now - lastFrame >= 1 / AppRunner.framesPerSecond) {
+                terminal.draw(ScreenRenderer.render(state), theme: theme)
+                lastFrame = now
+                dirty = false
+            }
+        }
+    }
+
+    // MARK: - Effects
+
+    private func perform(_ effect: Effect) {
+        switch effect {
+        case .pause(let ids): for id in ids { queue.pause(id) }
+        case .resume(let ids): for id in ids { queue.resume(id) }
+        case .cancel(let id): queue.cancel(id)
+        case .retry(let ids): for id in ids { queue.retry(id) }
+        case .remove(let id, let deleteFile): remove(id, deleteFile: deleteFile)
+        case .move(let id, let move): queue.move(id, move)
+        case .add(let uris): queue.add(uris.map { QueueEntry(uris: [$0]) })
+        case .importFile(let path): importFile(path)
+        case .setLimit(let id, let limit): queue.setMaxDownloadLimit(id, limit)
+        case .setGlobalLimit(let limit): queue.setMaxOverallDownloadLimit(limit)
+        case .cycleTheme: cycleTheme()
+        case .quit: break
+        }
+    }
+
+    private func remove(_ id: String, deleteFile: Bool) {
+        let download = queue.download(id)
+        queue.remove(id)
+        guard deleteFile, let download else { return }
+        var deleted: [String] = []
+        for path in [download.destination, download.partialPath].compactMap({ $0 }) where unlink(path) == 0 {
+            deleted.append(path)
+        }
+        notify(deleted.isEmpty ? "removed; there was no file to delete" : "removed and deleted \(deleted.joined(separator: ", "))",
+               isError: false)
+    }
+
+    private func importFile(_ path: String) {
+        do {
+            let result = try InputFile.read(contentsOf: path)
+            queue.add(result.entries)
+            let first = result.problems.first.map { " (first problem: \($0))" } ?? ""
+            notify("\(path): \(result.summary)\(first)", isError: !result.problems.isEmpty)
+        } catch {
+            notify("\(error)", isError: true)
+        }
+    }
+
+    private func cycleTheme() {
+        guard terminal.colorCount > 0 else {
+            notify("this terminal shows no colour (or NO_COLOR is set): the monochrome theme stays", isError: false)
+            return
+        }
+        let names = themes.names
+        guard !names.isEmpty else {
+            notify("no theme files found", isError: true)
+            return
+        }
+        let next = names[((names.firstIndex(of: theme.name) ?? -1) + 1) % names.count]
+        do {
+            theme = try themes.load(next)
+            _ = state.reduce(.themeChanged(theme.name))
+        } catch {
+            notify("\(error)", isError: true)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import HaulCore
+import HaulCurses
+import HaulTUI
+
+// MARK: - UICommand
+
+/// `haul [URL…] [-i FILE]`: the full-screen queue, restored from the store, with the given URLs
+/// and queue file added. When stdout is not a terminal (or with `--headless`) it downloads as
+/// `haul get` does.
+struct UICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ui",
+        abstract: "The full-screen queue (what haul runs when no command is given).",
+        discussion: """
+        Keys: ? shows them all; q quits (the queue is saved and continues next time). \
+        Themes: --theme NAME|PATH, or theme = "NAME" in $XDG_CONFIG_HOME/haul/config.toml; \
+        user themes go in $XDG_CONFIG_HOME/haul/themes/NAME.toml. NO_COLOR turns colour off.
+        """
+    )
+
+    @OptionGroup var options: QueueOptions
+
+    @Option(name: .customLong("theme"), help: "Colour theme: a name (default, light, high-contrast, monochrome, solarized-dark, dracula, or your own) or a .toml path.")
+    var theme: String?
+
+    @Flag(name: .customLong("headless"), help: "Download without the full-screen UI, as haul get does.")
+    var headless = false
+
+    func run() throws {
+        if headless || isatty(STDOUT_FILENO) == 0 {
+            try GetCommand.download(options)
+            return
+        }
+        signal(SIGXFSZ, SIG_IGN)
+        var notices: [String] = []
+        let (entries, _) = try options.entries { notices.append($0) }
+        let inbox = EventInbox()
+        let stored: StoredQueue
+        do {
+            stored = try StoredQueue(stateDirectory: options.stateDirectoryPath, configuration: try options.configuration(),
+                                     onStoreError: { inbox.postError("\($0)") }, onEvent: { inbox.post($0) })
+        } catch {
+            FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let limit = try options.overallLimit()
+        stored.queue.setMaxOverallDownloadLimit(limit)
+        stored.restoreAll(adding: entries)
+
+        let (startTheme, themeProblem) = chooseTheme()
+        let terminal: CursesTerminal
+        do {
+            terminal = try CursesTerminal()
+        } catch {
+            stored.flush()
+            FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        CrashGuard.arm()
+        let runner = AppRunner(terminal: terminal, queue: stored.queue, inbox: inbox, themes: .standard(),
+                               theme: startTheme, globalLimit: limit)
+        if let notice = themeProblem ?? notices.last { runner.notify(notice, isError: themeProblem != nil) }
+        let stopHandlers = [SIGINT, SIGTERM, SIGHUP].map { (signalNumber: Int32) -> any DispatchSourceSignal in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { inbox.requestStop() }
+            source.resume()
+            return source
+        }
+        withExtendedLifetime(stopHandlers) { runner.run() }
+        terminal.restore()
+        CrashGuard.disarm()
+        stored.flush()
+        let unfinished = stored.queue.downloads.filter { !$0.state.isFinal }.count
+        if unfinished > 0 {
+            print("haul: \(unfinished) download\(unfinished == 1 ? "" : "s") saved in the queue; run haul to continue")
+        }
+    }
+
+    /// The theme from --theme, else config.toml, else default; a broken one falls back to
+    /// default (or to the built-in attributes) with the reason to show.
+    private func chooseTheme() -> (Theme, String?) {
+        let catalog = ThemeCatalog.standard()
+        var requested = theme
+        var problem: String?
+        if requested == nil, let path = UIConfig.path() {
+            do {
+                requested = try UIConfig.load(path: path).theme
+            } catch {
+                problem = "\(error)"
+            }
+        }
+        do {
+            return (try catalog.load(requested ?? "default"), problem)
+        } catch {
+            let fallback = (try? catalog.load("default")) ?? Theme.attributesOnly
+            return (fallback, "\(error); using \(fallback.name)")
+        }
+    }
+}
