@@ -3,10 +3,10 @@
 /// Makes text a server controls safe to show or to use as a name: terminal escape sequences and
 /// control characters (C0, C1, DEL) and bidirectional overrides never pass through.
 public enum TextSanitizer {
-    /// `text` with escape sequences removed and other control characters shown as `^X` or
-    /// `\u{…}`, for drawing on a terminal.
+    /// `text` with every control character made visible (`^X`, `^[` for ESC, or `\u{…}`), so an
+    /// escape sequence shows as text (`^[[2J`) and never acts on the terminal.
     public static func visible(_ text: String) -> String {
-        rewrite(text) { scalar in
+        rewrite(text, droppingSequences: false) { scalar in
             if scalar.value < 0x20 { return "^" + String(Unicode.Scalar(UInt8(scalar.value) + 0x40)) }
             if scalar.value == 0x7F { return "^?" }
             return "\\u{\(String(scalar.value, radix: 16))}"
@@ -15,7 +15,7 @@ public enum TextSanitizer {
 
     /// `text` with escape sequences and control characters removed.
     public static func stripped(_ text: String) -> String {
-        rewrite(text) { _ in "" }
+        rewrite(text, droppingSequences: true) { _ in "" }
     }
 
     // MARK: - Scanning
@@ -28,13 +28,15 @@ public enum TextSanitizer {
         }
     }
 
-    /// Copies `text`, dropping ESC sequences (CSI, OSC/DCS up to BEL or ST, and two-byte ones)
-    /// and replacing every other unsafe scalar with `replacement(scalar)`.
-    private static func rewrite(_ text: String, replacement: (Unicode.Scalar) -> String) -> String {
+    /// Copies `text`, replacing every unsafe scalar with `replacement(scalar)`; with
+    /// `droppingSequences`, whole ESC sequences (CSI, OSC/DCS up to BEL or ST, and two-byte
+    /// ones) are dropped instead.
+    private static func rewrite(_ text: String, droppingSequences: Bool,
+                                replacement: (Unicode.Scalar) -> String) -> String {
         var output = ""
         var scalars = text.unicodeScalars[...]
         while let scalar = scalars.popFirst() {
-            if scalar == "\u{1B}" || scalar == "\u{9B}" || scalar == "\u{9D}" {
+            if droppingSequences, scalar == "\u{1B}" || scalar == "\u{9B}" || scalar == "\u{9D}" {
                 skipEscapeSequence(introducer: scalar, in: &scalars)
             } else if isUnsafe(scalar) {
                 output += replacement(scalar)

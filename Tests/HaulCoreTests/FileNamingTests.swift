@@ -53,10 +53,11 @@ struct FileNamingTests {
 
 @Suite("Text and sizes")
 struct TextAndSizeTests {
-    @Test("escape sequences are dropped and controls made visible")
+    @Test("controls are made visible for screens, and whole escape sequences dropped for names")
     func visible() {
-        #expect(TextSanitizer.visible("a\u{1B}[2Jb\tc\u{7F}") == "ab^Ic^?")
-        #expect(TextSanitizer.visible("\u{9B}31mx") == "x")
+        #expect(TextSanitizer.visible("a\u{1B}[2Jb\tc\u{7F}") == "a^[[2Jb^Ic^?")
+        #expect(TextSanitizer.visible("\u{9B}31mx") == "\\u{9b}31mx")
+        #expect(TextSanitizer.stripped("a\u{1B}[2Jb\u{1B}]0;title\u{07}c") == "abc")
         #expect(TextSanitizer.visible("ok ✓ 日本") == "ok ✓ 日本")
     }
 

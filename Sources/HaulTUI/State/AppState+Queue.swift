@@ -30,10 +30,10 @@ extension AppState {
             if download.state == .active { activeSpeeds[download.id] = download.speed } else { activeSpeeds.removeValue(forKey: download.id) }
             if (!filter.isEmpty || sort == .name) && old.destination != download.destination { visibleDirty = true }
         case .removed(let id):
+            let selectedIndex = self.selectedIndex
             guard let old = downloads.removeValue(forKey: id), let position = orderPosition.removeValue(forKey: id) else { return }
             counts[old.state, default: 1] -= 1
             activeSpeeds.removeValue(forKey: id)
-            let selectedIndex = self.selectedIndex
             order.remove(at: position)
             for index in position..<order.count { orderPosition[order[index]] = index }
             markStructureChanged()

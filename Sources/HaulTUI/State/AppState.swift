@@ -17,11 +17,11 @@ public struct AppState: Sendable {
 
         var title: String {
             switch self {
-            case .add: "Add URLs (space-separated; pasting several adds several)"
+            case .add: "Add URLs"
             case .importFile: "Import queue file"
-            case .filter: "Filter by name"
-            case .limitSelected: "Speed limit for this download (e.g. 500K, 2M; 0 for none)"
-            case .limitGlobal: "Global speed limit (e.g. 10M; 0 for none)"
+            case .filter: "Filter"
+            case .limitSelected: "Limit this download (2M; 0: none)"
+            case .limitGlobal: "Global limit (10M; 0: none)"
             }
         }
     }

@@ -41,7 +41,7 @@ public struct Theme: Sendable, Equatable {
         .active: Style(bold: true), .paused: Style(dim: true), .failed: Style(bold: true, underline: true),
         .cancelled: Style(dim: true), .complete: Style(), .error: Style(bold: true), .muted: Style(dim: true),
         .border: Style(dim: true), .functionKey: Style(bold: true), .functionLabel: Style(reverse: true),
-        .prompt: Style(bold: true), .detailLabel: Style(bold: true), .rangeDone: Style(reverse: true),
+        .prompt: Style(bold: true), .detailLabel: Style(bold: true), .rangeDone: Style(bold: true),
         .rangeTodo: Style(dim: true),
     ])
 
@@ -90,7 +90,7 @@ public struct Theme: Sendable, Equatable {
                 let text = value?.string ?? value?.int.map(String.init)
                 guard let text, let color = Color(parsing: text) else {
                     throw ThemeError(file: file, line: line, key: "\(key).\(attribute)",
-                                     message: "'\(value.map { "\($0)" } ?? "")' is not a colour (a name such as blue or bright-red, 0-255, or #rrggbb)")
+                                     message: "'\(text ?? value.map { "\($0)" } ?? "")' is not a colour (a name such as blue or bright-red, 0-255, or #rrggbb)")
                 }
                 if attribute == "fg" { style.foreground = color } else { style.background = color }
             case "bold", "dim", "reverse", "underline":

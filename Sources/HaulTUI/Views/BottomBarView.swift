@@ -51,16 +51,17 @@ enum BottomBarView {
         }
     }
 
-    /// `?Help ⏎Detail …`: each key in the key role, its word in the label role, while they fit.
+    /// `? Help  Enter Detail …`: each key in the key role, its word in the label role, while
+    /// they fit.
     static func drawFunctionBar(_ keyMap: KeyMap, y: Int, grid: inout CellGrid) {
         grid.fill(x: 0, y: y, count: grid.width, role: .functionLabel)
         var x = 0
         for entry in keyMap.barEntries {
-            let width = DisplayWidth.of(entry.key) + DisplayWidth.of(entry.label) + 1
-            guard x + width <= grid.width else { break }
-            x = grid.put(entry.key, x: x, y: y, role: .functionKey)
-            x = grid.put(entry.label, x: x, y: y, role: .functionLabel)
-            x = grid.put(" ", x: x, y: y, role: .functionKey)
+            let key = entry.key + " "
+            let label = entry.label + " "
+            guard x + DisplayWidth.of(key) + DisplayWidth.of(label) <= grid.width else { break }
+            x = grid.put(key, x: x, y: y, role: .functionKey)
+            x = grid.put(label, x: x, y: y, role: .functionLabel)
         }
     }
 }

@@ -37,7 +37,7 @@ enum DetailView {
             let verdict = download.state == .complete ? "matched" : "checked when complete"
             lines.append(("checksum", "\(checksum.algorithm.rawValue) \(verdict)", .row))
         }
-        let labelWidth = 11
+        let labelWidth = 15
         let rangeRow = top + height - 1
         for (index, line) in lines.enumerated() where top + 1 + index < rangeRow {
             let y = top + 1 + index
@@ -52,7 +52,7 @@ enum DetailView {
         TextSanitizer.visible(Download(id: "", uris: [uri]).displayURI)
     }
 
-    /// One cell per slice of the file: done, partly done or to do.
+    /// One cell per slice of the file: █ done, ▌ partly done, · to do.
     private static func drawRangeMap(_ download: Download, y: Int, labelWidth: Int, grid: inout CellGrid) {
         grid.put("ranges", x: 1, y: y, role: .detailLabel)
         let x = labelWidth + 1
@@ -69,11 +69,8 @@ enum DetailView {
             let covered = download.completed.ranges.reduce(Int64(0)) { sum, range in
                 sum + max(0, min(range.upperBound, end) - max(range.lowerBound, start))
             }
-            if covered >= end - start {
-                grid.fill(x: x + cell, y: y, count: 1, role: .rangeDone)
-            } else {
-                grid.put(covered > 0 ? "▌" : "·", x: x + cell, y: y, role: covered > 0 ? .rangeDone : .rangeTodo)
-            }
+            let mark = covered >= end - start ? "█" : covered > 0 ? "▌" : "·"
+            grid.put(mark, x: x + cell, y: y, role: covered > 0 ? .rangeDone : .rangeTodo)
         }
     }
 }

@@ -4,8 +4,7 @@ import HaulCore
 
 /// Row 2 holds the column titles; the rows below, one per download: state, name (cut in the
 /// middle by display width), size, a progress bar with percent, speed, ETA and connections.
-/// On a narrow terminal columns drop by priority: connections, ETA, size, the bar (the percent
-/// stays), speed.
+/// On a narrow terminal columns drop by priority (see `columns(width:)`).
 enum QueueListView {
     /// One column: title, width, and what it shows for a download.
     struct Column {
@@ -19,25 +18,24 @@ enum QueueListView {
 
     static let stateWidth = 9
 
-    /// The columns that fit in `width`, name taking what is left.
+    /// The columns that fit in `width`, name taking what is left. They drop in this order:
+    /// connections, ETA, size, the bar (its percent stays), speed, the percent.
     static func columns(width: Int) -> [Column] {
-        var optional: [Column] = [
-            Column(title: "SPEED", width: 11, rightAligned: true, kind: .speed),
-            Column(title: "PROGRESS", width: 16, rightAligned: false, kind: .progress),
-            Column(title: "SIZE", width: 10, rightAligned: true, kind: .size),
-            Column(title: "ETA", width: 8, rightAligned: true, kind: .eta),
-            Column(title: "C", width: 2, rightAligned: true, kind: .connections),
+        let speed = Column(title: "SPEED", width: 11, rightAligned: true, kind: .speed)
+        let bar = Column(title: "PROGRESS", width: 16, rightAligned: false, kind: .progress)
+        let percent = Column(title: "%", width: 4, rightAligned: true, kind: .percent)
+        let size = Column(title: "SIZE", width: 10, rightAligned: true, kind: .size)
+        let eta = Column(title: "ETA", width: 8, rightAligned: true, kind: .eta)
+        let connections = Column(title: "C", width: 2, rightAligned: true, kind: .connections)
+        let choices: [[Column]] = [
+            [speed, bar, size, eta, connections], [speed, bar, size, eta], [speed, bar, size], [speed, bar],
+            [speed, percent], [percent], [],
         ]
         let minimumName = 16
-        func used(_ columns: [Column]) -> Int { columns.reduce(stateWidth + 1) { $0 + $1.width + 1 } }
-        while !optional.isEmpty, used(optional) + minimumName > width {
-            let dropped = optional.removeLast()
-            if dropped.kind == .progress {
-                optional.append(Column(title: "%", width: 4, rightAligned: true, kind: .percent))
-                if used(optional) + minimumName > width { optional.removeLast() }
-            }
-        }
-        let nameWidth = width - used(optional)
+        let optional = choices.first { columns in
+            columns.reduce(stateWidth + 1) { $0 + $1.width + 1 } + minimumName <= width
+        } ?? []
+        let nameWidth = width - optional.reduce(stateWidth + 1) { $0 + $1.width + 1 }
         return [Column(title: "STATE", width: stateWidth, rightAligned: false, kind: .state),
                 Column(title: "NAME", width: nameWidth, rightAligned: false, kind: .name)] + optional
     }

@@ -1,0 +1,144 @@
+import HaulCore
+@testable import HaulTUI
+import Testing
+
+/// The view model: every key and queue event as a pure state change plus effects.
+@Suite("View model")
+struct AppStateTests {
+    private func keys(_ text: String) -> [Key] { text.map { .character($0) } }
+
+    @Test("queue events keep counts, order, speed and selection")
+    func events() {
+        var state = Fixtures.state()
+        #expect(state.counts[.active] == 2 && state.counts[.paused] == 1 && state.counts[.failed] == 1)
+        #expect(state.visible == state.order && state.order.count == 7)
+        #expect(state.selected == Fixtures.mixed[0].id)
+        #expect(state.totalSpeed == 12_582_912 + 4_194_304)
+        #expect(state.speedHistory.count == 8)
+
+        var finished = Fixtures.mixed[0]
+        finished.state = .complete
+        _ = state.reduce(.queue(.changed(finished)))
+        #expect(state.counts[.active] == 1 && state.counts[.complete] == 2)
+        #expect(state.totalSpeed == 4_194_304)
+
+        _ = state.reduce(.queue(.moved(id: Fixtures.mixed[6].id, to: 0)))
+        #expect(state.order.first == Fixtures.mixed[6].id && state.selectedIndex == 1)
+
+        _ = state.reduce(.queue(.removed(id: Fixtures.mixed[0].id)))
+        #expect(state.order.count == 6 && state.selected == state.visible[1])
+    }
+
+    @Test("moving: arrows, j/k, pages, Home/End, click and wheel, all clamped")
+    func moving() {
+        let many = (1...100).map { Fixtures.download($0, name: "file\($0).bin") }
+        var state = Fixtures.state(width: 80, height: 24, many)
+        _ = state.reduce(.keys([.down, .character("j"), .character("j")]))
+        #expect(state.selectedIndex == 3)
+        _ = state.reduce(.keys([.character("k")]))
+        #expect(state.selectedIndex == 2)
+        _ = state.reduce(.keys([.pageDown]))
+        #expect(state.selectedIndex == 2 + state.listHeight)
+        _ = state.reduce(.keys([.end]))
+        #expect(state.selectedIndex == 99 && state.scrollTop == 100 - state.listHeight)
+        _ = state.reduce(.keys([.down, .down]))
+        #expect(state.selectedIndex == 99)
+        _ = state.reduce(.keys([.home, .up]))
+        #expect(state.selectedIndex == 0 && state.scrollTop == 0)
+        _ = state.reduce(.keys([.click(row: AppState.listTop + 4)]))
+        #expect(state.selectedIndex == 4)
+        _ = state.reduce(.keys([.wheelDown]))
+        #expect(state.selectedIndex == 7)
+        _ = state.reduce(.keys([.resize(width: 80, height: 12)]))
+        #expect(state.height == 12 && state.selectedIndex! - state.scrollTop < state.listHeight)
+    }
+
+    @Test("pause, resume, cancel and retry ask the queue, or say why not")
+    func commands() {
+        var state = Fixtures.state()
+        let ids = Fixtures.mixed.map(\.id)
+        #expect(state.reduce(.keys([.character(" ")])) == [.pause([ids[0]])])
+        _ = state.reduce(.keys([.down, .down]))
+        #expect(state.reduce(.keys([.character("p")])) == [.resume([ids[2]])])
+        #expect(state.reduce(.keys([.character("c")])) == [.cancel(ids[2])])
+        #expect(state.reduce(.keys([.character("r")])) == [])
+        #expect(state.message?.isError == true)
+        _ = state.reduce(.keys([.down, .down]))
+        #expect(state.reduce(.keys([.character("r")])) == [.retry([ids[4]])])
+        #expect(state.reduce(.keys([.character("R")])) == [.retry([ids[4]])])
+        #expect(state.reduce(.keys([.character("P")])) == [.pause([ids[0], ids[1], ids[5]])])
+        #expect(state.reduce(.keys([.character("+")])) == [.move(ids[4], .up)])
+        #expect(state.reduce(.keys([.character("-")])) == [.move(ids[4], .down)])
+        #expect(state.reduce(.keys([.character("t")])) == [.cycleTheme])
+    }
+
+    @Test("remove and quit ask first; anything but y keeps things")
+    func confirmations() {
+        var state = Fixtures.state()
+        #expect(state.reduce(.keys([.character("d")])) == [])
+        #expect(state.reduce(.keys([.character("n")])) == [])
+        #expect(state.mode == .normal)
+        #expect(state.reduce(.keys([.character("D"), .character("y")])) == [.remove(Fixtures.mixed[0].id, deleteFile: true)])
+        #expect(state.reduce(.keys([.character("q")])) == [])
+        #expect(state.mode == .confirm(.quit(active: 2)))
+        #expect(state.reduce(.keys([.character("y")])) == [.quit])
+
+        var idle = Fixtures.state([Fixtures.download(1, name: "a", state: .complete)])
+        #expect(idle.reduce(.keys([.character("q")])) == [.quit])
+    }
+
+    @Test("the add prompt edits a line; a paste of several URLs adds them all; bad ones are named")
+    func addPrompt() {
+        var state = Fixtures.state()
+        _ = state.reduce(.keys([.character("a")] + keys("http://a/1")))
+        _ = state.reduce(.keys([.left, .backspace, .character("2"), .end, .character("x"), .home, .delete, .character("h")]))
+        guard case .prompt(let prompt) = state.mode else { Issue.record("no prompt"); return }
+        #expect(String(prompt.text) == "http://a21x" && prompt.cursor == 1)
+        _ = state.reduce(.keys([.escape]))
+
+        let paste: [Key] = [.character("a")] + keys("https://x/1") + [.enter] + keys("https://x/2") + [.enter] + keys("file:///etc/passwd")
+        _ = state.reduce(.keys(paste))
+        #expect(state.reduce(.keys([.enter])) == [.add(["https://x/1", "https://x/2"])])
+        #expect(state.message?.isError == true && state.message?.text.contains("file") == true)
+    }
+
+    @Test("the filter applies as it is typed; Esc clears it; sort cycles")
+    func filterAndSort() {
+        var state = Fixtures.state()
+        _ = state.reduce(.keys([.character("/")] + keys("ISO")))
+        #expect(state.visible.map { state.downloads[$0].map { AppState.name(of: $0) } ?? "" } == ["debian-12.4.0-amd64-netinst.iso", "broken.iso"])
+        _ = state.reduce(.keys([.enter]))
+        #expect(state.filter == "ISO" && state.mode == .normal)
+        #expect(state.reduce(.keys([.character("+")])) == [.move(state.selected!, .up)])
+        _ = state.reduce(.keys([.character("/"), .escape]))
+        #expect(state.filter.isEmpty && state.visible.count == 7)
+
+        _ = state.reduce(.keys([.character("s")]))
+        #expect(state.sort == .name)
+        #expect(state.reduce(.keys([.character("+")])) == [])
+        _ = state.reduce(.keys([.character("s"), .character("s")]))
+        #expect(state.sort == .speed && state.visible.first == Fixtures.mixed[0].id)
+        _ = state.reduce(.keys([.character("s")]))
+        #expect(state.sort == .size && state.visible.first == Fixtures.mixed[1].id)
+    }
+
+    @Test("limits take sizes, 0 for none, and refuse nonsense")
+    func limits() {
+        var state = Fixtures.state()
+        #expect(state.reduce(.keys([.character("L")] + keys("2M") + [.enter])) == [.setGlobalLimit(2_097_152)])
+        #expect(state.globalLimit == 2_097_152)
+        #expect(state.reduce(.keys([.character("l")] + keys("0") + [.enter])) == [.setLimit(Fixtures.mixed[0].id, nil)])
+        #expect(state.reduce(.keys([.character("L")] + keys("fast") + [.enter])) == [])
+        #expect(state.message?.isError == true)
+    }
+
+    @Test("a hundred thousand downloads: events and moves stay cheap, the frame draws only what shows")
+    func large() {
+        let many = (0..<100_000).map { Fixtures.download($0, name: "f\($0)") }
+        var state = Fixtures.state(width: 120, height: 40, many)
+        _ = state.reduce(.keys([.end]))
+        #expect(state.selectedIndex == 99_999)
+        let grid = ScreenRenderer.render(state)
+        #expect(grid.line(AppState.listTop + state.listHeight - 1).contains("f99999"))
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import HaulCore
+@testable import HaulTUI
+import Testing
+
+// MARK: - Fixtures
+
+/// Downloads and states made the same way every time, for reducer tests and snapshots.
+enum Fixtures {
+    static func download(_ number: Int, name: String, state: Download.State = .queued, total: Int64 = 10_000_000,
+                         done: Int64 = 0, speed: Double = 0) -> Download {
+        var download = Download(id: String(format: "%016x", number), uris: ["https://example.com/files/\(name)"])
+        download.state = state
+        download.totalBytes = total
+        if done > 0 { download.completed = ByteRanges([0..<done]) }
+        download.speed = speed
+        if state != .queued { download.destination = "/data/\(name)" }
+        return download
+    }
+
+    /// A queue of every state, a CJK name, an emoji name, a long name and a hostile one.
+    static var mixed: [Download] {
+        var failed = download(5, name: "broken.iso", state: .failed, total: -1)
+        failed.lastError = "the server answered 503 Service Unavailable"
+        failed.attempts = 5
+        return [
+            download(1, name: "debian-12.4.0-amd64-netinst.iso", state: .active, total: 658_505_728, done: 219_502_592, speed: 12_582_912),
+            download(2, name: "数据集-训练-第一部分.tar.gz", state: .active, total: 2_147_483_648, done: 1_932_735_283, speed: 4_194_304),
+            download(3, name: "holiday 🎉 photos.zip", state: .paused, total: 52_428_800, done: 10_485_760),
+            download(4, name: "notes.txt", state: .complete, total: 4096, done: 4096),
+            failed,
+            download(6, name: "a-very-long-file-name-that-goes-on-and-on-and-on-well-past-any-column-width-v2.3.1.tar.xz"),
+            download(7, name: "evil\u{1B}[2Jname.bin", state: .cancelled, total: 1000, done: 300),
+        ]
+    }
+
+    /// A state of `width` × `height` holding `downloads`, with a steady speed history.
+    static func state(width: Int = 120, height: Int = 40, _ downloads: [Download] = mixed) -> AppState {
+        var state = AppState(width: width, height: height, globalLimit: 20_971_520)
+        _ = state.reduce(.queue(.added(downloads)))
+        for sample in [1.0, 3, 5, 8, 13, 16, 16, 12] {
+            _ = state.reduce(.queue(.changed(downloads[0].with(speed: sample * 1_048_576))))
+            _ = state.reduce(.tick)
+        }
+        _ = state.reduce(.queue(.changed(downloads[0])))
+        return state
+    }
+}
+
+extension Download {
+    func with(speed: Double) -> Download {
+        var copy = self
+        copy.speed = speed
+        return copy
+    }
+}
+
+// MARK: - Snapshots
+
+/// Compares a frame's text with `Snapshots/NAME.txt`. A missing file is written and the test
+/// fails, so a new snapshot is looked at before it is committed; `HAUL_RECORD_SNAPSHOTS=1`
+/// rewrites them all.
+func expectSnapshot(_ grid: CellGrid, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+    let file = directory.appendingPathComponent(name + ".txt")
+    let text = grid.text + "\n"
+    let record = ProcessInfo.processInfo.environment["HAUL_RECORD_SNAPSHOTS"] == "1"
+    guard !record, let expected = try? String(contentsOf: file, encoding: .utf8) else {
+        try? text.write(to: file, atomically: true, encoding: .utf8)
+        Issue.record("snapshot \(name) recorded; check \(file.path) and commit it", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(text == expected, "snapshot \(name) differs; run with HAUL_RECORD_SNAPSHOTS=1 to update", sourceLocation: sourceLocation)
+}

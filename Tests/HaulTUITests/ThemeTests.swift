@@ -1,0 +1,77 @@
+import Foundation
+@testable import HaulTUI
+import Testing
+
+/// Themes: the shipped files, errors that name file, line and key, colour mapping, config.
+@Suite("Themes")
+struct ThemeTests {
+    static let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Sources/HaulTUI/Themes").standardized.path
+
+    @Test("every shipped theme loads, and the catalog lists default first")
+    func shippedThemes() throws {
+        let catalog = ThemeCatalog(directories: [ThemeTests.shipped])
+        #expect(catalog.names == ["default", "dracula", "high-contrast", "light", "monochrome", "solarized-dark"])
+        for name in catalog.names {
+            let theme = try catalog.load(name)
+            #expect(theme.name == name)
+        }
+        #expect(try catalog.load("monochrome") == Theme(name: "monochrome"))
+        #expect(try catalog.load("default").style(.selectedRow).background == .indexed(6))
+    }
+
+    @Test("a broken theme names the file, the line and the key", arguments: [
+        ("[roles]\nheader = { fg = \"bluish\" }\n", "t.toml:2: roles.header.fg: 'bluish' is not a colour"),
+        ("name = \"x\"\n[roles]\nheadr = { bold = true }\n", "t.toml:3: roles.headr: unknown role"),
+        ("[roles]\n\nrow = { bold = 1 }\n", "t.toml:3: roles.row.bold: must be true or false"),
+        ("[roles]\nrow = { blink = true }\n", "t.toml:2: roles.row.blink: unknown attribute"),
+        ("colour = 3\n", "t.toml:1: colour: unknown setting"),
+        ("[roles\nrow = {}\n", "t.toml:1: "),
+    ])
+    func brokenTheme(text: String, expected: String) {
+        let error = #expect(throws: ThemeError.self) { try Theme.parse(text, file: "t.toml") }
+        #expect(error?.description.hasPrefix(expected) == true, "\(error?.description ?? "")")
+    }
+
+    @Test("an unknown theme name lists the known ones")
+    func unknownName() {
+        let catalog = ThemeCatalog(directories: [ThemeTests.shipped])
+        let error = #expect(throws: ThemeError.self) { try catalog.load("neon") }
+        #expect(error?.description.contains("default, dracula") == true)
+    }
+
+    @Test("colours: names, indexes and #rrggbb mapped to what the terminal has")
+    func colors() {
+        #expect(Color(parsing: "bright-red") == .indexed(9))
+        #expect(Color(parsing: "200") == .indexed(200))
+        #expect(Color(parsing: "#ff0000") == .rgb(255, 0, 0))
+        #expect(Color(parsing: "#ff00") == nil && Color(parsing: "256") == nil)
+        #expect(Color.rgb(255, 0, 0).index(forTerminalColors: 256) == 9)
+        #expect(Color.rgb(0, 95, 135).index(forTerminalColors: 256) == 24)
+        #expect(Color.rgb(0, 95, 135).index(forTerminalColors: 8) == 6)
+        #expect(Color.indexed(203).index(forTerminalColors: 16) == 9)
+        #expect(Color.indexed(12).index(forTerminalColors: 8) == 4)
+        #expect(Color.terminalDefault.index(forTerminalColors: 256) == -1)
+    }
+
+    @Test("without colour every role keeps its attributes, so the selection still shows")
+    func noColor() {
+        let theme = Theme(name: "t", styles: [.selectedRow: Style(foreground: .indexed(0), background: .indexed(6))])
+        #expect(theme.withoutColors.style(.selectedRow) == Style())
+        #expect(Theme.attributesOnly.style(.selectedRow).reverse)
+    }
+
+    @Test("config.toml gives the theme; a bad one names file, line and key")
+    func config() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-config-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("config.toml").path
+        #expect(try UIConfig.load(path: path) == UIConfig())
+        try "# mine\ntheme = \"dracula\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try UIConfig.load(path: path).theme == "dracula")
+        try "\ntheme = 3\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let error = #expect(throws: ThemeError.self) { try UIConfig.load(path: path) }
+        #expect(error?.description == "\(path):2: theme: must be a string: a theme name or a path")
+    }
+}
