@@ -1,0 +1,68 @@
+import Foundation
+
+// MARK: - TmuxSession
+
+/// A detached tmux session on its own server socket, running one command in a 120×40 pane:
+/// the full-screen UI as a person sees it (`send-keys`, `capture-pane`).
+final class TmuxSession {
+    let socket = "haul-test-\(UUID().uuidString.prefix(8))"
+
+    init(command: String, width: Int = 120, height: Int = 40) throws {
+        try tmux(["new-session", "-d", "-x", String(width), "-y", String(height), command])
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+    }
+
+    /// The pane's text now.
+    func capture() -> String {
+        (try? tmux(["capture-pane", "-p"])) ?? ""
+    }
+
+    /// Types keys (tmux key names, such as `Enter` or `C-c`, or literal text).
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys"] + keys)
+    }
+
+    func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-x", String(width), "-y", String(height)])
+    }
+
+    /// Polls the pane until `condition` holds, for at most `seconds`; returns the last capture
+    /// and whether it held.
+    @discardableResult
+    func wait(seconds: Double = 15, until condition: (String) -> Bool) -> (text: String, held: Bool) {
+        let deadline = Date().addingTimeInterval(seconds)
+        var text = capture()
+        while !condition(text) {
+            if Date() > deadline { return (text, false) }
+            Thread.sleep(forTimeInterval: 0.05)
+            text = capture()
+        }
+        return (text, true)
+    }
+
+    /// Runs tmux through the shell with popen/pclose: Foundation's Process never sees the exit of
+    /// the client that starts a server (the daemon keeps a descriptor it watches), so it hangs.
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let command = "env -u TMUX TERM=xterm-256color tmux -L \(socket) \(quoted) 2>/dev/null </dev/null"
+        guard let stream = popen(command, "r") else { throw TmuxError(command: command) }
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, stream)
+            if count <= 0 { break }
+            output.append(contentsOf: buffer[0..<count])
+        }
+        guard pclose(stream) == 0 || arguments.first == "kill-server" else { throw TmuxError(command: command) }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+struct TmuxError: Error, CustomStringConvertible {
+    let command: String
+    var description: String { "tmux failed: \(command)" }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// The full-screen UI run as a person runs it: the built binary in a tmux pane, keys typed,
+/// the screen read back.
+@Suite("haul full-screen UI", .serialized)
+struct UITests {
+    /// `haul ARGS` in `directory` with its own state and config, then a line with its exit status.
+    private func session(_ arguments: [String], in directory: URL, environment: String = "") throws -> TmuxSession {
+        let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
+        let command = "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' XDG_CONFIG_HOME='\(directory.path)-config' "
+            + "\(environment) '\(HaulProcess.binary.path)' \(quoted); echo EXIT=$?; sleep 30"
+        return try TmuxSession(command: command)
+    }
+
+    @Test("downloads show, keys work while they run, help opens, q asks and quits, the terminal comes back")
+    func keys() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let slow = server.url("/file/4000000?key=\(UUID())&pace=32768").absoluteString
+        let fast = server.url("/file/70000?key=\(UUID())").absoluteString
+        let tmux = try session([slow, fast, "-d", "dl"], in: directory)
+
+        let started = tmux.wait { $0.contains("✔ done") && $0.contains("▶ active") }
+        #expect(started.held, "\(started.text)")
+        #expect(started.text.contains("? Help"))
+
+        try tmux.send("?")
+        #expect(tmux.wait { $0.contains("haul: keys") && $0.contains("retry every failed download") }.held)
+        try tmux.send("x")
+        #expect(tmux.wait { $0.contains("STATE") }.held)
+
+        try tmux.send("Enter")
+        let detail = tmux.wait { $0.contains("saved as") && $0.contains("HTTP/1.1 206") || $0.contains("HTTP/1.1 200") }
+        #expect(detail.held, "\(detail.text)")
+
+        try tmux.send("p")
+        #expect(tmux.wait { $0.contains("‖ paused") }.held)
+        try tmux.send("p")
+        #expect(tmux.wait { $0.contains("▶ active") }.held)
+
+        try tmux.send("q")
+        #expect(tmux.wait { $0.contains("Quit? The queue is saved") }.held)
+        try tmux.send("n")
+        #expect(tmux.wait { $0.contains("nothing changed") }.held)
+        try tmux.send("q", "y")
+        let ended = tmux.wait { $0.contains("EXIT=0") }
+        #expect(ended.held, "\(ended.text)")
+        #expect(ended.text.contains("1 download saved in the queue"))
+        #expect(!ended.text.contains("? Help"), "the full screen is gone")
+        let saved = try Data(contentsOf: directory.appendingPathComponent("dl/70000"))
+        #expect(saved.count == 70000 && TestPattern.matches(saved))
+    }
+
+    @Test("resizing redraws; below 40×12 a note; SIGTERM restores the terminal and keeps the queue")
+    func resizeAndTerminate() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let key = UUID().uuidString
+        let slow = server.url("/file/4000000?key=\(key)&pace=32768").absoluteString
+        let tmux = try session([slow, "-d", "dl"], in: directory, environment: "NO_COLOR=1")
+        #expect(tmux.wait { $0.contains("▶ active") }.held)
+
+        try tmux.resize(width: 40, height: 12)
+        let small = tmux.wait { text in text.split(separator: "\n").allSatisfy { $0.count <= 40 } && text.contains("? Help") }
+        #expect(small.held, "\(small.text)")
+        try tmux.resize(width: 30, height: 8)
+        #expect(tmux.wait { $0.contains("terminal too small") }.held)
+        try tmux.resize(width: 100, height: 30)
+        #expect(tmux.wait { $0.contains("PROGRESS") }.held)
+
+        // haul's own command line starts with its path (the shell around it does not).
+        let kill = Process()
+        kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        kill.arguments = ["-TERM", "-f", "^\(HaulProcess.binary.path) .*key=\(key)"]
+        try kill.run()
+        kill.waitUntilExit()
+        let ended = tmux.wait { $0.contains("EXIT=") }
+        #expect(ended.held && ended.text.contains("EXIT=0") && ended.text.contains("saved in the queue"), "\(ended.text)")
+    }
+}
