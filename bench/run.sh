@@ -17,7 +17,7 @@ DATA="$OUT/data"
 RUNS="$OUT/runs"
 SIZE_MIB=1024
 
-for tool in nginx curl wget2 aria2c /usr/bin/time sha256sum bc; do
+for tool in nginx curl wget2 aria2c /usr/bin/time sha256sum bc tmux; do
   command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "bench: $tool is missing; run 'make bench'" >&2; exit 2; }
 done
 [ -x "$HAUL" ] || { echo "bench: $HAUL is missing; run 'make bench' (it builds haul in release mode)" >&2; exit 2; }
@@ -153,6 +153,59 @@ read -r PAUSED_WALL PAUSED_RSS < <(tail -1 "$RUNS/100k-paused.time")
 SAVED=$(grep -c '^http' "$RUNS/100k-saved.txt" || true)
 [ "$SAVED" = 100000 ] || { echo "bench: the saved session holds $SAVED entries, not 100000" >&2; exit 1; }
 
+# MARK: - The full-screen UI
+# T1: the 100,000-entry paused queue file opened in the UI (tmux, 120x40): time until the first
+# frame shows all of it, then keys (End, Home, pages, j) with haul's own frame timings
+# (--frame-stats). T2: 1 GiB with the UI open against headless haul get, each until the file
+# has its final name.
+TMUX_SOCKET="haul-bench-$$"
+tmux_cmd() { tmux -L "$TMUX_SOCKET" "$@" 2>/dev/null; }
+now_ms() { date +%s%3N; }
+wait_for_pane() {  # wait_for_pane TEXT SECONDS
+  local deadline=$(( $(now_ms) + $2 * 1000 ))
+  while ! tmux_cmd capture-pane -p -t t1 | grep -q -- "$1"; do
+    [ "$(now_ms)" -gt "$deadline" ] && return 1
+    sleep 0.01
+  done
+}
+# One tmux server for every run, started first, so its start-up is not counted against haul.
+tmux_cmd new-session -d -s keeper "sleep 3600"
+T1_START=$(now_ms)
+tmux_cmd new-session -d -s t1 -x 120 -y 40 "cd $RUNS && TERM=xterm-256color $HAUL -i $RUNS/100k-paused.txt --state-dir $RUNS/ui-state -d $RUNS/ui --frame-stats $RUNS/ui-frames.txt"
+wait_for_pane "100000 paused" 60 || { echo "bench: the UI never showed the 100,000 entries" >&2; tmux_cmd kill-server; exit 1; }
+UI_FIRST_FRAME=$(echo "scale=2; ($(now_ms) - $T1_START) / 1000" | bc)
+for key in End Home NPage NPage NPage NPage NPage End PPage PPage PPage Home; do tmux_cmd send-keys -t t1 "$key"; sleep 0.05; done
+for _ in $(seq 40); do tmux_cmd send-keys -t t1 j; sleep 0.02; done
+tmux_cmd send-keys -t t1 q
+sleep 1
+tmux_cmd kill-session -t t1 || true
+UI_FRAMES=$(cat "$RUNS/ui-frames.txt" 2>/dev/null || echo "no frame statistics written")
+
+best_ui=""; best_headless=""
+for round in $(seq "$ROUNDS"); do
+  for mode in ui headless; do
+    dir="$RUNS/T2-$mode-$round"; mkdir -p "$dir"; sync
+    start=$(now_ms)
+    if [ "$mode" = ui ]; then
+      tmux_cmd new-session -d -s "ui$round" -x 120 -y 40 "cd $dir && TERM=xterm-256color $HAUL $URL -o file --state-dir $dir/state"
+      while [ ! -f "$dir/file" ]; do sleep 0.01; done
+      end=$(now_ms)
+      tmux_cmd send-keys -t "ui$round" q; sleep 0.3; tmux_cmd kill-session -t "ui$round" || true
+    else
+      (cd "$dir" && "$HAUL" get -q -o file --state-dir "$dir/state" "$URL" >/dev/null 2>&1)
+      end=$(now_ms)
+    fi
+    [ "$(sha256sum "$dir/file" | cut -d' ' -f1)" = "$EXPECTED" ] || { echo "bench: T2 $mode produced a wrong file" >&2; exit 1; }
+    rm -f "$dir/file"
+    took=$(echo "scale=3; ($end - $start) / 1000" | bc)
+    if [ "$mode" = ui ]; then
+      if [ -z "$best_ui" ] || [ "$(echo "$took < $best_ui" | bc)" = 1 ]; then best_ui=$took; fi
+    elif [ -z "$best_headless" ] || [ "$(echo "$took < $best_headless" | bc)" = 1 ]; then best_headless=$took; fi
+  done
+done
+tmux_cmd kill-server || true
+UI_RATIO=$(echo "scale=2; $best_headless / $best_ui" | bc)
+
 # MARK: - Report
 MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $(. /etc/os-release; echo "$PRETTY_NAME")"
 {
@@ -181,6 +234,14 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo "Queue file of 100,000 URLs: read, queued and each attempted once (refused at once) in ${QUEUE_WALL} s, peak RSS $(echo "scale=1; $QUEUE_RSS / 1024" | bc) MiB"
   echo
   echo "Queue file of 100,000 paused entries: read, queued and saved back whole in ${PAUSED_WALL} s, peak RSS $(echo "scale=1; $PAUSED_RSS / 1024" | bc) MiB"
+  echo
+  echo "Full-screen UI (tmux 120x40): the 100,000-entry queue file on screen ${UI_FIRST_FRAME} s after start; frames while scrolling it:"
+  echo
+  echo '```'
+  echo "$UI_FRAMES"
+  echo '```'
+  echo
+  echo "1 GiB with the UI open: ${best_ui} s; headless: ${best_headless} s; UI speed vs headless ${UI_RATIO}x"
 } | tee "$OUT/latest.md"
 
 rm -rf "$OUT/trash"

@@ -4,8 +4,9 @@ import HaulNet
 
 /// What a download's last response said, for a detail view: status, the headers a person asks
 /// about, and the redirects that led there. Everything in it came from a server, so it is kept
-/// as received and must be drawn through `TextSanitizer.visible`.
-public struct ResponseSummary: Sendable, Equatable {
+/// as received and must be drawn through `TextSanitizer.visible`. A class, so that a `Download`
+/// carries one pointer for it: a queue holds many copies of 100,000 downloads.
+public final class ResponseSummary: Sendable, Equatable {
     public struct Header: Sendable, Equatable {
         public let name: String
         public let value: String
@@ -30,5 +31,11 @@ public struct ResponseSummary: Sendable, Equatable {
             response.headers[name].map { Header(name: name, value: $0) }
         }
         self.redirectChain = redirectChain + [response.url.redactedString]
+    }
+
+    public static func == (left: ResponseSummary, right: ResponseSummary) -> Bool {
+        left === right || (left.statusCode == right.statusCode && left.reasonPhrase == right.reasonPhrase
+            && left.httpVersion == right.httpVersion && left.headers == right.headers
+            && left.redirectChain == right.redirectChain)
     }
 }

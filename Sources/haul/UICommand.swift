@@ -28,6 +28,9 @@ struct UICommand: ParsableCommand {
     @Flag(name: .customLong("headless"), help: "Download without the full-screen UI, as haul get does.")
     var headless = false
 
+    @Option(name: .customLong("frame-stats"), help: .hidden)
+    var frameStats: String?
+
     func run() throws {
         if headless || isatty(STDOUT_FILENO) == 0 {
             try GetCommand.download(options)
@@ -72,6 +75,7 @@ struct UICommand: ParsableCommand {
         withExtendedLifetime(stopHandlers) { runner.run() }
         terminal.restore()
         CrashGuard.disarm()
+        if let frameStats { try? runner.stats.report.write(toFile: frameStats, atomically: true, encoding: .utf8) }
         stored.flush()
         let unfinished = stored.queue.downloads.filter { !$0.state.isFinal }.count
         if unfinished > 0 {

@@ -18,6 +18,8 @@ public final class AppRunner {
     private let themes: ThemeCatalog
     private var theme: Theme
     private var state: AppState
+    /// Frame and key timings, kept for `--frame-stats`.
+    public private(set) var stats = FrameStats()
 
     /// `theme` is the one to start with; without colours the attributes-only theme is used.
     public init(terminal: any Terminal, queue: DownloadQueue, inbox: EventInbox, themes: ThemeCatalog,
@@ -54,16 +56,18 @@ public final class AppRunner {
                 _ = state.reduce(.tick)
                 dirty = true
             }
-            var keyed = false
-            if !keys.isEmpty {
-                keyed = true
+            let keyed = !keys.isEmpty
+            if keyed {
                 for effect in state.reduce(.keys(keys)) {
                     if effect == .quit { return }
                     perform(effect)
                 }
             }
             if keyed || (dirty && now - lastFrame >= 1 / AppRunner.framesPerSecond) {
+                let start = ProcessInfo.processInfo.systemUptime
                 terminal.draw(ScreenRenderer.render(state), theme: theme)
+                let end = ProcessInfo.processInfo.systemUptime
+                stats.recordFrame((end - start) * 1000, afterKey: keyed ? (end - now) * 1000 : nil)
                 lastFrame = now
                 dirty = false
             }

@@ -1,0 +1,29 @@
+import Foundation
+
+// MARK: - FrameStats
+
+/// How long frames took to render and draw, and how long a key took to show: what the
+/// benchmark reads (`haul --frame-stats FILE`), never a test's timing.
+public struct FrameStats: Sendable {
+    private var frameMilliseconds: [Double] = []
+    private var keyMilliseconds: [Double] = []
+
+    public init() {}
+
+    mutating func recordFrame(_ milliseconds: Double, afterKey: Double?) {
+        frameMilliseconds.append(milliseconds)
+        if let afterKey { keyMilliseconds.append(afterKey) }
+    }
+
+    /// `frames N`, then mean, p95 and max of frame time and of key-to-screen time, in ms.
+    public var report: String {
+        func summary(_ name: String, _ values: [Double]) -> String {
+            guard !values.isEmpty else { return "\(name): none" }
+            let sorted = values.sorted()
+            let mean = values.reduce(0, +) / Double(values.count)
+            let p95 = sorted[min(Int(Double(sorted.count) * 0.95), sorted.count - 1)]
+            return String(format: "%@: n=%d mean=%.2fms p95=%.2fms max=%.2fms", name, values.count, mean, p95, sorted.last ?? 0)
+        }
+        return summary("frame", frameMilliseconds) + "\n" + summary("key-to-screen", keyMilliseconds) + "\n"
+    }
+}
