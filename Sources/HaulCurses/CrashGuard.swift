@@ -18,6 +18,7 @@ public enum CrashGuard {
 
     /// Sends stderr to a temporary file and installs the handlers.
     public static func arm() {
+        _ = notice.count
         var template = Array("/tmp/haul-stderr-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return }
@@ -28,6 +29,7 @@ public enum CrashGuard {
         for signalNumber in fatalSignals {
             signal(signalNumber) { signalNumber in
                 endwin()
+                CrashGuard.writeNotice()
                 CrashGuard.copyLog()
                 signal(signalNumber, SIG_DFL)
                 raise(signalNumber)
@@ -45,6 +47,14 @@ public enum CrashGuard {
         close(log)
         savedStandardError = -1
         log = -1
+    }
+
+    /// What a crash prints before its report; made before any handler can run.
+    private static let notice = Array("haul crashed; the terminal is restored and the queue kept as of its last checkpoint (run haul to continue). What haul wrote to stderr follows.\n".utf8)
+
+    private static func writeNotice() {
+        guard savedStandardError >= 0 else { return }
+        notice.withUnsafeBytes { _ = write(savedStandardError, $0.baseAddress, $0.count) }
     }
 
     /// Copies the log to the saved stderr with async-signal-safe calls only.

@@ -81,4 +81,22 @@ struct UITests {
         let ended = tmux.wait { $0.contains("EXIT=") }
         #expect(ended.held && ended.text.contains("EXIT=0") && ended.text.contains("saved in the queue"), "\(ended.text)")
     }
+
+    @Test("a crash restores the terminal first, then says what happened")
+    func crash() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let key = UUID().uuidString
+        let tmux = try session([server.url("/file/4000000?key=\(key)&pace=32768").absoluteString], in: directory)
+        #expect(tmux.wait { $0.contains("▶ active") }.held)
+        let kill = Process()
+        kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        kill.arguments = ["-SEGV", "-f", "^\(HaulProcess.binary.path) .*key=\(key)"]
+        try kill.run()
+        kill.waitUntilExit()
+        let ended = tmux.wait { $0.contains("EXIT=") }
+        #expect(ended.text.contains("haul crashed; the terminal is restored") && ended.text.contains("EXIT=139"), "\(ended.text)")
+        #expect(!ended.text.contains("? Help"))
+    }
 }
