@@ -14,6 +14,16 @@ struct UITests {
         return try TmuxSession(command: command)
     }
 
+    /// Sends `signal` to the haul downloading the fault server's `key`: haul's own command line
+    /// starts with its path (the shell around it does not).
+    private func signalHaul(_ signal: String, downloading key: String) throws {
+        let kill = Process()
+        kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
+        kill.arguments = ["-\(signal)", "-f", "^\(HaulProcess.binary.path) .*key=\(key)"]
+        try kill.run()
+        kill.waitUntilExit()
+    }
+
     @Test("downloads show, keys work while they run, help opens, q asks and quits, the terminal comes back")
     func keys() throws {
         let server = try FaultServer.shared()
@@ -72,12 +82,7 @@ struct UITests {
         try tmux.resize(width: 100, height: 30)
         #expect(tmux.wait { $0.contains("PROGRESS") }.held)
 
-        // haul's own command line starts with its path (the shell around it does not).
-        let kill = Process()
-        kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
-        kill.arguments = ["-TERM", "-f", "^\(HaulProcess.binary.path) .*key=\(key)"]
-        try kill.run()
-        kill.waitUntilExit()
+        try signalHaul("TERM", downloading: key)
         let ended = tmux.wait { $0.contains("EXIT=") }
         #expect(ended.held && ended.text.contains("EXIT=0") && ended.text.contains("saved in the queue"), "\(ended.text)")
     }
@@ -90,11 +95,7 @@ struct UITests {
         let key = UUID().uuidString
         let tmux = try session([server.url("/file/4000000?key=\(key)&pace=32768").absoluteString], in: directory)
         #expect(tmux.wait { $0.contains("▶ active") }.held)
-        let kill = Process()
-        kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
-        kill.arguments = ["-SEGV", "-f", "^\(HaulProcess.binary.path) .*key=\(key)"]
-        try kill.run()
-        kill.waitUntilExit()
+        try signalHaul("SEGV", downloading: key)
         let ended = tmux.wait { $0.contains("EXIT=") }
         #expect(ended.text.contains("haul crashed; the terminal is restored") && ended.text.contains("EXIT=139"), "\(ended.text)")
         #expect(!ended.text.contains("? Help"))

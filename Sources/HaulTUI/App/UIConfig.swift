@@ -1,5 +1,4 @@
 import Foundation
-import TOMLKit
 
 // MARK: - UIConfig
 
@@ -27,14 +26,7 @@ public struct UIConfig: Sendable, Equatable {
     public static func load(path: String) throws(ThemeError) -> UIConfig {
         guard let data = FileManager.default.contents(atPath: path) else { return UIConfig() }
         let text = String(decoding: data, as: UTF8.self)
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ThemeError(file: path, line: error.source.begin.line, key: nil, message: error.description)
-        } catch {
-            throw ThemeError(file: path, line: nil, key: nil, message: "\(error)")
-        }
+        let table = try ThemeLines.table(from: text, file: path)
         var config = UIConfig()
         let lines = ThemeLines(text: text)
         for key in table.keys {

@@ -57,13 +57,8 @@ public enum DisplayWidth {
         let budget = width - 1
         let tailBudget = budget / 2
         let headBudget = budget - tailBudget
-        var head = "", headWidth = 0
-        for character in characters {
-            let columns = of(character)
-            if headWidth + columns > headBudget { break }
-            head.append(character)
-            headWidth += columns
-        }
+        let head = prefix(text, width: headBudget)
+        let headWidth = of(head)
         var tail: [Character] = [], tailWidth = 0
         for character in characters.reversed() {
             let columns = of(character)

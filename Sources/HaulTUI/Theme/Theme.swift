@@ -49,14 +49,7 @@ public struct Theme: Sendable, Equatable {
 
     /// Reads a theme from TOML `text`; `file` names it in errors, which also give the line and key.
     public static func parse(_ text: String, file: String) throws(ThemeError) -> Theme {
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ThemeError(file: file, line: error.source.begin.line, key: nil, message: error.description)
-        } catch {
-            throw ThemeError(file: file, line: nil, key: nil, message: "\(error)")
-        }
+        let table = try ThemeLines.table(from: text, file: file)
         let lines = ThemeLines(text: text)
         var styles: [Role: Style] = [:]
         let name = table["name"]?.string ?? file
@@ -138,6 +131,17 @@ struct ThemeLines {
 
     init(text: String) {
         lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    /// Parses TOML `text`; a syntax error names `file` and the line.
+    static func table(from text: String, file: String) throws(ThemeError) -> TOMLTable {
+        do {
+            return try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ThemeError(file: file, line: error.source.begin.line, key: nil, message: error.description)
+        } catch {
+            throw ThemeError(file: file, line: nil, key: nil, message: "\(error)")
+        }
     }
 
     /// The first line (from 1) setting `key`, inside `[section]` when given.
