@@ -145,16 +145,17 @@ struct StoreTests {
         let slow = QueueEntry(uris: [server.url("/file/4000000?key=\(key)&pace=100000").absoluteString])
         let later = [1, 2, 3].map { QueueEntry(uris: [server.url("/file/\($0)000?key=\(UUID())").absoluteString], options: pausedOptions()) }
 
+        let firstRecorder = EventRecorder()
         var firstRun: StoredQueue? = try StoredQueue(stateDirectory: statePath, configuration: configuration,
                                                      checkpointInterval: 0.2, onStoreError: { Issue.record("\($0)") },
-                                                     onEvent: { _ in })
+                                                     onEvent: { firstRecorder.record($0) })
         let ids = try #require(firstRun).continueOrAdd([slow] + later).ids
         try #require(firstRun).queue.move(ids[3], .top)
-        try await Task.sleep(for: .milliseconds(1500))
-        // What a killed process leaves: the last checkpoint, not a final flush.
+        #expect(await firstRecorder.wait(for: [ids[0]], until: { $0.bytesDone > 500_000 }))
+        // The first run stops with the download half done (the kill -9 test covers real kills).
         try #require(firstRun).queue.pause(ids[0])
+        try #require(firstRun).flush()
         firstRun = nil
-        try await Task.sleep(for: .milliseconds(300))
 
         let recorder = EventRecorder()
         let secondRun = try StoredQueue(stateDirectory: statePath, configuration: configuration,
