@@ -28,6 +28,18 @@ public struct ByteRanges: Sendable, Equatable, CustomStringConvertible {
         length <= 0 || prefixLength >= length
     }
 
+    /// The parts of `0..<length` not covered, in order.
+    public func gaps(upTo length: Int64) -> [Range<Int64>] {
+        var gaps: [Range<Int64>] = []
+        var position: Int64 = 0
+        for range in ranges where position < length {
+            if range.lowerBound > position { gaps.append(position..<min(range.lowerBound, length)) }
+            position = max(position, range.upperBound)
+        }
+        if position < length { gaps.append(position..<length) }
+        return gaps
+    }
+
     // MARK: - Changing
 
     /// Adds `range`, merging it with any range it overlaps or touches.

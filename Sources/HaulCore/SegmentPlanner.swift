@@ -1,0 +1,129 @@
+// MARK: - SegmentPlanner
+
+/// Decides which byte ranges of one file each connection fetches, as aria2 and axel do but
+/// with no slow tail: the missing parts are split among the connections, a connection that
+/// finishes takes over half of the largest remaining segment, near the end an idle connection
+/// races the slowest segment's tail, and a connection far slower than the others is dropped so
+/// its range can be taken over. Pure: it sees segments and returns decisions, so every rule is
+/// a unit test.
+public struct SegmentPlanner: Sendable {
+    /// One connection's share: bytes `start..<end`, written up to `next` so far.
+    public struct Segment: Equatable, Sendable {
+        public let id: Int
+        public var start: Int64
+        public var next: Int64
+        public var end: Int64
+        /// Bytes a second, smoothed.
+        public var speed: Double
+        /// Seconds since the connection started.
+        public var age: Double
+        /// Seconds since it last wrote a byte.
+        public var idle: Double
+
+        public init(id: Int, start: Int64, next: Int64? = nil, end: Int64, speed: Double = 0, age: Double = 0, idle: Double = 0) {
+            self.id = id
+            self.start = start
+            self.next = next ?? start
+            self.end = end
+            self.speed = speed
+            self.age = age
+            self.idle = idle
+        }
+
+        public var remaining: Int64 { max(end - next, 0) }
+    }
+
+    /// A running segment gives up the part after `newEnd` to a new connection, which fetches
+    /// `range`.
+    public struct Split: Equatable, Sendable {
+        public let victim: Int
+        public let newEnd: Int64
+        public let range: Range<Int64>
+    }
+
+    public let length: Int64
+    /// No segment smaller than this is started (aria2's `-k`).
+    public let minSplitSize: Int64
+    public let maxConnections: Int
+    /// Ranges start on multiples of this, so writes stay aligned.
+    public static let alignment: Int64 = 16 * 1024
+    /// A connection is judged only after running this long.
+    public static let graceSeconds = 3.0
+    /// ... and dropped when slower than this fraction of the median of the others,
+    public static let laggardFraction = 0.1
+    /// ... or when it has written nothing for this long.
+    public static let stallSeconds = 10.0
+
+    public init(length: Int64, minSplitSize: Int64, maxConnections: Int) {
+        self.length = length
+        self.minSplitSize = max(minSplitSize, SegmentPlanner.alignment)
+        self.maxConnections = max(maxConnections, 1)
+    }
+
+    // MARK: - Starting
+
+    /// The first ranges for a file of which `completed` is already on disk: the gaps, the
+    /// largest halved while there are connections to spare and both halves stay at least
+    /// `minSplitSize`.
+    public func initialRanges(completed: ByteRanges) -> [Range<Int64>] {
+        var ranges = completed.gaps(upTo: length)
+        guard !ranges.isEmpty else { return [] }
+        while ranges.count < maxConnections, let index = ranges.indices.max(by: { ranges[$0].count < ranges[$1].count }),
+              let middle = splitPoint(of: ranges[index]) {
+            let range = ranges[index]
+            ranges[index] = range.lowerBound..<middle
+            ranges.insert(middle..<range.upperBound, at: index + 1)
+        }
+        return ranges.sorted { $0.lowerBound < $1.lowerBound }
+    }
+
+    // MARK: - Work stealing
+
+    /// For a connection that is free: half of the segment with the most left to fetch, if both
+    /// halves stay at least `minSplitSize`.
+    public func steal(from segments: [Segment]) -> Split? {
+        guard let largest = segments.max(by: { $0.remaining < $1.remaining }),
+              let middle = splitPoint(of: largest.next..<largest.end) else { return nil }
+        return Split(victim: largest.id, newEnd: middle, range: middle..<largest.end)
+    }
+
+    /// Near the end, when nothing can be split: the remaining range of the segment that will
+    /// finish last, for an idle connection to race; whichever finishes first wins.
+    public func tailToRace(in segments: [Segment]) -> (victim: Int, range: Range<Int64>)? {
+        guard steal(from: segments) == nil,
+              let last = segments.filter({ $0.remaining > 0 }).max(by: { estimatedFinish($0) < estimatedFinish($1) }) else {
+            return nil
+        }
+        return (last.id, last.next..<last.end)
+    }
+
+    /// Connections to drop so their ranges can be taken over: stalled ones, and ones far slower
+    /// than the median of the others once they have had time to get going.
+    public func laggards(in segments: [Segment]) -> [Int] {
+        let running = segments.filter { $0.remaining > 0 }
+        guard running.count > 1 else { return running.filter { $0.idle >= SegmentPlanner.stallSeconds }.map(\.id) }
+        return running.compactMap { segment in
+            if segment.idle >= SegmentPlanner.stallSeconds { return segment.id }
+            guard segment.age >= SegmentPlanner.graceSeconds else { return nil }
+            let others = running.filter { $0.id != segment.id }.map(\.speed).sorted()
+            let median = others[others.count / 2]
+            return segment.speed < median * SegmentPlanner.laggardFraction ? segment.id : nil
+        }
+    }
+
+    // MARK: - Pieces
+
+    /// Where to cut `range` in two halves of at least `minSplitSize`, aligned; nil if it cannot.
+    func splitPoint(of range: Range<Int64>) -> Int64? {
+        guard Int64(range.count) >= 2 * minSplitSize else { return nil }
+        let middle = range.lowerBound + Int64(range.count) / 2
+        let aligned = middle - middle % SegmentPlanner.alignment
+        guard aligned - range.lowerBound >= minSplitSize, range.upperBound - aligned >= minSplitSize else { return nil }
+        return aligned
+    }
+
+    /// Seconds until `segment` is done at its speed (infinity when it has none).
+    func estimatedFinish(_ segment: Segment) -> Double {
+        segment.speed > 0 ? Double(segment.remaining) / segment.speed : .infinity
+    }
+}
