@@ -90,6 +90,12 @@ open class Connection: @unchecked Sendable {
         engine.submit(.setMaxReceiveSpeed(id, bytesPerSecond))
     }
 
+    /// Ends a download's body at file offset `end` (only ever earlier than its target's), so
+    /// another connection can take the rest of a segment; it ends successfully there.
+    public func limitDownload(toFileOffset end: Int64) {
+        engine.submit(.limitDownload(id, end))
+    }
+
     /// The request of the current hop: the original one, or the last redirect followed.
     public var currentRequest: Request { state.withLock { $0.currentRequest } }
 

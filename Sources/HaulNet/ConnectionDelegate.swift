@@ -76,10 +76,19 @@ public enum ResponseDisposition: Sendable, Equatable {
 /// Where a download's body goes: a file, written from `offset` on with positioned writes.
 public struct DownloadTarget: Sendable, Equatable {
     public var path: String
-    /// The file offset of the body's first byte. 0 truncates the file first.
+    /// The file offset of the body's first byte.
     public var offset: Int64
-    public init(path: String, offset: Int64 = 0) {
+    /// The file offset where this body must stop (nil: where the body ends). Reaching it ends
+    /// the load successfully: a segment of a file shared by several connections.
+    public var end: Int64?
+    /// Whether the file is left as long as it is at the end: other connections fill the rest.
+    /// Otherwise the file is cut where the body ended, dropping what an older version had.
+    public var keepsTail: Bool
+
+    public init(path: String, offset: Int64 = 0, end: Int64? = nil, keepsTail: Bool = false) {
         self.path = path
         self.offset = offset
+        self.end = end
+        self.keepsTail = keepsTail
     }
 }

@@ -32,6 +32,7 @@ public final class ConnectionEngine: Sendable {
         case disposition(UInt64, ResponseDisposition)
         case resumeReceiving(UInt64)
         case setMaxReceiveSpeed(UInt64, Int64?)
+        case limitDownload(UInt64, Int64)
         case setMaxOverallReceiveSpeed(Int64?)
         case shutdown
     }

@@ -60,6 +60,8 @@ final class EngineLoop {
             transfers[id]?.resumeReceiving()
         case .setMaxReceiveSpeed(let id, let speed):
             transfers[id]?.setMaxReceiveSpeed(speed)
+        case .limitDownload(let id, let end):
+            transfers[id]?.limitDownload(to: end)
         case .setMaxOverallReceiveSpeed(let speed):
             overallLimit.bucket = speed.map { TokenBucket(rate: $0) }
             for transfer in transfers.values { transfer.wakeIfWaitingOnCap() }

@@ -13,6 +13,9 @@ final class FileSink {
     private var descriptor: Int32
     /// File offset of the first buffered byte.
     private var offset: Int64
+    /// Where writing stops (see `DownloadTarget.end`).
+    private var end: Int64?
+    private let keepsTail: Bool
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSink.capacity, alignment: 4096)
     private var buffered = 0
     private var lastFlush = MonotonicClock.nanoseconds()
@@ -23,6 +26,8 @@ final class FileSink {
     init(target: DownloadTarget, url: URL?) throws(ConnectionError) {
         path = target.path
         offset = target.offset
+        end = target.end
+        keepsTail = target.keepsTail
         descriptor = open(target.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             // Every stored property is set, so deinit runs and frees the buffer.
@@ -37,8 +42,28 @@ final class FileSink {
 
     // MARK: - Writing
 
-    /// Takes `bytes`; returns how many bytes reached the file by this call (0 while buffering).
+    /// Bytes that may still be taken before `end` (nil: no end).
+    var room: Int64? {
+        end.map { max(0, $0 - offset - Int64(buffered)) }
+    }
+
+    /// Whether the body has reached `end`: nothing more is taken.
+    var reachedEnd: Bool {
+        end.map { offset + Int64(buffered) >= $0 } ?? false
+    }
+
+    /// Moves `end` earlier (never later); buffered bytes past it are dropped.
+    func limit(to newEnd: Int64) {
+        let limited = min(end ?? newEnd, newEnd)
+        end = limited
+        buffered = max(0, min(buffered, Int(limited - offset)))
+    }
+
+    /// Takes `bytes` (up to `end`); returns how many bytes reached the file by this call (0
+    /// while buffering).
     func write(_ bytes: UnsafeRawBufferPointer, url: URL?) throws(ConnectionError) -> Int64 {
+        var bytes = bytes
+        if let room, room < Int64(bytes.count) { bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(room)]) }
         var written: Int64 = 0
         if buffered + bytes.count > FileSink.capacity {
             written += try flush(url: url)
@@ -67,12 +92,13 @@ final class FileSink {
         return Int64(count)
     }
 
-    /// Flushes, drops anything an older file had past the body's end, and closes the file,
+    /// Flushes, drops anything an older file had past the body's end (unless `keepsTail`), and
+    /// closes the file,
     /// reporting a failure the file system kept until now. Returns the bytes the final flush wrote.
     func finish(url: URL?) throws(ConnectionError) -> Int64 {
         let written = try flush(url: url)
         var status = stat()
-        if fstat(descriptor, &status) == 0, Int64(status.st_size) > offset, ftruncate(descriptor, off_t(offset)) != 0 {
+        if !keepsTail, fstat(descriptor, &status) == 0, Int64(status.st_size) > offset, ftruncate(descriptor, off_t(offset)) != 0 {
             throw ConnectionError(kind: .fileWrite, url: url, systemError: errno, detail: path)
         }
         let result = Glibc.close(descriptor)

@@ -41,6 +41,8 @@ final class Transfer {
     private var inMulti = false
     private var paused = false
     private var completedWhileDeciding = false
+    /// The body reached its target's `end`: the write was stopped on purpose, a success.
+    private var endedAtLimit = false
     private var limiter: TokenBucket?
     private let overallLimit: SharedLimit
     /// When a transfer paused by its speed cap may receive again (CLOCK_MONOTONIC ns).
@@ -137,6 +139,10 @@ final class Transfer {
     func hopCompleted(_ result: CURLcode) {
         if let easy, inMulti { curl_multi_remove_handle(multi, easy) }
         inMulti = false
+        if endedAtLimit, failure == nil {
+            finish()
+            return
+        }
         if let failure {
             fail(failure)
             return
@@ -228,6 +234,18 @@ final class Transfer {
         paused = false
         resumeAt = nil
         curl_easy_pause(easy, Int32(haul_curlpause_cont))
+    }
+
+    /// Ends the body at file offset `end` (only ever earlier): another connection takes the
+    /// rest. A body already there ends now, successfully.
+    func limitDownload(to end: Int64) {
+        guard case .download(let sink) = phase else { return }
+        sink.limit(to: end)
+        guard sink.reachedEnd else { return }
+        endedAtLimit = true
+        if let easy, inMulti { curl_multi_remove_handle(multi, easy) }
+        inMulti = false
+        finish()
     }
 
     /// Changes the speed cap; a transfer waiting on the old cap is woken to try the new one.
@@ -334,11 +352,17 @@ final class Transfer {
             paused = true
             return haul_writefunc_pause
         case .download(let sink):
+            let room = sink.room
             do {
                 let written = try sink.write(bytes, url: request.url)
                 if written > 0 { connection.engineReportWritten(written, expected: response?.expectedContentLength ?? -1) }
             } catch {
                 failure = error
+                return 0
+            }
+            if let room, room < Int64(bytes.count) {
+                // The segment is complete: stop the body here (libcurl ends it as a write error).
+                endedAtLimit = true
                 return 0
             }
             return bytes.count
