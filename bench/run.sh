@@ -4,7 +4,7 @@
 # printed (and written to bench/out/latest.md).
 #
 # Usage: bench/run.sh [ROUNDS]   (default 3; the best round of each tool is reported)
-# Needs: nginx curl wget2 aria2c /usr/bin/time sha256sum (`make bench` installs them) and a
+# Needs: nginx curl wget2 aria2c axel tmux /usr/bin/time sha256sum (`make bench` installs them) and a
 # release build of haul (`make bench` builds it).
 set -euo pipefail
 
@@ -17,7 +17,7 @@ DATA="$OUT/data"
 RUNS="$OUT/runs"
 SIZE_MIB=1024
 
-for tool in nginx curl wget2 aria2c /usr/bin/time sha256sum bc tmux; do
+for tool in nginx curl wget2 aria2c axel /usr/bin/time sha256sum bc tmux; do
   command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "bench: $tool is missing; run 'make bench'" >&2; exit 2; }
 done
 [ -x "$HAUL" ] || { echo "bench: $HAUL is missing; run 'make bench' (it builds haul in release mode)" >&2; exit 2; }
@@ -42,6 +42,11 @@ if [ ! -f "$DATA/small/list.txt" ]; then
   (cd "$DATA/small" && cat f* | sha256sum | cut -d' ' -f1 > ../small.sha256)
 fi
 EXPECTED_SMALL=$(cat "$DATA/small.sha256")
+if [ ! -f "$DATA/64m.bin" ] || [ "$(stat -c %s "$DATA/64m.bin")" != $((64 << 20)) ]; then
+  head -c $((64 << 20)) "$DATA/1g.bin" > "$DATA/64m.bin"
+  sha256sum "$DATA/64m.bin" | cut -d' ' -f1 > "$DATA/64m.sha256"
+fi
+EXPECTED_CAPPED=$(cat "$DATA/64m.sha256")
 
 # MARK: - nginx
 # A port below the kernel's ephemeral range (32768+), so no client socket holds it.
@@ -69,6 +74,11 @@ http {
     server {
         listen 127.0.0.1:$PORT;
         root $DATA;
+        # Scenario B: a server that caps each connection at 4 MiB/s.
+        location /capped/ {
+            alias $DATA/;
+            limit_rate 4m;
+        }
     }
 }
 CONF
@@ -78,6 +88,7 @@ trap 'kill $NGINX_PID 2>/dev/null; wait $NGINX_PID 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/1g.sha256" && break; sleep 0.05; done
 kill -0 $NGINX_PID 2>/dev/null || { echo "bench: nginx did not start; see $NGX/error.log" >&2; exit 2; }
 URL="http://127.0.0.1:$PORT/1g.bin"
+URL_CAPPED="http://127.0.0.1:$PORT/capped/64m.bin"
 
 for i in $(seq -w 0 999); do echo "http://127.0.0.1:$PORT/small/f$i"; done > "$DATA/small/list.txt"
 
@@ -91,6 +102,10 @@ declare -A COMMAND=(
   [A:curl]="curl -s -o file $URL"
   [A:wget2]="wget2 -q --no-config -O file $URL"
   [A:aria2c]="aria2c -q -x1 -s1 --file-allocation=none --allow-overwrite=true -o file $URL"
+  [B:haul]="$HAUL get -q -o file $URL_CAPPED"
+  [B:curl]="curl -s -o file $URL_CAPPED"
+  [B:aria2c]="aria2c -q -x16 -s16 -k1M --file-allocation=none --allow-overwrite=true -o file $URL_CAPPED"
+  [B:axel]="axel -q -n 16 -o file $URL_CAPPED"
   [C:haul]="$HAUL get -q -j 16 -i $DATA/small/list.txt -d files"
   [C:curl]="curl -s -Z --parallel-max 16 --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/small/list.txt")"
   [C:wget2]="wget2 -q --no-config --max-threads=16 -i $DATA/small/list.txt -P files"
@@ -101,7 +116,7 @@ TOOLS=(haul curl wget2 aria2c)
 # verify SCENARIO DIR: prints the sha256 of what the run produced.
 verify() {
   case $1 in
-    A) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
+    A|B) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
     C) [ "$(ls "$2/files" 2>/dev/null | wc -l)" = 1000 ] && (cd "$2/files" && cat f* | sha256sum | cut -d' ' -f1) ;;
   esac
 }
@@ -117,13 +132,13 @@ run_once() {
     >/dev/null 2>"$dir/stderr") || true
   read -r wall user sys rss < <(tail -1 "$dir/time")
   sum=$(verify "$1" "$dir" || true)
-  expected=$([ "$1" = A ] && echo "$EXPECTED" || echo "$EXPECTED_SMALL")
+  case $1 in A) expected=$EXPECTED ;; B) expected=$EXPECTED_CAPPED ;; *) expected=$EXPECTED_SMALL ;; esac
   if [ "$sum" != "$expected" ]; then
     echo "bench: $key round $3 produced wrong output (sha256 ${sum:-none})" >&2
     tail -5 "$dir/stderr" >&2
     exit 1
   fi
-  [ "$1" = A ] && rm -f "$dir/file"
+  [ "$1" != C ] && rm -f "$dir/file"
   cpu=$(echo "$user + $sys" | bc)
   if [ -z "${WALL[$key]:-}" ] || [ "$(echo "$wall < ${WALL[$key]}" | bc)" = 1 ]; then
     WALL[$key]=$wall; CPU[$key]=$cpu; RSS[$key]=$rss
@@ -136,6 +151,9 @@ for scenario in A C; do
     for name in "${TOOLS[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
 done
+# Scenario B: one round (a single connection takes 16 s); axel in place of wget2.
+echo "scenario B, 1 round…" >&2
+for name in haul curl aria2c axel; do run_once B "$name" 1; done
 
 # MARK: - Queue file of 100,000 lines
 # Plain lines are read and queued, then run: every URL points at port 1, which refuses at
@@ -231,6 +249,16 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
     tput=$(echo "scale=2; ${WALL[A:wget2]} / ${WALL[A:$name]}" | bc)
     cpur=$(echo "scale=2; ${CPU[A:$name]} / ${CPU[A:curl]}" | bc)
     echo "| $name | ${WALL[A:$name]} | $mbs | ${CPU[A:$name]} | $(echo "scale=1; ${RSS[A:$name]} / 1024" | bc) | ${tput}x | ${cpur}x |"
+  done
+  echo
+  echo "Scenario B: 64 MiB from a server capping each connection at 4 MiB/s (haul: one connection until segments land)"
+  echo
+  echo "| tool | wall s | CPU s | max RSS MiB | wall vs axel | faster than one connection (curl) |"
+  echo "|---|---|---|---|---|---|"
+  for name in haul curl aria2c axel; do
+    ratio=$(echo "scale=2; ${WALL[B:$name]} / ${WALL[B:axel]}" | bc)
+    speedup=$(echo "scale=1; ${WALL[B:curl]} / ${WALL[B:$name]}" | bc)
+    echo "| $name | ${WALL[B:$name]} | ${CPU[B:$name]} | $(echo "scale=1; ${RSS[B:$name]} / 1024" | bc) | ${ratio}x | ${speedup}x |"
   done
   echo
   echo "Scenario C: 1000 x 16 KiB from a list, 16 at a time"
