@@ -81,13 +81,20 @@ extension DownloadQueue {
         }
     }
 
+    /// The body is in the partial file. Without a checksum it is renamed at once; with one it
+    /// is hashed on a utility queue, so a large file does not hold up every other download's
+    /// events, and the attempt ends when the digest is known.
     public func connection(_ connection: Connection, didFinishDownloadingTo path: String) {
         guard let attempt = connection as? DownloadConnection,
               let download = state.withLock({ $0.connections[attempt.downloadID] === attempt ? $0.downloads[attempt.downloadID] : nil }),
               let destination = download.destination else { return }
-        let options = download.options.merged(over: configuration.defaults)
-        var failure: String?
-        if let expected = options.checksum {
+        guard let expected = download.options.merged(over: configuration.defaults).checksum else {
+            finishFile(of: attempt, at: path, destination: destination, failure: nil)
+            return
+        }
+        state.withLock { $0.verifying[ObjectIdentifier(attempt)] = false }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            var failure: String?
             do {
                 let actual = try Checksum.digest(ofFileAt: path, algorithm: expected.algorithm)
                 if actual != expected.hex {
@@ -95,9 +102,20 @@ extension DownloadQueue {
                     unlink(path)
                 }
             } catch {
-                failure = error.description
+                failure = "\(error)"
+            }
+            callbackQueue.async { [self, failure] in
+                let loadingEnded = state.withLock { $0.verifying.removeValue(forKey: ObjectIdentifier(attempt)) } ?? false
+                guard state.withLock({ $0.connections[attempt.downloadID] === attempt }) else { return }
+                finishFile(of: attempt, at: path, destination: destination, failure: failure)
+                if loadingEnded { complete(attempt) }
             }
         }
+    }
+
+    /// Gives a verified file its final name, or files why not for the attempt's ending.
+    private func finishFile(of attempt: DownloadConnection, at path: String, destination: String, failure: String?) {
+        var failure = failure
         if failure == nil, rename(path, destination) != 0 {
             failure = "cannot rename \(path) to \(destination): \(String(cString: strerror(errno)))"
         }
@@ -106,6 +124,16 @@ extension DownloadQueue {
 
     public func connectionDidFinishLoading(_ connection: Connection) {
         guard let attempt = connection as? DownloadConnection else { return }
+        let verifying = state.withLock { state -> Bool in
+            guard state.verifying[ObjectIdentifier(attempt)] != nil else { return false }
+            state.verifying[ObjectIdentifier(attempt)] = true
+            return true
+        }
+        if !verifying { complete(attempt) }
+    }
+
+    /// Ends a finished attempt: complete, or failed with what `finishFile` found.
+    private func complete(_ attempt: DownloadConnection) {
         startConnections(state.withLock { state -> [DownloadConnection] in
             let id = attempt.downloadID
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }

@@ -41,6 +41,8 @@ public final class DownloadQueue: ConnectionDelegate {
         var waiting: Set<String> = []
         /// A failure found after the body arrived (digest, rename), reported at the ending.
         var lateFailure: [String: String] = [:]
+        /// Attempts whose file is being hashed, and whether their load has already ended.
+        var verifying: [ObjectIdentifier: Bool] = [:]
         /// The last progress sample of each active attempt, for its speed.
         var lastSample: [String: (time: Double, bytes: Int64)] = [:]
         /// Directories already made, so each is made once, not once a download.
