@@ -14,6 +14,19 @@ struct SegmentTargetTests {
         return path
     }
 
+    /// Loads a paced 2 MB file into `target` and, once `after` bytes are written, moves its end
+    /// to each of `limits` in turn.
+    private func loadPaced(into target: DownloadTarget, after: Int64, limits: [Int64]) async throws -> RecordingDelegate {
+        let limited = Mutex(false)
+        return await load(try request("/file/2000000?key=\(UUID())&pace=65536"),
+                          disposition: { _ in .becomeDownload(target) },
+                          onEvent: { connection, event in
+                              guard case .written(let total) = event, total >= after,
+                                    limited.withLock({ done in defer { done = true }; return !done }) else { return }
+                              for limit in limits { connection.limitDownload(toFileOffset: limit) }
+                          })
+    }
+
     @Test("a body written from its offset stops at its end and keeps the rest of the file")
     func boundedTarget() async throws {
         let path = try scratchFile(filledWith: 0xAA, count: 200_000)
@@ -34,15 +47,7 @@ struct SegmentTargetTests {
     func limitWhileRunning() async throws {
         let path = try scratchFile(filledWith: 0xAA, count: 0)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let limited = Mutex(false)
-        let delegate = await load(try request("/file/2000000?key=\(UUID())&pace=65536"),
-                                  disposition: { _ in .becomeDownload(DownloadTarget(path: path, keepsTail: true)) },
-                                  onEvent: { connection, event in
-                                      guard case .written(let total) = event, total >= 100_000 else { return }
-                                      if limited.withLock({ done in defer { done = true }; return !done }) {
-                                          connection.limitDownload(toFileOffset: 400_000)
-                                      }
-                                  })
+        let delegate = try await loadPaced(into: DownloadTarget(path: path, keepsTail: true), after: 100_000, limits: [400_000])
         #expect(delegate.events.suffix(2) == [.downloaded(path), .finished], "\(delegate.events.suffix(4))")
         #expect(delegate.events.contains(.written(total: 400_000)))
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -53,16 +58,8 @@ struct SegmentTargetTests {
     func limitAlreadyPassed() async throws {
         let path = try scratchFile(filledWith: 0xAA, count: 0)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let limited = Mutex(false)
-        let delegate = await load(try request("/file/2000000?key=\(UUID())&pace=65536"),
-                                  disposition: { _ in .becomeDownload(DownloadTarget(path: path, end: 1_000_000, keepsTail: true)) },
-                                  onEvent: { connection, event in
-                                      guard case .written(let total) = event, total >= 200_000 else { return }
-                                      if limited.withLock({ done in defer { done = true }; return !done }) {
-                                          connection.limitDownload(toFileOffset: 5_000_000)
-                                          connection.limitDownload(toFileOffset: 1000)
-                                      }
-                                  })
+        let delegate = try await loadPaced(into: DownloadTarget(path: path, end: 1_000_000, keepsTail: true), after: 200_000,
+                                           limits: [5_000_000, 1000])
         #expect(delegate.events.suffix(2) == [.downloaded(path), .finished], "\(delegate.events.suffix(4))")
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(file.count >= 200_000 && file.count < 1_000_000 && TestPattern.matches(file))
