@@ -16,15 +16,18 @@ final class DownloadConnection: Connection, @unchecked Sendable {
     let resumeOffset: Int64
     /// The validator the partial data was read under, when resuming.
     let expectedValidator: String?
+    /// One of the extra connections of a split download, fetching a closed range.
+    let isHelper: Bool
     /// The URLs that redirected so far (redacted), for the download's `ResponseSummary`.
     let redirects = Mutex<[String]>([])
 
     init(request: Request, downloadID: String, hostKey: String, resumeOffset: Int64, expectedValidator: String?,
-         queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine) {
+         isHelper: Bool = false, queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine) {
         self.downloadID = downloadID
         self.hostKey = hostKey
         self.resumeOffset = resumeOffset
         self.expectedValidator = expectedValidator
+        self.isHelper = isHelper
         super.init(request: request, delegate: queue, queue: callbackQueue, engine: engine)
     }
 }

@@ -19,6 +19,12 @@ extension DownloadQueue {
         var disposition = ResponseDisposition.cancel
         let toStart = state.withLock { state -> [DownloadConnection] in
             let id = attempt.downloadID
+            if attempt.isHelper {
+                guard isCurrent(attempt, in: state) else { return [] }
+                let (answer, toStart) = helperResponse(&state, attempt, response)
+                disposition = answer
+                return toStart
+            }
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
             download.response = ResponseSummary(response, redirectChain: attempt.redirects.withLock { $0 })
             state.downloads[id] = download
@@ -53,7 +59,12 @@ extension DownloadQueue {
                 download.validator = response.entityTag ?? response.lastModified
                 state.downloads[id] = download
                 emit(.changed(download))
-                if let partial = download.partialPath { disposition = .becomeDownload(DownloadTarget(path: partial, offset: offset)) }
+                guard let partial = download.partialPath else { return [] }
+                if let split = planSplit(&state, download, primary: attempt, response: response, offset: offset, total: total) {
+                    disposition = .becomeDownload(DownloadTarget(path: partial, offset: offset, end: split.end, keepsTail: true))
+                    return split.helpers
+                }
+                disposition = .becomeDownload(DownloadTarget(path: partial, offset: offset))
                 return []
             }
         }
@@ -66,8 +77,9 @@ extension DownloadQueue {
         guard let attempt = connection as? DownloadConnection else { return }
         state.withLock { state in
             let id = attempt.downloadID
-            guard state.connections[id] === attempt, var download = state.downloads[id] else { return }
-            download.completed.insert(attempt.resumeOffset..<(attempt.resumeOffset + totalBytesWritten))
+            guard isCurrent(attempt, in: state), var download = state.downloads[id] else { return }
+            download.completed.insert(recordSegmentProgress(&state, attempt, written: totalBytesWritten)
+                ?? attempt.resumeOffset..<(attempt.resumeOffset + totalBytesWritten))
             let now = ProcessInfo.processInfo.systemUptime
             if let last = state.lastSample[id], now - last.time >= 0.2 {
                 let instant = Double(download.bytesDone - last.bytes) / (now - last.time)
@@ -86,8 +98,17 @@ extension DownloadQueue {
     /// events, and the attempt ends when the digest is known.
     public func connection(_ connection: Connection, didFinishDownloadingTo path: String) {
         guard let attempt = connection as? DownloadConnection,
-              let download = state.withLock({ $0.connections[attempt.downloadID] === attempt ? $0.downloads[attempt.downloadID] : nil }),
-              let destination = download.destination else { return }
+              let download = state.withLock({ state in
+                  // One segment of a split download is not the file: it is finished at the end.
+                  state.connections[attempt.downloadID] === attempt && state.splits[attempt.downloadID] == nil
+                      ? state.downloads[attempt.downloadID] : nil
+              }) else { return }
+        finishDownload(download, attempt: attempt, at: path)
+    }
+
+    /// Checks the whole file's digest (if one was given) and gives it its final name.
+    private func finishDownload(_ download: Download, attempt: DownloadConnection, at path: String) {
+        guard let destination = download.destination else { return }
         guard let expected = download.options.merged(over: configuration.defaults).checksum else {
             finishFile(of: attempt, at: path, destination: destination, failure: nil)
             return
@@ -124,6 +145,16 @@ extension DownloadQueue {
 
     public func connectionDidFinishLoading(_ connection: Connection) {
         guard let attempt = connection as? DownloadConnection else { return }
+        let split = state.withLock { state -> (done: Bool, toStart: [DownloadConnection], download: Download?)? in
+            guard state.splits[attempt.downloadID] != nil, isCurrent(attempt, in: state) else { return nil }
+            let (done, toStart) = segmentFinished(&state, attempt)
+            return (done, toStart, state.downloads[attempt.downloadID])
+        }
+        if let split {
+            startConnections(split.toStart)
+            guard split.done, let download = split.download, let path = download.partialPath else { return }
+            finishDownload(download, attempt: attempt, at: path)
+        }
         let verifying = state.withLock { state -> Bool in
             guard state.verifying[ObjectIdentifier(attempt)] != nil else { return false }
             state.verifying[ObjectIdentifier(attempt)] = true
@@ -158,6 +189,12 @@ extension DownloadQueue {
         guard let attempt = connection as? DownloadConnection else { return }
         startConnections(state.withLock { state -> [DownloadConnection] in
             let id = attempt.downloadID
+            if state.connections[id] !== attempt, isCurrent(attempt, in: state) {
+                // A helper's segment becomes a gap that the next connection to finish takes over.
+                state.splits[id]?.helpers.removeAll { $0 === attempt }
+                state.splits[id]?.segments.removeValue(forKey: ObjectIdentifier(attempt))
+                return []
+            }
             guard state.connections[id] === attempt else { return [] }
             state.endAttempt(id)
             let failure: RetryPolicy.Failure = error.kind == .fileWrite ? .fatal : .transport(error.kind)

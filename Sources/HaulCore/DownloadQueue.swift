@@ -43,6 +43,10 @@ public final class DownloadQueue: ConnectionDelegate {
         var lateFailure: [String: String] = [:]
         /// Attempts whose file is being hashed, and whether their load has already ended.
         var verifying: [ObjectIdentifier: Bool] = [:]
+        /// Split downloads: their plan, their extra connections, and every connection's segment.
+        var splits: [String: Split] = [:]
+        /// Downloads whose server disagreed between connections: one connection from now on.
+        var noSplit: Set<String> = []
         /// The last progress sample of each active attempt, for its speed.
         var lastSample: [String: (time: Double, bytes: Int64)] = [:]
         /// Directories already made, so each is made once, not once a download.
@@ -281,6 +285,8 @@ extension DownloadQueue.State {
     @discardableResult
     mutating func endAttempt(_ id: String) -> DownloadConnection? {
         lastSample.removeValue(forKey: id)
+        // The extra connections of a split download end with it.
+        for helper in splits.removeValue(forKey: id)?.helpers ?? [] { helper.cancel() }
         guard let connection = connections.removeValue(forKey: id) else { return nil }
         hostConnections[connection.hostKey, default: 1] -= 1
         if hostConnections[connection.hostKey] == 0 { hostConnections.removeValue(forKey: connection.hostKey) }

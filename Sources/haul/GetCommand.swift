@@ -44,7 +44,7 @@ struct GetCommand: ParsableCommand {
         let stored: StoredQueue
         do {
             stored = try StoredQueue(stateDirectory: options.stateDirectoryPath,
-                                     configuration: configuration,
+                                     configuration: configuration, checkpointInterval: options.checkpointInterval,
                                      onStoreError: { reporter.report("\($0)") }, onEvent: { reporter.handle($0) })
         } catch {
             FileHandle.standardError.write(Data("haul: \(error)\n".utf8))

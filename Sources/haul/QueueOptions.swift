@@ -26,6 +26,15 @@ struct QueueOptions: ParsableArguments {
     @Option(name: .customLong("max-connections-per-host"), help: "Downloads from one host at the same time (0: no cap); the rest wait while other hosts' downloads run.")
     var maxConnectionsPerHost: Int = 0
 
+    @Option(name: [.customShort("s"), .customLong("split")], help: "Connections for one download (default 5, within -x).")
+    var split: Int?
+
+    @Option(name: [.customShort("x"), .customLong("max-connection-per-server")], help: "Connections to one server for one download, 1-64 (default 1: no splitting).")
+    var maxConnectionPerServer: Int?
+
+    @Option(name: [.customShort("k"), .customLong("min-split-size")], help: "No segment smaller than this is started, e.g. 1M (default 20M).")
+    var minSplitSize: String?
+
     @Option(name: [.customShort("m"), .customLong("max-tries")], help: "Attempts per download (0: no limit).")
     var maxTries: Int = 5
 
@@ -71,6 +80,10 @@ struct QueueOptions: ParsableArguments {
     @Option(name: .customLong("state-dir"), help: "Keep the queue's store here (default: $XDG_STATE_HOME/haul, else ~/.local/state/haul).")
     var stateDirectory: String?
 
+    /// Seconds between checkpoints (1 as the design says); tests shorten it.
+    @Option(name: .customLong("checkpoint-interval"), help: .hidden)
+    var checkpointInterval: Double = 1
+
     @Flag(name: [.customShort("q"), .customLong("quiet")], help: "Print nothing but errors.")
     var quiet = false
 
@@ -105,6 +118,9 @@ struct QueueOptions: ParsableArguments {
         var options = DownloadOptions()
         var pairs: [(String, String)] = [("max-tries", String(maxTries)), ("timeout", String(timeout))]
         if let retryWait { pairs.append(("retry-wait", String(retryWait))) }
+        if let split { pairs.append(("split", String(split))) }
+        if let maxConnectionPerServer { pairs.append(("max-connection-per-server", String(maxConnectionPerServer))) }
+        if let minSplitSize { pairs.append(("min-split-size", minSplitSize)) }
         if let maxDownloadLimit { pairs.append(("max-download-limit", maxDownloadLimit)) }
         if let lowestSpeedLimit { pairs.append(("lowest-speed-limit", lowestSpeedLimit)) }
         if let userAgent { pairs.append(("user-agent", userAgent)) }

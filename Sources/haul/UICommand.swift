@@ -43,6 +43,7 @@ struct UICommand: ParsableCommand {
         let stored: StoredQueue
         do {
             stored = try StoredQueue(stateDirectory: options.stateDirectoryPath, configuration: try options.configuration(),
+                                     checkpointInterval: options.checkpointInterval,
                                      onStoreError: { inbox.postError("\($0)") }, onEvent: { inbox.post($0) })
         } catch {
             FileHandle.standardError.write(Data("haul: \(error)\n".utf8))

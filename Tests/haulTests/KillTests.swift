@@ -18,7 +18,8 @@ struct KillTests {
             server.url("/file/\(size)?key=\(key)&pace=32768").absoluteString + "\n  out=f\(size).bin"
         }.joined(separator: "\n")
         try Data(list.utf8).write(to: directory.appendingPathComponent("list.txt"))
-        let arguments = ["get", "-i", "list.txt", "-d", "out", "-j", "4", "-q"]
+        // Checkpoints every 0.2 s (1 s by default), so even the shortest runs leave progress.
+        let arguments = ["get", "-i", "list.txt", "-d", "out", "-j", "4", "-q", "--checkpoint-interval", "0.2"]
 
         var generator = SystemRandomNumberGenerator()
         var delays: [Int] = []
