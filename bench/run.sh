@@ -102,7 +102,7 @@ declare -A COMMAND=(
   [A:curl]="curl -s -o file $URL"
   [A:wget2]="wget2 -q --no-config -O file $URL"
   [A:aria2c]="aria2c -q -x1 -s1 --file-allocation=none --allow-overwrite=true -o file $URL"
-  [B:haul]="$HAUL get -q -o file $URL_CAPPED"
+  [B:haul]="$HAUL get -q -x 16 -s 16 -k 1M -o file $URL_CAPPED"
   [B:curl]="curl -s -o file $URL_CAPPED"
   [B:aria2c]="aria2c -q -x16 -s16 -k1M --file-allocation=none --allow-overwrite=true -o file $URL_CAPPED"
   [B:axel]="axel -q -n 16 -o file $URL_CAPPED"
@@ -251,7 +251,7 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
     echo "| $name | ${WALL[A:$name]} | $mbs | ${CPU[A:$name]} | $(echo "scale=1; ${RSS[A:$name]} / 1024" | bc) | ${tput}x | ${cpur}x |"
   done
   echo
-  echo "Scenario B: 64 MiB from a server capping each connection at 4 MiB/s (haul: one connection until segments land)"
+  echo "Scenario B: 64 MiB from a server capping each connection at 4 MiB/s, 16 connections"
   echo
   echo "| tool | wall s | CPU s | max RSS MiB | wall vs axel | faster than one connection (curl) |"
   echo "|---|---|---|---|---|---|"

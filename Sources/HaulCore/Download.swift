@@ -30,6 +30,8 @@ public struct Download: Sendable, Identifiable, Equatable {
     public var totalBytes: Int64 = -1
     /// Bytes a second, smoothed.
     public var speed: Double = 0
+    /// Connections fetching it now (several when split).
+    public var connections = 0
     public var attempts = 0
     public var lastError: String?
     /// The ETag (else Last-Modified) the partial data was read under; a resume must match it.

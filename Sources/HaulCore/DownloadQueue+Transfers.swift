@@ -80,6 +80,7 @@ extension DownloadQueue {
             guard isCurrent(attempt, in: state), var download = state.downloads[id] else { return }
             download.completed.insert(recordSegmentProgress(&state, attempt, written: totalBytesWritten)
                 ?? attempt.resumeOffset..<(attempt.resumeOffset + totalBytesWritten))
+            download.connections = 1 + (state.splits[id]?.helpers.count ?? 0)
             let now = ProcessInfo.processInfo.systemUptime
             if let last = state.lastSample[id], now - last.time >= 0.2 {
                 let instant = Double(download.bytesDone - last.bytes) / (now - last.time)

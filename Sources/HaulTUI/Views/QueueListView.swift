@@ -87,7 +87,7 @@ enum QueueListView {
             case .eta:
                 put(ScreenRenderer.eta(download), in: column, x: x, y: y, role: .row, grid: &grid)
             case .connections:
-                put(download.state == .active ? "1" : "", in: column, x: x, y: y, role: .muted, grid: &grid)
+                put(download.state == .active ? String(max(download.connections, 1)) : "", in: column, x: x, y: y, role: .muted, grid: &grid)
             }
             x += column.width + 1
         }
