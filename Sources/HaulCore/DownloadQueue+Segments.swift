@@ -27,22 +27,17 @@ extension DownloadQueue {
         }
     }
 
-    /// Connections one download may use: `-s`, capped by `-x` (one server until mirrors).
-    func connectionLimit(_ download: Download) -> Int {
-        let options = download.options.merged(over: configuration.defaults)
-        return min(options.split ?? 5, options.maxConnectionPerServer ?? 1)
-    }
-
     /// On the first connection's response: plans the split when it is worth it and returns the
     /// first connection's end and the helpers to start, or nil to stay on one connection.
     func planSplit(_ state: inout State, _ download: Download, primary: DownloadConnection, response: Response,
                    offset: Int64, total: Int64) -> (end: Int64, helpers: [DownloadConnection])? {
-        let limit = connectionLimit(download)
-        let validator = response.entityTag ?? response.lastModified
+        let options = download.options.merged(over: configuration.defaults)
+        // Connections: `-s`, capped by `-x` (one server until mirrors).
+        let limit = min(options.split ?? 5, options.maxConnectionPerServer ?? 1)
+        let validator = response.validator
         guard limit > 1, total > 0, validator != nil, !state.noSplit.contains(download.id),
               response.statusCode == 206 || response.headers["Accept-Ranges"]?.lowercased() == "bytes",
               let path = download.partialPath else { return nil }
-        let options = download.options.merged(over: configuration.defaults)
         let planner = SegmentPlanner(length: total, minSplitSize: options.minSplitSize ?? 20 << 20, maxConnections: limit)
         var completed = offset == 0 ? ByteRanges() : download.completed
         completed.insert(0..<offset)
@@ -83,28 +78,14 @@ extension DownloadQueue {
         let id = helper.downloadID
         guard let split = state.splits[id], let segment = split.segments[ObjectIdentifier(helper)],
               let path = state.downloads[id]?.partialPath else { return (.cancel, []) }
-        let validator = response.entityTag ?? response.lastModified
+        let validator = response.validator
         if case .write(let offset, let total) = ResumeRule.judge(response, resumeOffset: segment.start, validator: split.validator),
            offset == segment.start, total == split.total, validator == split.validator {
             return (.becomeDownload(DownloadTarget(path: path, offset: segment.start, end: segment.end, keepsTail: true)), [])
         }
-        return (.cancel, restartUnsplit(&state, id, reason: "a second connection got a different answer"))
-    }
-
-    /// Stops every connection of a split download and queues it again on one connection, from
-    /// zero: never splice two versions.
-    func restartUnsplit(_ state: inout State, _ id: String, reason: String) -> [DownloadConnection] {
+        // Never splice two versions: every connection stops and the file restarts on one.
         state.noSplit.insert(id)
-        state.endAttempt(id)?.cancel()
-        guard var download = state.downloads[id] else { return [] }
-        download.completed.removeAll()
-        download.validator = nil
-        download.lastError = reason
-        download.state = .queued
-        state.downloads[id] = download
-        state.markAdmittable(id)
-        emit(.changed(download))
-        return admit(&state)
+        return (.cancel, startOver(&state, id, reason: "a second connection got a different answer", refundAttempt: false))
     }
 
     // MARK: - Progress and endings
@@ -129,19 +110,20 @@ extension DownloadQueue {
         split.segments.removeValue(forKey: ObjectIdentifier(attempt))
         split.helpers.removeAll { $0 === attempt }
         var toStart: [DownloadConnection] = []
-        let running = split.segments.map { key, segment in
-            SegmentPlanner.Segment(id: key.hashValue, start: segment.start, next: segment.start + segment.written, end: segment.end)
+        // The planner knows a segment by its index in `keys`.
+        let keys = Array(split.segments.keys)
+        let running = keys.enumerated().compactMap { index, key in
+            split.segments[key].map { SegmentPlanner.Segment(id: index, start: $0.start, next: $0.start + $0.written, end: $0.end) }
         }
-        let taken = running.map { $0.next..<$0.end }
-        let gap = download.completed.gaps(upTo: split.total).lazy.compactMap { gap in
-            DownloadQueue.firstUntaken(in: gap, taken: taken)
-        }.first
-        if let gap {
+        // What no connection has written or is fetching: a failed helper's range.
+        var covered = download.completed
+        for segment in running { covered.insert(segment.next..<segment.end) }
+        if let gap = covered.gaps(upTo: split.total).first {
             toStart.append(makeHelper(for: gap, of: download, split: &split, path: path))
-        } else if let steal = split.planner.steal(from: running),
-                  let victim = split.segments.first(where: { $0.key.hashValue == steal.victim }) {
-            split.segments[victim.key]?.end = steal.newEnd
-            let victimConnection = ([state.connections[id]] + split.helpers).compactMap { $0 }.first { ObjectIdentifier($0) == victim.key }
+        } else if let steal = split.planner.steal(from: running) {
+            let victim = keys[steal.victim]
+            split.segments[victim]?.end = steal.newEnd
+            let victimConnection = ([state.connections[id]] + split.helpers).compactMap { $0 }.first { ObjectIdentifier($0) == victim }
             victimConnection?.limitDownload(toFileOffset: steal.newEnd)
             toStart.append(makeHelper(for: steal.range, of: download, split: &split, path: path))
         }
@@ -152,21 +134,5 @@ extension DownloadQueue {
         state.splits[id] = split
         let done = split.segments.isEmpty && download.completed.covers(length: split.total)
         return (done, toStart)
-    }
-
-    /// The first part of `gap` that no running segment is fetching, if any.
-    static func firstUntaken(in gap: Range<Int64>, taken: [Range<Int64>]) -> Range<Int64>? {
-        var free = ByteRanges([gap])
-        var covered = ByteRanges()
-        for range in taken where !range.isEmpty { covered.insert(range) }
-        for range in covered.ranges {
-            let before = free.ranges
-            free = ByteRanges(before.flatMap { piece -> [Range<Int64>] in
-                guard piece.overlaps(range) else { return [piece] }
-                return [piece.lowerBound..<max(piece.lowerBound, range.lowerBound),
-                        min(piece.upperBound, range.upperBound)..<piece.upperBound].filter { !$0.isEmpty }
-            })
-        }
-        return free.ranges.first
     }
 }

@@ -36,15 +36,8 @@ extension DownloadQueue {
                               "the server answered \(response.statusCode) \(reason)")
             case .startOver:
                 // Never splice two versions: drop the partial data and ask for the whole file.
-                state.endAttempt(id)
-                download.completed.removeAll()
-                download.validator = nil
-                download.attempts -= 1
-                download.state = .queued
                 state.downloads[id] = download
-                state.markAdmittable(id)
-                emit(.changed(download))
-                return admit(&state)
+                return startOver(&state, id, reason: nil, refundAttempt: true)
             case .write(let offset, let total):
                 do {
                     try reserveName(for: &download, response: response, in: &state)
@@ -56,7 +49,7 @@ extension DownloadQueue {
                 // A body from byte 0 replaces the whole file; a resumed one continues what is there.
                 if offset == 0 { download.completed.removeAll() }
                 download.totalBytes = total
-                download.validator = response.entityTag ?? response.lastModified
+                download.validator = response.validator
                 state.downloads[id] = download
                 emit(.changed(download))
                 guard let partial = download.partialPath else { return [] }
@@ -201,6 +194,24 @@ extension DownloadQueue {
             let failure: RetryPolicy.Failure = error.kind == .fileWrite ? .fatal : .transport(error.kind)
             return failed(&state, id, failure, error.description)
         })
+    }
+
+    // MARK: - Starting over
+
+    /// Stops the download's connections, drops its partial data and queues it again from byte
+    /// zero. `refundAttempt`: the attempt that found the change does not count as a try.
+    func startOver(_ state: inout State, _ id: String, reason: String?, refundAttempt: Bool) -> [DownloadConnection] {
+        state.endAttempt(id)?.cancel()
+        guard var download = state.downloads[id] else { return [] }
+        download.completed.removeAll()
+        download.validator = nil
+        if refundAttempt { download.attempts -= 1 }
+        if let reason { download.lastError = reason }
+        download.state = .queued
+        state.downloads[id] = download
+        state.markAdmittable(id)
+        emit(.changed(download))
+        return admit(&state)
     }
 
     // MARK: - Failures

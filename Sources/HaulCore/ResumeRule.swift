@@ -23,7 +23,7 @@ enum ResumeRule: Equatable {
         }
         guard resumeOffset > 0, let range = response.headers["Content-Range"].flatMap(ContentRange.init),
               range.first == resumeOffset else { return .startOver }
-        let current = response.entityTag ?? response.lastModified
+        let current = response.validator
         if let validator, let current, current != validator { return .startOver }
         return .write(offset: resumeOffset, total: range.total ?? -1)
     }

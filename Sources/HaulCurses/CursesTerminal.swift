@@ -22,6 +22,10 @@ public final class CursesTerminal: Terminal {
     /// Colours the terminal can show (0 when colour is off).
     public let colorCount: Int
     private var pairs: [PairKey: Int16] = [:]
+    /// The frame on screen and the theme it was drawn in: unchanged cells are not put again.
+    private var shown: (grid: CellGrid, theme: Theme)?
+    /// Each role's attributes and pair in the theme on screen.
+    private var looks: [Role: (UInt32, Int16)] = [:]
 
     private struct PairKey: Hashable {
         let foreground: Int
@@ -80,11 +84,14 @@ public final class CursesTerminal: Terminal {
     }
 
     public func draw(_ grid: CellGrid, theme: Theme) {
+        // A new size or theme repaints every cell; otherwise only the cells that changed.
+        let previous = shown.flatMap { $0.theme == theme && $0.grid.width == grid.width && $0.grid.height == grid.height ? $0.grid : nil }
+        if previous == nil { looks.removeAll() }
         var text = [wchar_t](repeating: 0, count: 8)
         for y in 0..<grid.height {
             for x in 0..<grid.width {
                 let cell = grid[x, y]
-                if cell.isContinuation { continue }
+                if cell.isContinuation || previous?[x, y] == cell { continue }
                 let (attributes, pair) = look(of: cell.role, theme: theme)
                 var count = 0
                 for scalar in cell.character.unicodeScalars where count < text.count - 1 {
@@ -95,6 +102,7 @@ public final class CursesTerminal: Terminal {
                 _ = haul_put_cell(window, Int32(y), Int32(x), text, attributes, pair)
             }
         }
+        shown = (grid, theme)
         wrefresh(window)
     }
 
@@ -124,6 +132,7 @@ public final class CursesTerminal: Terminal {
             case haul_key_dc: return .delete
             case haul_key_enter: return .enter
             case haul_key_resize:
+                shown = nil  // curses may have lost cells: repaint them all
                 let (width, height) = size
                 return .resize(width: width, height: height)
             case haul_key_mouse:
@@ -152,6 +161,13 @@ public final class CursesTerminal: Terminal {
 
     /// The attributes and colour pair of `role` in `theme`, as this terminal can show them.
     private func look(of role: Role, theme: Theme) -> (UInt32, Int16) {
+        if let known = looks[role] { return known }
+        let look = computeLook(of: role, theme: theme)
+        looks[role] = look
+        return look
+    }
+
+    private func computeLook(of role: Role, theme: Theme) -> (UInt32, Int16) {
         let style = theme.style(role)
         var attributes = haul_a_normal
         if style.bold { attributes |= haul_a_bold }

@@ -61,6 +61,8 @@ public struct Response: Sendable {
     /// The strong or weak entity tag, quotes included.
     public var entityTag: String? { headers["ETag"] }
     public var lastModified: String? { headers["Last-Modified"] }
+    /// What a resume must match: the ETag, else Last-Modified.
+    public var validator: String? { entityTag ?? lastModified }
 
     public var isSuccess: Bool { statusCode == 0 || (200..<300).contains(statusCode) }
 

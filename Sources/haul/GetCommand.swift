@@ -98,16 +98,10 @@ struct GetCommand: ParsableCommand {
     /// On SIGINT or SIGTERM: writes the queue's last progress to the store, says how to go on,
     /// and exits 130.
     private static func stopOnInterrupt(_ stored: StoredQueue) -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { (signalNumber: Int32) -> any DispatchSourceSignal in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                stored.flush()
-                FileHandle.standardError.write(Data("\ninterrupted; run haul get again to continue\n".utf8))
-                Foundation.exit(130)
-            }
-            source.resume()
-            return source
+        StopSignals.handle([SIGINT, SIGTERM]) {
+            stored.flush()
+            FileHandle.standardError.write(Data("\ninterrupted; run haul get again to continue\n".utf8))
+            Foundation.exit(130)
         }
     }
 }

@@ -64,19 +64,13 @@ struct UICommand: ParsableCommand {
         }
         CrashGuard.arm()
         let runner = AppRunner(terminal: terminal, queue: stored.queue, inbox: inbox, themes: .standard(),
-                               theme: startTheme, globalLimit: limit)
+                               theme: startTheme, globalLimit: limit, recordsFrameStats: frameStats != nil)
         if let notice = themeProblem ?? notices.last { runner.notify(notice, isError: themeProblem != nil) }
-        let stopHandlers = [SIGINT, SIGTERM, SIGHUP].map { (signalNumber: Int32) -> any DispatchSourceSignal in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { inbox.requestStop() }
-            source.resume()
-            return source
-        }
+        let stopHandlers = StopSignals.handle([SIGINT, SIGTERM, SIGHUP]) { inbox.requestStop() }
         withExtendedLifetime(stopHandlers) { runner.run() }
         terminal.restore()
         CrashGuard.disarm()
-        if let frameStats { try? runner.stats.report.write(toFile: frameStats, atomically: true, encoding: .utf8) }
+        if let frameStats, let stats = runner.stats { try? stats.report.write(toFile: frameStats, atomically: true, encoding: .utf8) }
         stored.flush()
         let unfinished = stored.queue.downloads.filter { !$0.state.isFinal }.count
         if unfinished > 0 {

@@ -49,8 +49,8 @@ public final class StoredQueue: Sendable {
     /// downloads that failed, were cancelled or paused are queued again with fresh attempts.
     /// Returns the ids in entry order and how many were continued.
     public func continueOrAdd(_ entries: [QueueEntry]) -> (ids: [String], continued: Int) {
-        let (downloads, continued, _) = matched(entries)
-        return (queue.restore(downloads), continued)
+        let (downloads, named) = matched(entries)
+        return (queue.restore(downloads), named.count)
     }
 
     /// Queues every stored download as it was (the full-screen UI's queue), then `entries`, each
@@ -58,14 +58,14 @@ public final class StoredQueue: Sendable {
     /// Returns how many entries continued a stored download.
     @discardableResult
     public func restoreAll(adding entries: [QueueEntry]) -> Int {
-        let (downloads, continued, named) = matched(entries)
+        let (downloads, named) = matched(entries)
         let kept = stored.filter { !named.contains($0.id) }
         queue.restore(kept + downloads)
-        return continued
+        return named.count
     }
 
-    /// The downloads `entries` ask for, stored ones continued; how many; and their ids.
-    private func matched(_ entries: [QueueEntry]) -> (downloads: [Download], continued: Int, named: Set<String>) {
+    /// The downloads `entries` ask for, stored ones continued, and the ids of those continued.
+    private func matched(_ entries: [QueueEntry]) -> (downloads: [Download], named: Set<String>) {
         var unfinished: [String: [Download]] = [:]
         for download in stored where download.state != .complete {
             unfinished[download.uris.joined(separator: "\t"), default: []].append(download)
@@ -84,7 +84,7 @@ public final class StoredQueue: Sendable {
             }
             return download
         }
-        return (downloads, named.count, named)
+        return (downloads, named)
     }
 
     /// Queues every stored download that was queued or running when its run ended.

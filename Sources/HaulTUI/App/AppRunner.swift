@@ -18,16 +18,17 @@ public final class AppRunner {
     private let themes: ThemeCatalog
     private var theme: Theme
     private var state: AppState
-    /// Frame and key timings, kept for `--frame-stats`.
-    public private(set) var stats = FrameStats()
+    /// Frame and key timings, kept only when asked for (`--frame-stats`).
+    public private(set) var stats: FrameStats?
 
     /// `theme` is the one to start with; without colours the attributes-only theme is used.
     public init(terminal: any Terminal, queue: DownloadQueue, inbox: EventInbox, themes: ThemeCatalog,
-                theme: Theme, globalLimit: Int64?) {
+                theme: Theme, globalLimit: Int64?, recordsFrameStats: Bool = false) {
         self.terminal = terminal
         self.queue = queue
         self.inbox = inbox
         self.themes = themes
+        stats = recordsFrameStats ? FrameStats() : nil
         self.theme = terminal.colorCount > 0 ? theme : Theme.attributesOnly
         let size = terminal.size
         state = AppState(width: size.width, height: size.height, themeName: self.theme.name, globalLimit: globalLimit)
@@ -66,8 +67,10 @@ public final class AppRunner {
             if keyed || (dirty && now - lastFrame >= 1 / AppRunner.framesPerSecond) {
                 let start = ProcessInfo.processInfo.systemUptime
                 terminal.draw(ScreenRenderer.render(state), theme: theme)
-                let end = ProcessInfo.processInfo.systemUptime
-                stats.recordFrame((end - start) * 1000, afterKey: keyed ? (end - now) * 1000 : nil)
+                if stats != nil {
+                    let end = ProcessInfo.processInfo.systemUptime
+                    stats?.recordFrame((end - start) * 1000, afterKey: keyed ? (end - now) * 1000 : nil)
+                }
                 lastFrame = now
                 dirty = false
             }

@@ -8,7 +8,7 @@ import Synchronization
 public final class EventInbox: Sendable {
     private struct Contents {
         var events: [DownloadEvent] = []
-        var notices: [String] = []
+        var errors: [String] = []
         var stopRequested = false
     }
 
@@ -23,7 +23,7 @@ public final class EventInbox: Sendable {
 
     /// Files an error to show on the message line (a store that cannot be written); any thread.
     public func postError(_ text: String) {
-        contents.withLock { $0.notices.append(text) }
+        contents.withLock { $0.errors.append(text) }
     }
 
     /// Asks the loop to quit at its next turn; any thread.
@@ -36,9 +36,9 @@ public final class EventInbox: Sendable {
         contents.withLock { contents in
             defer {
                 contents.events.removeAll(keepingCapacity: true)
-                contents.notices.removeAll()
+                contents.errors.removeAll()
             }
-            return (contents.events, contents.notices, contents.stopRequested)
+            return (contents.events, contents.errors, contents.stopRequested)
         }
     }
 }

@@ -81,7 +81,9 @@ extension AppState {
         }
         switch sort {
         case .queue: break
-        case .name: rows.sort { AppState.name(of: downloads[$0]).localizedStandardCompare(AppState.name(of: downloads[$1])) == .orderedAscending }
+        case .name:
+            let names = Dictionary(uniqueKeysWithValues: rows.map { ($0, AppState.name(of: downloads[$0])) })
+            rows.sort { (names[$0] ?? "").localizedStandardCompare(names[$1] ?? "") == .orderedAscending }
         case .progress: rows.sort { AppState.fraction(downloads[$0]) > AppState.fraction(downloads[$1]) }
         case .speed: rows.sort { (downloads[$0]?.speed ?? 0) > (downloads[$1]?.speed ?? 0) }
         case .size: rows.sort { (downloads[$0]?.totalBytes ?? -1) > (downloads[$1]?.totalBytes ?? -1) }

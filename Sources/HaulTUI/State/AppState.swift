@@ -55,6 +55,8 @@ public struct AppState: Sendable {
     public internal(set) var downloads: [String: Download] = [:]
     /// Queue order.
     public internal(set) var order: [String] = []
+    /// Each download's index in `order`.
+    var orderPosition: [String: Int] = [:]
     /// The rows shown: `order` filtered and sorted.
     public internal(set) var visible: [String] = []
     var visiblePosition: [String: Int] = [:]
@@ -101,7 +103,7 @@ public struct AppState: Sendable {
     /// The selected row's index in `visible`.
     public var selectedIndex: Int? {
         guard let selected else { return nil }
-        return visibleIsOrder ? positionInOrder(selected) : visiblePosition[selected]
+        return visibleIsOrder ? orderPosition[selected] : visiblePosition[selected]
     }
 
     /// Rows of the queue list: the screen less the header (2), column titles (1), message line
@@ -116,9 +118,4 @@ public struct AppState: Sendable {
         min(12, max((height - 5) / 2, 4))
     }
 
-    var orderPosition: [String: Int] = [:]
-
-    func positionInOrder(_ id: String) -> Int? {
-        orderPosition[id]
-    }
 }
