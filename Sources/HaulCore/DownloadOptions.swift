@@ -10,11 +10,15 @@ import Foundation
 /// long queue that set no option all share one and each costs a pointer, not ~400 bytes.
 @dynamicMemberLookup
 public struct DownloadOptions: Sendable, Equatable {
-    private indirect enum Storage: Sendable, Equatable {
-        case values(Values)
+    private final class Storage: Sendable {
+        let values: Values
+
+        init(_ values: Values) {
+            self.values = values
+        }
     }
 
-    private static let unset = Storage.values(Values())
+    private static let unset = Storage(Values())
     private var storage: Storage
 
     public init() {
@@ -23,17 +27,22 @@ public struct DownloadOptions: Sendable, Equatable {
 
     /// All the option values.
     public var values: Values {
-        get {
-            switch storage {
-            case .values(let values): values
-            }
-        }
-        set { storage = .values(newValue) }
+        get { storage.values }
+        set { storage = Storage(newValue) }
     }
 
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Values, Value>) -> Value {
         get { values[keyPath: keyPath] }
         set { values[keyPath: keyPath] = newValue }
+    }
+
+    public static func == (lhs: DownloadOptions, rhs: DownloadOptions) -> Bool {
+        lhs.storage === rhs.storage || lhs.values == rhs.values
+    }
+
+    /// Whether these options and `other` share one box of values (see `Interner`).
+    func sharesValues(with other: DownloadOptions) -> Bool {
+        storage === other.storage
     }
 
     /// Sets the option `name` (aria2's name, without `--`) from its text. Throws when the name is

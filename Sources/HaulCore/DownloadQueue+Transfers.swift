@@ -252,12 +252,11 @@ extension DownloadQueue {
     private func reserveName(for download: inout Download, response: Response, in state: inout State) throws(OptionError) {
         if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) { return }
         let options = download.options.merged(over: configuration.defaults)
-        let directory = URL(fileURLWithPath: download.directory ?? configuration.directory, isDirectory: true)
         let name = options.out ?? FileNaming.name(for: response)
-        let destination = FileNaming.uniqueDestination(for: name, in: directory,
+        let destination = FileNaming.uniqueDestination(for: name, in: download.directory ?? configuration.directory,
                                                        allowOverwrite: options.allowOverwrite ?? false)
-        let partial = FileNaming.partialURL(for: destination)
-        let folder = partial.deletingLastPathComponent().path
+        let partial = destination + FileNaming.partialSuffix
+        let folder = (destination as NSString).deletingLastPathComponent
         if !state.createdDirectories.contains(folder) {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -266,12 +265,12 @@ extension DownloadQueue {
             }
             state.createdDirectories.insert(folder)
         }
-        download.destination = destination.path
+        download.destination = destination
         journal?.recordDestination(of: download)
         // O_EXCL: the name is this download's only if no one else created it first.
-        let descriptor = open(partial.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw OptionError("cannot create \(partial.path): \(String(cString: strerror(errno)))")
+            throw OptionError("cannot create \(partial): \(String(cString: strerror(errno)))")
         }
         close(descriptor)
     }

@@ -32,7 +32,7 @@ public final class DownloadQueue: ConnectionDelegate {
         /// No download before this index of `order` can be admitted now; it moves back when one
         /// becomes admittable again, so admission does not rescan a long queue.
         var scanFrom = 0
-        var downloads: [String: Download] = [:]
+        var downloads = DownloadTable()
         /// The connection of every active download (so its count is the active count).
         var connections: [String: DownloadConnection] = [:]
         /// Active downloads per host (`DownloadQueue.hostKey`).
@@ -54,6 +54,8 @@ public final class DownloadQueue: ConnectionDelegate {
     }
 
     public let configuration: Configuration
+    /// The current directory when the queue was made; relative `dir` options are taken from it.
+    private let workingDirectory: String
     public let callbackQueue = DispatchQueue(label: "haul.download-queue")
     let engine: ConnectionEngine
     let timer: any RetryTimer
@@ -68,9 +70,8 @@ public final class DownloadQueue: ConnectionDelegate {
                 onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
         var configuration = configuration
         // Resolved once: a relative directory would cost a getcwd for every download.
-        if !configuration.directory.hasPrefix("/") {
-            configuration.directory = FileManager.default.currentDirectoryPath + "/" + configuration.directory
-        }
+        workingDirectory = FileManager.default.currentDirectoryPath
+        configuration.directory = DownloadQueue.absolute(configuration.directory, in: workingDirectory)
         self.configuration = configuration
         self.engine = engine
         self.timer = timer
@@ -88,6 +89,12 @@ public final class DownloadQueue: ConnectionDelegate {
     /// Every download's id, in queue order.
     public var ids: [String] {
         state.withLock { $0.order }
+    }
+
+    /// The ids of the downloads in `states`, in queue order (without copying the downloads, which
+    /// for a long queue would cost memory).
+    public func ids(in states: Set<Download.State>) -> [String] {
+        state.withLock { state in state.order.filter { state.downloads[$0].map { states.contains($0.state) } ?? false } }
     }
 
     public func download(_ id: String) -> Download? {
@@ -120,27 +127,24 @@ public final class DownloadQueue: ConnectionDelegate {
     /// Queues downloads from an earlier run as they were (an interrupted one is queued again, to
     /// continue from its completed ranges), with one event; returns their ids.
     @discardableResult
-    public func restore(_ downloads: [Download]) -> [String] {
-        insert(downloads.map { download in
-            var download = download
-            if download.state == .active { download.state = .queued }
-            download.speed = 0
-            return download
-        })
+    public func restore(_ downloads: consuming [Download]) -> [String] {
+        // In place: a restored queue of 100,000 is not copied.
+        for index in downloads.indices {
+            if downloads[index].state == .active { downloads[index].state = .queued }
+            downloads[index].speed = 0
+        }
+        return insert(downloads)
     }
 
-    private func insert(_ downloads: [Download]) -> [String] {
-        var downloads = downloads
+    private func insert(_ batch: consuming [Download]) -> [String] {
+        var downloads = batch
         startConnections(state.withLock { state in
-            state.downloads.reserveCapacity(state.downloads.count + downloads.count)
+            state.downloads.append(&downloads)
             state.position.reserveCapacity(state.position.count + downloads.count)
-            for index in downloads.indices {
-                // A gid already queued (a queue file naming it twice) gets a new one.
-                while state.downloads[downloads[index].id] != nil { downloads[index].id = Download.makeID() }
-                let download = downloads[index]
+            state.order.reserveCapacity(state.order.count + downloads.count)
+            for download in downloads {
                 state.position[download.id] = state.order.count
                 state.order.append(download.id)
-                state.downloads[download.id] = download
             }
             emit(.added(downloads))
             return admit(&state)
@@ -152,7 +156,12 @@ public final class DownloadQueue: ConnectionDelegate {
     /// else the defaults' `dir`, else the queue's directory.
     private func directory(for options: DownloadOptions) -> String {
         guard let dir = options.dir ?? configuration.defaults.dir else { return configuration.directory }
-        return dir.hasPrefix("/") ? dir : FileManager.default.currentDirectoryPath + "/" + dir
+        return DownloadQueue.absolute(dir, in: workingDirectory)
+    }
+
+    /// `path` as an absolute path without `.` or `..` components, relative ones taken from `base`.
+    private static func absolute(_ path: String, in base: String) -> String {
+        ((path.hasPrefix("/") ? path : base + "/" + path) as NSString).standardizingPath
     }
 
     /// Stops a queued or active download, keeping what it received.

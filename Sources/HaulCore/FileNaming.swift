@@ -31,24 +31,19 @@ public enum FileNaming {
         return truncated(cleaned)
     }
 
-    /// The first of `name`, `name.1.ext`, `name.2.ext`… in `directory` that neither exists nor
-    /// has a partial file, unless `allowOverwrite` (then `name` itself).
-    public static func uniqueDestination(for name: String, in directory: URL, allowOverwrite: Bool) -> URL {
-        let first = directory.appendingPathComponent(name)
-        if allowOverwrite { return first }
+    /// The path of the first of `name`, `name.1.ext`, `name.2.ext`… in `directory` that neither
+    /// exists nor has a partial file, unless `allowOverwrite` (then `name` itself).
+    public static func uniqueDestination(for name: String, in directory: String, allowOverwrite: Bool) -> String {
+        let folder = directory.hasSuffix("/") ? directory : directory + "/"
+        if allowOverwrite { return folder + name }
         let (stem, ext) = split(name)
-        var candidate = first
+        var candidate = folder + name
         var number = 0
-        while exists(candidate) {
+        while exists(candidate) || exists(candidate + partialSuffix) {
             number += 1
-            candidate = directory.appendingPathComponent("\(stem).\(number)\(ext)")
+            candidate = folder + "\(stem).\(number)\(ext)"
         }
         return candidate
-    }
-
-    /// The partial file beside `destination`.
-    public static func partialURL(for destination: URL) -> URL {
-        destination.deletingLastPathComponent().appendingPathComponent(destination.lastPathComponent + partialSuffix)
     }
 
     // MARK: - Pieces
@@ -79,7 +74,9 @@ public enum FileNaming {
         return result + keptExt
     }
 
-    private static func exists(_ url: URL) -> Bool {
-        FileManager.default.fileExists(atPath: url.path) || FileManager.default.fileExists(atPath: partialURL(for: url).path)
+    /// Whether anything, a dangling symbolic link included, is at `path`.
+    private static func exists(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
     }
 }

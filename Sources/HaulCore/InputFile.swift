@@ -42,15 +42,22 @@ public enum InputFile {
 
     /// Reads the queue file at `path` (`-` for standard input), gzip-compressed or not.
     public static func read(contentsOf path: String) throws(FileError) -> ReadResult {
+        // Read through a handle, not as a regular file's contents, so a pipe (`-i <(command)`)
+        // or a device reads too.
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw FileError(description: "queue file '\(path)' is a directory; give a file of URLs")
+        }
+        let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path)
+        guard let handle else {
+            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
+            throw FileError(description: "queue file '\(path)' \(reason)")
+        }
         let bytes: [UInt8]
-        if path == "-" {
-            bytes = Array(FileHandle.standardInput.readDataToEndOfFile())
-        } else {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
-                throw FileError(description: "queue file '\(path)' \(reason)")
-            }
-            bytes = Array(data)
+        do {
+            bytes = Array(try handle.readToEnd() ?? Data())
+        } catch {
+            throw FileError(description: "queue file '\(path)' cannot be read: \(error.localizedDescription)")
         }
         return try read(bytes, name: path == "-" ? "<stdin>" : path)
     }

@@ -8,6 +8,7 @@ struct InputFileParser {
     private let name: String
     private var result = InputFile.ReadResult()
     private var current: QueueEntry?
+    private var interner = DownloadOptions.Interner()
     /// True after a URI line none of whose URIs could be used: its option lines are skipped.
     private var skippingDroppedEntry = false
 
@@ -79,7 +80,10 @@ struct InputFileParser {
     }
 
     private mutating func closeEntry() {
-        if let current { result.entries.append(current) }
+        if var current {
+            current.options = interner.intern(current.options)
+            result.entries.append(current)
+        }
         current = nil
         skippingDroppedEntry = false
     }

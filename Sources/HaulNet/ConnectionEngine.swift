@@ -81,12 +81,15 @@ public final class ConnectionEngine: Sendable {
 
     // MARK: - Mailbox
 
-    /// Posts `command` to the engine thread and wakes it.
+    /// Posts `command` to the engine thread and wakes it. Commands already waiting mean a wake-up
+    /// is already on its way (the thread takes them all after each wake-up), so only the first
+    /// command after a take wakes it: one wake-up, not one per command.
     func submit(_ command: Command) {
         mailbox.withLock { mailbox in
             guard !mailbox.stopped else { return }
+            let alreadyWoken = !mailbox.commands.isEmpty
             mailbox.commands.append(command)
-            if let wake = mailbox.wake { curl_multi_wakeup(wake.multi) }
+            if !alreadyWoken, let wake = mailbox.wake { curl_multi_wakeup(wake.multi) }
         }
     }
 

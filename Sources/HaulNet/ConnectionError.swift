@@ -92,11 +92,14 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     public var description: String {
-        var text = message
-        if let detail { text += " (\(detail))" }
-        if let systemError { text += ": \(String(cString: strerror(systemError)))" }
-        if let curlMessage, !curlMessage.isEmpty { text += ": \(curlMessage)" }
-        if let url { text += " [\(url.redactedString)]" }
-        return text + "; " + advice
+        // Joined once, so the text takes its own length in memory, not a growth buffer's: a
+        // queue of 100,000 failures keeps 100,000 of them.
+        var parts = [message]
+        if let detail { parts.append(" (\(detail))") }
+        if let systemError { parts.append(": \(String(cString: strerror(systemError)))") }
+        if let curlMessage, !curlMessage.isEmpty { parts.append(": \(curlMessage)") }
+        if let url { parts.append(" [\(url.redactedString)]") }
+        parts.append("; " + advice)
+        return parts.joined()
     }
 }

@@ -34,10 +34,12 @@ struct GetCommand: ParsableCommand {
     static func download(_ options: QueueOptions) throws {
         // A file-size limit (ulimit -f) must fail the download with EFBIG, not kill haul.
         signal(SIGXFSZ, SIG_IGN)
-        let (readEntries, rejected) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
-        var entries = readEntries
+        let (entries, rejected) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let continuing = options.urls.isEmpty && options.inputFile == nil
-        guard continuing || !entries.isEmpty else { throw ExitCode(1) }
+        guard continuing || !entries.isEmpty else {
+            FileHandle.standardError.write(Data("haul: nothing to download: \(options.inputFile ?? "-") holds no usable entry\n".utf8))
+            throw ExitCode(1)
+        }
 
         let configuration = try options.configuration()
         let reporter = ProgressReporter(quiet: options.quiet)
@@ -61,13 +63,13 @@ struct GetCommand: ParsableCommand {
             }
             if !options.quiet { reporter.report("continuing \(ids.count) unfinished download\(ids.count == 1 ? "" : "s")") }
         } else {
-            let (added, continued) = stored.continueOrAdd(entries)
+            // Consumed: the entries of a long queue file are not kept beside their downloads.
+            let (added, continued) = stored.continueOrAdd(consume entries)
             ids = added
             if continued > 0, !options.quiet {
                 reporter.report("continuing \(continued) download\(continued == 1 ? "" : "s") from an earlier run")
             }
         }
-        entries = []
         let interruptHandlers = stopOnInterrupt(stored)
         let paused = ids.filter { queue.download($0)?.state == .paused }.count
         let running = ids.count - paused
@@ -76,7 +78,7 @@ struct GetCommand: ParsableCommand {
         }
         let completed = withExtendedLifetime(interruptHandlers) { reporter.waitUntilDone(count: running) }
         // Finished downloads leave the stored queue; the store's history keeps them.
-        queue.remove(queue.downloads.filter { $0.state == .complete }.map(\.id))
+        queue.remove(queue.ids(in: [.complete]))
         stored.flush()
 
         if let saveSession = options.saveSession {

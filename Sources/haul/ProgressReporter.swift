@@ -46,7 +46,8 @@ final class ProgressReporter: Sendable {
             }
             return download.state == .active ? state.active[download.id] : state.active.removeValue(forKey: download.id)
         }
-        let label = TextSanitizer.visible(download.destination ?? download.displayURI)
+        // Only what is shown is formatted: with -q most events show nothing.
+        var label: String { TextSanitizer.visible(download.destination ?? download.displayURI) }
         if download.state.isFinal, state.withLock({ $0.ended.insert(download.id).inserted }) {
             switch download.state {
             case .complete:

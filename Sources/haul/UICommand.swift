@@ -72,7 +72,7 @@ struct UICommand: ParsableCommand {
         CrashGuard.disarm()
         if let frameStats, let stats = runner.stats { try? stats.report.write(toFile: frameStats, atomically: true, encoding: .utf8) }
         stored.flush()
-        let unfinished = stored.queue.downloads.filter { !$0.state.isFinal }.count
+        let unfinished = stored.queue.ids(in: [.queued, .active, .paused]).count
         if unfinished > 0 {
             print("haul: \(unfinished) download\(unfinished == 1 ? "" : "s") saved in the queue; run haul to continue")
         }

@@ -40,14 +40,14 @@ struct FileNamingTests {
 
     @Test("collisions become name.1.ext, name.2.ext, counting partial files too")
     func collisions() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-naming-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: false).lastPathComponent == "f.tar.gz")
-        #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent("f.tar.gz").path, contents: nil))
-        #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent("f.1.tar.gz.part").path, contents: nil))
-        #expect(FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: false).lastPathComponent == "f.2.tar.gz")
-        #expect(FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: true).lastPathComponent == "f.tar.gz")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-naming-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: false) == directory + "/f.tar.gz")
+        #expect(FileManager.default.createFile(atPath: directory + "/f.tar.gz", contents: nil))
+        #expect(FileManager.default.createFile(atPath: directory + "/f.1.tar.gz.part", contents: nil))
+        #expect(FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: false) == directory + "/f.2.tar.gz")
+        #expect(FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: true) == directory + "/f.tar.gz")
     }
 }
 

@@ -94,6 +94,29 @@ struct GetQueueFileTests {
         #expect(try Data(contentsOf: directory.appendingPathComponent("two.bin")).count == 2000)
     }
 
+    @Test("a queue file from a pipe is read; an empty one or a directory is a clear error")
+    func queueFileKinds() throws {
+        let server = try FaultServer.shared()
+        let directory = try runner.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let fifo = directory.appendingPathComponent("list.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            try? "\(server.url("/file/700?key=\(UUID())"))\n  out=piped.bin\n".write(toFile: fifo, atomically: false, encoding: .utf8)
+        }
+        writer.start()
+        let piped = try runner.haul(["get", "-q", "-i", "list.fifo"], in: directory)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("piped.bin")).count == 700)
+
+        let empty = try runner.haul(["get", "-q", "-i", "/dev/null"], in: directory)
+        #expect(empty.status == 1)
+        #expect(empty.stderr.contains("nothing to download: /dev/null holds no usable entry"))
+        let folder = try runner.haul(["get", "-i", "/tmp"], in: directory)
+        #expect(folder.status == 64)
+        #expect(folder.stderr.contains("queue file '/tmp' is a directory"))
+    }
+
     @Test("-i - reads standard input; --save-session keeps what did not finish")
     func stdinAndSession() throws {
         let server = try FaultServer.shared()

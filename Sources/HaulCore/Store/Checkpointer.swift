@@ -15,9 +15,8 @@ public final class Checkpointer: DownloadJournal {
         /// Downloads added since the last checkpoint, as the events carried them (a queue file's
         /// 100,000 entries stay one array, neither copied nor hashed).
         var added: [[Download]] = []
-        /// The newest copy of each changed download, and the order they first changed in.
-        var changed: [String: Download] = [:]
-        var sequence: [String] = []
+        /// The newest copy of each changed download, in the order they first changed in.
+        var changed = DownloadTable()
         var removed: [String] = []
         var orderChanged = false
         var scheduled = false
@@ -52,7 +51,7 @@ public final class Checkpointer: DownloadJournal {
             case .added(let downloads):
                 pending.added.append(downloads)
             case .changed(let download):
-                pending.file(download)
+                pending.changed[download.id] = download
             case .removed(let id):
                 // A pending change is still written first: it may be the ending history keeps.
                 pending.removed.append(id)
@@ -66,7 +65,7 @@ public final class Checkpointer: DownloadJournal {
     /// download. It is filed too, so the next checkpoint cannot write an older copy over it (the
     /// queue's older events for it were all recorded before this call, on the same queue).
     public func recordDestination(of download: Download) {
-        file { $0.file(download) }
+        file { $0.changed[download.id] = download }
         do {
             try store.write(DownloadStore.Batch(upserts: [download]))
         } catch {
@@ -98,7 +97,7 @@ public final class Checkpointer: DownloadJournal {
     private func checkpoint() {
         let (batch, orderSource) = pending.withLock { pending -> (DownloadStore.Batch, (@Sendable () -> [String])?) in
             // Added before changed: a later copy of the same download overwrites the first.
-            let batch = DownloadStore.Batch(upserts: pending.added.flatMap { $0 } + pending.sequence.compactMap { pending.changed[$0] },
+            let batch = DownloadStore.Batch(added: pending.added, upserts: pending.changed.values,
                                             removals: pending.removed, order: nil)
             let source = pending.orderChanged ? pending.orderSource : nil
             pending = Pending(orderSource: pending.orderSource)
@@ -106,7 +105,7 @@ public final class Checkpointer: DownloadJournal {
         }
         var complete = batch
         complete.order = orderSource?()
-        for download in complete.upserts where !download.completed.isEmpty && download.state != .complete {
+        for download in complete.allUpserts where !download.completed.isEmpty && download.state != .complete {
             Checkpointer.sync(download.partialPath)
         }
         do {
@@ -129,17 +128,11 @@ public final class Checkpointer: DownloadJournal {
     /// Puts a batch that could not be written back in front of newer changes.
     private func refile(_ batch: DownloadStore.Batch) {
         file { pending in
-            for download in batch.upserts where pending.changed[download.id] == nil && !pending.removed.contains(download.id) {
-                pending.file(download)
+            for download in batch.allUpserts where pending.changed[download.id] == nil && !pending.removed.contains(download.id) {
+                pending.changed[download.id] = download
             }
             pending.removed = batch.removals + pending.removed
             pending.orderChanged = pending.orderChanged || batch.order != nil
         }
-    }
-}
-
-extension Checkpointer.Pending {
-    mutating func file(_ download: Download) {
-        if changed.updateValue(download, forKey: download.id) == nil { sequence.append(download.id) }
     }
 }

@@ -30,13 +30,18 @@ public final class DownloadStore: Sendable {
 
     /// The changes one checkpoint writes in one transaction.
     struct Batch {
-        /// New or changed downloads; new ones join the end of the stored order in this order.
+        /// Downloads added, as their events carried them (not copied into one array), then new or
+        /// changed ones; new ones join the end of the stored order in this order.
+        var added: [[Download]] = []
         var upserts: [Download] = []
         var removals: [String] = []
         /// The queue order to store, when it changed.
         var order: [String]?
 
-        var isEmpty: Bool { upserts.isEmpty && removals.isEmpty && order == nil }
+        var isEmpty: Bool { added.isEmpty && upserts.isEmpty && removals.isEmpty && order == nil }
+
+        /// Every download to write, added ones first.
+        var allUpserts: FlattenSequence<[[Download]]> { (added + [upserts]).joined() }
     }
 
     /// The database file.
@@ -112,12 +117,15 @@ public final class DownloadStore: Sendable {
         do {
             return try database.read { db in
                 var contents = Contents()
+                var interner = DownloadOptions.Interner()
                 let rows = try Row.fetchCursor(db, sql: """
                     SELECT id, uris, options, state, directory, destination, total_bytes, completed, validator,
                            attempts, last_error FROM download ORDER BY position, rowid
                     """)
                 while let row = try rows.next() {
-                    contents.downloads.append(DownloadStore.download(from: row, problems: &contents.problems))
+                    var download = DownloadStore.download(from: row, problems: &contents.problems)
+                    download.options = interner.intern(download.options)
+                    contents.downloads.append(download)
                 }
                 return contents
             }
@@ -197,7 +205,7 @@ public final class DownloadStore: Sendable {
                     INSERT INTO history (download_id, uri, destination, bytes, state, error, finished_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """)
-                for download in batch.upserts {
+                for download in batch.allUpserts {
                     if download.state == .complete || download.state == .failed,
                        try String.fetchOne(previousState, arguments: [download.id]) != download.state.rawValue {
                         try history.execute(arguments: [download.id, download.displayURI, download.destination,

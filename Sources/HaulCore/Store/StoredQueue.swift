@@ -48,9 +48,9 @@ public final class StoredQueue: Sendable {
     /// unfinished one (same URIs, options and directory) and added anew otherwise. Continued
     /// downloads that failed, were cancelled or paused are queued again with fresh attempts.
     /// Returns the ids in entry order and how many were continued.
-    public func continueOrAdd(_ entries: [QueueEntry]) -> (ids: [String], continued: Int) {
-        let (downloads, named) = matched(entries)
-        return (queue.restore(downloads), named.count)
+    public func continueOrAdd(_ entries: consuming [QueueEntry]) -> (ids: [String], continued: Int) {
+        let (downloads, named) = matched(consume entries)
+        return (queue.restore(consume downloads), named.count)
     }
 
     /// Queues every stored download as it was (the full-screen UI's queue), then `entries`, each
@@ -65,7 +65,7 @@ public final class StoredQueue: Sendable {
     }
 
     /// The downloads `entries` ask for, stored ones continued, and the ids of those continued.
-    private func matched(_ entries: [QueueEntry]) -> (downloads: [Download], named: Set<String>) {
+    private func matched(_ entries: consuming [QueueEntry]) -> (downloads: [Download], named: Set<String>) {
         var unfinished: [String: [Download]] = [:]
         for download in stored where download.state != .complete {
             unfinished[download.uris.joined(separator: "\t"), default: []].append(download)

@@ -1,0 +1,29 @@
+// MARK: - DownloadOptions.Interner
+
+extension DownloadOptions {
+    /// Makes equal options share one box of values: the entries of a long queue file (or the rows
+    /// of a store) that repeat the same option lines then cost a pointer each, not ~400 bytes.
+    /// It remembers the last few distinct option sets, which covers queue files whose entries
+    /// come in runs of the same options.
+    ///
+    /// **Threading:** a value; use one per reader.
+    public struct Interner {
+        private static let remembered = 4
+        private var recent: [DownloadOptions] = []
+
+        public init() {}
+
+        /// `options`, or an equal set seen lately (sharing its box).
+        public mutating func intern(_ options: DownloadOptions) -> DownloadOptions {
+            let values = options.values
+            // A gid names one download, so options with a gid of their own match nothing: the
+            // cheap comparison first.
+            if let index = recent.firstIndex(where: { $0.gid == values.gid && $0.values == values }) {
+                return recent[index]
+            }
+            if recent.count == Interner.remembered { recent.removeFirst() }
+            recent.append(options)
+            return options
+        }
+    }
+}

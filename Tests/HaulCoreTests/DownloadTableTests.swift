@@ -1,0 +1,58 @@
+@testable import HaulCore
+import Testing
+
+/// The queue's packed table of downloads, and the interner that lets equal options share memory.
+@Suite("Download table and option interning")
+struct DownloadTableTests {
+    private func download(_ id: String) -> Download {
+        Download(id: id, uris: ["http://127.0.0.1/\(id)"])
+    }
+
+    @Test("lookups, updates and removals keep every other download findable")
+    func removals() {
+        var table = DownloadTable()
+        var batch = ["a", "b", "c", "d"].map(download)
+        table.append(&batch)
+        table["b"]?.attempts = 3
+        #expect(table.removeValue(forKey: "a")?.id == "a")
+        table["c"] = nil
+        #expect(table.removeValue(forKey: "x") == nil)
+        #expect(table.count == 2)
+        #expect(table["a"] == nil && table["c"] == nil)
+        #expect(table["b"]?.attempts == 3)
+        #expect(table["d"]?.id == "d")
+        table["e"] = download("e")
+        #expect(table.values.map(\.id).sorted() == ["b", "d", "e"])
+    }
+
+    @Test("a gid already queued, or named twice in one batch, gets a new one")
+    func duplicateIDs() {
+        var table = DownloadTable()
+        var first = [download("0000000000000001")]
+        table.append(&first)
+        var batch = ["0000000000000001", "0000000000000002", "0000000000000002"].map(download)
+        table.append(&batch)
+        #expect(batch[0].id != "0000000000000001")
+        #expect(batch[1].id == "0000000000000002")
+        #expect(batch[2].id != "0000000000000002")
+        #expect(Set(table.values.map(\.id)).count == 4)
+        for download in batch { #expect(table[download.id]?.uris == download.uris) }
+    }
+
+    @Test("equal options share one set of values; a gid or another value does not")
+    func interning() throws {
+        var interner = DownloadOptions.Interner()
+        var paused = DownloadOptions()
+        try paused.set("pause", "true")
+        var pausedAgain = DownloadOptions()
+        try pausedAgain.set("pause", "true")
+        var named = pausedAgain
+        try named.set("gid", "00000000000000ff")
+        let first = interner.intern(paused)
+        let second = interner.intern(pausedAgain)
+        let third = interner.intern(named)
+        #expect(first == second && third != second)
+        #expect(first.sharesValues(with: second))
+        #expect(!third.sharesValues(with: second))
+    }
+}
