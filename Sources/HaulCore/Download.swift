@@ -57,6 +57,14 @@ public struct Download: Sendable, Identifiable, Equatable {
     /// The partial file beside `destination`.
     public var partialPath: String? { destination.map { $0 + FileNaming.partialSuffix } }
 
+    /// This download as a queue-file entry with its gid, so that reading the file back
+    /// continues it (what `--save-session` writes).
+    public var sessionEntry: QueueEntry {
+        var entryOptions = options
+        entryOptions.gid = id
+        return QueueEntry(uris: uris, options: entryOptions)
+    }
+
     /// A new random gid.
     public static func makeID() -> String {
         String(UInt64.random(in: 1...UInt64.max), radix: 16).leftPadded(to: 16)

@@ -91,42 +91,60 @@ public enum InputFile {
     /// The queue-file text for `entries`: URIs joined by TAB, then ` name=value` for each set
     /// option. Secrets (http-passwd, Authorization/Cookie headers, passwords in URIs) only when
     /// `includingSecrets`.
-    public static func render(_ entries: [QueueEntry], includingSecrets: Bool) -> String {
-        var text = ""
-        for entry in entries {
-            text += entry.uris.map { uriText($0, includingSecrets: includingSecrets) }.joined(separator: "\t") + "\n"
-            for (name, value) in entry.options.pairs(includingSecrets: includingSecrets) {
-                text += " \(name)=\(value)\n"
-            }
-        }
-        return text
+    public static func render(_ entries: some Sequence<QueueEntry>, includingSecrets: Bool) -> String {
+        entries.map { text(of: $0, includingSecrets: includingSecrets) }.joined()
     }
 
     /// Writes `entries` to `path` atomically (a temporary file renamed over it), mode 0600 when
-    /// secrets are included and 0644 otherwise.
-    public static func save(_ entries: [QueueEntry], to path: String, includingSecrets: Bool) throws(FileError) {
-        let text = render(entries, includingSecrets: includingSecrets)
+    /// secrets are included and 0644 otherwise. The text is written as it is made, a piece at a
+    /// time, so a long queue is never held as one text in memory.
+    public static func save(_ entries: some Sequence<QueueEntry>, to path: String, includingSecrets: Bool) throws(FileError) {
         let temporary = path + ".tmp-\(getpid())"
         let mode: mode_t = includingSecrets ? 0o600 : 0o644
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard descriptor >= 0 else {
             throw FileError(description: "cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else { break }
-            written += result
+        var pending: [UInt8] = []
+        pending.reserveCapacity(1 << 16)
+        var complete = true
+        for entry in entries {
+            pending += text(of: entry, includingSecrets: includingSecrets).utf8
+            if pending.count >= 1 << 16 {
+                complete = writeAll(pending, to: descriptor)
+                pending.removeAll(keepingCapacity: true)
+                if !complete { break }
+            }
         }
-        let synced = fsync(descriptor) == 0
+        if complete { complete = writeAll(pending, to: descriptor) }
+        let synced = complete && fsync(descriptor) == 0
         close(descriptor)
-        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+        guard synced, rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw FileError(description: "cannot write '\(path)': \(reason)")
         }
+    }
+
+    /// One entry's lines.
+    private static func text(of entry: QueueEntry, includingSecrets: Bool) -> String {
+        var text = entry.uris.map { uriText($0, includingSecrets: includingSecrets) }.joined(separator: "\t") + "\n"
+        for (name, value) in entry.options.pairs(includingSecrets: includingSecrets) {
+            text += " \(name)=\(value)\n"
+        }
+        return text
+    }
+
+    /// Writes all of `bytes`, retrying after signals; false when the file refused some (errno says why).
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { return false }
+            written += result
+        }
+        return true
     }
 
     private static func uriText(_ uri: String, includingSecrets: Bool) -> String {

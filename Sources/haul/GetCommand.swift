@@ -82,11 +82,10 @@ struct GetCommand: ParsableCommand {
         stored.flush()
 
         if let saveSession = options.saveSession {
-            let unfinished = queue.downloads.filter { $0.state != .complete }.map { download in
-                var entryOptions = download.options
-                entryOptions.gid = download.id
-                return QueueEntry(uris: download.uris, options: entryOptions)
-            }
+            // What is left is unfinished (completed ones were taken off above). Looked up one at
+            // a time, so a long queue is not copied whole to be saved.
+            let unfinished = queue.ids.lazy
+                .compactMap { queue.download($0)?.sessionEntry }
             do {
                 try InputFile.save(unfinished, to: saveSession, includingSecrets: false)
             } catch {

@@ -10,6 +10,25 @@ struct InputFileTests {
         try InputFile.read(Array(text.utf8), name: "q.txt")
     }
 
+    @Test("URIs: the quick check for plain ones agrees with the full parse", arguments: [
+        ("http://127.0.0.1:8080/a/b.iso?x=1&y=%20#top", true),
+        ("HTTPS://Example.COM/", true),
+        ("ftp://user:pw@mirror.example/pub/f.tar.gz", true),
+        ("ftps://h", true),
+        ("http://h/a b", true),
+        ("http://[::1]:8080/f", true),
+        ("http://h/\u{00E9}t\u{00E9}", true),
+        ("hftp://h/f", false),
+        ("file:///etc/passwd", false),
+        ("gopher://h/", false),
+        ("http:///nohost", false),
+        ("http//h/f", false),
+        ("mailto:a@b", false),
+    ])
+    func uriCheck(uri: String, usable: Bool) {
+        #expect((QueueEntry.uriProblem(uri) == nil) == usable, "\(uri)")
+    }
+
     @Test("the spec's example: mirrors, option lines, comments")
     func specExample() throws {
         let result = try read("""

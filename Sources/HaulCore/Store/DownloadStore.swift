@@ -205,6 +205,8 @@ public final class DownloadStore: Sendable {
                     INSERT INTO history (download_id, uri, destination, bytes, state, error, finished_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """)
+                // Interned options (see DownloadOptions.Interner) are turned into text once.
+                var lastOptions: (options: DownloadOptions, text: String)?
                 for download in batch.allUpserts {
                     if download.state == .complete || download.state == .failed,
                        try String.fetchOne(previousState, arguments: [download.id]) != download.state.rawValue {
@@ -212,7 +214,13 @@ public final class DownloadStore: Sendable {
                                                         download.bytesDone, download.state.rawValue,
                                                         download.lastError, now])
                     }
-                    let options = download.options.pairs(includingSecrets: true).map { "\($0)=\($1)" }.joined(separator: "\n")
+                    let options: String
+                    if let lastOptions, lastOptions.options.sharesValues(with: download.options) {
+                        options = lastOptions.text
+                    } else {
+                        options = download.options.pairs(includingSecrets: true).map { "\($0)=\($1)" }.joined(separator: "\n")
+                        lastOptions = (download.options, options)
+                    }
                     try upsert.execute(arguments: [
                         download.id, next, download.uris.joined(separator: "\n"), options, download.state.rawValue,
                         download.directory, download.destination, download.totalBytes,
