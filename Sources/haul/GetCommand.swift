@@ -71,10 +71,16 @@ struct GetCommand: ParsableCommand {
             }
         }
         let interruptHandlers = stopOnInterrupt(stored)
-        let paused = ids.filter { queue.download($0)?.state == .paused }.count
-        let running = ids.count - paused
+        let states = ids.map { queue.download($0)?.state }
+        let paused = states.filter { $0 == .paused }.count
+        // Saved by an earlier run that was stopped before it could end cleanly.
+        let alreadySaved = states.filter { $0 == .complete }.count
+        let running = ids.count - paused - alreadySaved
         if paused > 0, !options.quiet {
             reporter.report("\(paused) paused \(paused == 1 ? "entry is" : "entries are") queued but not run")
+        }
+        if alreadySaved > 0, !options.quiet {
+            reporter.report("\(alreadySaved) \(alreadySaved == 1 ? "entry was" : "entries were") already saved by the earlier run")
         }
         let completed = withExtendedLifetime(interruptHandlers) { reporter.waitUntilDone(count: running) }
         // Finished downloads leave the stored queue; the store's history keeps them.

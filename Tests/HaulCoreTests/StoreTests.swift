@@ -157,22 +157,36 @@ struct StoreTests {
         try #require(firstRun).flush()
         firstRun = nil
 
-        let recorder = EventRecorder()
-        let secondRun = try StoredQueue(stateDirectory: statePath, configuration: configuration,
-                                        onStoreError: { Issue.record("\($0)") }, onEvent: { recorder.record($0) })
-        #expect(secondRun.stored.map(\.id) == [ids[3], ids[0], ids[1], ids[2]])
-        let interrupted = try #require(secondRun.stored.first { $0.id == ids[0] })
-        #expect(interrupted.completed.prefixLength > 0 && interrupted.validator == "\"v1\"")
-        let fresh = QueueEntry(uris: [server.url("/file/5000?key=\(UUID())").absoluteString])
-        let (again, continued) = secondRun.continueOrAdd([slow, fresh])
-        #expect(continued == 1 && again[0] == ids[0] && again[1] != ids[0])
-        #expect(await recorder.wait(for: again))
-        let data = try Data(contentsOf: directory.appendingPathComponent("4000000"))
-        #expect(data.count == 4_000_000 && TestPattern.matches(data))
-        let requests = try FaultServer.shared().fileRequests.requests(for: key)
-        #expect(requests.last?.range == "bytes=\(interrupted.completed.prefixLength)-")
-        secondRun.flush()
-        #expect(try secondRun.store.history().count == 2)
+        // The second run, in a scope of its own so that its store is closed at the end.
+        var requestCount = 0
+        do {
+            let recorder = EventRecorder()
+            let secondRun = try StoredQueue(stateDirectory: statePath, configuration: configuration,
+                                            onStoreError: { Issue.record("\($0)") }, onEvent: { recorder.record($0) })
+            #expect(secondRun.stored.map(\.id) == [ids[3], ids[0], ids[1], ids[2]])
+            let interrupted = try #require(secondRun.stored.first { $0.id == ids[0] })
+            #expect(interrupted.completed.prefixLength > 0 && interrupted.validator == "\"v1\"")
+            let fresh = QueueEntry(uris: [server.url("/file/5000?key=\(UUID())").absoluteString])
+            let (again, continued) = secondRun.continueOrAdd([slow, fresh])
+            #expect(continued == 1 && again[0] == ids[0] && again[1] != ids[0])
+            #expect(await recorder.wait(for: again))
+            let data = try Data(contentsOf: directory.appendingPathComponent("4000000"))
+            #expect(data.count == 4_000_000 && TestPattern.matches(data))
+            let requests = try FaultServer.shared().fileRequests.requests(for: key)
+            #expect(requests.last?.range == "bytes=\(interrupted.completed.prefixLength)-")
+            requestCount = requests.count
+            secondRun.flush()
+            #expect(try secondRun.store.history().count == 2)
+        }
+
+        // A run stopped after a file was saved but before it ended cleanly leaves that download
+        // in the store: the same entry again is that download, complete, not a new fetch.
+        let thirdRun = try StoredQueue(stateDirectory: statePath, configuration: configuration,
+                                       onStoreError: { Issue.record("\($0)") }, onEvent: { _ in })
+        let (third, continuedAgain) = thirdRun.continueOrAdd([slow])
+        #expect(continuedAgain == 1 && third == [ids[0]])
+        #expect(thirdRun.queue.download(ids[0])?.state == .complete)
+        #expect(try FaultServer.shared().fileRequests.requests(for: key).count == requestCount)
     }
 
     private func pausedOptions() -> DownloadOptions {

@@ -63,7 +63,9 @@ public final class Checkpointer: DownloadJournal {
 
     /// Writes `download` now, outside the once-a-second rhythm: a name is reserved once per
     /// download. It is filed too, so the next checkpoint cannot write an older copy over it (the
-    /// queue's older events for it were all recorded before this call, on the same queue).
+    /// queue's older events for it were all recorded before this call, on the same queue). A
+    /// checkpoint that took its batch just before and commits just after carries no destination
+    /// for it, and the store never lets a missing destination replace a recorded one.
     public func recordDestination(of download: Download) {
         file { $0.changed[download.id] = download }
         do {

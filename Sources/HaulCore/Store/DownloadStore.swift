@@ -196,7 +196,8 @@ public final class DownloadStore: Sendable {
                                           completed, validator, attempts, last_error, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET uris = excluded.uris, options = excluded.options,
-                        state = excluded.state, directory = excluded.directory, destination = excluded.destination,
+                        state = excluded.state, directory = excluded.directory,
+                        destination = COALESCE(excluded.destination, download.destination),
                         total_bytes = excluded.total_bytes, completed = excluded.completed,
                         validator = excluded.validator, attempts = excluded.attempts,
                         last_error = excluded.last_error, updated_at = excluded.updated_at

@@ -44,9 +44,9 @@ public final class StoredQueue: Sendable {
 
     // MARK: - Continuing
 
-    /// Queues `entries`, each continuing the stored download it names when there is an
-    /// unfinished one (same URIs, options and directory) and added anew otherwise. Continued
-    /// downloads that failed, were cancelled or paused are queued again with fresh attempts.
+    /// Queues `entries`, each continuing the stored download it names when there is one (same
+    /// URIs, options and directory) and added anew otherwise. Continued downloads that failed,
+    /// were cancelled or paused are queued again with fresh attempts; completed ones stay complete.
     /// Returns the ids in entry order and how many were continued.
     public func continueOrAdd(_ entries: consuming [QueueEntry]) -> (ids: [String], continued: Int) {
         let (downloads, named) = matched(consume entries)
@@ -66,18 +66,21 @@ public final class StoredQueue: Sendable {
 
     /// The downloads `entries` ask for, stored ones continued, and the ids of those continued.
     private func matched(_ entries: consuming [QueueEntry]) -> (downloads: [Download], named: Set<String>) {
-        var unfinished: [String: [Download]] = [:]
-        for download in stored where download.state != .complete {
-            unfinished[download.uris.joined(separator: "\t"), default: []].append(download)
+        // Every download still in the store belongs to a run that did not end: completed ones
+        // too (a run killed after a file was saved), which stay complete rather than being
+        // fetched again under a new name.
+        var earlier: [String: [Download]] = [:]
+        for download in stored {
+            earlier[download.uris.joined(separator: "\t"), default: []].append(download)
         }
         var named = Set<String>()
         let downloads = entries.map { entry -> Download in
             let fresh = queue.newDownload(for: entry)
             let key = entry.uris.joined(separator: "\t")
-            guard let index = unfinished[key]?.firstIndex(where: { $0.options == fresh.options && $0.directory == fresh.directory }),
-                  var download = unfinished[key]?.remove(at: index) else { return fresh }
+            guard let index = earlier[key]?.firstIndex(where: { $0.options == fresh.options && $0.directory == fresh.directory }),
+                  var download = earlier[key]?.remove(at: index) else { return fresh }
             named.insert(download.id)
-            if download.state != .queued, download.state != .active {
+            if ![.queued, .active, .complete].contains(download.state) {
                 download.state = fresh.state
                 download.attempts = 0
                 download.lastError = nil
