@@ -38,6 +38,19 @@ public struct Download: Sendable, Identifiable, Equatable {
     public var validator: String?
     /// The last response of this run, for the detail view (not stored).
     public var response: ResponseSummary?
+    /// While a split download is active, its connections (not stored).
+    public var liveSegments: [LiveSegment] = []
+    /// Mirrors this run gave up on, each with why (not stored).
+    public var droppedMirrors: [String] = []
+
+    /// One running connection of a split download: its range of the file, what it has written,
+    /// the mirror it fetches from (without password) and its speed.
+    public struct LiveSegment: Sendable, Equatable {
+        public let range: Range<Int64>
+        public let written: Int64
+        public let mirror: String
+        public let speed: Double
+    }
 
     public init(id: String = Download.makeID(), uris: [String], options: DownloadOptions = DownloadOptions()) {
         self.id = id

@@ -3,19 +3,29 @@ import HaulNet
 
 // MARK: - Split downloads
 
-/// One file over several connections (`-x` above 1): the first response shows the length and
-/// the validator; the `SegmentPlanner` splits what is missing; the first connection is bounded
-/// to its segment and helpers fetch the others with `Range: bytes=a-b`, each into the same
-/// partial file. A helper whose answer disagrees (no 206, another length or validator) stops
-/// the split and restarts the file on one connection. A connection that finishes takes over a
-/// gap left by a failed one, else half of the largest remaining segment.
+/// One file over several connections (`-x` above 1) and mirrors: the first response shows the
+/// length and the validator; the `SegmentPlanner` splits what is missing; the first connection
+/// is bounded to its segment and helpers fetch the others with `Range: bytes=a-b`, each into
+/// the same partial file, spread over the download's mirrors (at most `-x` connections each).
+///
+/// - A helper on the first connection's server whose answer disagrees (no 206, another length
+///   or validator) stops the split and restarts the file on one connection.
+/// - A helper on another mirror that fails, or answers for another file (another length), has
+///   that mirror dropped, its error recorded, and its range fetched from the others at once.
+/// - A connection that finishes takes over a gap, else half of the largest remaining segment,
+///   from its own mirror: a faster mirror finishes sooner, so it gets more of the work.
 extension DownloadQueue {
     /// The split state of one download.
     struct Split {
         var planner: SegmentPlanner
         let total: Int64
         let validator: String?
-        let request: Request
+        /// One request per mirror; the first is the first connection's (after its redirects).
+        let mirrors: [Request]
+        /// Connections allowed on one mirror (`-x`).
+        let perMirror: Int
+        /// Mirrors given up on, and why.
+        var dropped: [Int: String] = [:]
         var helpers: [DownloadConnection] = []
         /// Each connection's segment: where it started, where it must end, what it wrote.
         var segments: [ObjectIdentifier: Segment] = [:]
@@ -23,7 +33,20 @@ extension DownloadQueue {
         struct Segment {
             let start: Int64
             var end: Int64
+            let mirror: Int
             var written: Int64 = 0
+            /// Bytes a second, smoothed, and the last sample it came from.
+            var speed: Double = 0
+            var sample: (time: Double, written: Int64)?
+        }
+
+        /// The mirror for a new connection: `preferred` (the mirror of a connection that just
+        /// finished) while it is in use and has room, else the usable one with fewest connections.
+        func mirror(preferring preferred: Int?) -> Int? {
+            let load = segments.values.reduce(into: [Int: Int]()) { $0[$1.mirror, default: 0] += 1 }
+            let usable = mirrors.indices.filter { dropped[$0] == nil && load[$0, default: 0] < perMirror }
+            if let preferred, usable.contains(preferred) { return preferred }
+            return usable.min { load[$0, default: 0] < load[$1, default: 0] }
         }
     }
 
@@ -32,8 +55,10 @@ extension DownloadQueue {
     func planSplit(_ state: inout State, _ download: Download, primary: DownloadConnection, response: Response,
                    offset: Int64, total: Int64) -> (end: Int64, helpers: [DownloadConnection])? {
         let options = download.options.merged(over: configuration.defaults)
-        // Connections: `-s`, capped by `-x` (one server until mirrors).
-        let limit = min(options.split ?? 5, options.maxConnectionPerServer ?? 1)
+        let mirrors = mirrorRequests(of: download, primary: primary)
+        let perMirror = options.maxConnectionPerServer ?? 1
+        // Connections: `-s`, capped by `-x` on each mirror.
+        let limit = min(options.split ?? 5, perMirror * mirrors.count)
         let validator = response.validator
         guard limit > 1, total > 0, validator != nil, !state.noSplit.contains(download.id),
               response.statusCode == 206 || response.headers["Accept-Ranges"]?.lowercased() == "bytes",
@@ -43,23 +68,39 @@ extension DownloadQueue {
         completed.insert(0..<offset)
         let ranges = planner.initialRanges(completed: completed)
         guard ranges.count > 1, ranges[0].lowerBound == offset else { return nil }
-        var split = Split(planner: planner, total: total, validator: validator, request: primary.currentRequest)
-        split.segments[ObjectIdentifier(primary)] = Split.Segment(start: offset, end: ranges[0].upperBound)
-        let helpers = ranges.dropFirst().map { makeHelper(for: $0, of: download, split: &split, path: path) }
+        var split = Split(planner: planner, total: total, validator: validator, mirrors: mirrors, perMirror: perMirror)
+        split.segments[ObjectIdentifier(primary)] = Split.Segment(start: offset, end: ranges[0].upperBound, mirror: 0)
+        let helpers = ranges.dropFirst().compactMap { range in
+            split.mirror(preferring: nil).map { makeHelper(for: range, mirror: $0, of: download, split: &split, path: path) }
+        }
         state.splits[download.id] = split
+        shareSpeedLimit(state, download.id)
         return (ranges[0].upperBound, helpers)
     }
 
-    /// A connection for `range` of a split download, filed in `split`.
-    private func makeHelper(for range: Range<Int64>, of download: Download, split: inout Split, path: String) -> DownloadConnection {
-        var request = split.request
+    /// The first connection's request, then one for each other usable URI of the download.
+    private func mirrorRequests(of download: Download, primary: DownloadConnection) -> [Request] {
+        var first = primary.currentRequest
+        first.byteRange = nil
+        first.headers.remove("If-Range")
+        let others = download.uris.filter { $0 != primary.originalRequest.url.absoluteString }.compactMap(URL.init(string:))
+        return [first] + others.map { url in
+            var request = first
+            request.url = url
+            return request
+        }
+    }
+
+    /// A connection for `range` of a split download from `mirror`, filed in `split`.
+    private func makeHelper(for range: Range<Int64>, mirror: Int, of download: Download, split: inout Split,
+                            path: String) -> DownloadConnection {
+        var request = split.mirrors[mirror]
         request.byteRange = ByteRange(from: range.lowerBound, through: range.upperBound - 1)
-        request.headers.remove("If-Range")
         let helper = DownloadConnection(request: request, downloadID: download.id, hostKey: DownloadQueue.hostKey(request.url.absoluteString),
                                         resumeOffset: range.lowerBound, expectedValidator: split.validator, isHelper: true,
                                         queue: self, callbackQueue: callbackQueue, engine: engine)
         split.helpers.append(helper)
-        split.segments[ObjectIdentifier(helper)] = Split.Segment(start: range.lowerBound, end: range.upperBound)
+        split.segments[ObjectIdentifier(helper)] = Split.Segment(start: range.lowerBound, end: range.upperBound, mirror: mirror)
         return helper
     }
 
@@ -69,45 +110,124 @@ extension DownloadQueue {
             || state.splits[attempt.downloadID]?.helpers.contains { $0 === attempt } == true
     }
 
+    /// Gives each running connection of download `id` an equal share of its own speed limit
+    /// (none when it has none), so that together they keep to it.
+    func shareSpeedLimit(_ state: State, _ id: String) {
+        guard let download = state.downloads[id] else { return }
+        let connections = ([state.connections[id]] + (state.splits[id]?.helpers ?? [])).compactMap { $0 }
+        let limit = download.options.merged(over: configuration.defaults).maxDownloadLimit.flatMap { $0 > 0 ? $0 : nil }
+        let share = limit.map { max($0 / Int64(max(connections.count, 1)), 1) }
+        for connection in connections { connection.setMaxReceiveSpeed(share) }
+    }
+
     // MARK: - Helper responses
 
     /// A helper's response: its segment is written if the answer agrees with the first one's
-    /// (206 at the segment's start, same length and validator); otherwise the split stops and
+    /// (206 at the segment's start, same length, and on the first server the same validator).
+    /// Otherwise: another mirror is dropped; the first server's disagreement stops the split and
     /// the file restarts on one connection.
     func helperResponse(_ state: inout State, _ helper: DownloadConnection, _ response: Response) -> (ResponseDisposition, [DownloadConnection]) {
         let id = helper.downloadID
         guard let split = state.splits[id], let segment = split.segments[ObjectIdentifier(helper)],
               let path = state.downloads[id]?.partialPath else { return (.cancel, []) }
-        let validator = response.validator
-        if case .write(let offset, let total) = ResumeRule.judge(response, resumeOffset: segment.start, validator: split.validator),
-           offset == segment.start, total == split.total, validator == split.validator {
+        // Mirrors are other servers: their validators need not match the first one's.
+        let sameServer = segment.mirror == 0
+        let judged = ResumeRule.judge(response, resumeOffset: segment.start, validator: sameServer ? split.validator : nil)
+        if case .write(let offset, let total) = judged, offset == segment.start, total == split.total,
+           !sameServer || response.validator == split.validator {
             return (.becomeDownload(DownloadTarget(path: path, offset: segment.start, end: segment.end, keepsTail: true)), [])
+        }
+        guard sameServer else {
+            let reason = response.isSuccess
+                ? "it answered for another file (length \(judgedLength(judged)), not \(split.total))"
+                : "it answered \(response.statusCode) \(TextSanitizer.visible(response.reasonPhrase))"
+            return (.cancel, dropMirror(&state, helper, reason: reason))
         }
         // Never splice two versions: every connection stops and the file restarts on one.
         state.noSplit.insert(id)
         return (.cancel, startOver(&state, id, reason: "a second connection got a different answer", refundAttempt: false))
     }
 
+    private func judgedLength(_ judged: ResumeRule) -> String {
+        if case .write(_, let total) = judged, total >= 0 { return "\(total)" }
+        return "unknown"
+    }
+
+    /// A helper failed. On another mirror, that mirror is dropped and its range fetched from the
+    /// others now; on the first server, its range becomes a gap that the next connection to
+    /// finish takes over.
+    func helperFailed(_ state: inout State, _ helper: DownloadConnection, _ error: ConnectionError) -> [DownloadConnection] {
+        let id = helper.downloadID
+        if let segment = state.splits[id]?.segments[ObjectIdentifier(helper)], segment.mirror != 0 {
+            return dropMirror(&state, helper, reason: error.description)
+        }
+        state.splits[id]?.helpers.removeAll { $0 === helper }
+        state.splits[id]?.segments.removeValue(forKey: ObjectIdentifier(helper))
+        shareSpeedLimit(state, id)
+        return []
+    }
+
+    /// Gives up on the mirror of `helper`: records it and why in the download's
+    /// `droppedMirrors`, and starts a connection on another mirror for what the helper did not
+    /// write.
+    private func dropMirror(_ state: inout State, _ helper: DownloadConnection, reason: String) -> [DownloadConnection] {
+        let id = helper.downloadID
+        guard var split = state.splits[id], var download = state.downloads[id], let path = download.partialPath,
+              let segment = split.segments.removeValue(forKey: ObjectIdentifier(helper)) else { return [] }
+        split.helpers.removeAll { $0 === helper }
+        // Its other connections fail too, but the mirror is dropped, and said, once.
+        if split.dropped[segment.mirror] == nil {
+            split.dropped[segment.mirror] = reason
+            download.droppedMirrors.append("\(split.mirrors[segment.mirror].url.redactedString): \(reason)")
+            state.downloads[id] = download
+            emit(.changed(download))
+        }
+        var toStart: [DownloadConnection] = []
+        let rest = (segment.start + segment.written)..<segment.end
+        if !rest.isEmpty, let mirror = split.mirror(preferring: nil) {
+            toStart.append(makeHelper(for: rest, mirror: mirror, of: download, split: &split, path: path))
+        }
+        state.splits[id] = split
+        shareSpeedLimit(state, id)
+        return toStart
+    }
+
     // MARK: - Progress and endings
 
     /// Records what a connection of a split download has written.
-    func recordSegmentProgress(_ state: inout State, _ attempt: DownloadConnection, written: Int64) -> Range<Int64>? {
+    func recordSegmentProgress(_ state: inout State, _ attempt: DownloadConnection, written: Int64, now: Double) -> Range<Int64>? {
         guard var split = state.splits[attempt.downloadID], var segment = split.segments[ObjectIdentifier(attempt)] else { return nil }
         segment.written = written
+        if let sample = segment.sample, now - sample.time >= 0.2 {
+            let instant = Double(written - sample.written) / (now - sample.time)
+            segment.speed = segment.speed == 0 ? instant : segment.speed * 0.7 + instant * 0.3
+            segment.sample = (now, written)
+        } else if segment.sample == nil {
+            segment.sample = (now, written)
+        }
         split.segments[ObjectIdentifier(attempt)] = segment
         state.splits[attempt.downloadID] = split
         return segment.start..<(segment.start + written)
     }
 
+    /// The running connections of a split download as the detail view shows them.
+    func liveSegments(_ state: State, _ id: String) -> [Download.LiveSegment] {
+        guard let split = state.splits[id] else { return [] }
+        return split.segments.values.sorted { $0.start < $1.start }.map { segment in
+            Download.LiveSegment(range: segment.start..<segment.end, written: segment.written,
+                                 mirror: split.mirrors[segment.mirror].url.redactedString, speed: segment.speed)
+        }
+    }
+
     /// A connection of a split download ended well. Returns whether the whole file is now done
     /// (every byte written, no connection left) and the connections to start: one for a gap, or
-    /// one taking half of the largest remaining segment.
+    /// one taking half of the largest remaining segment, on the finished connection's mirror.
     func segmentFinished(_ state: inout State, _ attempt: DownloadConnection) -> (done: Bool, toStart: [DownloadConnection]) {
         let id = attempt.downloadID
         guard var split = state.splits[id], let download = state.downloads[id], let path = download.partialPath else {
             return (true, [])
         }
-        split.segments.removeValue(forKey: ObjectIdentifier(attempt))
+        let finished = split.segments.removeValue(forKey: ObjectIdentifier(attempt))
         split.helpers.removeAll { $0 === attempt }
         var toStart: [DownloadConnection] = []
         // The planner knows a segment by its index in `keys`.
@@ -118,20 +238,23 @@ extension DownloadQueue {
         // What no connection has written or is fetching: a failed helper's range.
         var covered = download.completed
         for segment in running { covered.insert(segment.next..<segment.end) }
-        if let gap = covered.gaps(upTo: split.total).first {
-            toStart.append(makeHelper(for: gap, of: download, split: &split, path: path))
-        } else if let steal = split.planner.steal(from: running) {
-            let victim = keys[steal.victim]
-            split.segments[victim]?.end = steal.newEnd
-            let victimConnection = ([state.connections[id]] + split.helpers).compactMap { $0 }.first { ObjectIdentifier($0) == victim }
-            victimConnection?.limitDownload(toFileOffset: steal.newEnd)
-            toStart.append(makeHelper(for: steal.range, of: download, split: &split, path: path))
+        if let mirror = split.mirror(preferring: finished?.mirror) {
+            if let gap = covered.gaps(upTo: split.total).first {
+                toStart.append(makeHelper(for: gap, mirror: mirror, of: download, split: &split, path: path))
+            } else if let steal = split.planner.steal(from: running) {
+                let victim = keys[steal.victim]
+                split.segments[victim]?.end = steal.newEnd
+                let victimConnection = ([state.connections[id]] + split.helpers).compactMap { $0 }.first { ObjectIdentifier($0) == victim }
+                victimConnection?.limitDownload(toFileOffset: steal.newEnd)
+                toStart.append(makeHelper(for: steal.range, mirror: mirror, of: download, split: &split, path: path))
+            }
         }
         if state.connections[id] === attempt, !split.helpers.isEmpty {
             // The first connection holds the download's slot: a helper takes its place.
             state.connections[id] = split.helpers.removeFirst()
         }
         state.splits[id] = split
+        shareSpeedLimit(state, id)
         let done = split.segments.isEmpty && download.completed.covers(length: split.total)
         return (done, toStart)
     }

@@ -71,10 +71,11 @@ extension DownloadQueue {
         state.withLock { state in
             let id = attempt.downloadID
             guard isCurrent(attempt, in: state), var download = state.downloads[id] else { return }
-            download.completed.insert(recordSegmentProgress(&state, attempt, written: totalBytesWritten)
+            let now = ProcessInfo.processInfo.systemUptime
+            download.completed.insert(recordSegmentProgress(&state, attempt, written: totalBytesWritten, now: now)
                 ?? attempt.resumeOffset..<(attempt.resumeOffset + totalBytesWritten))
             download.connections = 1 + (state.splits[id]?.helpers.count ?? 0)
-            let now = ProcessInfo.processInfo.systemUptime
+            download.liveSegments = liveSegments(state, id)
             if let last = state.lastSample[id], now - last.time >= 0.2 {
                 let instant = Double(download.bytesDone - last.bytes) / (now - last.time)
                 download.speed = download.speed == 0 ? instant : download.speed * 0.7 + instant * 0.3
@@ -184,10 +185,7 @@ extension DownloadQueue {
         startConnections(state.withLock { state -> [DownloadConnection] in
             let id = attempt.downloadID
             if state.connections[id] !== attempt, isCurrent(attempt, in: state) {
-                // A helper's segment becomes a gap that the next connection to finish takes over.
-                state.splits[id]?.helpers.removeAll { $0 === attempt }
-                state.splits[id]?.segments.removeValue(forKey: ObjectIdentifier(attempt))
-                return []
+                return helperFailed(&state, attempt, error)
             }
             guard state.connections[id] === attempt else { return [] }
             state.endAttempt(id)

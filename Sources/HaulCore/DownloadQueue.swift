@@ -190,14 +190,13 @@ public final class DownloadQueue: ConnectionDelegate {
 
     /// Changes one download's speed cap (bytes a second; nil for none), at once if it is running.
     public func setMaxDownloadLimit(_ id: String, _ bytesPerSecond: Int64?) {
-        let connection = state.withLock { state -> DownloadConnection? in
-            guard var download = state.downloads[id] else { return nil }
+        state.withLock { state in
+            guard var download = state.downloads[id] else { return }
             download.options.maxDownloadLimit = bytesPerSecond
             state.downloads[id] = download
             emit(.changed(download))
-            return state.connections[id]
+            shareSpeedLimit(state, id)
         }
-        connection?.setMaxReceiveSpeed(bytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
     }
 
     /// Caps all downloads together (bytes a second; nil for none), shared by the running

@@ -85,8 +85,11 @@ open class Connection: @unchecked Sendable {
         if wasRunning { engine.submit(.cancel(id)) }
     }
 
-    /// Changes the receive-speed cap (bytes per second, nil for none) while the load runs.
+    /// Changes the receive-speed cap (bytes per second, nil for none), before the load starts
+    /// or while it runs.
     public func setMaxReceiveSpeed(_ bytesPerSecond: Int64?) {
+        // Kept in the request too: a load not yet started begins with it.
+        state.withLock { $0.currentRequest.maxReceiveSpeed = bytesPerSecond }
         engine.submit(.setMaxReceiveSpeed(id, bytesPerSecond))
     }
 

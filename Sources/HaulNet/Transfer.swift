@@ -53,7 +53,8 @@ final class Transfer {
         self.overallLimit = overallLimit
         self.multi = multi
         self.bufferSize = bufferSize
-        request = connection.originalRequest
+        // The current request: the original one, with any speed cap set before the start.
+        request = connection.currentRequest
         limiter = request.maxReceiveSpeed.map { TokenBucket(rate: $0) }
         easy = curl_easy_init()
         errorBuffer.initialize(to: 0)

@@ -61,7 +61,12 @@ final class ProgressReporter: Sendable {
                 report("failed \(TextSanitizer.visible(download.displayURI)): \(reason)")
             }
             endings.signal()
-        } else if download.state == .queued, previous?.state == .active, let error = download.lastError, !quiet {
+        }
+        // A mirror given up on is said once, whether or not the file still completes.
+        for dropped in download.droppedMirrors.dropFirst(previous?.droppedMirrors.count ?? 0) {
+            report("\(label): mirror dropped: \(TextSanitizer.visible(dropped))")
+        }
+        if download.state == .queued, previous?.state == .active, let error = download.lastError, !quiet {
             report("retrying \(label) after attempt \(download.attempts): \(TextSanitizer.visible(error))")
         }
     }

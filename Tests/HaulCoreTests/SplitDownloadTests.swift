@@ -56,4 +56,63 @@ struct SplitDownloadTests {
         let data = try harness.contents("n.bin")
         #expect(data.count == 5_000_000 && TestPattern.matches(data))
     }
+
+    // MARK: - Mirrors
+
+    @Test("two mirrors serve segments of one file in parallel")
+    func mirrors() async throws {
+        let harness = try QueueHarness(defaults: try splitting(2))
+        defer { harness.cleanUp() }
+        let keys = [UUID().uuidString, UUID().uuidString]
+        let urls = try keys.map { try FaultServer.shared().url("/file/8000000?key=\($0)&pace=131072") }
+        let id = try harness.add(urls[0], mirrors: [urls[1]], [("split", "4"), ("out", "m.bin")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
+        let data = try harness.contents("m.bin")
+        #expect(data.count == 8_000_000 && TestPattern.matches(data))
+        for key in keys {
+            let ranged = try FaultServer.shared().fileRequests.requests(for: key).filter { $0.range != nil }
+            #expect(!ranged.isEmpty, "each mirror serves ranges")
+        }
+        #expect(harness.recorder.latest(id)?.droppedMirrors == [])
+    }
+
+    @Test("a mirror that answers 404, or for a file of another length, is dropped with why; the file completes from the others",
+          arguments: ["/status/404", "/file/6000100?key=other"])
+    func badMirror(path: String) async throws {
+        let harness = try QueueHarness(defaults: try splitting(2))
+        defer { harness.cleanUp() }
+        let key = UUID().uuidString
+        let good = try FaultServer.shared().url("/file/6000000?key=\(key)&pace=131072")
+        let bad = try FaultServer.shared().url(path)
+        let id = try harness.add(good, mirrors: [bad], [("split", "4"), ("out", "b.bin")])
+        #expect(await harness.recorder.wait(for: [id]))
+        let download = try #require(harness.recorder.latest(id))
+        #expect(download.state == .complete, "\(download.lastError ?? "")")
+        let data = try harness.contents("b.bin")
+        #expect(data.count == 6_000_000 && TestPattern.matches(data))
+        #expect(download.droppedMirrors.count == 1)
+        let reason = download.droppedMirrors.first ?? ""
+        #expect(reason.hasPrefix(bad.absoluteString), "\(reason)")
+        #expect(path.hasPrefix("/status") ? reason.contains("answered 404") : reason.contains("length 6000100, not 6000000"), "\(reason)")
+    }
+
+    @Test("a per-download speed limit holds for the split as a whole")
+    func speedLimit() async throws {
+        let harness = try QueueHarness(defaults: try splitting(4))
+        defer { harness.cleanUp() }
+        let id = try harness.add(FaultServer.shared().url("/file/6000000?key=\(UUID())"),
+                                 [("max-download-limit", "2M"), ("min-split-size", "1M"), ("out", "l.bin")])
+        let start = Date()
+        #expect(await harness.recorder.wait(for: [id]))
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(harness.recorder.latest(id)?.state == .complete)
+        // 6,000,000 bytes at 2 MiB/s take about 2.9 s; four connections each at the full cap
+        // would take under one.
+        #expect(elapsed > 2.0, "took \(elapsed) s")
+        #expect(harness.recorder.events.contains { event in
+            if case .changed(let download) = event { return download.id == id && download.liveSegments.count > 1 }
+            return false
+        }, "the split's connections were shown while it ran")
+    }
 }

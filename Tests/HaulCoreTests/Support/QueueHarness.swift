@@ -106,11 +106,11 @@ struct QueueHarness {
         queue = DownloadQueue(configuration: configuration, timer: timer) { recorder.record($0) }
     }
 
-    /// Adds `url` with the given option lines and returns its id.
-    func add(_ url: URL, _ options: [(String, String)] = []) throws -> String {
+    /// Adds `url` (and its mirrors) with the given option lines and returns its id.
+    func add(_ url: URL, mirrors: [URL] = [], _ options: [(String, String)] = []) throws -> String {
         var parsed = DownloadOptions()
         for (name, value) in options { try parsed.set(name, value) }
-        return queue.add(QueueEntry(uris: [url.absoluteString], options: parsed))
+        return queue.add(QueueEntry(uris: ([url] + mirrors).map(\.absoluteString), options: parsed))
     }
 
     func contents(_ name: String) throws -> Data {
