@@ -50,6 +50,13 @@ public struct Download: Sendable, Identifiable, Equatable {
         public let written: Int64
         public let mirror: String
         public let speed: Double
+
+        public init(range: Range<Int64>, written: Int64, mirror: String, speed: Double) {
+            self.range = range
+            self.written = written
+            self.mirror = mirror
+            self.speed = speed
+        }
     }
 
     public init(id: String = Download.makeID(), uris: [String], options: DownloadOptions = DownloadOptions()) {

@@ -41,6 +41,9 @@ struct QueueOptions: ParsableArguments {
     @Option(name: .customLong("retry-wait"), help: "Seconds between attempts (default: exponential backoff from 1 s).")
     var retryWait: Int?
 
+    @Option(name: .customLong("mirror"), help: ArgumentHelp("Another URL of the same file (repeatable, one URL only); with -x/-s, mirrors serve parts in parallel.", valueName: "url"))
+    var mirrors: [String] = []
+
     @Option(name: .customLong("checksum"), help: "Check the file's digest: TYPE=HEX, TYPE one of md5, sha-1, sha-224, sha-256, sha-384, sha-512 (one download only).")
     var checksum: String?
 
@@ -93,6 +96,7 @@ struct QueueOptions: ParsableArguments {
         let single = urls.count == 1 && inputFile == nil
         if out != nil, !single { throw ValidationError("-o/--out names one file, so it takes exactly one URL and no -i") }
         if checksum != nil, !single { throw ValidationError("--checksum checks one file, so it takes exactly one URL and no -i") }
+        if !mirrors.isEmpty, !single { throw ValidationError("--mirror names another URL of one file, so it takes exactly one URL and no -i") }
         if let out {
             var options = DownloadOptions()
             do {
@@ -101,7 +105,7 @@ struct QueueOptions: ParsableArguments {
                 throw ValidationError("-o: \(error)")
             }
         }
-        for text in urls {
+        for text in urls + mirrors {
             if let problem = QueueEntry.uriProblem(text) { throw ValidationError(problem) }
         }
         guard maxConcurrentDownloads >= 1 else { throw ValidationError("-j must be at least 1") }
@@ -184,6 +188,7 @@ struct QueueOptions: ParsableArguments {
             entries += result.entries
         }
         if entries.count == 1 {
+            entries[0].uris += mirrors
             if let out { try entries[0].options.set("out", out) }
             if let checksum {
                 do {

@@ -3,7 +3,8 @@ import HaulCore
 // MARK: - DetailView
 
 /// The selected download in full, below the queue: URIs, destination, state and attempts, the
-/// HTTP status and key headers, the redirect chain, the last error, the checksum, and a map of
+/// HTTP status and key headers, the redirect chain, the last error, dropped mirrors, a split
+/// download's live connections (range, progress, speed, mirror), the checksum, and a map of
 /// its byte ranges. Everything a server sent is drawn with control characters made visible.
 enum DetailView {
     static func draw(_ state: AppState, into grid: inout CellGrid, top: Int) {
@@ -24,6 +25,15 @@ enum DetailView {
         if download.totalBytes >= 0 { status += ", \(ByteCount.format(download.bytesDone)) of \(ByteCount.format(download.totalBytes))" }
         lines.append(("state", status, QueueListView.role(of: download.state)))
         if let error = download.lastError { lines.append(("error", TextSanitizer.visible(error), .error)) }
+        for dropped in download.droppedMirrors { lines.append(("mirror dropped", TextSanitizer.visible(dropped), .error)) }
+        if download.state == .active {
+            for (index, segment) in download.liveSegments.enumerated() {
+                let range = "\(ByteCount.format(segment.range.lowerBound))–\(ByteCount.format(segment.range.upperBound))"
+                let progress = "\(ByteCount.format(segment.written)) of \(ByteCount.format(Int64(segment.range.count)))"
+                lines.append(("connection \(index + 1)", "\(range)  \(progress)  \(ByteCount.format(Int64(segment.speed)))/s  "
+                    + TextSanitizer.visible(segment.mirror), .row))
+            }
+        }
         if let response = download.response {
             lines.append(("HTTP", TextSanitizer.visible("\(response.httpVersion) \(response.statusCode) \(response.reasonPhrase)"), .row))
             if response.redirectChain.count > 1 {
