@@ -103,6 +103,9 @@ public final class CursesTerminal: Terminal {
             }
         }
         shown = (grid, theme)
+    }
+
+    public func present() {
         wrefresh(window)
     }
 

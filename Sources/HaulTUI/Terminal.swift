@@ -16,8 +16,11 @@ public protocol Terminal: AnyObject {
     /// arrives as one batch), or none.
     func readKeys(timeout: Int) -> [Key]
 
-    /// Shows `grid`, coloured by `theme`.
+    /// Stages `grid`, coloured by `theme`, as the next frame; `present` shows it.
     func draw(_ grid: CellGrid, theme: Theme)
+
+    /// Sends the staged frame to the screen (this may wait while the terminal reads).
+    func present()
 
     /// Gives the terminal back as it was. Safe to call more than once.
     func restore()

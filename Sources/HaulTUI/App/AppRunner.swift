@@ -67,9 +67,12 @@ public final class AppRunner {
             if keyed || (dirty && now - lastFrame >= 1 / AppRunner.framesPerSecond) {
                 let start = ProcessInfo.processInfo.systemUptime
                 terminal.draw(ScreenRenderer.render(state), theme: theme)
+                let staged = ProcessInfo.processInfo.systemUptime
+                terminal.present()
                 if stats != nil {
                     let end = ProcessInfo.processInfo.systemUptime
-                    stats?.recordFrame((end - start) * 1000, afterKey: keyed ? (end - now) * 1000 : nil)
+                    stats?.recordFrame(work: (staged - start) * 1000, withOutput: (end - start) * 1000,
+                                       afterKey: keyed ? (end - now) * 1000 : nil)
                 }
                 lastFrame = now
                 dirty = false
