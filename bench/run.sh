@@ -234,11 +234,8 @@ for round in $(seq "$T2_ROUNDS"); do
     [ "$(sha256sum "$dir/file" | cut -d' ' -f1)" = "$EXPECTED" ] || { echo "bench: T2 $mode produced a wrong file" >&2; exit 1; }
     rm -f "$dir/file"
     took=$(echo "scale=3; ($end - $start) / 1000" | bc)
-    case $mode in
-      ui) if [ -z "$best_ui" ] || [ "$(echo "$took < $best_ui" | bc)" = 1 ]; then best_ui=$took; fi ;;
-      headless) if [ -z "$best_headless" ] || [ "$(echo "$took < $best_headless" | bc)" = 1 ]; then best_headless=$took; fi ;;
-      plain) if [ -z "$best_plain" ] || [ "$(echo "$took < $best_plain" | bc)" = 1 ]; then best_plain=$took; fi ;;
-    esac
+    best="best_$mode"
+    if [ -z "${!best}" ] || [ "$(echo "$took < ${!best}" | bc)" = 1 ]; then printf -v "$best" %s "$took"; fi
   done
 done
 tmux_cmd kill-server || true

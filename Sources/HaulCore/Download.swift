@@ -40,7 +40,7 @@ public struct Download: Sendable, Identifiable, Equatable {
     public var response: ResponseSummary?
     /// While a split download is active, its connections (not stored).
     public var liveSegments: [LiveSegment] = []
-    /// Mirrors this run gave up on, each with why (not stored).
+    /// Mirrors this attempt gave up on, each with why (not stored).
     public var droppedMirrors: [String] = []
 
     /// One running connection of a split download: its range of the file, what it has written,
@@ -73,6 +73,10 @@ public struct Download: Sendable, Identifiable, Equatable {
         guard let first = uris.first else { return id }
         return URL(string: first)?.redactedString ?? first
     }
+
+    /// The index in `uris` of the URI the current attempt starts from: attempts take the
+    /// mirrors in turn.
+    var attemptURIIndex: Int { uris.isEmpty ? 0 : (max(attempts, 1) - 1) % uris.count }
 
     /// The partial file beside `destination`.
     public var partialPath: String? { destination.map { $0 + FileNaming.partialSuffix } }

@@ -18,7 +18,7 @@ extension DownloadOptions {
             let values = options.values
             // A gid names one download, so options with a gid of their own match nothing: the
             // cheap comparison first.
-            if let index = recent.firstIndex(where: { $0.gid == values.gid && $0.values == values }) {
+            if let index = recent.firstIndex(where: { $0.values.gid == values.gid && $0.values == values }) {
                 return recent[index]
             }
             if recent.count == Interner.remembered { recent.removeFirst() }

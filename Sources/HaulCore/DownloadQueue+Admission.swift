@@ -62,8 +62,11 @@ extension DownloadQueue {
     func makeAttempt(_ download: inout Download) -> DownloadConnection? {
         download.state = .active
         download.attempts += 1
+        // What the last attempt's split showed belongs to it.
+        download.liveSegments = []
+        download.droppedMirrors = []
         let options = download.options.merged(over: configuration.defaults)
-        guard !download.uris.isEmpty, let url = URL(string: download.uris[(download.attempts - 1) % download.uris.count]) else {
+        guard !download.uris.isEmpty, let url = URL(string: download.uris[download.attemptURIIndex]) else {
             return nil
         }
         var request = Request(url: url)

@@ -22,6 +22,9 @@ extension DownloadQueue {
         let validator: String?
         /// One request per mirror; the first is the first connection's (after its redirects).
         let mirrors: [Request]
+        /// Each mirror's URI as shown (without password), made once rather than per progress
+        /// message.
+        let mirrorLabels: [String]
         /// Connections allowed on one mirror (`-x`).
         let perMirror: Int
         /// Mirrors given up on, and why.
@@ -35,9 +38,9 @@ extension DownloadQueue {
             var end: Int64
             let mirror: Int
             var written: Int64 = 0
-            /// Bytes a second, smoothed, and the last sample it came from.
+            /// Bytes a second, smoothed, and the sample it comes from.
             var speed: Double = 0
-            var sample: (time: Double, written: Int64)?
+            var sample: SpeedSample?
         }
 
         /// The mirror for a new connection: `preferred` (the mirror of a connection that just
@@ -68,7 +71,8 @@ extension DownloadQueue {
         completed.insert(0..<offset)
         let ranges = planner.initialRanges(completed: completed)
         guard ranges.count > 1, ranges[0].lowerBound == offset else { return nil }
-        var split = Split(planner: planner, total: total, validator: validator, mirrors: mirrors, perMirror: perMirror)
+        var split = Split(planner: planner, total: total, validator: validator, mirrors: mirrors,
+                          mirrorLabels: mirrors.map(\.url.redactedString), perMirror: perMirror)
         split.segments[ObjectIdentifier(primary)] = Split.Segment(start: offset, end: ranges[0].upperBound, mirror: 0)
         let helpers = ranges.dropFirst().compactMap { range in
             split.mirror(preferring: nil).map { makeHelper(for: range, mirror: $0, of: download, split: &split, path: path) }
@@ -83,7 +87,7 @@ extension DownloadQueue {
         var first = primary.currentRequest
         first.byteRange = nil
         first.headers.remove("If-Range")
-        let others = download.uris.filter { $0 != primary.originalRequest.url.absoluteString }.compactMap(URL.init(string:))
+        let others = download.uris.indices.filter { $0 != download.attemptURIIndex }.compactMap { URL(string: download.uris[$0]) }
         return [first] + others.map { url in
             var request = first
             request.url = url
@@ -110,12 +114,19 @@ extension DownloadQueue {
             || state.splits[attempt.downloadID]?.helpers.contains { $0 === attempt } == true
     }
 
-    /// Gives each running connection of download `id` an equal share of its own speed limit
-    /// (none when it has none), so that together they keep to it.
-    func shareSpeedLimit(_ state: State, _ id: String) {
+    /// The running connections of download `id`: the first (or the helper in its place), then
+    /// the helpers.
+    func runningConnections(_ state: State, _ id: String) -> [DownloadConnection] {
+        ([state.connections[id]] + (state.splits[id]?.helpers ?? [])).compactMap { $0 }
+    }
+
+    /// Gives each running connection of download `id` an equal share of its own speed limit, so
+    /// that together they keep to it. Without a limit nothing is sent, unless `lifting` one.
+    func shareSpeedLimit(_ state: State, _ id: String, lifting: Bool = false) {
         guard let download = state.downloads[id] else { return }
-        let connections = ([state.connections[id]] + (state.splits[id]?.helpers ?? [])).compactMap { $0 }
         let limit = download.options.merged(over: configuration.defaults).maxDownloadLimit.flatMap { $0 > 0 ? $0 : nil }
+        guard limit != nil || lifting else { return }
+        let connections = runningConnections(state, id)
         let share = limit.map { max($0 / Int64(max(connections.count, 1)), 1) }
         for connection in connections { connection.setMaxReceiveSpeed(share) }
     }
@@ -178,7 +189,7 @@ extension DownloadQueue {
         // Its other connections fail too, but the mirror is dropped, and said, once.
         if split.dropped[segment.mirror] == nil {
             split.dropped[segment.mirror] = reason
-            download.droppedMirrors.append("\(split.mirrors[segment.mirror].url.redactedString): \(reason)")
+            download.droppedMirrors.append("\(split.mirrorLabels[segment.mirror]): \(reason)")
             state.downloads[id] = download
             emit(.changed(download))
         }
@@ -198,13 +209,9 @@ extension DownloadQueue {
     func recordSegmentProgress(_ state: inout State, _ attempt: DownloadConnection, written: Int64, now: Double) -> Range<Int64>? {
         guard var split = state.splits[attempt.downloadID], var segment = split.segments[ObjectIdentifier(attempt)] else { return nil }
         segment.written = written
-        if let sample = segment.sample, now - sample.time >= 0.2 {
-            let instant = Double(written - sample.written) / (now - sample.time)
-            segment.speed = segment.speed == 0 ? instant : segment.speed * 0.7 + instant * 0.3
-            segment.sample = (now, written)
-        } else if segment.sample == nil {
-            segment.sample = (now, written)
-        }
+        var sample = segment.sample ?? SpeedSample(bytes: written, at: now)
+        sample.smooth(&segment.speed, bytes: written, at: now)
+        segment.sample = sample
         split.segments[ObjectIdentifier(attempt)] = segment
         state.splits[attempt.downloadID] = split
         return segment.start..<(segment.start + written)
@@ -215,7 +222,7 @@ extension DownloadQueue {
         guard let split = state.splits[id] else { return [] }
         return split.segments.values.sorted { $0.start < $1.start }.map { segment in
             Download.LiveSegment(range: segment.start..<segment.end, written: segment.written,
-                                 mirror: split.mirrors[segment.mirror].url.redactedString, speed: segment.speed)
+                                 mirror: split.mirrorLabels[segment.mirror], speed: segment.speed)
         }
     }
 
@@ -244,8 +251,7 @@ extension DownloadQueue {
             } else if let steal = split.planner.steal(from: running) {
                 let victim = keys[steal.victim]
                 split.segments[victim]?.end = steal.newEnd
-                let victimConnection = ([state.connections[id]] + split.helpers).compactMap { $0 }.first { ObjectIdentifier($0) == victim }
-                victimConnection?.limitDownload(toFileOffset: steal.newEnd)
+                runningConnections(state, id).first { ObjectIdentifier($0) == victim }?.limitDownload(toFileOffset: steal.newEnd)
                 toStart.append(makeHelper(for: steal.range, mirror: mirror, of: download, split: &split, path: path))
             }
         }

@@ -76,13 +76,8 @@ extension DownloadQueue {
                 ?? attempt.resumeOffset..<(attempt.resumeOffset + totalBytesWritten))
             download.connections = 1 + (state.splits[id]?.helpers.count ?? 0)
             download.liveSegments = liveSegments(state, id)
-            if let last = state.lastSample[id], now - last.time >= 0.2 {
-                let instant = Double(download.bytesDone - last.bytes) / (now - last.time)
-                download.speed = download.speed == 0 ? instant : download.speed * 0.7 + instant * 0.3
-                state.lastSample[id] = (now, download.bytesDone)
-            } else if state.lastSample[id] == nil {
-                state.lastSample[id] = (now, download.bytesDone)
-            }
+            state.speedSamples[id, default: SpeedSample(bytes: download.bytesDone, at: now)]
+                .smooth(&download.speed, bytes: download.bytesDone, at: now)
             state.downloads[id] = download
             emit(.changed(download))
         }

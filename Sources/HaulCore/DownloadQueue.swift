@@ -48,7 +48,7 @@ public final class DownloadQueue: ConnectionDelegate {
         /// Downloads whose server disagreed between connections: one connection from now on.
         var noSplit: Set<String> = []
         /// The last progress sample of each active attempt, for its speed.
-        var lastSample: [String: (time: Double, bytes: Int64)] = [:]
+        var speedSamples: [String: SpeedSample] = [:]
         /// Directories already made, so each is made once, not once a download.
         var createdDirectories: Set<String> = []
     }
@@ -195,7 +195,7 @@ public final class DownloadQueue: ConnectionDelegate {
             download.options.maxDownloadLimit = bytesPerSecond
             state.downloads[id] = download
             emit(.changed(download))
-            shareSpeedLimit(state, id)
+            shareSpeedLimit(state, id, lifting: true)
         }
     }
 
@@ -292,7 +292,7 @@ extension DownloadQueue.State {
     /// the connection, so the download is no longer active.
     @discardableResult
     mutating func endAttempt(_ id: String) -> DownloadConnection? {
-        lastSample.removeValue(forKey: id)
+        speedSamples.removeValue(forKey: id)
         // The extra connections of a split download end with it.
         for helper in splits.removeValue(forKey: id)?.helpers ?? [] { helper.cancel() }
         guard let connection = connections.removeValue(forKey: id) else { return nil }

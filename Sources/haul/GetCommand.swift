@@ -56,6 +56,8 @@ struct GetCommand: ParsableCommand {
         let queue = stored.queue
         queue.setMaxOverallDownloadLimit(try options.overallLimit())
         let ids: [String]
+        // Saved by an earlier run that was stopped before it could end cleanly.
+        var alreadySaved = 0
         if continuing {
             ids = stored.continueUnfinished()
             guard !ids.isEmpty else {
@@ -64,17 +66,15 @@ struct GetCommand: ParsableCommand {
             if !options.quiet { reporter.report("continuing \(ids.count) unfinished download\(ids.count == 1 ? "" : "s")") }
         } else {
             // Consumed: the entries of a long queue file are not kept beside their downloads.
-            let (added, continued) = stored.continueOrAdd(consume entries)
+            let (added, continued, complete) = stored.continueOrAdd(consume entries)
             ids = added
+            alreadySaved = complete
             if continued > 0, !options.quiet {
                 reporter.report("continuing \(continued) download\(continued == 1 ? "" : "s") from an earlier run")
             }
         }
         let interruptHandlers = stopOnInterrupt(stored)
-        let states = ids.map { queue.download($0)?.state }
-        let paused = states.filter { $0 == .paused }.count
-        // Saved by an earlier run that was stopped before it could end cleanly.
-        let alreadySaved = states.filter { $0 == .complete }.count
+        let paused = ids.filter { queue.download($0)?.state == .paused }.count
         let running = ids.count - paused - alreadySaved
         if paused > 0, !options.quiet {
             reporter.report("\(paused) paused \(paused == 1 ? "entry is" : "entries are") queued but not run")

@@ -47,10 +47,13 @@ public final class StoredQueue: Sendable {
     /// Queues `entries`, each continuing the stored download it names when there is one (same
     /// URIs, options and directory) and added anew otherwise. Continued downloads that failed,
     /// were cancelled or paused are queued again with fresh attempts; completed ones stay complete.
-    /// Returns the ids in entry order and how many were continued.
-    public func continueOrAdd(_ entries: consuming [QueueEntry]) -> (ids: [String], continued: Int) {
+    /// Returns the ids in entry order, how many were continued, and how many of those were
+    /// already complete (counted before any download starts, so none that completes at once is
+    /// among them).
+    public func continueOrAdd(_ entries: consuming [QueueEntry]) -> (ids: [String], continued: Int, complete: Int) {
         let (downloads, named) = matched(consume entries)
-        return (queue.restore(consume downloads), named.count)
+        let complete = downloads.count { $0.state == .complete }
+        return (queue.restore(consume downloads), named.count, complete)
     }
 
     /// Queues every stored download as it was (the full-screen UI's queue), then `entries`, each

@@ -1,0 +1,28 @@
+// MARK: - SpeedSample
+
+/// The last byte count a speed was sampled at, for a smoothed speed: a new sample is taken at
+/// most every 0.2 s and weighs 0.3 against the speed so far. Used for each download and for
+/// each connection of a split one.
+///
+/// **Threading:** a value; the queue keeps it under its lock.
+struct SpeedSample {
+    static let interval = 0.2
+    static let weight = 0.3
+
+    private var time: Double
+    private var bytes: Int64
+
+    init(bytes: Int64, at time: Double) {
+        self.time = time
+        self.bytes = bytes
+    }
+
+    /// Folds the rate since the last sample into `speed` when the interval has passed.
+    mutating func smooth(_ speed: inout Double, bytes: Int64, at now: Double) {
+        guard now - time >= SpeedSample.interval else { return }
+        let instant = Double(bytes - self.bytes) / (now - time)
+        speed = speed == 0 ? instant : speed * (1 - SpeedSample.weight) + instant * SpeedSample.weight
+        time = now
+        self.bytes = bytes
+    }
+}
