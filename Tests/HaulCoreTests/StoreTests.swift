@@ -142,7 +142,9 @@ struct StoreTests {
         configuration.directory = directory.path
         let server = try FaultServer.shared()
         let key = UUID().uuidString
-        let slow = QueueEntry(uris: [server.url("/file/4000000?key=\(key)&pace=100000").absoluteString])
+        // 32 KiB every 100 ms: 12 s for the whole file, so the pause comes well before its end
+        // even when a busy test run is slow to wake this test; the pace is lifted afterwards.
+        let slow = QueueEntry(uris: [server.url("/file/4000000?key=\(key)&pace=32768").absoluteString])
         let later = [1, 2, 3].map { QueueEntry(uris: [server.url("/file/\($0)000?key=\(UUID())").absoluteString], options: pausedOptions()) }
 
         let firstRecorder = EventRecorder()
@@ -156,6 +158,7 @@ struct StoreTests {
         try #require(firstRun).queue.pause(ids[0])
         try #require(firstRun).flush()
         firstRun = nil
+        server.fileRequests.liftPace(for: key)
 
         // The second run, in a scope of its own so that its store is closed at the end.
         var requestCount = 0
