@@ -15,44 +15,6 @@ import HaulNet
 /// - A connection that finishes takes over a gap, else half of the largest remaining segment,
 ///   from its own mirror: a faster mirror finishes sooner, so it gets more of the work.
 extension DownloadQueue {
-    /// The split state of one download.
-    struct Split {
-        var planner: SegmentPlanner
-        let total: Int64
-        let validator: String?
-        /// One request per mirror; the first is the first connection's (after its redirects).
-        let mirrors: [Request]
-        /// Each mirror's URI as shown (without password), made once rather than per progress
-        /// message.
-        let mirrorLabels: [String]
-        /// Connections allowed on one mirror (`-x`).
-        let perMirror: Int
-        /// Mirrors given up on, and why.
-        var dropped: [Int: String] = [:]
-        var helpers: [DownloadConnection] = []
-        /// Each connection's segment: where it started, where it must end, what it wrote.
-        var segments: [ObjectIdentifier: Segment] = [:]
-
-        struct Segment {
-            let start: Int64
-            var end: Int64
-            let mirror: Int
-            var written: Int64 = 0
-            /// Bytes a second, smoothed, and the sample it comes from.
-            var speed: Double = 0
-            var sample: SpeedSample?
-        }
-
-        /// The mirror for a new connection: `preferred` (the mirror of a connection that just
-        /// finished) while it is in use and has room, else the usable one with fewest connections.
-        func mirror(preferring preferred: Int?) -> Int? {
-            let load = segments.values.reduce(into: [Int: Int]()) { $0[$1.mirror, default: 0] += 1 }
-            let usable = mirrors.indices.filter { dropped[$0] == nil && load[$0, default: 0] < perMirror }
-            if let preferred, usable.contains(preferred) { return preferred }
-            return usable.min { load[$0, default: 0] < load[$1, default: 0] }
-        }
-    }
-
     /// On the first connection's response: plans the split when it is worth it and returns the
     /// first connection's end and the helpers to start, or nil to stay on one connection.
     func planSplit(_ state: inout State, _ download: Download, primary: DownloadConnection, response: Response,
@@ -66,19 +28,21 @@ extension DownloadQueue {
         guard limit > 1, total > 0, validator != nil, !state.noSplit.contains(download.id),
               response.statusCode == 206 || response.headers["Accept-Ranges"]?.lowercased() == "bytes",
               let path = download.partialPath else { return nil }
-        let planner = SegmentPlanner(length: total, minSplitSize: options.minSplitSize ?? 20 << 20, maxConnections: limit)
+        let planner = SegmentPlanner(length: total, minSplitSize: options.minSplitSize ?? 20 << 20, maxConnections: limit,
+                                     patience: configuration.patience)
         var completed = offset == 0 ? ByteRanges() : download.completed
         completed.insert(0..<offset)
         let ranges = planner.initialRanges(completed: completed)
         guard ranges.count > 1, ranges[0].lowerBound == offset else { return nil }
         var split = Split(planner: planner, total: total, validator: validator, mirrors: mirrors,
                           mirrorLabels: mirrors.map(\.url.redactedString), perMirror: perMirror)
-        split.segments[ObjectIdentifier(primary)] = Split.Segment(start: offset, end: ranges[0].upperBound, mirror: 0)
+        split.segments[ObjectIdentifier(primary)] = Split.Segment(start: offset, end: ranges[0].upperBound, mirror: 0, now: uptime())
         let helpers = ranges.dropFirst().compactMap { range in
             split.mirror(preferring: nil).map { makeHelper(for: range, mirror: $0, of: download, split: &split, path: path) }
         }
         state.splits[download.id] = split
         shareSpeedLimit(state, download.id)
+        watchForLaggards(&state, download.id)
         return (ranges[0].upperBound, helpers)
     }
 
@@ -96,15 +60,15 @@ extension DownloadQueue {
     }
 
     /// A connection for `range` of a split download from `mirror`, filed in `split`.
-    private func makeHelper(for range: Range<Int64>, mirror: Int, of download: Download, split: inout Split,
-                            path: String) -> DownloadConnection {
+    func makeHelper(for range: Range<Int64>, mirror: Int, of download: Download, split: inout Split,
+                    path: String) -> DownloadConnection {
         var request = split.mirrors[mirror]
         request.byteRange = ByteRange(from: range.lowerBound, through: range.upperBound - 1)
         let helper = DownloadConnection(request: request, downloadID: download.id, hostKey: DownloadQueue.hostKey(request.url.absoluteString),
                                         resumeOffset: range.lowerBound, expectedValidator: split.validator, isHelper: true,
                                         queue: self, callbackQueue: callbackQueue, engine: engine)
         split.helpers.append(helper)
-        split.segments[ObjectIdentifier(helper)] = Split.Segment(start: range.lowerBound, end: range.upperBound, mirror: mirror)
+        split.segments[ObjectIdentifier(helper)] = Split.Segment(start: range.lowerBound, end: range.upperBound, mirror: mirror, now: uptime())
         return helper
     }
 
@@ -143,7 +107,7 @@ extension DownloadQueue {
               let path = state.downloads[id]?.partialPath else { return (.cancel, []) }
         // Mirrors are other servers: their validators need not match the first one's.
         let sameServer = segment.mirror == 0
-        let judged = ResumeRule.judge(response, resumeOffset: segment.start, validator: sameServer ? split.validator : nil)
+        let judged = ResumeRule.judge(response, rangeFrom: segment.start, validator: sameServer ? split.validator : nil)
         if case .write(let offset, let total) = judged, offset == segment.start, total == split.total,
            !sameServer || response.validator == split.validator {
             return (.becomeDownload(DownloadTarget(path: path, offset: segment.start, end: segment.end, keepsTail: true)), [])
@@ -169,11 +133,10 @@ extension DownloadQueue {
     /// finish takes over.
     func helperFailed(_ state: inout State, _ helper: DownloadConnection, _ error: ConnectionError) -> [DownloadConnection] {
         let id = helper.downloadID
-        if let segment = state.splits[id]?.segments[ObjectIdentifier(helper)], segment.mirror != 0 {
-            return dropMirror(&state, helper, reason: error.description)
-        }
-        state.splits[id]?.helpers.removeAll { $0 === helper }
-        state.splits[id]?.segments.removeValue(forKey: ObjectIdentifier(helper))
+        guard var split = state.splits[id], let segment = split.segments[ObjectIdentifier(helper)] else { return [] }
+        if segment.mirror != 0 { return dropMirror(&state, helper, reason: error.description) }
+        split.forget(ObjectIdentifier(helper))
+        state.splits[id] = split
         shareSpeedLimit(state, id)
         return []
     }
@@ -183,9 +146,8 @@ extension DownloadQueue {
     /// write.
     private func dropMirror(_ state: inout State, _ helper: DownloadConnection, reason: String) -> [DownloadConnection] {
         let id = helper.downloadID
-        guard var split = state.splits[id], var download = state.downloads[id], let path = download.partialPath,
-              let segment = split.segments.removeValue(forKey: ObjectIdentifier(helper)) else { return [] }
-        split.helpers.removeAll { $0 === helper }
+        guard var split = state.splits[id], var download = state.downloads[id],
+              let segment = split.forget(ObjectIdentifier(helper)) else { return [] }
         // Its other connections fail too, but the mirror is dropped, and said, once.
         if split.dropped[segment.mirror] == nil {
             split.dropped[segment.mirror] = reason
@@ -193,75 +155,10 @@ extension DownloadQueue {
             state.downloads[id] = download
             emit(.changed(download))
         }
-        var toStart: [DownloadConnection] = []
-        let rest = (segment.start + segment.written)..<segment.end
-        if !rest.isEmpty, let mirror = split.mirror(preferring: nil) {
-            toStart.append(makeHelper(for: rest, mirror: mirror, of: download, split: &split, path: path))
-        }
+        let toStart = newWork(&split, download, holder: state.connections[id], preferring: nil).map { [$0] } ?? []
+        passSlot(&state, &split, id, last: nil)
         state.splits[id] = split
         shareSpeedLimit(state, id)
         return toStart
-    }
-
-    // MARK: - Progress and endings
-
-    /// Records what a connection of a split download has written.
-    func recordSegmentProgress(_ state: inout State, _ attempt: DownloadConnection, written: Int64, now: Double) -> Range<Int64>? {
-        guard var split = state.splits[attempt.downloadID], var segment = split.segments[ObjectIdentifier(attempt)] else { return nil }
-        segment.written = written
-        var sample = segment.sample ?? SpeedSample(bytes: written, at: now)
-        sample.smooth(&segment.speed, bytes: written, at: now)
-        segment.sample = sample
-        split.segments[ObjectIdentifier(attempt)] = segment
-        state.splits[attempt.downloadID] = split
-        return segment.start..<(segment.start + written)
-    }
-
-    /// The running connections of a split download as the detail view shows them.
-    func liveSegments(_ state: State, _ id: String) -> [Download.LiveSegment] {
-        guard let split = state.splits[id] else { return [] }
-        return split.segments.values.sorted { $0.start < $1.start }.map { segment in
-            Download.LiveSegment(range: segment.start..<segment.end, written: segment.written,
-                                 mirror: split.mirrorLabels[segment.mirror], speed: segment.speed)
-        }
-    }
-
-    /// A connection of a split download ended well. Returns whether the whole file is now done
-    /// (every byte written, no connection left) and the connections to start: one for a gap, or
-    /// one taking half of the largest remaining segment, on the finished connection's mirror.
-    func segmentFinished(_ state: inout State, _ attempt: DownloadConnection) -> (done: Bool, toStart: [DownloadConnection]) {
-        let id = attempt.downloadID
-        guard var split = state.splits[id], let download = state.downloads[id], let path = download.partialPath else {
-            return (true, [])
-        }
-        let finished = split.segments.removeValue(forKey: ObjectIdentifier(attempt))
-        split.helpers.removeAll { $0 === attempt }
-        var toStart: [DownloadConnection] = []
-        // The planner knows a segment by its index in `keys`.
-        let keys = Array(split.segments.keys)
-        let running = keys.enumerated().compactMap { index, key in
-            split.segments[key].map { SegmentPlanner.Segment(id: index, start: $0.start, next: $0.start + $0.written, end: $0.end) }
-        }
-        // What no connection has written or is fetching: a failed helper's range.
-        var covered = download.completed
-        for segment in running { covered.insert(segment.next..<segment.end) }
-        if let mirror = split.mirror(preferring: finished?.mirror) {
-            if let gap = covered.gaps(upTo: split.total).first {
-                toStart.append(makeHelper(for: gap, mirror: mirror, of: download, split: &split, path: path))
-            } else if let steal = split.planner.steal(from: running) {
-                let victim = keys[steal.victim]
-                split.segments[victim]?.end = steal.newEnd
-                runningConnections(state, id).first { ObjectIdentifier($0) == victim }?.limitDownload(toFileOffset: steal.newEnd)
-                toStart.append(makeHelper(for: steal.range, mirror: mirror, of: download, split: &split, path: path))
-            }
-        }
-        if state.connections[id] === attempt, !split.helpers.isEmpty {
-            // The first connection holds the download's slot: a helper takes its place.
-            state.connections[id] = split.helpers.removeFirst()
-        }
-        state.splits[id] = split
-        shareSpeedLimit(state, id)
-        let done = split.segments.isEmpty && download.completed.covers(length: split.total)
-        return (done, toStart)
     }
 }

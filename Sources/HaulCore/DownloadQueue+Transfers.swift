@@ -28,7 +28,8 @@ extension DownloadQueue {
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
             download.response = ResponseSummary(response, redirectChain: attempt.redirects.withLock { $0 })
             state.downloads[id] = download
-            switch ResumeRule.judge(response, resumeOffset: attempt.resumeOffset, validator: attempt.expectedValidator) {
+            switch ResumeRule.judge(response, rangeFrom: attempt.resumeOffset > 0 ? attempt.resumeOffset : nil,
+                                     validator: attempt.expectedValidator) {
             case .fail:
                 state.endAttempt(id)
                 let reason = TextSanitizer.visible(response.reasonPhrase)
@@ -71,7 +72,7 @@ extension DownloadQueue {
         state.withLock { state in
             let id = attempt.downloadID
             guard isCurrent(attempt, in: state), var download = state.downloads[id] else { return }
-            let now = ProcessInfo.processInfo.systemUptime
+            let now = uptime()
             download.completed.insert(recordSegmentProgress(&state, attempt, written: totalBytesWritten, now: now)
                 ?? attempt.resumeOffset..<(attempt.resumeOffset + totalBytesWritten))
             download.connections = 1 + (state.splits[id]?.helpers.count ?? 0)

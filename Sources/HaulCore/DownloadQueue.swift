@@ -22,6 +22,8 @@ public final class DownloadQueue: ConnectionDelegate {
         /// Where files go when neither the download nor `defaults` names a `dir`.
         public var directory = "."
         public var tls = TLSOptions()
+        /// When a connection of a split download counts as a laggard, to be replaced.
+        public var patience = SegmentPlanner.Patience()
         public init() {}
     }
 
@@ -45,6 +47,8 @@ public final class DownloadQueue: ConnectionDelegate {
         var verifying: [ObjectIdentifier: Bool] = [:]
         /// Split downloads: their plan, their extra connections, and every connection's segment.
         var splits: [String: Split] = [:]
+        /// Split downloads with a laggard check scheduled.
+        var watchedSplits: Set<String> = []
         /// Downloads whose server disagreed between connections: one connection from now on.
         var noSplit: Set<String> = []
         /// The last progress sample of each active attempt, for its speed.
@@ -275,6 +279,11 @@ public final class DownloadQueue: ConnectionDelegate {
         startConnections(toStart)
     }
 
+    /// Seconds since boot, for speeds and laggards.
+    func uptime() -> Double {
+        ProcessInfo.processInfo.systemUptime
+    }
+
     // MARK: - Events
 
     /// Posts `event` to `callbackQueue`; called under the lock, so events keep their order.
@@ -299,6 +308,16 @@ extension DownloadQueue.State {
         hostConnections[connection.hostKey, default: 1] -= 1
         if hostConnections[connection.hostKey] == 0 { hostConnections.removeValue(forKey: connection.hostKey) }
         return connection
+    }
+
+    /// Another running connection of split download `id` takes over its slot (and its place in
+    /// its host's count).
+    mutating func passSlot(of id: String, to connection: DownloadConnection) {
+        guard let holder = connections[id] else { return }
+        hostConnections[holder.hostKey, default: 1] -= 1
+        if hostConnections[holder.hostKey] == 0 { hostConnections.removeValue(forKey: holder.hostKey) }
+        hostConnections[connection.hostKey, default: 0] += 1
+        connections[id] = connection
     }
 
     /// `id` may be admitted again: admission must look at it.

@@ -12,7 +12,10 @@ enum ResumeRule: Equatable {
     /// Write the body from file offset `offset`; the whole file is `total` bytes (-1 unknown).
     case write(offset: Int64, total: Int64)
 
-    static func judge(_ response: Response, resumeOffset: Int64, validator: String?) -> ResumeRule {
+    /// `rangeFrom`: the first byte the request asked for with `Range` (nil: no range, the
+    /// whole file; a 206 to that is not trusted).
+    static func judge(_ response: Response, rangeFrom: Int64?, validator: String?) -> ResumeRule {
+        let resumeOffset = rangeFrom ?? 0
         let status = response.statusCode
         if status == 416, resumeOffset > 0 { return .startOver }
         guard response.isSuccess else { return .fail }
@@ -21,7 +24,7 @@ enum ResumeRule: Equatable {
             // longer matched. Either way the body replaces the partial data from byte 0.
             return .write(offset: 0, total: response.expectedContentLength)
         }
-        guard resumeOffset > 0, let range = response.headers["Content-Range"].flatMap(ContentRange.init),
+        guard rangeFrom != nil, let range = response.headers["Content-Range"].flatMap(ContentRange.init),
               range.first == resumeOffset else { return .startOver }
         let current = response.validator
         if let validator, let current, current != validator { return .startOver }

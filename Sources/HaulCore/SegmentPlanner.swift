@@ -41,23 +41,45 @@ public struct SegmentPlanner: Sendable {
         public let range: Range<Int64>
     }
 
+    /// An idle connection fetches `range`, the second half of what segment `victim` has left,
+    /// while the victim goes on: whichever writes those bytes first wins.
+    public struct Race: Equatable, Sendable {
+        public let victim: Int
+        public let range: Range<Int64>
+    }
+
+    /// How long a connection is given before it is judged a laggard.
+    public struct Patience: Equatable, Sendable {
+        /// A connection is judged only after running this long (seconds),
+        public var grace = 3.0
+        /// ... and dropped when slower than this fraction of the median of the others,
+        public var laggardFraction = 0.1
+        /// ... or when it has written nothing for this long (seconds).
+        public var stall = 10.0
+        /// How often the queue looks for laggards (seconds).
+        public var checkEvery = 1.0
+
+        public init(grace: Double = 3.0, laggardFraction: Double = 0.1, stall: Double = 10.0, checkEvery: Double = 1.0) {
+            self.grace = grace
+            self.laggardFraction = laggardFraction
+            self.stall = stall
+            self.checkEvery = checkEvery
+        }
+    }
+
     public let length: Int64
     /// No segment smaller than this is started (aria2's `-k`).
     public let minSplitSize: Int64
     public let maxConnections: Int
+    public let patience: Patience
     /// Ranges start on multiples of this, so writes stay aligned.
     public static let alignment: Int64 = 16 * 1024
-    /// A connection is judged only after running this long.
-    public static let graceSeconds = 3.0
-    /// ... and dropped when slower than this fraction of the median of the others,
-    public static let laggardFraction = 0.1
-    /// ... or when it has written nothing for this long.
-    public static let stallSeconds = 10.0
 
-    public init(length: Int64, minSplitSize: Int64, maxConnections: Int) {
+    public init(length: Int64, minSplitSize: Int64, maxConnections: Int, patience: Patience = Patience()) {
         self.length = length
         self.minSplitSize = max(minSplitSize, SegmentPlanner.alignment)
         self.maxConnections = max(maxConnections, 1)
+        self.patience = patience
     }
 
     // MARK: - Starting
@@ -87,27 +109,30 @@ public struct SegmentPlanner: Sendable {
         return Split(victim: largest.id, newEnd: middle, range: middle..<largest.end)
     }
 
-    /// Near the end, when nothing can be split: the remaining range of the segment that will
-    /// finish last, for an idle connection to race; whichever finishes first wins.
-    public func tailToRace(in segments: [Segment]) -> (victim: Int, range: Range<Int64>)? {
+    /// Near the end, when nothing can be split: the second half of what the segment that will
+    /// finish last has left, for an idle connection to race (see `Race`). Segments with less
+    /// than two alignment units left are not worth a new request.
+    public func tailToRace(in segments: [Segment]) -> Race? {
         guard steal(from: segments) == nil,
-              let last = segments.filter({ $0.remaining > 0 }).max(by: { estimatedFinish($0) < estimatedFinish($1) }) else {
+              let last = segments.filter({ $0.remaining >= 2 * SegmentPlanner.alignment })
+                  .max(by: { estimatedFinish($0) < estimatedFinish($1) }) else {
             return nil
         }
-        return (last.id, last.next..<last.end)
+        let middle = last.next + last.remaining / 2
+        return Race(victim: last.id, range: (middle - middle % SegmentPlanner.alignment)..<last.end)
     }
 
     /// Connections to drop so their ranges can be taken over: stalled ones, and ones far slower
     /// than the median of the others once they have had time to get going.
     public func laggards(in segments: [Segment]) -> [Int] {
         let running = segments.filter { $0.remaining > 0 }
-        guard running.count > 1 else { return running.filter { $0.idle >= SegmentPlanner.stallSeconds }.map(\.id) }
+        guard running.count > 1 else { return running.filter { $0.idle >= patience.stall }.map(\.id) }
         return running.compactMap { segment in
-            if segment.idle >= SegmentPlanner.stallSeconds { return segment.id }
-            guard segment.age >= SegmentPlanner.graceSeconds else { return nil }
+            if segment.idle >= patience.stall { return segment.id }
+            guard segment.age >= patience.grace else { return nil }
             let others = running.filter { $0.id != segment.id }.map(\.speed).sorted()
             let median = others[others.count / 2]
-            return segment.speed < median * SegmentPlanner.laggardFraction ? segment.id : nil
+            return segment.speed < median * patience.laggardFraction ? segment.id : nil
         }
     }
 

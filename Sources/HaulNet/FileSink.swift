@@ -14,7 +14,7 @@ final class FileSink {
     /// File offset of the first buffered byte.
     private var offset: Int64
     /// Where writing stops (see `DownloadTarget.end`).
-    private var end: Int64?
+    private(set) var end: Int64?
     private let keepsTail: Bool
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSink.capacity, alignment: 4096)
     private var buffered = 0

@@ -361,8 +361,10 @@ final class Transfer {
                 failure = error
                 return 0
             }
-            if let room, room < Int64(bytes.count) {
-                // The segment is complete: stop the body here (libcurl ends it as a write error).
+            // The segment is complete and the server would send more (a body running past it):
+            // stop it here, not when the next bytes come, which a rate-capping server may
+            // hold back for a while. libcurl ends it as a write error.
+            if let room, room < Int64(bytes.count) || (sink.reachedEnd && bodyRunsPast(sink)) {
                 endedAtLimit = true
                 return 0
             }
@@ -370,6 +372,14 @@ final class Transfer {
         default:
             return 0
         }
+    }
+
+    /// Whether the response body goes on past where `sink` stops: the request asked for more
+    /// than the segment (an open range, or a segment cut short by a steal).
+    private func bodyRunsPast(_ sink: FileSink) -> Bool {
+        guard let end = sink.end else { return false }
+        guard let last = request.byteRange?.upperBound else { return true }
+        return last + 1 > end
     }
 
     /// Request-body bytes, from CURLOPT_READFUNCTION.

@@ -47,9 +47,11 @@ struct SegmentPlannerTests {
             SegmentPlanner.Segment(id: 3, start: 0, next: 0, end: 0),
         ]
         let race = planner.tailToRace(in: segments)
-        #expect(race?.victim == 2 && race?.range == 6 * mib..<10 * mib)
+        #expect(race?.victim == 2 && race?.range == 8 * mib..<10 * mib, "the second half of what it has left")
         let splittable = [SegmentPlanner.Segment(id: 1, start: 0, end: 10 * mib)]
         #expect(planner.tailToRace(in: splittable) == nil, "stealing comes first")
+        let nearlyDone = [SegmentPlanner.Segment(id: 1, start: 0, next: 5 * mib - 1000, end: 5 * mib, speed: 10)]
+        #expect(planner.tailToRace(in: nearlyDone) == nil, "a few bytes are not worth a request")
     }
 
     @Test("stalled connections and ones far slower than the others are dropped, after a grace time")

@@ -57,6 +57,80 @@ struct SplitDownloadTests {
         #expect(data.count == 5_000_000 && TestPattern.matches(data))
     }
 
+    // MARK: - No slow tail
+
+    /// The closed ranges (`bytes=a-b`, as first and last byte) the server saw for `key`, in order.
+    private func closedRanges(_ key: String) throws -> [(first: Int, last: Int)] {
+        try FaultServer.shared().fileRequests.requests(for: key).compactMap { entry in
+            guard let range = entry.range?.dropFirst("bytes=".count).split(separator: "-"), range.count == 2,
+                  let first = Int(range[0]), let last = Int(range[1]) else { return nil }
+            return (first, last)
+        }
+    }
+
+    @Test("a connection that finishes steals half of the largest segment, then races the tail of the slowest")
+    func stealAndRace() async throws {
+        let harness = try QueueHarness(defaults: try splitting(2))
+        defer { harness.cleanUp() }
+        let key = UUID().uuidString
+        // The first connection trickles (640 KB/s); the helper's answer comes at full speed.
+        let id = try harness.add(FaultServer.shared().url("/file/8000000?key=\(key)&trickle=65536"), [("out", "t.bin")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
+        let data = try harness.contents("t.bin")
+        #expect(data.count == 8_000_000 && TestPattern.matches(data))
+        let ranges = try closedRanges(key)
+        // The first connection's segment ends where the first helper's begins.
+        let firstEnd = try #require(ranges.first { $0.last == 7_999_999 }).first
+        let steal = ranges.first { $0.last == firstEnd - 1 && $0.first > 0 }
+        #expect(steal != nil, "half of the first connection's segment was stolen: \(ranges)")
+        if let steal {
+            #expect(ranges.contains { $0.last == steal.first - 1 && $0.first > 0 },
+                    "the rest of the first connection's segment was raced: \(ranges)")
+        }
+        #expect(harness.recorder.latest(id)?.attempts == 1)
+    }
+
+    @Test("a connection far slower than the others is dropped and its range taken over where it stopped")
+    func slowConnectionReplaced() async throws {
+        let patience = SegmentPlanner.Patience(grace: 0.5, laggardFraction: 0.1, stall: 10, checkEvery: 0.1)
+        let harness = try QueueHarness(defaults: try splitting(4), patience: patience)
+        defer { harness.cleanUp() }
+        let key = UUID().uuidString
+        // Every connection runs at 1.28 MB/s but the second, which crawls at 40 KB/s.
+        let id = try harness.add(FaultServer.shared().url("/file/8000000?key=\(key)&pace=131072&crawl=4096"), [("out", "l.bin")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
+        let data = try harness.contents("l.bin")
+        #expect(data.count == 8_000_000 && TestPattern.matches(data))
+        // A replacement asks for the rest of a segment, from just after where that segment began
+        // (a steal would start near its middle).
+        let ranges = try closedRanges(key)
+        let replaced = ranges.enumerated().contains { index, later in
+            ranges[..<index].contains { $0.last == later.last && later.first > $0.first && later.first < $0.first + 500_000 }
+        }
+        #expect(replaced, "\(ranges)")
+        #expect(harness.recorder.latest(id)?.attempts == 1)
+    }
+
+    @Test("a stalled first connection is dropped and a new one fetches its range; the download is not retried")
+    func stalledConnectionReplaced() async throws {
+        let patience = SegmentPlanner.Patience(grace: 0.5, laggardFraction: 0.1, stall: 0.5, checkEvery: 0.1)
+        let harness = try QueueHarness(defaults: try splitting(2), patience: patience)
+        defer { harness.cleanUp() }
+        let key = UUID().uuidString
+        // The first request sends its head and then nothing.
+        let id = try harness.add(FaultServer.shared().url("/file/6000000?key=\(key)&stall=0"), [("out", "st.bin")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
+        let data = try harness.contents("st.bin")
+        #expect(data.count == 6_000_000 && TestPattern.matches(data))
+        // Steals and races start mid-segment; only a replacement starts at byte 0.
+        let ranges = try closedRanges(key)
+        #expect(ranges.contains { $0.first == 0 }, "\(ranges)")
+        #expect(harness.recorder.latest(id)?.attempts == 1, "\(harness.recorder.latest(id)?.lastError ?? "")")
+    }
+
     // MARK: - Mirrors
 
     @Test("two mirrors serve segments of one file in parallel")

@@ -23,8 +23,8 @@ import Synchronization
 /// - `/file/N?key=K&…`: N pattern bytes with ETag `"v1"` and a Last-Modified, honouring Range and
 ///   If-Range, counting requests per key K (`fileRequests`). Faults: `drop=M` (the first request
 ///   closes after M body bytes), `stall=M` (the first request sends M body bytes, then nothing),
-///   `trickle=K` (the first request sends K body bytes every 100 ms), `pace=K` (every request
-///   does, until `fileRequests.liftPace(for:)`),
+///   `trickle=K` (the first request sends K body bytes every 100 ms), `crawl=K` (the second
+///   does), `pace=K` (every other request does, until `fileRequests.liftPace(for:)`),
 ///   `etag=changing` (the ETag is `"vN"` on the Nth request),
 ///   `ranges=ignore` (always 200) or `ranges=416`, `ifrange=ignore` (serve the range even when
 ///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE).
@@ -224,7 +224,8 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
                 headers["Content-Range"] = "bytes \(from)-\(to - 1)/\(size)"
             }
         }
-        let trickleParameter = count == 1 && query["trickle"] != nil ? "trickle" : log.isPaceLifted(for: key) ? "" : "pace"
+        let trickleParameter = count == 1 && query["trickle"] != nil ? "trickle"
+            : count == 2 && query["crawl"] != nil ? "crawl" : log.isPaceLifted(for: key) ? "" : "pace"
         if let trickle = Int(query[trickleParameter] ?? ""), trickle > 0 {
             headers["Content-Length"] = String(end - start)
             sendHead(context, status, headers: headers)

@@ -94,7 +94,7 @@ struct QueueHarness {
     let recorder = EventRecorder()
 
     init(maxConcurrent: Int = 5, maxPerHost: Int = 0, defaults: DownloadOptions = DownloadOptions(),
-         timer: any RetryTimer = ImmediateRetryTimer()) throws {
+         timer: any RetryTimer = ImmediateRetryTimer(), patience: SegmentPlanner.Patience = SegmentPlanner.Patience()) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-queue-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = DownloadQueue.Configuration()
@@ -102,6 +102,7 @@ struct QueueHarness {
         configuration.maxConnectionsPerHost = maxPerHost
         configuration.defaults = defaults
         configuration.directory = directory.path
+        configuration.patience = patience
         let recorder = recorder
         queue = DownloadQueue(configuration: configuration, timer: timer) { recorder.record($0) }
     }

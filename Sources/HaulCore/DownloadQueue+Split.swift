@@ -1,0 +1,101 @@
+import Foundation
+import HaulNet
+
+// MARK: - Split
+
+extension DownloadQueue {
+    /// The split state of one download: its plan, its mirrors, and every running connection's
+    /// segment. Kept in `State.splits` under the queue's lock.
+    struct Split {
+        var planner: SegmentPlanner
+        let total: Int64
+        let validator: String?
+        /// One request per mirror; the first is the first connection's (after its redirects).
+        let mirrors: [Request]
+        /// Each mirror's URI as shown (without password), made once rather than per progress
+        /// message.
+        let mirrorLabels: [String]
+        /// Connections allowed on one mirror (`-x`).
+        let perMirror: Int
+        /// Mirrors given up on, and why.
+        var dropped: [Int: String] = [:]
+        /// The running connections other than the one holding the download's slot
+        /// (`State.connections`).
+        var helpers: [DownloadConnection] = []
+        /// Each running connection's segment: where it started, where it must end, what it wrote.
+        var segments: [ObjectIdentifier: Segment] = [:]
+
+        struct Segment {
+            let start: Int64
+            var end: Int64
+            let mirror: Int
+            /// Uptime (seconds) when the connection started, and when it last wrote.
+            let startedAt: Double
+            var lastWriteAt: Double
+            /// Bytes written from `start`; after a steal this may run past `end` (the
+            /// connection wrote on before it heard of the new end).
+            var written: Int64 = 0
+            /// Bytes a second, smoothed, and the sample it comes from.
+            var speed: Double = 0
+            var sample: SpeedSample?
+            /// The other side of a tail race (`SegmentPlanner.Race`) this segment is in.
+            var rival: ObjectIdentifier?
+
+            init(start: Int64, end: Int64, mirror: Int, now: Double) {
+                self.start = start
+                self.end = end
+                self.mirror = mirror
+                startedAt = now
+                lastWriteAt = now
+            }
+
+            /// The first byte this connection has yet to write.
+            var next: Int64 { min(start + written, end) }
+        }
+
+        /// The mirror for a new connection: `preferred` (the mirror of a connection that just
+        /// finished) while it is in use and has room, else the usable one with fewest connections.
+        func mirror(preferring preferred: Int?) -> Int? {
+            let load = segments.values.reduce(into: [Int: Int]()) { $0[$1.mirror, default: 0] += 1 }
+            let usable = mirrors.indices.filter { dropped[$0] == nil && load[$0, default: 0] < perMirror }
+            if let preferred, usable.contains(preferred) { return preferred }
+            return usable.min { load[$0, default: 0] < load[$1, default: 0] }
+        }
+
+        /// The running segments as the planner sees them, each known by its index in `keys`;
+        /// with `excludingRaces`, without the segments already in a tail race.
+        func planned(now: Double, excludingRaces: Bool = false) -> (keys: [ObjectIdentifier], segments: [SegmentPlanner.Segment]) {
+            let keys = Array(segments.keys)
+            let planned = keys.indices.compactMap { index -> SegmentPlanner.Segment? in
+                guard let segment = segments[keys[index]], !excludingRaces || segment.rival == nil else { return nil }
+                return SegmentPlanner.Segment(id: index, start: segment.start, next: segment.next, end: segment.end, speed: segment.speed,
+                                              age: now - segment.startedAt, idle: now - segment.lastWriteAt)
+            }
+            return (keys, planned)
+        }
+
+        /// Forgets the segment of connection `key` (and its side of a race) and the helper, and
+        /// returns the segment.
+        @discardableResult
+        mutating func forget(_ key: ObjectIdentifier) -> Segment? {
+            guard let segment = segments.removeValue(forKey: key) else { return nil }
+            if let rival = segment.rival { segments[rival]?.rival = nil }
+            helpers.removeAll { ObjectIdentifier($0) == key }
+            return segment
+        }
+
+        /// The running connection of segment `key`: `holder` (the one holding the download's
+        /// slot) or a helper.
+        func connection(_ key: ObjectIdentifier, holder: DownloadConnection?) -> DownloadConnection? {
+            if let holder, ObjectIdentifier(holder) == key { return holder }
+            return helpers.first { ObjectIdentifier($0) == key }
+        }
+
+        /// What no connection has written or is fetching, given what is on disk.
+        func gaps(completed: ByteRanges) -> [Range<Int64>] {
+            var covered = completed
+            for segment in segments.values { covered.insert(segment.next..<segment.end) }
+            return covered.gaps(upTo: total)
+        }
+    }
+}
