@@ -4,7 +4,7 @@
 # printed (and written to bench/out/latest.md).
 #
 # Usage: bench/run.sh [ROUNDS]   (default 3; the best round of each tool is reported)
-# Needs: nginx curl wget2 aria2c axel tmux /usr/bin/time sha256sum (`make bench` installs them) and a
+# Needs: nginx curl wget2 aria2c axel tmux python3 /usr/bin/time sha256sum (`make bench` installs them) and a
 # release build of haul (`make bench` builds it).
 set -euo pipefail
 
@@ -17,7 +17,7 @@ DATA="$OUT/data"
 RUNS="$OUT/runs"
 SIZE_MIB=1024
 
-for tool in nginx curl wget2 aria2c axel /usr/bin/time sha256sum bc tmux; do
+for tool in nginx curl wget2 aria2c axel python3 /usr/bin/time sha256sum bc tmux; do
   command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "bench: $tool is missing; run 'make bench'" >&2; exit 2; }
 done
 [ -x "$HAUL" ] || { echo "bench: $HAUL is missing; run 'make bench' (it builds haul in release mode)" >&2; exit 2; }
@@ -96,7 +96,7 @@ for i in $(seq -w 0 999); do echo "http://127.0.0.1:$PORT/small/f$i"; done > "$D
 # Tools take turns within each round; the best round of each is kept. Scenario A removes each
 # verified 1 GiB file before the next run, so every tool meets the same page-cache state;
 # scenario C keeps its 1000 files (moved aside with the run, deleted at the end).
-declare -A WALL CPU RSS
+declare -A WALL CPU RSS TAILS
 declare -A COMMAND=(
   [A:haul]="$HAUL get -q -o file $URL"
   [A:curl]="curl -s -o file $URL"
@@ -128,8 +128,11 @@ run_once() {
   sync
   # shellcheck disable=SC2086
   # Each run gets a new state directory (haul's store), so no run continues another's queue.
-  (cd "$dir" && XDG_STATE_HOME="$dir/state" /usr/bin/time -o "$dir/time" -f "%e %U %S %M" ${COMMAND[$key]} \
-    >/dev/null 2>"$dir/stderr") || true
+  # Scenario B's runs are watched for how long their last 5% of the bytes take (bench/tail.py).
+  local watch=()
+  [ "$1" = B ] && watch=(python3 "$ROOT/bench/tail.py" . $((64 << 20)) "$dir/tail" --)
+  (cd "$dir" && XDG_STATE_HOME="$dir/state" "${watch[@]}" /usr/bin/time -o "$dir/time" -f "%e %U %S %M" \
+    ${COMMAND[$key]} >/dev/null 2>"$dir/stderr") || true
   read -r wall user sys rss < <(tail -1 "$dir/time")
   sum=$(verify "$1" "$dir" || true)
   case $1 in A) expected=$EXPECTED ;; B) expected=$EXPECTED_CAPPED ;; *) expected=$EXPECTED_SMALL ;; esac
@@ -143,6 +146,11 @@ run_once() {
   if [ -z "${WALL[$key]:-}" ] || [ "$(echo "$wall < ${WALL[$key]}" | bc)" = 1 ]; then
     WALL[$key]=$wall; CPU[$key]=$cpu; RSS[$key]=$rss
   fi
+  if [ "$1" = B ]; then
+    local share
+    read -r _ _ share < "$dir/tail"
+    TAILS[$key]="${TAILS[$key]:+${TAILS[$key]}, }$(echo "$share * 100 / 1" | bc)%"
+  fi
 }
 
 for scenario in A C; do
@@ -151,9 +159,12 @@ for scenario in A C; do
     for name in "${TOOLS[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
 done
-# Scenario B: one round (a single connection takes 16 s); axel in place of wget2.
-echo "scenario B, 1 round…" >&2
-for name in haul curl aria2c axel; do run_once B "$name" 1; done
+# Scenario B: axel in place of wget2; the single connection (curl) once, as it takes 16 s.
+echo "scenario B, $ROUNDS rounds…" >&2
+run_once B curl 1
+for round in $(seq "$ROUNDS"); do
+  for name in haul aria2c axel; do run_once B "$name" "$round"; done
+done
 
 # MARK: - Queue file of 100,000 lines
 # Plain lines are read and queued, then run: every URL points at port 1, which refuses at
@@ -259,12 +270,12 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo
   echo "Scenario B: 64 MiB from a server capping each connection at 4 MiB/s, 16 connections"
   echo
-  echo "| tool | wall s | CPU s | max RSS MiB | wall vs axel | faster than one connection (curl) |"
-  echo "|---|---|---|---|---|---|"
+  echo "| tool | wall s | CPU s | max RSS MiB | wall vs axel | faster than one connection (curl) | share of the time on the last 5% of bytes, each run |"
+  echo "|---|---|---|---|---|---|---|"
   for name in haul curl aria2c axel; do
     ratio=$(echo "scale=2; ${WALL[B:$name]} / ${WALL[B:axel]}" | bc)
     speedup=$(echo "scale=1; ${WALL[B:curl]} / ${WALL[B:$name]}" | bc)
-    echo "| $name | ${WALL[B:$name]} | ${CPU[B:$name]} | $(echo "scale=1; ${RSS[B:$name]} / 1024" | bc) | ${ratio}x | ${speedup}x |"
+    echo "| $name | ${WALL[B:$name]} | ${CPU[B:$name]} | $(echo "scale=1; ${RSS[B:$name]} / 1024" | bc) | ${ratio}x | ${speedup}x | ${TAILS[B:$name]} |"
   done
   echo
   echo "Scenario C: 1000 x 16 KiB from a list, 16 at a time"
