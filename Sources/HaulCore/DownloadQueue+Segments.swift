@@ -110,7 +110,7 @@ extension DownloadQueue {
         let judged = ResumeRule.judge(response, rangeFrom: segment.start, validator: sameServer ? split.validator : nil)
         if case .write(let offset, let total) = judged, offset == segment.start, total == split.total,
            !sameServer || response.validator == split.validator {
-            return (.becomeDownload(DownloadTarget(path: path, offset: segment.start, end: segment.end, keepsTail: true)), [])
+            return (.becomeDownload(DownloadTarget(path: path, offset: segment.start, end: segment.end, keepsTail: true, mustExist: true)), [])
         }
         guard sameServer else {
             let reason = response.isSuccess

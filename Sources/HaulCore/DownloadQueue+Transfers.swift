@@ -55,10 +55,10 @@ extension DownloadQueue {
                 emit(.changed(download))
                 guard let partial = download.partialPath else { return [] }
                 if let split = planSplit(&state, download, primary: attempt, response: response, offset: offset, total: total) {
-                    disposition = .becomeDownload(DownloadTarget(path: partial, offset: offset, end: split.end, keepsTail: true))
+                    disposition = .becomeDownload(DownloadTarget(path: partial, offset: offset, end: split.end, keepsTail: true, mustExist: true))
                     return split.helpers
                 }
-                disposition = .becomeDownload(DownloadTarget(path: partial, offset: offset))
+                disposition = .becomeDownload(DownloadTarget(path: partial, offset: offset, mustExist: true))
                 return []
             }
         }

@@ -84,11 +84,15 @@ public struct DownloadTarget: Sendable, Equatable {
     /// Whether the file is left as long as it is at the end: other connections fill the rest.
     /// Otherwise the file is cut where the body ended, dropping what an older version had.
     public var keepsTail: Bool
+    /// Whether the file must already exist (its owner made it): a body that arrives after the
+    /// file was finished and renamed then fails instead of leaving a new, stray file.
+    public var mustExist: Bool
 
-    public init(path: String, offset: Int64 = 0, end: Int64? = nil, keepsTail: Bool = false) {
+    public init(path: String, offset: Int64 = 0, end: Int64? = nil, keepsTail: Bool = false, mustExist: Bool = false) {
         self.path = path
         self.offset = offset
         self.end = end
         self.keepsTail = keepsTail
+        self.mustExist = mustExist
     }
 }

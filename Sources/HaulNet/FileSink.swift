@@ -20,15 +20,15 @@ final class FileSink {
     private var buffered = 0
     private var lastFlush = MonotonicClock.nanoseconds()
 
-    /// Opens (creating it, mode 0644) `target.path`. It is not truncated here: ext4 flushes a
-    /// file truncated on open and rewritten when it is closed, which stalls a fast download;
-    /// `finish` cuts the file at the body's end instead.
+    /// Opens `target.path` (creating it, mode 0644, unless it `mustExist`). It is not truncated
+    /// here: ext4 flushes a file truncated on open and rewritten when it is closed, which stalls
+    /// a fast download; `finish` cuts the file at the body's end instead.
     init(target: DownloadTarget, url: URL?) throws(ConnectionError) {
         path = target.path
         offset = target.offset
         end = target.end
         keepsTail = target.keepsTail
-        descriptor = open(target.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        descriptor = open(target.path, O_WRONLY | O_CLOEXEC | (target.mustExist ? 0 : O_CREAT), 0o644)
         guard descriptor >= 0 else {
             // Every stored property is set, so deinit runs and frees the buffer.
             throw ConnectionError(kind: .fileWrite, url: url, systemError: errno, detail: target.path)

@@ -43,6 +43,17 @@ struct SegmentTargetTests {
         #expect(TestPattern.matches(file[50_000..<120_000], offset: 50_000))
     }
 
+    @Test("a target that must exist and is gone (finished and renamed meanwhile) fails, and no file is made")
+    func targetMustExist() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("haul-gone-\(UUID())").path
+        let target = DownloadTarget(path: path, offset: 100, end: 1000, keepsTail: true, mustExist: true)
+        var request = try request("/bytes/2000")
+        request.byteRange = ByteRange(from: 100, through: 999)
+        let delegate = await load(request, disposition: { _ in .becomeDownload(target) })
+        #expect(delegate.events.last == .failed(.fileWrite), "\(delegate.events)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test("moving the end earlier while the body runs ends it there, as a success")
     func limitWhileRunning() async throws {
         let path = try scratchFile(filledWith: 0xAA, count: 0)

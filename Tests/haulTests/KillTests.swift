@@ -13,17 +13,19 @@ struct KillTests {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         // 32 KiB every 100 ms a request: the kills cannot finish even the smallest file. Split,
-        // each file takes 4 connections, so the files are larger and the kills fewer.
-        let sizes = split ? [14_000_000, 16_000_000] : [4_000_000, 5_000_000, 6_000_000, 7_000_000]
+        // each file takes 16 connections at 8 KiB every 100 ms, so the files are larger and the
+        // kills fewer.
+        let sizes = split ? [20_000_000, 24_000_000] : [4_000_000, 5_000_000, 6_000_000, 7_000_000]
         let kills = split ? 10 : 20
+        let pace = split ? 8192 : 32768
         let keys = sizes.map { _ in UUID().uuidString }
         let list = zip(sizes, keys).map { size, key in
-            server.url("/file/\(size)?key=\(key)&pace=32768").absoluteString + "\n  out=f\(size).bin"
+            server.url("/file/\(size)?key=\(key)&pace=\(pace)").absoluteString + "\n  out=f\(size).bin"
         }.joined(separator: "\n")
         try Data(list.utf8).write(to: directory.appendingPathComponent("list.txt"))
         // Checkpoints every 0.2 s (1 s by default), so even the shortest runs leave progress.
         let arguments = ["get", "-i", "list.txt", "-d", "out", "-j", "4", "-q", "--checkpoint-interval", "0.2"]
-            + (split ? ["-x", "4", "-s", "4", "-k", "1M"] : [])
+            + (split ? ["-x", "16", "-s", "16", "-k", "1M"] : [])
 
         var generator = SystemRandomNumberGenerator()
         var delays: [Int] = []
@@ -49,7 +51,7 @@ struct KillTests {
         }
         // The runs continued from their checkpoints rather than starting over each time.
         let resumed = keys.flatMap { server.fileRequests.requests(for: $0) }.filter { $0.range != nil }
-        #expect(resumed.count >= (split ? 8 : 4), "killed after (ms): \(delays)")
+        #expect(resumed.count >= (split ? 30 : 4), "killed after (ms): \(delays)")
         // A resumed first connection carries If-Range; a split's helpers check the validator.
         #expect(resumed.contains { $0.ifRange == "\"v1\"" })
     }
