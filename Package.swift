@@ -53,6 +53,7 @@ let package = Package(
         .target(
             name: "HaulTestSupport",
             dependencies: [
+                "COpenSSL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

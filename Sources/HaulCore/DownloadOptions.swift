@@ -1,4 +1,5 @@
 import Foundation
+import HaulNet
 
 // MARK: - DownloadOptions
 
@@ -101,6 +102,10 @@ extension DownloadOptions {
         public var httpUser: String?
         public var httpPasswd: String?
         public var allProxy: String?
+        public var httpProxy: String?
+        public var httpsProxy: String?
+        /// Hosts reached without a proxy (comma-separated; `*` for all).
+        public var noProxy: String?
         public var pause: Bool?
         public var allowOverwrite: Bool?
         public var autoFileRenaming: Bool?
@@ -135,7 +140,10 @@ extension DownloadOptions {
             case "referer": referer = value
             case "http-user": httpUser = value
             case "http-passwd": httpPasswd = value
-            case "all-proxy": allProxy = value
+            case "all-proxy": allProxy = try Self.proxy(value)
+            case "http-proxy": httpProxy = try Self.proxy(value)
+            case "https-proxy": httpsProxy = try Self.proxy(value)
+            case "no-proxy": noProxy = value
             case "pause": pause = try Self.boolean(value)
             case "allow-overwrite": allowOverwrite = try Self.boolean(value)
             case "auto-file-renaming": autoFileRenaming = try Self.boolean(value)
@@ -160,7 +168,11 @@ extension DownloadOptions {
                 ("retry-wait", retryWait.map(String.init)), ("timeout", timeout.map(String.init)),
                 ("connect-timeout", connectTimeout.map(String.init)), ("lowest-speed-limit", lowestSpeedLimit.map(String.init)),
                 ("user-agent", userAgent), ("referer", referer), ("http-user", httpUser),
-                ("http-passwd", includingSecrets ? httpPasswd : nil), ("all-proxy", allProxy),
+                ("http-passwd", includingSecrets ? httpPasswd : nil),
+                ("all-proxy", allProxy.map { URIText.shown($0, includingSecrets: includingSecrets) }),
+                ("http-proxy", httpProxy.map { URIText.shown($0, includingSecrets: includingSecrets) }),
+                ("https-proxy", httpsProxy.map { URIText.shown($0, includingSecrets: includingSecrets) }),
+                ("no-proxy", noProxy),
                 ("pause", pause.map(String.init)), ("allow-overwrite", allowOverwrite.map(String.init)),
                 ("auto-file-renaming", autoFileRenaming.map(String.init)),
                 ("conditional-get", conditionalGet.map(String.init)), ("gid", gid),
@@ -179,17 +191,34 @@ extension DownloadOptions {
         // MARK: - Value parsing
 
         /// A file name relative to `dir` that cannot leave it: no absolute path, no `..`, no
-    /// control characters (a queue file may come from someone else).
-    private static func relativeName(_ value: String) throws(OptionError) -> String {
-        let name = try nonEmpty(value)
-        guard !name.hasPrefix("/"), !name.split(separator: "/").contains(".."),
-              !name.unicodeScalars.contains(where: TextSanitizer.isUnsafe) else {
-            throw OptionError("'\(TextSanitizer.visible(name))' must be a name inside the download directory (no leading /, no ..)")
+        /// control characters (a queue file may come from someone else).
+        private static func relativeName(_ value: String) throws(OptionError) -> String {
+            let name = try nonEmpty(value)
+            guard !name.hasPrefix("/"), !name.split(separator: "/").contains(".."),
+                  !name.unicodeScalars.contains(where: TextSanitizer.isUnsafe) else {
+                throw OptionError("'\(TextSanitizer.visible(name))' must be a name inside the download directory (no leading /, no ..)")
+            }
+            return name
         }
-        return name
-    }
 
-    private static func nonEmpty(_ value: String) throws(OptionError) -> String {
+        /// A proxy: `host:port`, or a URL whose scheme libcurl takes for a proxy.
+        private static func proxy(_ value: String) throws(OptionError) -> String {
+            let proxy = try nonEmpty(value)
+            guard let separator = proxy.range(of: "://") else {
+                guard URL(string: "http://" + proxy)?.host != nil else {
+                    throw OptionError("'\(TextSanitizer.visible(proxy))' is not a proxy (host:port or a URL such as socks5h://host:1080)")
+                }
+                return proxy
+            }
+            let scheme = proxy[..<separator.lowerBound].lowercased()
+            guard Proxies.schemes.contains(scheme), URL(string: proxy)?.host != nil else {
+                throw OptionError("'\(TextSanitizer.visible(URIText.shown(proxy, includingSecrets: false)))' is not a proxy: "
+                    + "its scheme must be one of \(Proxies.schemes.sorted().joined(separator: ", "))")
+            }
+            return proxy
+        }
+
+        private static func nonEmpty(_ value: String) throws(OptionError) -> String {
             guard !value.isEmpty else { throw OptionError("must not be empty") }
             return value
         }

@@ -80,6 +80,7 @@ extension DownloadQueue {
                                 parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
         }
         if let user = options.httpUser { request.credentials = Credentials(user: user, password: options.httpPasswd ?? "") }
+        request.proxies = Proxies(all: options.allProxy, http: options.httpProxy, https: options.httpsProxy, bypass: options.noProxy)
         if let limit = options.maxDownloadLimit, limit > 0 { request.maxReceiveSpeed = limit }
         if let lowest = options.lowestSpeedLimit, lowest > 0 { request.lowestSpeed = lowest }
 

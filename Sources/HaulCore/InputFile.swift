@@ -128,7 +128,7 @@ public enum InputFile {
 
     /// One entry's lines.
     private static func text(of entry: QueueEntry, includingSecrets: Bool) -> String {
-        var text = entry.uris.map { uriText($0, includingSecrets: includingSecrets) }.joined(separator: "\t") + "\n"
+        var text = entry.uris.map { URIText.shown($0, includingSecrets: includingSecrets) }.joined(separator: "\t") + "\n"
         for (name, value) in entry.options.pairs(includingSecrets: includingSecrets) {
             text += " \(name)=\(value)\n"
         }
@@ -145,12 +145,5 @@ public enum InputFile {
             written += result
         }
         return true
-    }
-
-    private static func uriText(_ uri: String, includingSecrets: Bool) -> String {
-        guard !includingSecrets, uri.contains("@"), var components = URLComponents(string: uri),
-              components.password != nil else { return uri }
-        components.password = nil
-        return components.string ?? uri
     }
 }

@@ -25,6 +25,9 @@ public struct Request: Sendable {
     /// a redirect to another origin drops them.
     public var credentials: Credentials?
     public var tls: TLSOptions = TLSOptions()
+    /// Which proxy each hop goes through; unset, libcurl reads `http_proxy`, `https_proxy`,
+    /// `all_proxy` and `no_proxy` from the environment.
+    public var proxies = Proxies()
     /// Ask for and decode compressed bodies (gzip, deflate, br where libcurl has them).
     public var acceptsEncodedContent = false
     public var userAgent: String = Request.defaultUserAgent
@@ -60,6 +63,37 @@ public enum RequestBody: Sendable {
 public protocol RequestBodyStream: AnyObject {
     /// Fills `buffer` with up to its count of bytes and returns how many it wrote; 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// The proxies of a request, by the scheme of the URL a hop loads: `http`, `https`, then `all`.
+/// A proxy is a URL (`http://`, `https://`, `socks4://`, `socks4a://`, `socks5://` or
+/// `socks5h://`, which resolves names on the proxy) or `host:port` (HTTP).
+public struct Proxies: Sendable, Equatable {
+    public var all: String?
+    public var http: String?
+    public var https: String?
+    /// Hosts reached directly: comma-separated names (a name also covers its subdomains), IP
+    /// addresses, or `*` for every host.
+    public var bypass: String?
+
+    public init(all: String? = nil, http: String? = nil, https: String? = nil, bypass: String? = nil) {
+        self.all = all
+        self.http = http
+        self.https = https
+        self.bypass = bypass
+    }
+
+    /// The proxy for a hop to `url`, or nil when none is set for its scheme.
+    public func proxy(for url: URL) -> String? {
+        switch url.scheme?.lowercased() {
+        case "http": http ?? all
+        case "https": https ?? all
+        default: all
+        }
+    }
+
+    /// The schemes a proxy URL may have.
+    public static let schemes: Set<String> = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
 }
 
 /// Which stored response, if any, may answer a request.

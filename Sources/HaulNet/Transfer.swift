@@ -35,6 +35,10 @@ final class Transfer {
     private var response: Response?
     private var hops = 0
     private var heldBody: [UInt8] = []
+    /// A 401 or 407 whose Basic or Digest challenge libcurl answers with the request's
+    /// credentials by sending the request again: the answer to that is the response. Kept in
+    /// case libcurl does not ask again after all.
+    private var challenge: Response?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var upload: UploadSource?
     private var failure: ConnectionError?
@@ -82,6 +86,7 @@ final class Transfer {
         phase = .headers
         head = ResponseHead()
         heldBody = []
+        challenge = nil
         paused = false
         failure = nil
         completedWhileDeciding = false
@@ -156,7 +161,7 @@ final class Transfer {
         case .headers:
             // No HTTP head was seen (ftp, or a body-less answer): the response is what libcurl knows.
             completedWhileDeciding = true
-            deliverFinalResponse(synthesizedResponse())
+            deliverFinalResponse(challenge ?? synthesizedResponse())
         case .redirectBody(let response):
             switch RedirectPolicy.nextRequest(after: request, response: response, hopsSoFar: hops) {
             case .failure(let error):
@@ -281,6 +286,15 @@ final class Transfer {
         return Response(url: request.url, statusCode: 0, reasonPhrase: "OK", httpVersion: "", headers: headers)
     }
 
+    /// Whether libcurl will send the request again with credentials for `response`: a first
+    /// 401 with a Basic or Digest challenge (libcurl sends none before it is asked) when the
+    /// request has credentials.
+    private func answersChallenge(_ response: Response) -> Bool {
+        guard response.statusCode == 401, request.credentials != nil,
+              let challenge = response.headers["WWW-Authenticate"]?.lowercased() else { return false }
+        return challenge.contains("basic") || challenge.contains("digest")
+    }
+
     // MARK: - libcurl callbacks
 
     /// One header line (CRLF included), from CURLOPT_HEADERFUNCTION.
@@ -300,6 +314,10 @@ final class Transfer {
     private func headEnded() {
         guard let status = head.statusCode, status >= 200 else { return }
         let response = head.response(url: request.url)
+        if challenge == nil, answersChallenge(response) {
+            challenge = response
+            return
+        }
         if RedirectPolicy.isRedirect(response) {
             phase = .redirectBody(response)
         } else {
@@ -311,7 +329,7 @@ final class Transfer {
     /// pause value.
     fileprivate func receivedBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if case .headers = phase {
-            deliverFinalResponse(synthesizedResponse())
+            deliverFinalResponse(challenge ?? synthesizedResponse())
         }
         switch phase {
         case .redirectBody:
@@ -444,10 +462,12 @@ final class Transfer {
         options.set(CURLOPT_SSL_VERIFYPEER, request.tls.verifyPeer ? 1 : 0)
         options.set(CURLOPT_SSL_VERIFYHOST, request.tls.verifyPeer ? 2 : 0)
         if let caFile = request.tls.caFile { options.set(CURLOPT_CAINFO, caFile) }
+        if let proxy = request.proxies.proxy(for: request.url) { options.set(CURLOPT_PROXY, proxy) }
+        if let bypass = request.proxies.bypass { options.set(CURLOPT_NOPROXY, bypass) }
         if let credentials = request.credentials {
             options.set(CURLOPT_USERNAME, credentials.user)
             options.set(CURLOPT_PASSWORD, credentials.password)
-            options.set(CURLOPT_HTTPAUTH, haul_auth_basic)
+            options.set(CURLOPT_HTTPAUTH, haul_auth_basic_or_digest)
         }
         try configureMethodAndBody(&options, context: me)
         headerList = options.setHeaders(headerLines())

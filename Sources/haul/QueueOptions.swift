@@ -71,6 +71,24 @@ struct QueueOptions: ParsableArguments {
     @Option(name: .customLong("referer"), help: "The Referer to send.")
     var referer: String?
 
+    @Option(name: .customLong("http-user"), help: "User name for HTTP authentication (Basic or Digest, as the server asks).")
+    var httpUser: String?
+
+    @Option(name: .customLong("http-passwd"), help: "Password for HTTP authentication (never shown or saved in a session file).")
+    var httpPasswd: String?
+
+    @Option(name: .customLong("all-proxy"), help: ArgumentHelp("Proxy for every download: host:port or a URL (http, https, socks4, socks4a, socks5, socks5h). Default: $all_proxy and friends.", valueName: "proxy"))
+    var allProxy: String?
+
+    @Option(name: .customLong("http-proxy"), help: ArgumentHelp("Proxy for http:// downloads (default: $http_proxy).", valueName: "proxy"))
+    var httpProxy: String?
+
+    @Option(name: .customLong("https-proxy"), help: ArgumentHelp("Proxy for https:// downloads (default: $https_proxy).", valueName: "proxy"))
+    var httpsProxy: String?
+
+    @Option(name: .customLong("no-proxy"), help: ArgumentHelp("Hosts to reach without a proxy, comma-separated; * for all (default: $no_proxy).", valueName: "hosts"))
+    var noProxy: String?
+
     @Option(name: .customLong("ca-certificate"), help: "Trust the certificate authorities in this PEM file.")
     var caCertificate: String?
 
@@ -130,6 +148,9 @@ struct QueueOptions: ParsableArguments {
         if let userAgent { pairs.append(("user-agent", userAgent)) }
         if let referer { pairs.append(("referer", referer)) }
         if allowOverwrite { pairs.append(("allow-overwrite", "true")) }
+        let named: [(String, String?)] = [("http-user", httpUser), ("http-passwd", httpPasswd), ("all-proxy", allProxy),
+                                          ("http-proxy", httpProxy), ("https-proxy", httpsProxy), ("no-proxy", noProxy)]
+        pairs += named.compactMap { name, value in value.map { (name, $0) } }
         pairs += headers.map { ("header", $0) }
         for (name, value) in pairs {
             do {

@@ -17,7 +17,12 @@ import Synchronization
 /// - `/status/CODE`: that status with a short body.
 /// - `/drop/N?sent=M`: announces N bytes, sends M (default N/2), closes.
 /// - `/stall`: announces 1000 bytes, sends 10, then nothing.
-/// - `/upload`: echoes the request body. `/headers`: the request's headers as the body.
+/// - `/upload`: echoes the request body. `/headers`: the request's headers as the body (with
+///   `challenge=basic`, after a 401 Basic challenge to a request without Authorization).
+/// - `/peer`: the client's IP address as the body.
+/// - `/auth/basic?user=U&pass=P`, `/auth/digest?…`: see `AuthChallenge`.
+/// - A request with an absolute URI (`GET http://any.host/PATH`, as to an HTTP proxy) is served
+///   by PATH and its URI logged (`fileRequests.proxied`).
 /// - `/disposition?value=V`: a Content-Disposition header with value V.
 /// - `/empty`: 204 without a body.
 /// - `/file/N?key=K&…`: N pattern bytes with ETag `"v1"` and a Last-Modified, honouring Range and
@@ -131,6 +136,8 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: - Routes
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        // An absolute URI is a request sent to this server as an HTTP proxy: it is served here.
+        if head.uri.hasPrefix("http://") { log.recordProxied(head.uri) }
         let components = URLComponents(string: head.uri)
         let parts = (components?.path ?? head.uri).split(separator: "/").map(String.init)
         let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { $1 }
@@ -183,7 +190,18 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.flush()
         case "upload":
             send(context, .ok, headers: ["X-Received-Length": String(body.count)], body: body)
+        case "auth":
+            let answer = AuthChallenge.answer(scheme: parts.count > 1 ? parts[1] : "", query: query, method: head.method.rawValue,
+                                              authorization: head.headers.first(name: "Authorization"))
+            send(context, HTTPResponseStatus(statusCode: answer.status), headers: answer.headers, body: Array(answer.body.utf8))
+        case "peer":
+            let peer = context.channel.remoteAddress?.ipAddress ?? "unknown"
+            send(context, .ok, body: Array(peer.utf8))
         case "headers":
+            if query["challenge"] == "basic", head.headers.first(name: "Authorization") == nil {
+                send(context, .unauthorized, headers: ["WWW-Authenticate": "Basic realm=\"haul-tests\""], body: [])
+                return
+            }
             let text = head.headers.map { "\($0.name): \($0.value)\n" }.joined()
             send(context, .ok, body: Array(text.utf8))
         case "disposition":
@@ -347,7 +365,8 @@ public final class ConnectionCounter: Sendable {
 
 // MARK: - FileRequestLog
 
-/// The `/file/…` requests per key: how many, and the Range and If-Range each carried.
+/// The `/file/…` requests per key: how many, and the Range and If-Range each carried; and the
+/// requests received as a proxy.
 public final class FileRequestLog: Sendable {
     public struct Entry: Sendable, Equatable {
         public let range: String?
@@ -356,6 +375,7 @@ public final class FileRequestLog: Sendable {
 
     private let entries = Mutex<[String: [Entry]]>([:])
     private let unpaced = Mutex<Set<String>>([])
+    private let proxiedURIs = Mutex<[String]>([])
 
     public func requests(for key: String) -> [Entry] {
         entries.withLock { $0[key] ?? [] }
@@ -368,6 +388,15 @@ public final class FileRequestLog: Sendable {
 
     func isPaceLifted(for key: String) -> Bool {
         unpaced.withLock { $0.contains(key) }
+    }
+
+    /// The absolute URIs of requests sent to the server as a proxy, in order.
+    public var proxied: [String] {
+        proxiedURIs.withLock { $0 }
+    }
+
+    func recordProxied(_ uri: String) {
+        proxiedURIs.withLock { $0.append(uri) }
     }
 
     /// Records a request and returns its number for `key`, from 1.

@@ -27,7 +27,7 @@ public final class NginxServer: Sendable {
             try Data(bytes).write(to: root.appendingPathComponent(name))
         }
         try makeCertificates(in: directory)
-        let port = try freePort()
+        let port = try LoopbackPort.free()
         let config = directory.appendingPathComponent("nginx.conf")
         try configuration(directory: directory.path, port: port).write(to: config, atomically: true, encoding: .utf8)
 
@@ -113,28 +113,11 @@ public final class NginxServer: Sendable {
         }
     }
 
-    private static func locate(_ tool: String, in directories: [String]) throws -> String {
+    static func locate(_ tool: String, in directories: [String]) throws -> String {
         for directory in directories where FileManager.default.isExecutableFile(atPath: "\(directory)/\(tool)") {
             return "\(directory)/\(tool)"
         }
         throw SetupError(description: "\(tool) is not installed; run `make test`, which installs it")
-    }
-
-    /// A port nothing listens on now, from the kernel's ephemeral range.
-    private static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard bound else { throw SetupError(description: "no free port on 127.0.0.1") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Polls until nginx accepts connections (it binds right after start), up to 10 s.
@@ -144,18 +127,7 @@ public final class NginxServer: Sendable {
                 let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
                 throw SetupError(description: "nginx exited at start: \(log)")
             }
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            close(socket)
-            if connected { return }
+            if LoopbackPort.accepts(port) { return }
             usleep(20_000)
         }
         throw SetupError(description: "nginx did not start listening on port \(port)")

@@ -40,7 +40,8 @@ static const size_t haul_writefunc_pause = CURL_WRITEFUNC_PAUSE;
 static const size_t haul_readfunc_abort = CURL_READFUNC_ABORT;
 static const long haul_http_version_2tls = CURL_HTTP_VERSION_2TLS;
 static const long haul_curlpipe_multiplex = CURLPIPE_MULTIPLEX;
-static const long haul_auth_basic = (long)CURLAUTH_BASIC;
+/* Basic or Digest, whichever the server asks for in its 401 challenge. */
+static const long haul_auth_basic_or_digest = (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST);
 static const long haul_global_default = CURL_GLOBAL_DEFAULT;
 
 #endif

@@ -36,7 +36,7 @@ struct HaulProcess {
     /// Starts haul with `arguments` in `directory`; stderr goes to the returned pipe. With
     /// `fileSizeLimitKiB`, bash applies that limit (ulimit -f) and then becomes haul.
     static func start(_ arguments: [String], in directory: URL, stdin: String? = nil,
-                      fileSizeLimitKiB: Int? = nil) throws -> (Process, Pipe) {
+                      fileSizeLimitKiB: Int? = nil, environment extra: [String: String] = [:]) throws -> (Process, Pipe) {
         let process = Process()
         if let fileSizeLimitKiB {
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -48,6 +48,7 @@ struct HaulProcess {
         }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = directory.path + "-state"
+        environment.merge(extra) { $1 }
         process.environment = environment
         if let stdin {
             let input = Pipe()
@@ -64,8 +65,10 @@ struct HaulProcess {
     }
 
     /// Runs haul to its end.
-    static func run(_ arguments: [String], in directory: URL, stdin: String? = nil, fileSizeLimitKiB: Int? = nil) throws -> Run {
-        let (process, errors) = try start(arguments, in: directory, stdin: stdin, fileSizeLimitKiB: fileSizeLimitKiB)
+    static func run(_ arguments: [String], in directory: URL, stdin: String? = nil, fileSizeLimitKiB: Int? = nil,
+                    environment: [String: String] = [:]) throws -> Run {
+        let (process, errors) = try start(arguments, in: directory, stdin: stdin, fileSizeLimitKiB: fileSizeLimitKiB,
+                                          environment: environment)
         let output = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stderr: String(decoding: output, as: UTF8.self))

@@ -1,0 +1,98 @@
+import Foundation
+@testable import HaulCore
+import HaulTestSupport
+import Testing
+
+/// HTTP authentication (Basic and Digest) and proxies (HTTP and SOCKS5), through the queue.
+@Suite("Authentication and proxies")
+struct AuthAndProxyTests {
+    // MARK: - Authentication
+
+    @Test("the server's challenge picks Basic or Digest; the right password gets the body", arguments: ["basic", "digest"])
+    func authenticates(scheme: String) async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let user = "alice-\(UUID().uuidString.prefix(8))"
+        let id = try harness.add(FaultServer.shared().url("/auth/\(scheme)?user=\(user)&pass=s3cret"),
+                                 [("http-user", user), ("http-passwd", "s3cret"), ("out", "a.txt")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
+        #expect(String(decoding: try harness.contents("a.txt"), as: UTF8.self) == "welcome")
+        #expect(AuthChallenge.seen.withLock { $0 }.contains(scheme.capitalized))
+    }
+
+    @Test("a wrong password fails the download with the 401, without retrying it")
+    func wrongPassword() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let id = try harness.add(FaultServer.shared().url("/auth/digest?user=bob&pass=right"),
+                                 [("http-user", "bob"), ("http-passwd", "wrong")])
+        #expect(await harness.recorder.wait(for: [id]))
+        let download = harness.recorder.latest(id)
+        #expect(download?.state == .failed && download?.attempts == 1)
+        #expect(download?.lastError?.contains("401") == true, "\(download?.lastError ?? "")")
+        #expect(try harness.files() == [])
+    }
+
+    // MARK: - Proxies
+
+    @Test("all-proxy sends http downloads through an HTTP proxy, which resolves the host")
+    func httpProxy() async throws {
+        let server = try FaultServer.shared()
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let target = "http://haul-\(UUID().uuidString.prefix(8).lowercased()).invalid/bytes/5000"
+        let id = harness.queue.add(QueueEntry(uris: [target], options: try options([("all-proxy", "127.0.0.1:\(server.port)"),
+                                                                                    ("out", "p.bin")])))
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
+        #expect(try harness.contents("p.bin").count == 5000)
+        #expect(server.fileRequests.proxied.contains(target))
+    }
+
+    @Test("no-proxy reaches the hosts it names directly")
+    func bypass() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        // The proxy refuses every connection: only a direct request succeeds.
+        let id = try harness.add(FaultServer.shared().url("/bytes/3000"),
+                                 [("all-proxy", "http://127.0.0.1:1"), ("no-proxy", "127.0.0.1"), ("out", "d.bin")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
+    }
+
+    @Test("a SOCKS5 proxy with a user and password carries the download (microsocks)")
+    func socks5() async throws {
+        let socks = try SocksProxy.start(user: "sock", password: "pw", outgoingAddress: "127.0.0.3")
+        defer { socks.stop() }
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let id = try harness.add(FaultServer.shared().url("/peer"),
+                                 [("all-proxy", "socks5h://sock:pw@127.0.0.1:\(socks.port)"), ("out", "peer.txt")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
+        // The proxy connects from the address it was told to use; a direct request would be 127.0.0.1.
+        #expect(String(decoding: try harness.contents("peer.txt"), as: UTF8.self) == "127.0.0.3")
+    }
+
+    @Test("a proxy option that is not a proxy is refused with why")
+    func badProxy() {
+        var options = DownloadOptions()
+        #expect(throws: OptionError.self) { try options.set("all-proxy", "file:///etc/passwd") }
+        #expect(throws: OptionError.self) { try options.set("https-proxy", "") }
+        #expect((try? options.set("http-proxy", "proxy.example:3128")) != nil)
+    }
+
+    @Test("a saved session keeps a proxy but not its password")
+    func proxyPasswordNotSaved() throws {
+        let options = try options([("all-proxy", "http://u:hunter2@proxy.example:3128")])
+        let text = InputFile.render([QueueEntry(uris: ["http://example.org/f"], options: options)], includingSecrets: false)
+        #expect(text.contains("all-proxy=http://u@proxy.example:3128") && !text.contains("hunter2"), "\(text)")
+    }
+
+    private func options(_ pairs: [(String, String)]) throws -> DownloadOptions {
+        var options = DownloadOptions()
+        for (name, value) in pairs { try options.set(name, value) }
+        return options
+    }
+}
