@@ -160,6 +160,7 @@ extension DownloadOptions {
 
         /// Every set option as (name, value); see `DownloadOptions.pairs`.
         public func pairs(includingSecrets: Bool) -> [(String, String)] {
+            let proxy = { (value: String?) in value.map { URIText.shown($0, includingSecrets: includingSecrets) } }
             var pairs: [(String, String?)] = [
                 ("dir", dir), ("out", out), ("split", split.map(String.init)),
                 ("max-connection-per-server", maxConnectionPerServer.map(String.init)),
@@ -169,9 +170,7 @@ extension DownloadOptions {
                 ("connect-timeout", connectTimeout.map(String.init)), ("lowest-speed-limit", lowestSpeedLimit.map(String.init)),
                 ("user-agent", userAgent), ("referer", referer), ("http-user", httpUser),
                 ("http-passwd", includingSecrets ? httpPasswd : nil),
-                ("all-proxy", allProxy.map { URIText.shown($0, includingSecrets: includingSecrets) }),
-                ("http-proxy", httpProxy.map { URIText.shown($0, includingSecrets: includingSecrets) }),
-                ("https-proxy", httpsProxy.map { URIText.shown($0, includingSecrets: includingSecrets) }),
+                ("all-proxy", proxy(allProxy)), ("http-proxy", proxy(httpProxy)), ("https-proxy", proxy(httpsProxy)),
                 ("no-proxy", noProxy),
                 ("pause", pause.map(String.init)), ("allow-overwrite", allowOverwrite.map(String.init)),
                 ("auto-file-renaming", autoFileRenaming.map(String.init)),

@@ -77,7 +77,7 @@ extension DownloadQueue {
     /// steal, else a tail race; nil when there is nothing worth starting. `holder` holds the
     /// download's slot.
     func newWork(_ split: inout Split, _ download: Download, holder: DownloadConnection?,
-                         preferring preferred: Int?) -> DownloadConnection? {
+                 preferring preferred: Int?) -> DownloadConnection? {
         guard let path = download.partialPath, let mirror = split.mirror(preferring: preferred) else { return nil }
         if let gap = split.gaps(completed: download.completed).first {
             return makeHelper(for: gap, mirror: mirror, of: download, split: &split, path: path)

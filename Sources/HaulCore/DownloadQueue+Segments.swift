@@ -81,7 +81,7 @@ extension DownloadQueue {
     /// The running connections of download `id`: the first (or the helper in its place), then
     /// the helpers.
     func runningConnections(_ state: State, _ id: String) -> [DownloadConnection] {
-        ([state.connections[id]] + (state.splits[id]?.helpers ?? [])).compactMap { $0 }
+        state.splits[id]?.running(holder: state.connections[id]) ?? [state.connections[id]].compactMap { $0 }
     }
 
     /// Gives each running connection of download `id` an equal share of its own speed limit, so

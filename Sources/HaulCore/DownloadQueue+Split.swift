@@ -84,11 +84,15 @@ extension DownloadQueue {
             return segment
         }
 
-        /// The running connection of segment `key`: `holder` (the one holding the download's
-        /// slot) or a helper.
+        /// The running connections: `holder` (the one holding the download's slot), then the
+        /// helpers.
+        func running(holder: DownloadConnection?) -> [DownloadConnection] {
+            ([holder] + helpers).compactMap { $0 }
+        }
+
+        /// The running connection of segment `key`.
         func connection(_ key: ObjectIdentifier, holder: DownloadConnection?) -> DownloadConnection? {
-            if let holder, ObjectIdentifier(holder) == key { return holder }
-            return helpers.first { ObjectIdentifier($0) == key }
+            running(holder: holder).first { ObjectIdentifier($0) == key }
         }
 
         /// What no connection has written or is fetching, given what is on disk.

@@ -28,7 +28,7 @@ extension DownloadQueue {
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
             download.response = ResponseSummary(response, redirectChain: attempt.redirects.withLock { $0 })
             state.downloads[id] = download
-            switch ResumeRule.judge(response, rangeFrom: attempt.resumeOffset > 0 ? attempt.resumeOffset : nil,
+            switch ResumeRule.judge(response, rangeFrom: attempt.originalRequest.byteRange?.lowerBound,
                                      validator: attempt.expectedValidator) {
             case .fail:
                 state.endAttempt(id)

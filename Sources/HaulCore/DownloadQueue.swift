@@ -305,17 +305,21 @@ extension DownloadQueue.State {
         // The extra connections of a split download end with it.
         for helper in splits.removeValue(forKey: id)?.helpers ?? [] { helper.cancel() }
         guard let connection = connections.removeValue(forKey: id) else { return nil }
-        hostConnections[connection.hostKey, default: 1] -= 1
-        if hostConnections[connection.hostKey] == 0 { hostConnections.removeValue(forKey: connection.hostKey) }
+        releaseHost(connection.hostKey)
         return connection
+    }
+
+    /// One fewer active download from host `key`.
+    private mutating func releaseHost(_ key: String) {
+        hostConnections[key, default: 1] -= 1
+        if hostConnections[key] == 0 { hostConnections.removeValue(forKey: key) }
     }
 
     /// Another running connection of split download `id` takes over its slot (and its place in
     /// its host's count).
     mutating func passSlot(of id: String, to connection: DownloadConnection) {
         guard let holder = connections[id] else { return }
-        hostConnections[holder.hostKey, default: 1] -= 1
-        if hostConnections[holder.hostKey] == 0 { hostConnections.removeValue(forKey: holder.hostKey) }
+        releaseHost(holder.hostKey)
         hostConnections[connection.hostKey, default: 0] += 1
         connections[id] = connection
     }

@@ -138,19 +138,16 @@ struct QueueOptions: ParsableArguments {
     /// The command line's options as every download's defaults; the messages name the option.
     func defaults() throws -> DownloadOptions {
         var options = DownloadOptions()
-        var pairs: [(String, String)] = [("max-tries", String(maxTries)), ("timeout", String(timeout))]
-        if let retryWait { pairs.append(("retry-wait", String(retryWait))) }
-        if let split { pairs.append(("split", String(split))) }
-        if let maxConnectionPerServer { pairs.append(("max-connection-per-server", String(maxConnectionPerServer))) }
-        if let minSplitSize { pairs.append(("min-split-size", minSplitSize)) }
-        if let maxDownloadLimit { pairs.append(("max-download-limit", maxDownloadLimit)) }
-        if let lowestSpeedLimit { pairs.append(("lowest-speed-limit", lowestSpeedLimit)) }
-        if let userAgent { pairs.append(("user-agent", userAgent)) }
-        if let referer { pairs.append(("referer", referer)) }
-        if allowOverwrite { pairs.append(("allow-overwrite", "true")) }
-        let named: [(String, String?)] = [("http-user", httpUser), ("http-passwd", httpPasswd), ("all-proxy", allProxy),
-                                          ("http-proxy", httpProxy), ("https-proxy", httpsProxy), ("no-proxy", noProxy)]
-        pairs += named.compactMap { name, value in value.map { (name, $0) } }
+        // Each option the command line set, as (queue-file name, value).
+        let named: [(String, String?)] = [
+            ("max-tries", String(maxTries)), ("timeout", String(timeout)), ("retry-wait", retryWait.map(String.init)),
+            ("split", split.map(String.init)), ("max-connection-per-server", maxConnectionPerServer.map(String.init)),
+            ("min-split-size", minSplitSize), ("max-download-limit", maxDownloadLimit), ("lowest-speed-limit", lowestSpeedLimit),
+            ("user-agent", userAgent), ("referer", referer), ("allow-overwrite", allowOverwrite ? "true" : nil),
+            ("http-user", httpUser), ("http-passwd", httpPasswd), ("all-proxy", allProxy),
+            ("http-proxy", httpProxy), ("https-proxy", httpsProxy), ("no-proxy", noProxy),
+        ]
+        var pairs = named.compactMap { name, value in value.map { (name, $0) } }
         pairs += headers.map { ("header", $0) }
         for (name, value) in pairs {
             do {
