@@ -21,6 +21,9 @@ CURLcode haul_easy_setopt_data_callback(CURL *handle, CURLoption option, haul_da
 CURLcode haul_easy_setopt_xferinfo_callback(CURL *handle, haul_xferinfo_callback value) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
 }
+CURLcode haul_easy_setopt_seek_callback(CURL *handle, haul_seek_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, value);
+}
 
 CURLcode haul_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);

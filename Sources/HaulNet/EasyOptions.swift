@@ -34,6 +34,10 @@ struct EasyOptions {
         record(option, haul_easy_setopt_data_callback(easy, option, callback))
     }
 
+    mutating func set(seekCallback: haul_seek_callback) {
+        record(CURLOPT_SEEKFUNCTION, haul_easy_setopt_seek_callback(easy, seekCallback))
+    }
+
     /// Sets CURLOPT_HTTPHEADER; the caller frees the returned list after the hop.
     mutating func setHeaders(_ lines: [String]) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?

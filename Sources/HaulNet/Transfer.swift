@@ -413,6 +413,19 @@ final class Transfer {
         }
     }
 
+    /// Starts the request body again, from CURLOPT_SEEKFUNCTION: only a rewind to the start is
+    /// possible, and it takes a new stream from the body's provider (none fails the load).
+    fileprivate func rewindBody(to offset: Int64, origin: Int32) -> Int32 {
+        guard offset == 0, origin == SEEK_SET, let body = request.body else { return haul_seekfunc_fail }
+        guard let source = UploadSource(body) else {
+            failure = ConnectionError(kind: .bodyStream, url: request.url, detail: "no new body stream was given to send the body again")
+            return haul_seekfunc_fail
+        }
+        upload = source
+        connection.engineResetSent()
+        return haul_seekfunc_ok
+    }
+
     // MARK: - Configuration
 
     /// Sets every option of the current hop on a freshly reset easy handle.
@@ -497,6 +510,14 @@ final class Transfer {
             return transfer.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
         })
         options.set(CURLOPT_READDATA, pointer: context)
+        // libcurl rewinds the body to send it again on the same hop (an authentication
+        // retry, a reused connection that was lost): a fresh stream stands in for the rewind.
+        options.set(seekCallback: { context, offset, origin in
+            guard let context else { return haul_seekfunc_fail }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            return transfer.rewindBody(to: Int64(offset), origin: origin)
+        })
+        options.set(CURLOPT_SEEKDATA, pointer: context)
         if method != "POST" { options.set(CURLOPT_CUSTOMREQUEST, method) }
     }
 

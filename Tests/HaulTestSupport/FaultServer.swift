@@ -20,7 +20,8 @@ import Synchronization
 /// - `/upload`: echoes the request body. `/headers`: the request's headers as the body (with
 ///   `challenge=basic`, after a 401 Basic challenge to a request without Authorization).
 /// - `/peer`: the client's IP address as the body.
-/// - `/auth/basic?user=U&pass=P`, `/auth/digest?…`: see `AuthChallenge`.
+/// - `/auth/basic?user=U&pass=P`, `/auth/digest?…`: see `AuthChallenge` (with
+///   `X-Received-Length`, the request body's length).
 /// - A request with an absolute URI (`GET http://any.host/PATH`, as to an HTTP proxy) is served
 ///   by PATH and its URI logged (`fileRequests.proxied`).
 /// - `/disposition?value=V`: a Content-Disposition header with value V.
@@ -193,7 +194,8 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         case "auth":
             let answer = AuthChallenge.answer(scheme: parts.count > 1 ? parts[1] : "", query: query, method: head.method.rawValue,
                                               authorization: head.headers.first(name: "Authorization"))
-            send(context, HTTPResponseStatus(statusCode: answer.status), headers: answer.headers, body: Array(answer.body.utf8))
+            send(context, HTTPResponseStatus(statusCode: answer.status),
+                 headers: answer.headers.merging(["X-Received-Length": String(body.count)]) { $1 }, body: Array(answer.body.utf8))
         case "peer":
             let peer = context.channel.remoteAddress?.ipAddress ?? "unknown"
             send(context, .ok, body: Array(peer.utf8))

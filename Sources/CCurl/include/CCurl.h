@@ -8,6 +8,8 @@
 
 /// Signature shared by CURLOPT_WRITEFUNCTION, CURLOPT_HEADERFUNCTION and CURLOPT_READFUNCTION.
 typedef size_t (*haul_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
+/// Signature of CURLOPT_SEEKFUNCTION.
+typedef int (*haul_seek_callback)(void *userdata, curl_off_t offset, int origin);
 /// Signature of CURLOPT_XFERINFOFUNCTION.
 typedef int (*haul_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,
                                       curl_off_t ultotal, curl_off_t ulnow);
@@ -21,6 +23,7 @@ CURLcode haul_easy_setopt_pointer(CURL *handle, CURLoption option, void *value);
 CURLcode haul_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value);
 CURLcode haul_easy_setopt_data_callback(CURL *handle, CURLoption option, haul_data_callback value);
 CURLcode haul_easy_setopt_xferinfo_callback(CURL *handle, haul_xferinfo_callback value);
+CURLcode haul_easy_setopt_seek_callback(CURL *handle, haul_seek_callback value);
 
 // MARK: - curl_easy_getinfo
 
@@ -38,6 +41,8 @@ CURLMcode haul_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
 static const long haul_curlpause_cont = CURLPAUSE_CONT;
 static const size_t haul_writefunc_pause = CURL_WRITEFUNC_PAUSE;
 static const size_t haul_readfunc_abort = CURL_READFUNC_ABORT;
+static const int haul_seekfunc_ok = CURL_SEEKFUNC_OK;
+static const int haul_seekfunc_fail = CURL_SEEKFUNC_FAIL;
 static const long haul_http_version_2tls = CURL_HTTP_VERSION_2TLS;
 static const long haul_curlpipe_multiplex = CURLPIPE_MULTIPLEX;
 /* Basic or Digest, whichever the server asks for in its 401 challenge. */
