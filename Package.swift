@@ -62,7 +62,7 @@ let package = Package(
         ),
         .testTarget(name: "HaulNetTests", dependencies: ["HaulNet", "HaulTestSupport"]),
         .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"]),
-        .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore"]),
+        .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet"]),
         .testTarget(name: "haulTests", dependencies: ["haul", "HaulTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -79,7 +79,11 @@ extension DownloadQueue {
             request.headers.add(String(parts[0]).trimmingCharacters(in: .whitespaces),
                                 parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
         }
-        if let user = options.httpUser { request.credentials = Credentials(user: user, password: options.httpPasswd ?? "") }
+        if let user = options.httpUser {
+            request.credentials = Credentials(user: user, password: options.httpPasswd ?? "")
+        } else if let host = request.url.host, let entry = configuration.netrc?.entry(for: host) {
+            request.credentials = Credentials(user: entry.login, password: entry.password)
+        }
         request.proxies = Proxies(all: options.allProxy, http: options.httpProxy, https: options.httpsProxy, bypass: options.noProxy)
         if let limit = options.maxDownloadLimit, limit > 0 { request.maxReceiveSpeed = limit }
         if let lowest = options.lowestSpeedLimit, lowest > 0 { request.lowestSpeed = lowest }

@@ -33,8 +33,13 @@ extension DownloadQueue {
             case .fail:
                 state.endAttempt(id)
                 let reason = TextSanitizer.visible(response.reasonPhrase)
+                let advice = response.statusCode == 401
+                    ? (attempt.originalRequest.credentials == nil
+                        ? ": give a user name and password (--http-user and --http-passwd, or a netrc entry)"
+                        : ": the user name and password were refused")
+                    : ""
                 return failed(&state, id, .status(response.statusCode, retryAfter: response.headers["Retry-After"]),
-                              "the server answered \(response.statusCode) \(reason)")
+                              "the server answered \(response.statusCode) \(reason)\(advice)")
             case .startOver:
                 // Never splice two versions: drop the partial data and ask for the whole file.
                 state.downloads[id] = download

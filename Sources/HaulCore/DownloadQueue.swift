@@ -22,6 +22,8 @@ public final class DownloadQueue: ConnectionDelegate {
         /// Where files go when neither the download nor `defaults` names a `dir`.
         public var directory = "."
         public var tls = TLSOptions()
+        /// Logins for downloads that name no `http-user`, by host.
+        public var netrc: Netrc?
         /// When a connection of a split download counts as a laggard, to be replaced.
         public var patience = SegmentPlanner.Patience()
         public init() {}
@@ -186,6 +188,20 @@ public final class DownloadQueue: ConnectionDelegate {
     /// Queues a failed or cancelled download again, with a fresh count of attempts.
     public func retry(_ id: String) {
         update(id, when: [.failed, .cancelled]) { download in
+            download.state = .queued
+            download.attempts = 0
+            download.lastError = nil
+        }
+    }
+
+    /// Gives a download the user name and password to answer its server's challenge with (its
+    /// `http-user` and `http-passwd`), and queues it again, with a fresh count of attempts, if
+    /// it had failed or was cancelled.
+    public func authenticate(_ id: String, user: String, password: String) {
+        update(id, when: [.queued, .active, .paused, .failed, .cancelled]) { download in
+            download.options.httpUser = user
+            download.options.httpPasswd = password
+            guard download.state == .failed || download.state == .cancelled else { return }
             download.state = .queued
             download.attempts = 0
             download.lastError = nil

@@ -142,6 +142,14 @@ open class Connection: @unchecked Sendable {
         }
     }
 
+    /// Asks the delegate how to answer a server's demand for credentials; `reply` runs on the
+    /// delegate queue (not called if the connection is cancelled first).
+    func engineAskChallenge(_ challenge: AuthenticationChallenge, reply: @escaping @Sendable (ChallengeDisposition) -> Void) {
+        deliver { [self] delegate in
+            reply(delegate.connection(self, didReceive: challenge))
+        }
+    }
+
     /// Hands the delegate the final response; `reply` gets its disposition (not called if the
     /// connection is cancelled first).
     func engineDeliverResponse(_ response: Response, reply: @escaping @Sendable (ResponseDisposition) -> Void) {

@@ -6,9 +6,11 @@ import Foundation
 /// contract (`shared/spec/connection-contract.md`):
 ///
 /// 1. zero or more `willSend(_:redirectResponse:)`;
-/// 2. zero or more `didReceive(_: Response)`, each answered with a `ResponseDisposition`;
-/// 3. zero or more `didReceive(_: Data)` (or, for a download, `didWriteData` progress);
-/// 4. exactly one of `connectionDidFinishLoading` or `didFailWithError`, unless cancelled.
+/// 2. zero or more `didReceive(_: AuthenticationChallenge)` when the server (or a proxy) asks
+///    for credentials, each answered with a `ChallengeDisposition`;
+/// 3. zero or more `didReceive(_: Response)`, each answered with a `ResponseDisposition`;
+/// 4. zero or more `didReceive(_: Data)` (or, for a download, `didWriteData` progress);
+/// 5. exactly one of `connectionDidFinishLoading` or `didFailWithError`, unless cancelled.
 ///
 /// Upload progress (`didSendBodyData`) comes while the body is sent.
 ///
@@ -21,6 +23,11 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
     /// request to send (as given, or changed), or nil to refuse: the redirect response is then
     /// delivered as the final response, with its body. Default: follow.
     func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request?
+
+    /// The server answered 401 (or a proxy 407) with a challenge the request's own credentials,
+    /// if it had any, did not meet. Nothing of that response has been delivered. Default:
+    /// `.performDefaultHandling` (the 401 or 407 becomes the final response).
+    func connection(_ connection: Connection, didReceive challenge: AuthenticationChallenge) -> ChallengeDisposition
 
     /// A final response arrived. Default: `.allow`.
     func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition
@@ -48,6 +55,9 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
 extension ConnectionDelegate {
     public func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request? {
         request
+    }
+    public func connection(_ connection: Connection, didReceive challenge: AuthenticationChallenge) -> ChallengeDisposition {
+        .performDefaultHandling
     }
     public func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition { .allow }
     public func connection(_ connection: Connection, didReceive data: Data) {}

@@ -30,6 +30,7 @@ public final class ConnectionEngine: Sendable {
         case cancel(UInt64)
         case redirectDecision(UInt64, Request?)
         case disposition(UInt64, ResponseDisposition)
+        case challengeDecision(UInt64, ChallengeDisposition)
         case resumeReceiving(UInt64)
         case setMaxReceiveSpeed(UInt64, Int64?)
         case limitDownload(UInt64, Int64)

@@ -23,6 +23,8 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case fileWrite
         /// The request body's stream failed or could not be opened.
         case bodyStream
+        /// The server asked for credentials and the delegate cancelled the challenge.
+        case authenticationCancelled
         /// The cache policy forbids loading and no stored response answers the request.
         case notInCache
         /// Any other failure libcurl reported.
@@ -67,6 +69,7 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .httpStatus(let code, let reason): "the server answered \(code) \(reason)"
         case .fileWrite: "could not write the file"
         case .bodyStream: "the request body could not be read"
+        case .authenticationCancelled: "the server asked for a user name and password, and none was given"
         case .notInCache: "no stored response answers this request, and its cache policy forbids loading"
         case .transport: "the transfer failed"
         }
@@ -86,6 +89,7 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .httpStatus: "check the URL and your access to it"
         case .fileWrite: "check free space and permissions in the target directory"
         case .bodyStream: "check the source of the upload"
+        case .authenticationCancelled: "give credentials (--http-user and --http-passwd, or a netrc entry for the host)"
         case .notInCache: "load it with a cache policy that allows loading"
         case .transport: "retry; if it persists, check the network"
         }

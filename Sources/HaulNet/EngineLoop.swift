@@ -56,6 +56,8 @@ final class EngineLoop {
             transfers[id]?.redirectDecided(request)
         case .disposition(let id, let disposition):
             transfers[id]?.dispositionDecided(disposition)
+        case .challengeDecision(let id, let disposition):
+            transfers[id]?.challengeDecided(disposition)
         case .resumeReceiving(let id):
             transfers[id]?.resumeReceiving()
         case .setMaxReceiveSpeed(let id, let speed):

@@ -24,6 +24,8 @@ public struct Request: Sendable {
     /// Sent with HTTP Basic authentication, and only to the origin of the URL that carries them:
     /// a redirect to another origin drops them.
     public var credentials: Credentials?
+    /// Sent to the proxy (Basic or Digest, as its 407 challenge asks).
+    public var proxyCredentials: Credentials?
     public var tls: TLSOptions = TLSOptions()
     /// Which proxy each hop goes through; unset, libcurl reads `http_proxy`, `https_proxy`,
     /// `all_proxy` and `no_proxy` from the environment.

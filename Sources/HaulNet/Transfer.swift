@@ -14,6 +14,11 @@ final class Transfer {
         case redirectBody(Response)
         /// The delegate is deciding whether to follow.
         case awaitingRedirect(Response)
+        /// A 401 or 407 challenge libcurl does not answer; its body is kept in case the delegate
+        /// chooses default handling.
+        case challengeBody(Response)
+        /// The delegate is deciding how to answer the challenge.
+        case awaitingChallenge(Response)
         /// The delegate is deciding what to do with the body; writes pause meanwhile.
         case awaitingDisposition
         case deliver
@@ -21,7 +26,7 @@ final class Transfer {
         case ended
     }
 
-    /// A redirect body larger than this fails the load (a redirect carries a short note).
+    /// A redirect's or challenge's body larger than this fails the load (they carry a short note).
     private static let redirectBodyLimit = 1 << 20
 
     let connection: Connection
@@ -38,7 +43,9 @@ final class Transfer {
     /// A 401 or 407 whose Basic or Digest challenge libcurl answers with the request's
     /// credentials by sending the request again: the answer to that is the response. Kept in
     /// case libcurl does not ask again after all.
-    private var challenge: Response?
+    private var pendingChallenge: Response?
+    /// Credentials sent (by libcurl, from the request) and refused, for the server and the proxy.
+    private var refusedCredentials = (server: 0, proxy: 0)
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var upload: UploadSource?
     private var failure: ConnectionError?
@@ -86,7 +93,7 @@ final class Transfer {
         phase = .headers
         head = ResponseHead()
         heldBody = []
-        challenge = nil
+        pendingChallenge = nil
         paused = false
         failure = nil
         completedWhileDeciding = false
@@ -161,7 +168,7 @@ final class Transfer {
         case .headers:
             // No HTTP head was seen (ftp, or a body-less answer): the response is what libcurl knows.
             completedWhileDeciding = true
-            deliverFinalResponse(challenge ?? synthesizedResponse())
+            deliverFinalResponse(pendingChallenge ?? synthesizedResponse())
         case .redirectBody(let response):
             switch RedirectPolicy.nextRequest(after: request, response: response, hopsSoFar: hops) {
             case .failure(let error):
@@ -173,11 +180,13 @@ final class Transfer {
                     engine.submit(.redirectDecision(id, decision))
                 }
             }
+        case .challengeBody(let response):
+            askChallenge(response)
         case .awaitingDisposition:
             completedWhileDeciding = true
         case .deliver, .download:
             finish()
-        case .awaitingRedirect, .ended:
+        case .awaitingRedirect, .awaitingChallenge, .ended:
             break
         }
     }
@@ -199,6 +208,27 @@ final class Transfer {
         request = next
         if resend { connection.engineResetSent() }
         startHop()
+    }
+
+    /// The delegate answered a challenge: send the request again with its credentials, take
+    /// the 401 or 407 as the final response, or fail.
+    func challengeDecided(_ disposition: ChallengeDisposition) {
+        guard case .awaitingChallenge(let response) = phase else { return }
+        switch disposition {
+        case .useCredential(let credentials):
+            if response.statusCode == 407 {
+                request.proxyCredentials = credentials
+            } else {
+                request.credentials = credentials
+            }
+            if request.body != nil { connection.engineResetSent() }
+            startHop()
+        case .performDefaultHandling:
+            completedWhileDeciding = true
+            deliverFinalResponse(response)
+        case .cancel:
+            fail(ConnectionError(kind: .authenticationCancelled, url: request.url))
+        }
     }
 
     /// The delegate answered `didReceive(response)`.
@@ -286,13 +316,29 @@ final class Transfer {
         return Response(url: request.url, statusCode: 0, reasonPhrase: "OK", httpVersion: "", headers: headers)
     }
 
-    /// Whether libcurl will send the request again with credentials for `response`: a first
-    /// 401 with a Basic or Digest challenge (libcurl sends none before it is asked) when the
-    /// request has credentials.
-    private func answersChallenge(_ response: Response) -> Bool {
-        guard response.statusCode == 401, request.credentials != nil,
-              let challenge = response.headers["WWW-Authenticate"]?.lowercased() else { return false }
-        return challenge.contains("basic") || challenge.contains("digest")
+    /// The challenge `response` carries, if it is a 401 or 407 with one.
+    private func authenticationChallenge(in response: Response) -> AuthenticationChallenge? {
+        let proxy = response.statusCode == 407
+        return AuthenticationChallenge(response: response,
+                                       previousFailureCount: proxy ? refusedCredentials.proxy : refusedCredentials.server,
+                                       proposedCredential: proxy ? request.proxyCredentials : request.credentials)
+    }
+
+    /// Whether libcurl will send the request again with credentials for `challenge`: a first
+    /// Basic or Digest challenge (libcurl sends none before it is asked) when the request has
+    /// credentials for it.
+    private func answersChallenge(_ challenge: AuthenticationChallenge) -> Bool {
+        pendingChallenge == nil && challenge.proposedCredential != nil && challenge.offersBasicOrDigest
+    }
+
+    /// A challenge libcurl did not answer, its body held: the delegate decides.
+    private func askChallenge(_ response: Response) {
+        guard let challenge = authenticationChallenge(in: response) else { return }
+        phase = .awaitingChallenge(response)
+        let id = connection.id, engine = connection.engine
+        connection.engineAskChallenge(challenge) { decision in
+            engine.submit(.challengeDecision(id, decision))
+        }
     }
 
     // MARK: - libcurl callbacks
@@ -314,8 +360,16 @@ final class Transfer {
     private func headEnded() {
         guard let status = head.statusCode, status >= 200 else { return }
         let response = head.response(url: request.url)
-        if challenge == nil, answersChallenge(response) {
-            challenge = response
+        if let demand = authenticationChallenge(in: response) {
+            if answersChallenge(demand) {
+                pendingChallenge = response
+                return
+            }
+            // Credentials the request carried were sent and refused.
+            if demand.proposedCredential != nil {
+                if demand.isProxy { refusedCredentials.proxy += 1 } else { refusedCredentials.server += 1 }
+            }
+            phase = .challengeBody(response)
             return
         }
         if RedirectPolicy.isRedirect(response) {
@@ -329,12 +383,12 @@ final class Transfer {
     /// pause value.
     fileprivate func receivedBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         if case .headers = phase {
-            deliverFinalResponse(challenge ?? synthesizedResponse())
+            deliverFinalResponse(pendingChallenge ?? synthesizedResponse())
         }
         switch phase {
-        case .redirectBody:
+        case .redirectBody, .challengeBody:
             guard heldBody.count + bytes.count <= Transfer.redirectBodyLimit else {
-                failure = ConnectionError(kind: .transport, url: request.url, detail: "redirect body over 1 MiB")
+                failure = ConnectionError(kind: .transport, url: request.url, detail: "redirect or challenge body over 1 MiB")
                 return 0
             }
             heldBody.append(contentsOf: bytes)
@@ -481,6 +535,11 @@ final class Transfer {
             options.set(CURLOPT_USERNAME, credentials.user)
             options.set(CURLOPT_PASSWORD, credentials.password)
             options.set(CURLOPT_HTTPAUTH, haul_auth_basic_or_digest)
+        }
+        if let credentials = request.proxyCredentials {
+            options.set(CURLOPT_PROXYUSERNAME, credentials.user)
+            options.set(CURLOPT_PROXYPASSWORD, credentials.password)
+            options.set(CURLOPT_PROXYAUTH, haul_auth_basic_or_digest)
         }
         try configureMethodAndBody(&options, context: me)
         headerList = options.setHeaders(headerLines())

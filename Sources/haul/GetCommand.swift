@@ -41,8 +41,8 @@ struct GetCommand: ParsableCommand {
             throw ExitCode(1)
         }
 
-        let configuration = try options.configuration()
         let reporter = ProgressReporter(quiet: options.quiet)
+        let configuration = try options.configuration { reporter.report($0) }
         let stored: StoredQueue
         do {
             stored = try StoredQueue(stateDirectory: options.stateDirectoryPath,

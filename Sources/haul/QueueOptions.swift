@@ -95,6 +95,13 @@ struct QueueOptions: ParsableArguments {
     @Option(name: .customLong("check-certificate"), help: "Verify TLS certificates (true or false).")
     var checkCertificate: Bool = true
 
+    @Flag(name: .customLong("netrc"), inversion: .prefixedNo,
+          help: "Take logins for hosts without --http-user from the netrc file (~/.netrc unless --netrc-path).")
+    var netrc = true
+
+    @Option(name: .customLong("netrc-path"), help: "The netrc file to read instead of ~/.netrc.")
+    var netrcPath: String?
+
     @Option(name: .customLong("save-session"), help: "At the end, write the unfinished downloads to this queue file.")
     var saveSession: String?
 
@@ -130,6 +137,9 @@ struct QueueOptions: ParsableArguments {
         guard maxConnectionsPerHost >= 0 else { throw ValidationError("--max-connections-per-host must be 0 (no cap) or more") }
         _ = try defaults()
         _ = try overallLimit()
+        if let netrcPath, !FileManager.default.isReadableFile(atPath: netrcPath) {
+            throw ValidationError("--netrc-path '\(netrcPath)' is not a readable file")
+        }
         if let caCertificate, !FileManager.default.isReadableFile(atPath: caCertificate) {
             throw ValidationError("--ca-certificate '\(caCertificate)' is not a readable file")
         }
@@ -170,14 +180,25 @@ struct QueueOptions: ParsableArguments {
 
     // MARK: - Making the queue
 
-    /// The queue's configuration from these options.
-    func configuration() throws -> DownloadQueue.Configuration {
+    /// The queue's configuration from these options; `warn` hears of a netrc file others can read.
+    func configuration(warn: (String) -> Void) throws -> DownloadQueue.Configuration {
         var configuration = DownloadQueue.Configuration()
         configuration.maxConcurrentDownloads = maxConcurrentDownloads
         configuration.maxConnectionsPerHost = maxConnectionsPerHost
         configuration.defaults = try defaults()
         configuration.directory = dir
         configuration.tls = TLSOptions(verifyPeer: checkCertificate, caFile: caCertificate)
+        if netrc {
+            let path = netrcPath ?? Netrc.defaultPath
+            do {
+                configuration.netrc = try Netrc.load(path: path)
+                if configuration.netrc != nil, Netrc.isShared(path: path) {
+                    warn("warning: \(path) can be read by other users; protect its passwords with chmod 600 \(path)")
+                }
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
         return configuration
     }
 

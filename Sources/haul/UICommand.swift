@@ -40,9 +40,10 @@ struct UICommand: ParsableCommand {
         var notices: [String] = []
         let (entries, _) = try options.entries { notices.append($0) }
         let inbox = EventInbox()
+        let configuration = try options.configuration { notices.append($0) }
         let stored: StoredQueue
         do {
-            stored = try StoredQueue(stateDirectory: options.stateDirectoryPath, configuration: try options.configuration(),
+            stored = try StoredQueue(stateDirectory: options.stateDirectoryPath, configuration: configuration,
                                      checkpointInterval: options.checkpointInterval,
                                      onStoreError: { inbox.postError("\($0)") }, onEvent: { inbox.post($0) })
         } catch {

@@ -34,6 +34,33 @@ struct AuthAndProxyTests {
         #expect(try harness.files() == [])
     }
 
+    @Test("a netrc entry for the host answers the challenge; http-user wins over it")
+    func netrcLogin() async throws {
+        let netrc = Netrc(parsing: "machine 127.0.0.1 login carol password fromnetrc\ndefault login nobody password none")
+        let harness = try QueueHarness(netrc: netrc)
+        defer { harness.cleanUp() }
+        let fromNetrc = try harness.add(FaultServer.shared().url("/auth/digest?user=carol&pass=fromnetrc"), [("out", "n.txt")])
+        let own = try harness.add(FaultServer.shared().url("/auth/basic?user=dan&pass=own"),
+                                  [("http-user", "dan"), ("http-passwd", "own"), ("out", "o.txt")])
+        #expect(await harness.recorder.wait(for: [fromNetrc, own]))
+        #expect(harness.recorder.latest(fromNetrc)?.state == .complete, "\(harness.recorder.latest(fromNetrc)?.lastError ?? "")")
+        #expect(harness.recorder.latest(own)?.state == .complete, "\(harness.recorder.latest(own)?.lastError ?? "")")
+        #expect(String(decoding: try harness.contents("n.txt"), as: UTF8.self) == "welcome")
+    }
+
+    @Test("credentials given after a 401 retry the download, which then completes")
+    func credentialsAfterRefusal() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let id = try harness.add(FaultServer.shared().url("/auth/basic?user=erin&pass=later"), [("out", "l.txt")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.response?.statusCode == 401)
+        harness.queue.authenticate(id, user: "erin", password: "later")
+        #expect(await harness.recorder.wait(for: [id]) { $0.state == .complete })
+        #expect(String(decoding: try harness.contents("l.txt"), as: UTF8.self) == "welcome")
+        #expect(harness.queue.download(id)?.options.httpUser == "erin")
+    }
+
     // MARK: - Proxies
 
     @Test("all-proxy sends http downloads through an HTTP proxy, which resolves the host")

@@ -23,7 +23,8 @@ import Synchronization
 /// - `/auth/basic?user=U&pass=P`, `/auth/digest?…`: see `AuthChallenge` (with
 ///   `X-Received-Length`, the request body's length).
 /// - A request with an absolute URI (`GET http://any.host/PATH`, as to an HTTP proxy) is served
-///   by PATH and its URI logged (`fileRequests.proxied`).
+///   by PATH and its URI logged (`fileRequests.proxied`). For a host named `authproxy…` the proxy
+///   first wants `Proxy-Authorization` for `proxy:pw` (a 407 with a Basic challenge).
 /// - `/disposition?value=V`: a Content-Disposition header with value V.
 /// - `/empty`: 204 without a body.
 /// - `/file/N?key=K&…`: N pattern bytes with ETag `"v1"` and a Last-Modified, honouring Range and
@@ -138,7 +139,15 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
         // An absolute URI is a request sent to this server as an HTTP proxy: it is served here.
-        if head.uri.hasPrefix("http://") { log.recordProxied(head.uri) }
+        if head.uri.hasPrefix("http://") {
+            log.recordProxied(head.uri)
+            if URLComponents(string: head.uri)?.host?.hasPrefix("authproxy") == true,
+               head.headers.first(name: "Proxy-Authorization") != "Basic " + Data("proxy:pw".utf8).base64EncodedString() {
+                send(context, HTTPResponseStatus(statusCode: 407), headers: ["Proxy-Authenticate": "Basic realm=\"haul-proxy\""],
+                     body: Array("proxy says no".utf8))
+                return
+            }
+        }
         let components = URLComponents(string: head.uri)
         let parts = (components?.path ?? head.uri).split(separator: "/").map(String.init)
         let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { $1 }

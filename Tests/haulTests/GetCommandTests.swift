@@ -173,3 +173,41 @@ struct GetCommandHTTPSTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("other.bin").path))
     }
 }
+
+/// Logins from netrc files.
+@Suite("haul get with netrc")
+struct GetCommandNetrcTests {
+    @Test("~/.netrc gives the login unless --no-netrc; --netrc-path names another file; a shared file is warned about")
+    func netrc() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let home = directory.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let netrc = home.appendingPathComponent(".netrc").path
+        try "machine 127.0.0.1 login fay password n3trc".write(toFile: netrc, atomically: true, encoding: .utf8)
+        chmod(netrc, 0o600)
+        let url = server.url("/auth/digest?user=fay&pass=n3trc").absoluteString
+        let environment = ["HOME": home.path]
+
+        let fromHome = try HaulProcess.run(["get", url, "-o", "a.txt"], in: directory, environment: environment)
+        #expect(fromHome.status == 0, "\(fromHome.stderr)")
+        #expect(String(decoding: try Data(contentsOf: directory.appendingPathComponent("a.txt")), as: UTF8.self) == "welcome")
+        #expect(!fromHome.stderr.contains("n3trc") && !fromHome.stderr.contains("warning"))
+
+        let refused = try HaulProcess.run(["get", url, "-o", "b.txt", "--no-netrc"], in: directory, environment: environment)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("401") && refused.stderr.contains("--http-user"), "\(refused.stderr)")
+
+        let other = directory.appendingPathComponent("other-netrc").path
+        try "default login fay password n3trc".write(toFile: other, atomically: true, encoding: .utf8)
+        chmod(other, 0o644)
+        let named = try HaulProcess.run(["get", url, "-o", "c.txt", "--netrc-path", other], in: directory,
+                                        environment: ["HOME": directory.appendingPathComponent("nowhere").path])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stderr.contains("can be read by other users") && named.stderr.contains("chmod 600"))
+
+        let missing = try HaulProcess.run(["get", url, "--netrc-path", directory.appendingPathComponent("none").path], in: directory)
+        #expect(missing.status == 64 && missing.stderr.contains("--netrc-path"), "\(missing.stderr)")
+    }
+}

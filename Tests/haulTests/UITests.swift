@@ -100,4 +100,27 @@ struct UITests {
         #expect(ended.text.contains("haul crashed; the terminal is restored") && ended.text.contains("EXIT=139"), "\(ended.text)")
         #expect(!ended.text.contains("? Help"))
     }
+
+    @Test("a download refused with 401 asks for a user name and a hidden password, then completes")
+    func credentials() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let url = server.url("/auth/digest?user=ann&pass=tmux-s3cret").absoluteString
+        let tmux = try session([url, "-o", "page.txt", "--no-netrc"], in: directory)
+        let asked = tmux.wait { $0.contains("User name for 127.0.0.1") }
+        #expect(asked.held, "\(asked.text)")
+        try tmux.send("-l", "ann")
+        try tmux.send("Enter")
+        #expect(tmux.wait { $0.contains("Password for ann at 127.0.0.1") }.held)
+        try tmux.send("-l", "tmux-s3cret")
+        let typed = tmux.wait { $0.contains("•••••••••••") }
+        #expect(typed.held && !typed.text.contains("tmux-s3cret"), "\(typed.text)")
+        try tmux.send("Enter")
+        let done = tmux.wait { $0.contains("✔ done") }
+        #expect(done.held && !done.text.contains("tmux-s3cret"), "\(done.text)")
+        try tmux.send("q")
+        #expect(tmux.wait { $0.contains("EXIT=0") }.held)
+        #expect(String(decoding: try Data(contentsOf: directory.appendingPathComponent("page.txt")), as: UTF8.self) == "welcome")
+    }
 }

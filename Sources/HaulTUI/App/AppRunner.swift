@@ -94,6 +94,7 @@ public final class AppRunner {
         case .importFile(let path): importFile(path)
         case .setLimit(let id, let limit): queue.setMaxDownloadLimit(id, limit)
         case .setGlobalLimit(let limit): queue.setMaxOverallDownloadLimit(limit)
+        case .authenticate(let id, let user, let password): queue.authenticate(id, user: user, password: password)
         case .cycleTheme: cycleTheme()
         case .quit: break
         }

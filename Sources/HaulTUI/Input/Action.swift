@@ -9,6 +9,7 @@ public enum Action: String, CaseIterable, Sendable {
     case raise, lower
     case filter, cycleSort
     case limitSelected, limitGlobal
+    case credentials
     case cycleTheme
     case help, quit
 }

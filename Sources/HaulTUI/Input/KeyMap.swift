@@ -58,6 +58,7 @@ public struct KeyMap: Sendable {
         Binding(keys: [.character("s")], action: .cycleSort, barLabel: "Sort", help: "sort by queue order, name, progress, speed, size"),
         Binding(keys: [.character("l")], action: .limitSelected, barLabel: nil, help: "set the selected download's speed limit"),
         Binding(keys: [.character("L")], action: .limitGlobal, barLabel: "Limit", help: "set the global speed limit"),
+        Binding(keys: [.character("u")], action: .credentials, barLabel: nil, help: "give the selected download a user name and password, and retry it"),
         Binding(keys: [.character("t")], action: .cycleTheme, barLabel: "Theme", help: "next colour theme"),
         Binding(keys: [.character("q")], action: .quit, barLabel: "Quit", help: "quit (asks while downloads run; the queue is saved)"),
     ])

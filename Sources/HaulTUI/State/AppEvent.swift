@@ -31,6 +31,8 @@ public enum Effect: Equatable, Sendable {
     case importFile(String)
     case setLimit(String, Int64?)
     case setGlobalLimit(Int64?)
+    /// Answer the download's server with these credentials and retry it.
+    case authenticate(String, user: String, password: String)
     case cycleTheme
     case quit
 }

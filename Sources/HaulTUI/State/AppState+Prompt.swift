@@ -70,12 +70,38 @@ extension AppState {
             guard let limit = parseLimit(text) else { return [] }
             say(limit.map { "limit for this download: \(ByteCount.format($0))/s" } ?? "no limit for this download", error: false)
             return [.setLimit(id, limit)]
+        case .user(let id, let host):
+            guard !text.isEmpty else { return [] }
+            mode = .prompt(Prompt(kind: .password(id: id, host: host, user: text)))
+            return []
+        case .password(let id, _, let user):
+            // Not trimmed: spaces may belong to a password.
+            credentialsAsked.remove(id)
+            say("retrying as \(TextSanitizer.visible(user))", error: false)
+            return [.authenticate(id, user: user, password: String(prompt.text))]
         case .limitGlobal:
             guard let limit = parseLimit(text) else { return [] }
             globalLimit = limit
             say(limit.map { "global limit: \(ByteCount.format($0))/s" } ?? "no global limit", error: false)
             return [.setGlobalLimit(limit)]
         }
+    }
+
+    // MARK: - Credentials
+
+    /// A download its server refused with 401 opens the user-name prompt, once per refusal, when
+    /// no other prompt or question is open.
+    mutating func askForCredentialsIfRefused(_ download: Download) {
+        guard download.state == .failed, download.response?.statusCode == 401, mode == .normal,
+              !credentialsAsked.contains(download.id) else { return }
+        credentialsAsked.insert(download.id)
+        askForCredentials(download)
+    }
+
+    /// Opens the user-name prompt for `download`; the password prompt follows.
+    mutating func askForCredentials(_ download: Download) {
+        let host = download.uris.first.flatMap { URL(string: $0)?.host } ?? "the server"
+        mode = .prompt(Prompt(kind: .user(id: download.id, host: TextSanitizer.visible(host))))
     }
 
     /// The limit `text` asks for (`.some(nil)`: none, for empty or 0), or nil after telling

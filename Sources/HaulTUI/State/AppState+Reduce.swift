@@ -21,6 +21,7 @@ extension AppState {
             return effects
         case .queue(let change):
             apply(change)
+            if case .changed(let download) = change { askForCredentialsIfRefused(download) }
             return []
         case .tick:
             speedHistory.append(totalSpeed)
@@ -139,6 +140,9 @@ extension AppState {
             guard let download else { return nothing() }
             mode = .prompt(Prompt(kind: .limitSelected(download.id)))
         case .limitGlobal: mode = .prompt(Prompt(kind: .limitGlobal))
+        case .credentials:
+            guard let download else { return nothing() }
+            askForCredentials(download)
         case .remove, .removeWithFile:
             guard let download else { return nothing() }
             mode = .confirm(.remove(download.id, deleteFile: action == .removeWithFile))

@@ -14,6 +14,9 @@ public struct AppState: Sendable {
 
     public enum PromptKind: Equatable, Sendable {
         case add, importFile, filter, limitSelected(String), limitGlobal
+        /// The user name, then the password, a download's server asked for.
+        case user(id: String, host: String)
+        case password(id: String, host: String, user: String)
 
         var title: String {
             switch self {
@@ -22,7 +25,15 @@ public struct AppState: Sendable {
             case .filter: "Filter"
             case .limitSelected: "Limit this download (2M; 0: none)"
             case .limitGlobal: "Global limit (10M; 0: none)"
+            case .user(_, let host): "User name for \(host) (Esc: leave it failed)"
+            case .password(_, let host, let user): "Password for \(user) at \(host)"
             }
+        }
+
+        /// Whether the text is drawn as dots.
+        var isSecret: Bool {
+            if case .password = self { return true }
+            return false
         }
     }
 
@@ -32,6 +43,8 @@ public struct AppState: Sendable {
         public var cursor = 0
 
         public var title: String { kind.title }
+        /// The text as drawn: a dot for each character of a secret.
+        public var shown: [Character] { kind.isSecret ? Array(repeating: "•", count: text.count) : text }
     }
 
     public enum Confirmation: Equatable, Sendable {
@@ -81,6 +94,9 @@ public struct AppState: Sendable {
     /// Total speed, one sample a second, oldest first, at most `historyLength`.
     public internal(set) var speedHistory: [Double] = []
     public internal(set) var globalLimit: Int64?
+    /// Downloads refused by their server whose user was already asked for credentials: asked
+    /// once per refusal (`u` asks again).
+    var credentialsAsked: Set<String> = []
     public internal(set) var themeName: String
     public let keyMap: KeyMap
 

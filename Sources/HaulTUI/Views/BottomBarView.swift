@@ -41,10 +41,11 @@ enum BottomBarView {
         let room = grid.width - x - 1
         guard room > 0 else { return }
         var start = 0
-        while DisplayWidth.of(String(prompt.text[start..<prompt.cursor])) >= room { start += 1 }
+        let text = prompt.shown
+        while DisplayWidth.of(String(text[start..<prompt.cursor])) >= room { start += 1 }
         var column = x
-        for index in start...prompt.text.count {
-            let character = index < prompt.text.count ? prompt.text[index] : " "
+        for index in start...text.count {
+            let character = index < text.count ? text[index] : " "
             let shown = TextSanitizer.visible(String(character))
             guard column + DisplayWidth.of(shown) <= grid.width else { break }
             column = grid.put(shown, x: column, y: y, role: index == prompt.cursor ? .selectedRow : .row)

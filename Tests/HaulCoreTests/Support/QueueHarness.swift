@@ -94,7 +94,8 @@ struct QueueHarness {
     let recorder = EventRecorder()
 
     init(maxConcurrent: Int = 5, maxPerHost: Int = 0, defaults: DownloadOptions = DownloadOptions(),
-         timer: any RetryTimer = ImmediateRetryTimer(), patience: SegmentPlanner.Patience = SegmentPlanner.Patience()) throws {
+         timer: any RetryTimer = ImmediateRetryTimer(), patience: SegmentPlanner.Patience = SegmentPlanner.Patience(),
+         netrc: Netrc? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-queue-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = DownloadQueue.Configuration()
@@ -103,6 +104,7 @@ struct QueueHarness {
         configuration.defaults = defaults
         configuration.directory = directory.path
         configuration.patience = patience
+        configuration.netrc = netrc
         let recorder = recorder
         queue = DownloadQueue(configuration: configuration, timer: timer) { recorder.record($0) }
     }

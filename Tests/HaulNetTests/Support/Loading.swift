@@ -10,11 +10,12 @@ import Testing
 func load(_ request: Request,
           redirectDecision: @escaping @Sendable (Request, Response) -> Request? = { request, _ in request },
           disposition: @escaping @Sendable (Response) -> ResponseDisposition = { _ in .allow },
+          challengeDecision: @escaping @Sendable (AuthenticationChallenge) -> ChallengeDisposition = { _ in .performDefaultHandling },
           onEvent: @escaping @Sendable (Connection, RecordingDelegate.Event) -> Void = { _, _ in })
     async -> RecordingDelegate {
     let queue = TestQueue()
     let delegate = RecordingDelegate(onQueue: queue.isCurrent, redirectDecision: redirectDecision,
-                                     disposition: disposition, onEvent: onEvent)
+                                     disposition: disposition, challengeDecision: challengeDecision, onEvent: onEvent)
     Connection(request: request, delegate: delegate, queue: queue.queue).start()
     #expect(await delegate.ended.wait(), "the connection never ended: \(delegate.events)")
     return delegate

@@ -11,6 +11,7 @@ import HaulTestSupport
 final class RecordingDelegate: ConnectionDelegate {
     enum Event: Equatable, Sendable {
         case redirect(to: String, status: Int)
+        case challenge(status: Int, previousFailures: Int)
         case response(Int)
         case data(Int)
         case sent(total: Int64, expected: Int64)
@@ -42,13 +43,16 @@ final class RecordingDelegate: ConnectionDelegate {
     private let onQueue: @Sendable () -> Bool
     private let redirectDecision: @Sendable (Request, Response) -> Request?
     private let disposition: @Sendable (Response) -> ResponseDisposition
+    private let challengeDecision: @Sendable (AuthenticationChallenge) -> ChallengeDisposition
     private let onEvent: @Sendable (Connection, Event) -> Void
 
     init(onQueue: @escaping @Sendable () -> Bool,
          redirectDecision: @escaping @Sendable (Request, Response) -> Request? = { request, _ in request },
          disposition: @escaping @Sendable (Response) -> ResponseDisposition = { _ in .allow },
+         challengeDecision: @escaping @Sendable (AuthenticationChallenge) -> ChallengeDisposition = { _ in .performDefaultHandling },
          onEvent: @escaping @Sendable (Connection, Event) -> Void = { _, _ in }) {
         self.onQueue = onQueue
+        self.challengeDecision = challengeDecision
         self.redirectDecision = redirectDecision
         self.disposition = disposition
         self.onEvent = onEvent
@@ -79,6 +83,11 @@ final class RecordingDelegate: ConnectionDelegate {
     func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request? {
         note(connection, .redirect(to: request.url.path, status: redirectResponse?.statusCode ?? 0))
         return redirectDecision(request, redirectResponse ?? Response(url: request.url, statusCode: 0))
+    }
+
+    func connection(_ connection: Connection, didReceive challenge: AuthenticationChallenge) -> ChallengeDisposition {
+        note(connection, .challenge(status: challenge.response.statusCode, previousFailures: challenge.previousFailureCount))
+        return challengeDecision(challenge)
     }
 
     func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition {
@@ -126,6 +135,8 @@ extension RecordingDelegate {
             switch event {
             case .redirect:
                 if stage > 0 { return "redirect at \(index) after a response" }
+            case .challenge:
+                if sawResponse { return "challenge at \(index) after a response" }
             case .response:
                 stage = 1
                 sawResponse = true
