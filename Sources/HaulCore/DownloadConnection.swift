@@ -18,16 +18,20 @@ final class DownloadConnection: Connection, @unchecked Sendable {
     let expectedValidator: String?
     /// One of the extra connections of a split download, fetching a closed range.
     let isHelper: Bool
+    /// The existing file a conditional request asked about (`conditional-get`): a 304 keeps
+    /// it, a 200 replaces it.
+    let conditionalFile: String?
     /// The URLs that redirected so far (redacted), for the download's `ResponseSummary`.
     let redirects = Mutex<[String]>([])
 
     init(request: Request, downloadID: String, hostKey: String, resumeOffset: Int64, expectedValidator: String?,
-         isHelper: Bool = false, queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine) {
+         isHelper: Bool = false, conditionalFile: String? = nil, queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine) {
         self.downloadID = downloadID
         self.hostKey = hostKey
         self.resumeOffset = resumeOffset
         self.expectedValidator = expectedValidator
         self.isHelper = isHelper
+        self.conditionalFile = conditionalFile
         super.init(request: request, delegate: queue, queue: callbackQueue, engine: engine)
     }
 }

@@ -110,6 +110,8 @@ extension DownloadOptions {
         public var allowOverwrite: Bool?
         public var autoFileRenaming: Bool?
         public var conditionalGet: Bool?
+        /// Give the saved file the server's Last-Modified as its mtime.
+        public var remoteTime: Bool?
         public var gid: String?
 
         public init() {}
@@ -148,6 +150,7 @@ extension DownloadOptions {
             case "allow-overwrite": allowOverwrite = try Self.boolean(value)
             case "auto-file-renaming": autoFileRenaming = try Self.boolean(value)
             case "conditional-get": conditionalGet = try Self.boolean(value)
+            case "remote-time": remoteTime = try Self.boolean(value)
             case "gid":
                 guard value.count == 16, value.allSatisfy(\.isHexDigit) else { throw OptionError("a gid is 16 hex digits") }
                 gid = value.lowercased()
@@ -174,7 +177,7 @@ extension DownloadOptions {
                 ("no-proxy", noProxy),
                 ("pause", pause.map(String.init)), ("allow-overwrite", allowOverwrite.map(String.init)),
                 ("auto-file-renaming", autoFileRenaming.map(String.init)),
-                ("conditional-get", conditionalGet.map(String.init)), ("gid", gid),
+                ("conditional-get", conditionalGet.map(String.init)), ("remote-time", remoteTime.map(String.init)), ("gid", gid),
             ]
             for header in headers where includingSecrets || !Self.isSecretHeader(header) {
                 pairs.append(("header", header))

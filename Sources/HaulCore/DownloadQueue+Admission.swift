@@ -99,9 +99,15 @@ extension DownloadQueue {
         } else {
             download.completed.removeAll()
         }
+        var conditionalFile: String?
+        if options.conditionalGet == true, resumeOffset == 0, download.destination == nil,
+           let existing = ConditionalGet.existingFile(out: options.out, url: url, directory: download.directory ?? configuration.directory) {
+            conditionalFile = existing
+            for header in ConditionalGet.headers(for: existing) { request.headers.set(header.name, header.value) }
+        }
         return DownloadConnection(request: request, downloadID: download.id, hostKey: DownloadQueue.hostKey(url.absoluteString),
                                   resumeOffset: resumeOffset,
                                   expectedValidator: resumeOffset > 0 ? download.validator : nil,
-                                  queue: self, callbackQueue: callbackQueue, engine: engine)
+                                  conditionalFile: conditionalFile, queue: self, callbackQueue: callbackQueue, engine: engine)
     }
 }

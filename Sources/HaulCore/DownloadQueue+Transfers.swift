@@ -28,6 +28,9 @@ extension DownloadQueue {
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
             download.response = ResponseSummary(response, redirectChain: attempt.redirects.withLock { $0 })
             state.downloads[id] = download
+            if response.statusCode == 304, let existing = attempt.conditionalFile {
+                return keepUnchanged(&state, id, existing)
+            }
             switch ResumeRule.judge(response, rangeFrom: attempt.originalRequest.byteRange?.lowerBound,
                                      validator: attempt.expectedValidator) {
             case .fail:
@@ -46,7 +49,7 @@ extension DownloadQueue {
                 return startOver(&state, id, reason: nil, refundAttempt: true)
             case .write(let offset, let total):
                 do {
-                    try reserveName(for: &download, response: response, in: &state)
+                    try reserveName(for: &download, response: response, replacing: attempt.conditionalFile, in: &state)
                 } catch {
                     state.downloads[id] = download
                     state.endAttempt(id)
@@ -106,7 +109,7 @@ extension DownloadQueue {
     private func finishDownload(_ download: Download, attempt: DownloadConnection, at path: String) {
         guard let destination = download.destination else { return }
         guard let expected = download.options.merged(over: configuration.defaults).checksum else {
-            finishFile(of: attempt, at: path, destination: destination, failure: nil)
+            finishFile(download, of: attempt, at: path, destination: destination, failure: nil)
             return
         }
         state.withLock { $0.verifying[ObjectIdentifier(attempt)] = false }
@@ -124,19 +127,46 @@ extension DownloadQueue {
             callbackQueue.async { [self, failure] in
                 let loadingEnded = state.withLock { $0.verifying.removeValue(forKey: ObjectIdentifier(attempt)) } ?? false
                 guard state.withLock({ $0.connections[attempt.downloadID] === attempt }) else { return }
-                finishFile(of: attempt, at: path, destination: destination, failure: failure)
+                finishFile(download, of: attempt, at: path, destination: destination, failure: failure)
                 if loadingEnded { complete(attempt) }
             }
         }
     }
 
-    /// Gives a verified file its final name, or files why not for the attempt's ending.
-    private func finishFile(of attempt: DownloadConnection, at path: String, destination: String, failure: String?) {
+    /// Gives a verified file its final name (and, as its options ask, the server's
+    /// Last-Modified as its mtime, and its ETag for the next conditional get), or files why not
+    /// for the attempt's ending.
+    private func finishFile(_ download: Download, of attempt: DownloadConnection, at path: String, destination: String,
+                            failure: String?) {
         var failure = failure
         if failure == nil, rename(path, destination) != 0 {
             failure = "cannot rename \(path) to \(destination): \(String(cString: strerror(errno)))"
         }
-        if let failure { state.withLock { $0.lateFailure[attempt.downloadID] = failure } }
+        if let failure {
+            state.withLock { $0.lateFailure[attempt.downloadID] = failure }
+            return
+        }
+        let options = download.options.merged(over: configuration.defaults)
+        if options.remoteTime == true { ConditionalGet.applyRemoteTime(download.response?.header("Last-Modified"), to: destination) }
+        if options.conditionalGet == true, let tag = download.response?.header("ETag") {
+            ConditionalGet.remember(entityTag: tag, of: destination)
+        }
+    }
+
+    /// A conditional request answered 304: the file already there is the download, complete.
+    private func keepUnchanged(_ state: inout State, _ id: String, _ path: String) -> [DownloadConnection] {
+        state.endAttempt(id)
+        guard var download = state.downloads[id] else { return [] }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64) ?? 0
+        download.destination = path
+        download.totalBytes = size
+        download.completed = ByteRanges(size > 0 ? [0..<size] : [])
+        download.state = .complete
+        download.speed = 0
+        download.lastError = nil
+        state.downloads[id] = download
+        emit(.changed(download))
+        return admit(&state)
     }
 
     public func connectionDidFinishLoading(_ connection: Connection) {
@@ -246,14 +276,23 @@ extension DownloadQueue {
 
     // MARK: - Names
 
-    /// Chooses the destination on the first response (the user's `out`, else the response's
-    /// name, sanitized, made unique) and creates the partial file, which reserves the name.
-    private func reserveName(for download: inout Download, response: Response, in state: inout State) throws(OptionError) {
+    /// Chooses the destination on the first response (the file a conditional request asked
+    /// about, else the user's `out`, else the response's name, sanitized, made unique unless
+    /// `auto-file-renaming=false`) and creates the partial file, which reserves the name.
+    private func reserveName(for download: inout Download, response: Response, replacing existing: String?,
+                             in state: inout State) throws(OptionError) {
         if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) { return }
         let options = download.options.merged(over: configuration.defaults)
         let name = options.out ?? FileNaming.name(for: response)
-        let destination = FileNaming.uniqueDestination(for: name, in: download.directory ?? configuration.directory,
-                                                       allowOverwrite: options.allowOverwrite ?? false)
+        let directory = download.directory ?? configuration.directory
+        let overwrite = options.allowOverwrite ?? false
+        if existing == nil, !overwrite, options.autoFileRenaming == false {
+            let path = FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: true)
+            if FileManager.default.fileExists(atPath: path) || FileManager.default.fileExists(atPath: path + FileNaming.partialSuffix) {
+                throw OptionError("\(path) already exists: set allow-overwrite=true to replace it, or auto-file-renaming=true to save under a new name")
+            }
+        }
+        let destination = existing ?? FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: overwrite)
         let partial = destination + FileNaming.partialSuffix
         let folder = (destination as NSString).deletingLastPathComponent
         if !state.createdDirectories.contains(folder) {

@@ -33,6 +33,11 @@ public final class ResponseSummary: Sendable, Equatable {
         self.redirectChain = redirectChain + [response.url.redactedString]
     }
 
+    /// The kept header `name`'s value (names as in `keptHeaders`).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name == name }?.value
+    }
+
     public static func == (left: ResponseSummary, right: ResponseSummary) -> Bool {
         left === right || (left.statusCode == right.statusCode && left.reasonPhrase == right.reasonPhrase
             && left.httpVersion == right.httpVersion && left.headers == right.headers

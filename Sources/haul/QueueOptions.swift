@@ -50,6 +50,15 @@ struct QueueOptions: ParsableArguments {
     @Flag(name: .customLong("allow-overwrite"), help: "Overwrite an existing file instead of saving as NAME.1.EXT.")
     var allowOverwrite = false
 
+    @Option(name: .customLong("auto-file-renaming"), help: "Save as NAME.1.EXT when NAME.EXT exists (true, the default), or fail (false).")
+    var autoFileRenaming: Bool?
+
+    @Flag(name: .customLong("conditional-get"), help: "Download a file that is already there only if the server has a newer one (If-Modified-Since, If-None-Match); a 304 keeps it.")
+    var conditionalGet = false
+
+    @Flag(name: [.customShort("R"), .customLong("remote-time")], help: "Give saved files the server's Last-Modified time.")
+    var remoteTime = false
+
     @Option(name: .customLong("max-download-limit"), help: "Cap each download's speed, e.g. 500K or 2M (bytes per second).")
     var maxDownloadLimit: String?
 
@@ -156,6 +165,8 @@ struct QueueOptions: ParsableArguments {
             ("user-agent", userAgent), ("referer", referer), ("allow-overwrite", allowOverwrite ? "true" : nil),
             ("http-user", httpUser), ("http-passwd", httpPasswd), ("all-proxy", allProxy),
             ("http-proxy", httpProxy), ("https-proxy", httpsProxy), ("no-proxy", noProxy),
+            ("auto-file-renaming", autoFileRenaming.map(String.init)), ("conditional-get", conditionalGet ? "true" : nil),
+            ("remote-time", remoteTime ? "true" : nil),
         ]
         var pairs = named.compactMap { name, value in value.map { (name, $0) } }
         pairs += headers.map { ("header", $0) }

@@ -33,7 +33,8 @@ import Synchronization
 ///   `trickle=K` (the first request sends K body bytes every 100 ms), `crawl=K` (the second
 ///   does), `pace=K` (every other request does, until `fileRequests.liftPace(for:)`),
 ///   `etag=changing` (the ETag is `"vN"` on the Nth request),
-///   `ranges=ignore` (always 200) or `ranges=416`, `ifrange=ignore` (serve the range even when
+///   A request with `If-None-Match` the ETag, or `If-Modified-Since` at or after the Last-Modified
+///   (1 Sep 2026 10:00 GMT), gets a 304. `ranges=ignore` (always 200) or `ranges=416`, `ifrange=ignore` (serve the range even when
 ///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE).
 public final class FaultServer: Sendable {
     public let port: Int
@@ -241,7 +242,13 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         var start = 0
         var end = size
         var status = HTTPResponseStatus.ok
-        var headers = ["ETag": etag, "Accept-Ranges": "bytes", "Last-Modified": "Tue, 01 Sep 2026 10:00:00 GMT"]
+        let lastModified = "Tue, 01 Sep 2026 10:00:00 GMT"
+        if head.headers.first(name: "If-None-Match") == etag
+            || head.headers.first(name: "If-Modified-Since").flatMap(FaultHandler.date).map({ $0 >= (FaultHandler.date(lastModified) ?? .distantFuture) }) == true {
+            send(context, .notModified, headers: ["ETag": etag, "Last-Modified": lastModified], body: nil)
+            return
+        }
+        var headers = ["ETag": etag, "Accept-Ranges": "bytes", "Last-Modified": lastModified]
         let ifRangeMatches = head.headers.first(name: "If-Range").map { $0 == etag } ?? true
         if let range, query["ranges"] != "ignore", ifRangeMatches || query["ifrange"] == "ignore" {
             if query["ranges"] == "416" {
@@ -295,6 +302,15 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         channel.eventLoop.scheduleTask(in: .milliseconds(100)) {
             trickle(from: start + count, to: end, step: step, channel: channel)
         }
+    }
+
+    /// An HTTP date (IMF-fixdate).
+    static func date(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.date(from: text)
     }
 
     /// `bytes=a-b` or `bytes=a-` as a half-open range within `size`, or nil.

@@ -1,0 +1,1 @@
+#include "CXattr.h"
