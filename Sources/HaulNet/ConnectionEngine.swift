@@ -35,6 +35,7 @@ public final class ConnectionEngine: Sendable {
         case setMaxReceiveSpeed(UInt64, Int64?)
         case limitDownload(UInt64, Int64)
         case setMaxOverallReceiveSpeed(Int64?)
+        case cookies(CookieCommand)
         case shutdown
     }
 
@@ -72,6 +73,37 @@ public final class ConnectionEngine: Sendable {
     /// at once, for running transfers too.
     public func setMaxOverallReceiveSpeed(_ bytesPerSecond: Int64?) {
         submit(.setMaxOverallReceiveSpeed(bytesPerSecond))
+    }
+
+    /// Turns cookies on for every later transfer of this engine: they all share one store,
+    /// which first takes the cookies of the Netscape-format files at `paths`. Returns how many
+    /// cookies the store then holds. Waits for the engine thread; do not call it from a
+    /// delegate queue the engine waits on.
+    public func useCookies(loadingFrom paths: [String]) throws(CookieError) -> Int {
+        try perform { reply in .cookies(.turnOn(paths, reply)) }
+    }
+
+    /// Writes the cookie store to `path` (Netscape format, mode 0600). Waits for the engine thread.
+    public func saveCookies(to path: String) throws(CookieError) {
+        try perform { reply in .cookies(.save(path, { reply($0.map { 0 }) })) }
+    }
+
+    /// What the engine thread does with cookies; `reply` runs on the engine thread.
+    enum CookieCommand: Sendable {
+        case turnOn([String], @Sendable (Result<Int, CookieError>) -> Void)
+        case save(String, @Sendable (Result<Void, CookieError>) -> Void)
+    }
+
+    /// Submits the command `make` builds and waits for its reply.
+    private func perform(_ make: (@escaping @Sendable (Result<Int, CookieError>) -> Void) -> Command) throws(CookieError) -> Int {
+        let result = Mutex<Result<Int, CookieError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        submit(make { answer in
+            result.withLock { $0 = answer }
+            done.signal()
+        })
+        done.wait()
+        return try result.withLock { $0 ?? .failure(CookieError("the engine stopped")) }.get()
     }
 
     /// Stops the engine thread: every running connection is dropped without further messages.

@@ -48,6 +48,11 @@ struct EasyOptions {
         return list
     }
 
+    /// The first option libcurl refused, as its number and libcurl's words, if any.
+    var failure: String? {
+        firstFailure.map { "\($0.0.rawValue) (\(String(cString: curl_easy_strerror($0.1))))" }
+    }
+
     /// Throws the first failed option, naming it.
     func check(url: URL) throws(ConnectionError) {
         guard let (option, code) = firstFailure else { return }

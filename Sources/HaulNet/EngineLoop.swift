@@ -10,6 +10,7 @@ final class EngineLoop {
     private let multi: UnsafeMutableRawPointer
     private var transfers: [UInt64: Transfer] = [:]
     private let overallLimit = SharedLimit()
+    private let cookies = CookieJar()
 
     init(engine: ConnectionEngine) {
         self.engine = engine
@@ -47,7 +48,7 @@ final class EngineLoop {
         switch command {
         case .start(let connection):
             let transfer = Transfer(connection: connection, multi: multi, bufferSize: engine.configuration.receiveBufferSize,
-                                    overallLimit: overallLimit)
+                                    overallLimit: overallLimit, cookies: cookies)
             transfers[connection.id] = transfer
             transfer.begin()
         case .cancel(let id):
@@ -67,6 +68,10 @@ final class EngineLoop {
         case .setMaxOverallReceiveSpeed(let speed):
             overallLimit.bucket = speed.map { TokenBucket(rate: $0) }
             for transfer in transfers.values { transfer.wakeIfWaitingOnCap() }
+        case .cookies(.turnOn(let paths, let reply)):
+            reply(Result { () throws(CookieError) in try cookies.turnOn(loading: paths) })
+        case .cookies(.save(let path, let reply)):
+            reply(Result { () throws(CookieError) in try cookies.save(to: path) })
         case .shutdown:
             break
         }

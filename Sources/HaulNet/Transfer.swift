@@ -56,12 +56,14 @@ final class Transfer {
     private var endedAtLimit = false
     private var limiter: TokenBucket?
     private let overallLimit: SharedLimit
+    private let cookies: CookieJar
     /// When a transfer paused by its speed cap may receive again (CLOCK_MONOTONIC ns).
     private(set) var resumeAt: UInt64?
 
-    init(connection: Connection, multi: UnsafeMutableRawPointer, bufferSize: Int, overallLimit: SharedLimit) {
+    init(connection: Connection, multi: UnsafeMutableRawPointer, bufferSize: Int, overallLimit: SharedLimit, cookies: CookieJar) {
         self.connection = connection
         self.overallLimit = overallLimit
+        self.cookies = cookies
         self.multi = multi
         self.bufferSize = bufferSize
         // The current request: the original one, with any speed cap set before the start.
@@ -541,6 +543,7 @@ final class Transfer {
             options.set(CURLOPT_PROXYPASSWORD, credentials.password)
             options.set(CURLOPT_PROXYAUTH, haul_auth_basic_or_digest)
         }
+        cookies.attach(&options)
         try configureMethodAndBody(&options, context: me)
         headerList = options.setHeaders(headerLines())
         try options.check(url: request.url)

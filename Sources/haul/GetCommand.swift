@@ -43,6 +43,7 @@ struct GetCommand: ParsableCommand {
 
         let reporter = ProgressReporter(quiet: options.quiet)
         let configuration = try options.configuration { reporter.report($0) }
+        try options.startCookies { if !options.quiet || $0.hasPrefix("warning") { reporter.report($0) } }
         let stored: StoredQueue
         do {
             stored = try StoredQueue(stateDirectory: options.stateDirectoryPath,
@@ -73,7 +74,7 @@ struct GetCommand: ParsableCommand {
                 reporter.report("continuing \(continued) download\(continued == 1 ? "" : "s") from an earlier run")
             }
         }
-        let interruptHandlers = stopOnInterrupt(stored)
+        let interruptHandlers = stopOnInterrupt(stored, options: options)
         let paused = ids.filter { queue.download($0)?.state == .paused }.count
         let running = ids.count - paused - alreadySaved
         if paused > 0, !options.quiet {
@@ -86,6 +87,7 @@ struct GetCommand: ParsableCommand {
         // Finished downloads leave the stored queue; the store's history keeps them.
         queue.remove(queue.ids(in: [.complete]))
         stored.flush()
+        let cookiesKept = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
 
         if let saveSession = options.saveSession {
             // What is left is unfinished (completed ones were taken off above). Looked up one at
@@ -99,14 +101,15 @@ struct GetCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        if completed < running || rejected > 0 { throw ExitCode(1) }
+        if completed < running || rejected > 0 || !cookiesKept { throw ExitCode(1) }
     }
 
-    /// On SIGINT or SIGTERM: writes the queue's last progress to the store, says how to go on,
-    /// and exits 130.
-    private static func stopOnInterrupt(_ stored: StoredQueue) -> [any DispatchSourceSignal] {
+    /// On SIGINT or SIGTERM: writes the queue's last progress to the store (and the cookies, if
+    /// asked), says how to go on, and exits 130.
+    private static func stopOnInterrupt(_ stored: StoredQueue, options: QueueOptions) -> [any DispatchSourceSignal] {
         StopSignals.handle([SIGINT, SIGTERM]) {
             stored.flush()
+            _ = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
             FileHandle.standardError.write(Data("\ninterrupted; run haul get again to continue\n".utf8))
             Foundation.exit(130)
         }

@@ -111,6 +111,12 @@ struct QueueOptions: ParsableArguments {
     @Option(name: .customLong("netrc-path"), help: "The netrc file to read instead of ~/.netrc.")
     var netrcPath: String?
 
+    @Option(name: .customLong("load-cookies"), help: "Send the cookies of this Netscape-format file (as curl and wget write it).")
+    var loadCookies: String?
+
+    @Option(name: .customLong("save-cookies"), help: "At the end, write every cookie (loaded and received) to this file, mode 0600.")
+    var saveCookies: String?
+
     @Option(name: .customLong("save-session"), help: "At the end, write the unfinished downloads to this queue file.")
     var saveSession: String?
 
@@ -146,6 +152,9 @@ struct QueueOptions: ParsableArguments {
         guard maxConnectionsPerHost >= 0 else { throw ValidationError("--max-connections-per-host must be 0 (no cap) or more") }
         _ = try defaults()
         _ = try overallLimit()
+        if let loadCookies, !FileManager.default.isReadableFile(atPath: loadCookies) {
+            throw ValidationError("--load-cookies '\(loadCookies)' is not a readable file")
+        }
         if let netrcPath, !FileManager.default.isReadableFile(atPath: netrcPath) {
             throw ValidationError("--netrc-path '\(netrcPath)' is not a readable file")
         }
@@ -211,6 +220,36 @@ struct QueueOptions: ParsableArguments {
             }
         }
         return configuration
+    }
+
+    // MARK: - Cookies
+
+    /// Turns cookies on for the run when --load-cookies or --save-cookies asks (all downloads
+    /// share them); `report` hears how many were loaded.
+    func startCookies(report: (String) -> Void) throws {
+        guard loadCookies != nil || saveCookies != nil else { return }
+        do {
+            let count = try ConnectionEngine.shared.useCookies(loadingFrom: loadCookies.map { [$0] } ?? [])
+            if let loadCookies {
+                report(count == 0 ? "warning: \(loadCookies) holds no cookie (Netscape format: 7 tab-separated fields a line)"
+                                  : "\(loadCookies): \(count) cookie\(count == 1 ? "" : "s") loaded")
+            }
+        } catch {
+            throw ValidationError("--load-cookies: \(error)")
+        }
+    }
+
+    /// Writes the run's cookies to the --save-cookies file, if one was named; a failure goes to
+    /// `report` and is returned as false.
+    func keepCookies(report: (String) -> Void) -> Bool {
+        guard let saveCookies else { return true }
+        do {
+            try ConnectionEngine.shared.saveCookies(to: saveCookies)
+            return true
+        } catch {
+            report("haul: --save-cookies: \(error)")
+            return false
+        }
     }
 
     /// The state directory to use.

@@ -41,6 +41,7 @@ struct UICommand: ParsableCommand {
         let (entries, _) = try options.entries { notices.append($0) }
         let inbox = EventInbox()
         let configuration = try options.configuration { notices.append($0) }
+        try options.startCookies { notices.append($0) }
         let stored: StoredQueue
         do {
             stored = try StoredQueue(stateDirectory: options.stateDirectoryPath, configuration: configuration,
@@ -73,6 +74,7 @@ struct UICommand: ParsableCommand {
         CrashGuard.disarm()
         if let frameStats, let stats = runner.stats { try? stats.report.write(toFile: frameStats, atomically: true, encoding: .utf8) }
         stored.flush()
+        _ = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let unfinished = stored.queue.ids(in: [.queued, .active, .paused]).count
         if unfinished > 0 {
             print("haul: \(unfinished) download\(unfinished == 1 ? "" : "s") saved in the queue; run haul to continue")

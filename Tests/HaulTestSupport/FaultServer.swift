@@ -25,6 +25,7 @@ import Synchronization
 /// - A request with an absolute URI (`GET http://any.host/PATH`, as to an HTTP proxy) is served
 ///   by PATH and its URI logged (`fileRequests.proxied`). For a host named `authproxy…` the proxy
 ///   first wants `Proxy-Authorization` for `proxy:pw` (a 407 with a Basic challenge).
+/// - `/cookies?NAME=VALUE&…`: a Set-Cookie (Path=/) for each pair.
 /// - `/disposition?value=V`: a Content-Disposition header with value V.
 /// - `/empty`: 204 without a body.
 /// - `/file/N?key=K&…`: N pattern bytes with ETag `"v1"` and a Last-Modified, honouring Range and
@@ -216,6 +217,13 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             let text = head.headers.map { "\($0.name): \($0.value)\n" }.joined()
             send(context, .ok, body: Array(text.utf8))
+        case "cookies":
+            let head = HTTPResponseHead(version: .http1_1, status: .ok,
+                                        headers: HTTPHeaders(query.sorted { $0.key < $1.key }.map { ("Set-Cookie", "\($0.key)=\($0.value); Path=/") }
+                                                             + [("Content-Length", "2")]))
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            sendBody(context, Array("ok".utf8)[...])
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         case "disposition":
             send(context, .ok, headers: ["Content-Disposition": query["value"] ?? ""], body: Array("x".utf8))
         case "empty":

@@ -32,6 +32,10 @@ CURLcode haul_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value)
 CURLcode haul_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode haul_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 
+// MARK: - curl_share_setopt
+
+CURLSHcode haul_share_setopt_long(CURLSH *handle, CURLSHoption option, long value);
+
 // MARK: - curl_multi_setopt
 
 CURLMcode haul_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
@@ -48,5 +52,6 @@ static const long haul_curlpipe_multiplex = CURLPIPE_MULTIPLEX;
 /* Basic or Digest, whichever the server asks for in its 401 challenge. */
 static const long haul_auth_basic_or_digest = (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST);
 static const long haul_global_default = CURL_GLOBAL_DEFAULT;
+static const long haul_lock_data_cookie = CURL_LOCK_DATA_COOKIE;
 
 #endif
