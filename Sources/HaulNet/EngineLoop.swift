@@ -60,7 +60,7 @@ final class EngineLoop {
         case .challengeDecision(let id, let disposition):
             transfers[id]?.challengeDecided(disposition)
         case .resumeReceiving(let id):
-            transfers[id]?.resumeReceiving()
+            transfers[id]?.deliveryCaughtUp()
         case .setMaxReceiveSpeed(let id, let speed):
             transfers[id]?.setMaxReceiveSpeed(speed)
         case .limitDownload(let id, let end):

@@ -22,6 +22,9 @@ final class Transfer {
         /// The delegate is deciding what to do with the body; writes pause meanwhile.
         case awaitingDisposition
         case deliver
+        /// Splitting a `multipart/x-mixed-replace` body: each part is delivered as a response
+        /// followed by its data.
+        case multipart
         case download(FileSink)
         case ended
     }
@@ -40,6 +43,9 @@ final class Transfer {
     private var response: Response?
     private var hops = 0
     private var heldBody: [UInt8] = []
+    /// The parts of a `multipart/x-mixed-replace` body, and the response that announced them.
+    private var multipart: MultipartReplaceParser?
+    private var multipartResponse: Response?
     /// A 401 or 407 whose Basic or Digest challenge libcurl answers with the request's
     /// credentials by sending the request again: the answer to that is the response. Kept in
     /// case libcurl does not ask again after all.
@@ -95,6 +101,8 @@ final class Transfer {
         phase = .headers
         head = ResponseHead()
         heldBody = []
+        multipart = nil
+        multipartResponse = nil
         pendingChallenge = nil
         paused = false
         failure = nil
@@ -186,6 +194,11 @@ final class Transfer {
             askChallenge(response)
         case .awaitingDisposition:
             completedWhileDeciding = true
+            multipart?.end()
+        case .multipart:
+            completedWhileDeciding = true
+            multipart?.end()
+            continueMultipart()
         case .deliver, .download:
             finish()
         case .awaitingRedirect, .awaitingChallenge, .ended:
@@ -236,6 +249,10 @@ final class Transfer {
     /// The delegate answered `didReceive(response)`.
     func dispositionDecided(_ disposition: ResponseDisposition) {
         guard case .awaitingDisposition = phase else { return }
+        if multipart != nil {
+            partDispositionDecided(disposition)
+            return
+        }
         switch disposition {
         case .cancel:
             detach()
@@ -261,6 +278,16 @@ final class Transfer {
         }
         if completedWhileDeciding {
             finish()
+        } else {
+            resumeReceiving()
+        }
+    }
+
+    /// The delegate has taken the data it was behind on: a multipart body goes on with its
+    /// parts; any other transfer receives again.
+    func deliveryCaughtUp() {
+        if case .multipart = phase {
+            continueMultipart()
         } else {
             resumeReceiving()
         }
@@ -376,9 +403,68 @@ final class Transfer {
         }
         if RedirectPolicy.isRedirect(response) {
             phase = .redirectBody(response)
+        } else if (200..<300).contains(response.statusCode),
+                  let parser = MultipartReplaceParser(contentType: response.headers["Content-Type"]) {
+            multipart = parser
+            multipartResponse = response
+            phase = .multipart
         } else {
             deliverFinalResponse(response)
         }
+    }
+
+    // MARK: - multipart/x-mixed-replace
+
+    /// Hands on what the parser has: data to the delegate, and a new part as a response (then
+    /// waits for its disposition). False when it must wait: for a disposition, or for the
+    /// delegate to catch up.
+    private func pumpMultipart() -> Bool {
+        while let event = multipart?.next() {
+            switch event {
+            case .part(let headers):
+                let outer = multipartResponse ?? Response(url: request.url, statusCode: 200)
+                deliverFinalResponse(Response(url: request.url, statusCode: outer.statusCode, reasonPhrase: outer.reasonPhrase,
+                                              httpVersion: outer.httpVersion, headers: headers))
+                return false
+            case .data(let bytes):
+                if !bytes.withUnsafeBytes({ connection.engineEnqueueData($0) }) {
+                    multipart?.unread(bytes)
+                    return false
+                }
+            }
+        }
+        return true
+    }
+
+    /// Delivers what can be delivered, then receives on, ends, or waits.
+    private func continueMultipart() {
+        guard pumpMultipart() else {
+            pauseReceiving()
+            return
+        }
+        if completedWhileDeciding { finish() } else { resumeReceiving() }
+    }
+
+    /// The delegate answered a part's response: its data follows, or the load stops. A part
+    /// cannot become a download (the stream has no end to write a file to).
+    private func partDispositionDecided(_ disposition: ResponseDisposition) {
+        switch disposition {
+        case .cancel:
+            detach()
+        case .allow:
+            phase = .multipart
+            continueMultipart()
+        case .becomeDownload:
+            fail(ConnectionError(kind: .transport, url: request.url,
+                                 detail: "a part of a multipart/x-mixed-replace stream cannot become a download"))
+        }
+    }
+
+    /// Pauses receiving from inside or outside libcurl's callbacks (a no-op once the hop ended).
+    private func pauseReceiving() {
+        guard !paused, inMulti, let easy else { return }
+        paused = true
+        curl_easy_pause(easy, Int32(haul_curlpause_recv))
     }
 
     /// Body bytes, from CURLOPT_WRITEFUNCTION. Returns the count taken, 0 to abort, or the
@@ -398,6 +484,10 @@ final class Transfer {
         case .awaitingDisposition:
             paused = true
             return haul_writefunc_pause
+        case .multipart:
+            multipart?.feed(bytes)
+            if !pumpMultipart() { pauseReceiving() }
+            return bytes.count
         default:
             return consume(bytes)
         }

@@ -25,6 +25,8 @@ import Synchronization
 /// - A request with an absolute URI (`GET http://any.host/PATH`, as to an HTTP proxy) is served
 ///   by PATH and its URI logged (`fileRequests.proxied`). For a host named `authproxy…` the proxy
 ///   first wants `Proxy-Authorization` for `proxy:pw` (a 407 with a Basic challenge).
+/// - `/multipart/N?chunk=K`: a `multipart/x-mixed-replace` stream (boundary `frame`) of N parts
+///   (`FaultServer.multipartPart`), sent K bytes every 5 ms (default: at once).
 /// - `/cookies?NAME=VALUE&…`: a Set-Cookie (Path=/) for each pair.
 /// - `/disposition?value=V`: a Content-Disposition header with value V.
 /// - `/empty`: 204 without a body.
@@ -79,6 +81,11 @@ public final class FaultServer: Sendable {
         self.group = group
         self.channel = channel
         self.port = port
+    }
+
+    /// Part `index` of `/multipart/N`: its Content-Type names it, and its data differs in length.
+    public static func multipartPart(_ index: Int) -> (type: String, data: [UInt8]) {
+        ("text/plain; part=\(index)", Array("part \(index): ".utf8) + TestPattern.bytes(count: 1000 * index))
     }
 
     /// `http://127.0.0.1:PORT` followed by `path`.
@@ -217,6 +224,11 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             let text = head.headers.map { "\($0.name): \($0.value)\n" }.joined()
             send(context, .ok, body: Array(text.utf8))
+        case "multipart":
+            let body = FaultHandler.multipartBody(parts: number)
+            sendHead(context, .ok, headers: ["Content-Type": "multipart/x-mixed-replace; boundary=\"frame\""])
+            context.flush()
+            FaultHandler.drip(body[...], step: Int(query["chunk"] ?? "") ?? body.count, channel: context.channel)
         case "cookies":
             let head = HTTPResponseHead(version: .http1_1, status: .ok,
                                         headers: HTTPHeaders(query.sorted { $0.key < $1.key }.map { ("Set-Cookie", "\($0.key)=\($0.value); Path=/") }
@@ -310,6 +322,30 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         channel.eventLoop.scheduleTask(in: .milliseconds(100)) {
             trickle(from: start + count, to: end, step: step, channel: channel)
         }
+    }
+
+    static func multipartBody(parts: Int) -> [UInt8] {
+        var body = Array("a preamble to ignore\r\n".utf8)
+        for index in 1...max(parts, 1) {
+            let part = FaultServer.multipartPart(index)
+            body += Array("--frame\r\nContent-Type: \(part.type)\r\n\r\n".utf8) + part.data + Array("\r\n".utf8)
+        }
+        return body + Array("--frame--\r\n".utf8)
+    }
+
+    /// Writes `bytes` `step` at a time every 5 ms, then ends the response.
+    private static func drip(_ bytes: ArraySlice<UInt8>, step: Int, channel: any Channel) {
+        guard channel.isActive else { return }
+        let chunk = bytes.prefix(max(step, 1))
+        var buffer = channel.allocator.buffer(capacity: chunk.count)
+        buffer.writeBytes(chunk)
+        channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
+        let rest = bytes.dropFirst(chunk.count)
+        guard !rest.isEmpty else {
+            channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: nil)
+            return
+        }
+        channel.eventLoop.scheduleTask(in: .milliseconds(5)) { drip(rest, step: step, channel: channel) }
     }
 
     /// An HTTP date (IMF-fixdate).

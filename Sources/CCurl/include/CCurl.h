@@ -43,6 +43,7 @@ CURLMcode haul_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
 // MARK: - Macros Swift does not import
 
 static const long haul_curlpause_cont = CURLPAUSE_CONT;
+static const long haul_curlpause_recv = CURLPAUSE_RECV;
 static const size_t haul_writefunc_pause = CURL_WRITEFUNC_PAUSE;
 static const size_t haul_readfunc_abort = CURL_READFUNC_ABORT;
 static const int haul_seekfunc_ok = CURL_SEEKFUNC_OK;
