@@ -17,7 +17,7 @@ DATA="$OUT/data"
 RUNS="$OUT/runs"
 SIZE_MIB=1024
 
-for tool in nginx curl wget2 aria2c axel python3 /usr/bin/time sha256sum bc tmux; do
+for tool in nginx curl wget2 aria2c axel python3 openssl /usr/bin/time sha256sum bc tmux; do
   command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "bench: $tool is missing; run 'make bench'" >&2; exit 2; }
 done
 [ -x "$HAUL" ] || { echo "bench: $HAUL is missing; run 'make bench' (it builds haul in release mode)" >&2; exit 2; }
@@ -49,11 +49,22 @@ fi
 EXPECTED_CAPPED=$(cat "$DATA/64m.sha256")
 
 # MARK: - nginx
-# A port below the kernel's ephemeral range (32768+), so no client socket holds it.
-PORT=$(shuf -i 20000-32000 -n 1)
-while (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; do PORT=$(shuf -i 20000-32000 -n 1); done
+# Ports below the kernel's ephemeral range (32768+), so no client socket holds them: plain
+# HTTP, then HTTPS with HTTP/2, then HTTPS with HTTP/1.1 only (scenario D).
+port_in_use() {
+  for p in "$@"; do (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && return 0; done
+  return 1
+}
+PORT=$(shuf -i 20000-31990 -n 1)
+while port_in_use "$PORT" $((PORT + 1)) $((PORT + 2)); do PORT=$(shuf -i 20000-31990 -n 1); done
+PORT_H2=$((PORT + 1))
+PORT_H1=$((PORT + 2))
 NGX="$OUT/nginx"
 mkdir -p "$NGX"
+# A self-signed certificate for 127.0.0.1, trusted by each client as its own authority.
+CERT="$NGX/cert.pem"
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$NGX/key.pem" -out "$CERT" -days 2 \
+  -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 2>/dev/null
 cat > "$NGX/nginx.conf" <<CONF
 user root;
 worker_processes 1;
@@ -80,6 +91,12 @@ http {
             limit_rate 4m;
         }
     }
+    # Scenario D: the small files over HTTPS, with and without HTTP/2.
+    ssl_certificate $CERT;
+    ssl_certificate_key $NGX/key.pem;
+    http2_max_concurrent_streams 128;
+    server { listen 127.0.0.1:$PORT_H2 ssl http2; root $DATA; }
+    server { listen 127.0.0.1:$PORT_H1 ssl; root $DATA; }
 }
 CONF
 "$NGINX" -p "$NGX" -c "$NGX/nginx.conf" &
@@ -91,6 +108,8 @@ URL="http://127.0.0.1:$PORT/1g.bin"
 URL_CAPPED="http://127.0.0.1:$PORT/capped/64m.bin"
 
 for i in $(seq -w 0 999); do echo "http://127.0.0.1:$PORT/small/f$i"; done > "$DATA/small/list.txt"
+sed "s#http://127.0.0.1:$PORT/#https://127.0.0.1:$PORT_H2/#" "$DATA/small/list.txt" > "$DATA/list-h2.txt"
+sed "s#http://127.0.0.1:$PORT/#https://127.0.0.1:$PORT_H1/#" "$DATA/small/list.txt" > "$DATA/list-h1.txt"
 
 # MARK: - Measuring
 # Tools take turns within each round; the best round of each is kept. Scenario A removes each
@@ -110,14 +129,19 @@ declare -A COMMAND=(
   [C:curl]="curl -s -Z --parallel-max 16 --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/small/list.txt")"
   [C:wget2]="wget2 -q --no-config --max-threads=16 -i $DATA/small/list.txt -P files"
   [C:aria2c]="aria2c -q -j16 --file-allocation=none -i $DATA/small/list.txt -d files"
+  [D:haul-h2]="$HAUL get -q -j 16 --ca-certificate $CERT -i $DATA/list-h2.txt -d files"
+  [D:haul-h1]="$HAUL get -q -j 16 --ca-certificate $CERT -i $DATA/list-h1.txt -d files"
+  [D:curl-h2]="curl -s -Z --parallel-max 16 --http2 --cacert $CERT --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/list-h2.txt")"
+  [D:curl-h1]="curl -s -Z --parallel-max 16 --http1.1 --cacert $CERT --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/list-h1.txt")"
 )
+D_TOOLS=(haul-h2 haul-h1 curl-h2 curl-h1)
 TOOLS=(haul curl wget2 aria2c)
 
 # verify SCENARIO DIR: prints the sha256 of what the run produced.
 verify() {
   case $1 in
     A|B) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
-    C) [ "$(ls "$2/files" 2>/dev/null | wc -l)" = 1000 ] && (cd "$2/files" && cat f* | sha256sum | cut -d' ' -f1) ;;
+    C|D) [ "$(ls "$2/files" 2>/dev/null | wc -l)" = 1000 ] && (cd "$2/files" && cat f* | sha256sum | cut -d' ' -f1) ;;
   esac
 }
 
@@ -141,7 +165,7 @@ run_once() {
     tail -5 "$dir/stderr" >&2
     exit 1
   fi
-  [ "$1" != C ] && rm -f "$dir/file"
+  case $1 in A|B) rm -f "$dir/file" ;; esac
   cpu=$(echo "$user + $sys" | bc)
   if [ -z "${WALL[$key]:-}" ] || [ "$(echo "$wall < ${WALL[$key]}" | bc)" = 1 ]; then
     WALL[$key]=$wall; CPU[$key]=$cpu; RSS[$key]=$rss
@@ -158,6 +182,10 @@ for scenario in A C; do
   for round in $(seq "$ROUNDS"); do
     for name in "${TOOLS[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
+done
+echo "scenario D, $ROUNDS rounds…" >&2
+for round in $(seq "$ROUNDS"); do
+  for name in "${D_TOOLS[@]}"; do run_once D "$name" "$round"; done
 done
 # Scenario B: axel in place of wget2; the single connection (curl) once, as it takes 16 s.
 echo "scenario B, $ROUNDS rounds…" >&2
@@ -285,6 +313,17 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   for name in "${TOOLS[@]}"; do
     ratio=$(echo "scale=2; ${WALL[C:$name]} / ${WALL[C:curl]}" | bc)
     echo "| $name | ${WALL[C:$name]} | ${CPU[C:$name]} | $(echo "scale=1; ${RSS[C:$name]} / 1024" | bc) | ${ratio}x |"
+  done
+  echo
+  echo "Scenario D: scenario C over HTTPS (nginx, a self-signed certificate), HTTP/2 against HTTP/1.1"
+  echo
+  echo "| tool | protocol | wall s | CPU s | max RSS MiB | HTTP/1.1 wall / HTTP/2 wall |"
+  echo "|---|---|---|---|---|---|"
+  for tool in haul curl; do
+    gain=$(echo "scale=2; ${WALL[D:$tool-h1]} / ${WALL[D:$tool-h2]}" | bc)
+    for proto in h2 h1; do
+      echo "| $tool | $([ $proto = h2 ] && echo HTTP/2 || echo HTTP/1.1) | ${WALL[D:$tool-$proto]} | ${CPU[D:$tool-$proto]} | $(echo "scale=1; ${RSS[D:$tool-$proto]} / 1024" | bc) | $([ $proto = h2 ] && echo "${gain}x" || echo "") |"
+    done
   done
   echo
   echo "Queue file of 100,000 URLs: read, queued and each attempted once (refused at once) in ${QUEUE_WALL} s, peak RSS $(echo "scale=1; $QUEUE_RSS / 1024" | bc) MiB"

@@ -610,6 +610,9 @@ final class Transfer {
         })
         options.set(CURLOPT_HEADERDATA, pointer: me)
         options.set(CURLOPT_HTTP_VERSION, haul_http_version_2tls)
+        // Wait for a connection being set up to the same host to say whether it multiplexes
+        // (HTTP/2) rather than open another: many small loads then share one connection.
+        options.set(CURLOPT_PIPEWAIT, 1)
         options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         let timeout = max(request.timeoutInterval, 0.001)
         options.set(CURLOPT_CONNECTTIMEOUT_MS, Int(timeout * 1000))
