@@ -52,7 +52,11 @@ final class ProgressReporter: Sendable {
             switch download.state {
             case .complete:
                 state.withLock { $0.completed += 1 }
-                if !quiet { report("saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))") }
+                if !quiet {
+                    report(download.response?.statusCode == 304
+                           ? "up to date: \(label) (not modified on the server; nothing transferred)"
+                           : "saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))")
+                }
             default:
                 var reason = TextSanitizer.visible(download.lastError ?? download.state.rawValue)
                 if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) {

@@ -42,6 +42,7 @@ struct GetCommandCookieTests {
         #expect(modified == Date(timeIntervalSince1970: 1_788_256_800))
         let second = try HaulProcess.run(["get", "--conditional-get", url], in: directory)
         #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("up to date"), "\(second.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["40000"])
         #expect(server.fileRequests.requests(for: key).count == 2)
     }
