@@ -610,6 +610,11 @@ final class Transfer {
         })
         options.set(CURLOPT_HEADERDATA, pointer: me)
         options.set(CURLOPT_HTTP_VERSION, haul_http_version_2tls)
+        // Over TLS, wait for a connection being set up to the same host to say (by ALPN)
+        // whether it multiplexes (HTTP/2) rather than open another: many small loads then
+        // share one connection. Not over plain HTTP: there libcurl learns nothing until the
+        // first transfer ends, and would hold the second one back behind it.
+        if request.url.scheme?.lowercased() == "https" { options.set(CURLOPT_PIPEWAIT, 1) }
         // Wait for a connection being set up to the same host to say whether it multiplexes
         // (HTTP/2) rather than open another: many small loads then share one connection.
         options.set(CURLOPT_PIPEWAIT, 1)

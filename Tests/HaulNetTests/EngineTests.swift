@@ -114,4 +114,18 @@ struct EngineTests {
         let echoed = String(decoding: await load(request).body, as: UTF8.self)
         #expect(!echoed.contains("Injected"))
     }
+
+    @Test("a load started beside a long HTTP/1.1 transfer to the same host is not held back behind it")
+    func notHeldBehindBusyConnection() async throws {
+        let queue = TestQueue()
+        let stalled = RecordingDelegate(onQueue: queue.isCurrent)
+        let long = Connection(request: try request("/file/4000000?key=\(UUID())&pace=32768"), delegate: stalled, queue: queue.queue)
+        // Both start together: the second must not wait for the first one's connection.
+        let started = ContinuousClock.now
+        long.start()
+        defer { long.cancel() }
+        let quick = await load(try request("/bytes/10"))
+        #expect(quick.events.last == .finished)
+        #expect(ContinuousClock.now - started < .seconds(3))
+    }
 }
