@@ -94,14 +94,15 @@ public final class ConnectionEngine: Sendable {
         case save(String, @Sendable (Result<Void, CookieError>) -> Void)
     }
 
-    /// Submits the command `make` builds and waits for its reply.
+    /// Submits the command `make` builds and waits for its reply (an engine that has stopped
+    /// gives none).
     private func perform(_ make: (@escaping @Sendable (Result<Int, CookieError>) -> Void) -> Command) throws(CookieError) -> Int {
         let result = Mutex<Result<Int, CookieError>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        submit(make { answer in
+        guard submit(make { answer in
             result.withLock { $0 = answer }
             done.signal()
-        })
+        }) else { throw CookieError("the engine has stopped") }
         done.wait()
         return try result.withLock { $0 ?? .failure(CookieError("the engine stopped")) }.get()
     }
@@ -117,12 +118,15 @@ public final class ConnectionEngine: Sendable {
     /// Posts `command` to the engine thread and wakes it. Commands already waiting mean a wake-up
     /// is already on its way (the thread takes them all after each wake-up), so only the first
     /// command after a take wakes it: one wake-up, not one per command.
-    func submit(_ command: Command) {
+    /// Returns false, dropping the command, once the engine has stopped.
+    @discardableResult
+    func submit(_ command: Command) -> Bool {
         mailbox.withLock { mailbox in
-            guard !mailbox.stopped else { return }
+            guard !mailbox.stopped else { return false }
             let alreadyWoken = !mailbox.commands.isEmpty
             mailbox.commands.append(command)
             if !alreadyWoken, let wake = mailbox.wake { curl_multi_wakeup(wake.multi) }
+            return true
         }
     }
 

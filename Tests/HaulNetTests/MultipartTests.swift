@@ -53,15 +53,19 @@ struct MultipartTests {
     @Test("cancel at the second part stops the stream")
     func cancelSecond() async throws {
         let seen = Mutex(0)
+        let cancelled = Signal()
         let queue = TestQueue()
         let delegate = RecordingDelegate(onQueue: queue.isCurrent, disposition: { _ in
             seen.withLock { seen -> ResponseDisposition in
                 seen += 1
+                if seen == 2 { cancelled.fire() }
                 return seen == 2 ? .cancel : .allow
             }
         })
         Connection(request: try request("/multipart/3?chunk=100"), delegate: delegate, queue: queue.queue).start()
-        try await Task.sleep(for: .milliseconds(800))
+        #expect(await cancelled.wait())
+        // The rest of the stream (about 0.4 s more at this pace) must not arrive.
+        try await Task.sleep(for: .milliseconds(600))
         #expect(delegate.events.filter { if case .response = $0 { true } else { false } }.count == 2)
         #expect(delegate.body == Data(FaultServer.multipartPart(1).data))
         #expect(!delegate.events.contains(.finished))
