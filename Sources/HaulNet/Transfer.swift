@@ -615,9 +615,6 @@ final class Transfer {
         // share one connection. Not over plain HTTP: there libcurl learns nothing until the
         // first transfer ends, and would hold the second one back behind it.
         if request.url.scheme?.lowercased() == "https" { options.set(CURLOPT_PIPEWAIT, 1) }
-        // Wait for a connection being set up to the same host to say whether it multiplexes
-        // (HTTP/2) rather than open another: many small loads then share one connection.
-        options.set(CURLOPT_PIPEWAIT, 1)
         options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         let timeout = max(request.timeoutInterval, 0.001)
         options.set(CURLOPT_CONNECTTIMEOUT_MS, Int(timeout * 1000))

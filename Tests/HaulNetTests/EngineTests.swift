@@ -119,7 +119,7 @@ struct EngineTests {
     func notHeldBehindBusyConnection() async throws {
         let queue = TestQueue()
         let stalled = RecordingDelegate(onQueue: queue.isCurrent)
-        let long = Connection(request: try request("/stall"), delegate: stalled, queue: queue.queue)
+        let long = Connection(request: try request("/file/4000000?key=\(UUID())&pace=32768"), delegate: stalled, queue: queue.queue)
         // Both start together: the second must not wait for the first one's connection.
         let started = ContinuousClock.now
         long.start()
