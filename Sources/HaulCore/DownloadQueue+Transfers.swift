@@ -287,8 +287,8 @@ extension DownloadQueue {
         let directory = download.directory ?? configuration.directory
         let overwrite = options.allowOverwrite ?? false
         if existing == nil, !overwrite, options.autoFileRenaming == false {
-            let path = FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: true)
-            if FileManager.default.fileExists(atPath: path) || FileManager.default.fileExists(atPath: path + FileNaming.partialSuffix) {
+            let path = FileNaming.path(for: name, in: directory)
+            if FileNaming.isTaken(path) {
                 throw OptionError("\(path) already exists: set allow-overwrite=true to replace it, or auto-file-renaming=true to save under a new name")
             }
         }

@@ -34,16 +34,25 @@ public enum FileNaming {
     /// The path of the first of `name`, `name.1.ext`, `name.2.ext`… in `directory` that neither
     /// exists nor has a partial file, unless `allowOverwrite` (then `name` itself).
     public static func uniqueDestination(for name: String, in directory: String, allowOverwrite: Bool) -> String {
-        let folder = directory.hasSuffix("/") ? directory : directory + "/"
-        if allowOverwrite { return folder + name }
+        var candidate = path(for: name, in: directory)
+        if allowOverwrite { return candidate }
         let (stem, ext) = split(name)
-        var candidate = folder + name
         var number = 0
-        while exists(candidate) || exists(candidate + partialSuffix) {
+        while isTaken(candidate) {
             number += 1
-            candidate = folder + "\(stem).\(number)\(ext)"
+            candidate = path(for: "\(stem).\(number)\(ext)", in: directory)
         }
         return candidate
+    }
+
+    /// `name` inside `directory`.
+    public static func path(for name: String, in directory: String) -> String {
+        (directory.hasSuffix("/") ? directory : directory + "/") + name
+    }
+
+    /// Whether a file, or its partial file, already has `path`.
+    public static func isTaken(_ path: String) -> Bool {
+        exists(path) || exists(path + partialSuffix)
     }
 
     // MARK: - Pieces

@@ -43,7 +43,7 @@ struct GetCommand: ParsableCommand {
 
         let reporter = ProgressReporter(quiet: options.quiet)
         let configuration = try options.configuration { reporter.report($0) }
-        try options.startCookies { if !options.quiet || $0.hasPrefix("warning") { reporter.report($0) } }
+        try options.startCookies { reporter.report($0) }
         let stored: StoredQueue
         do {
             stored = try StoredQueue(stateDirectory: options.stateDirectoryPath,

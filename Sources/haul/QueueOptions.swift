@@ -225,14 +225,17 @@ struct QueueOptions: ParsableArguments {
     // MARK: - Cookies
 
     /// Turns cookies on for the run when --load-cookies or --save-cookies asks (all downloads
-    /// share them); `report` hears how many were loaded.
+    /// share them); `report` hears how many were loaded (unless --quiet) or that none were.
     func startCookies(report: (String) -> Void) throws {
         guard loadCookies != nil || saveCookies != nil else { return }
         do {
             let count = try ConnectionEngine.shared.useCookies(loadingFrom: loadCookies.map { [$0] } ?? [])
             if let loadCookies {
-                report(count == 0 ? "warning: \(loadCookies) holds no cookie (Netscape format: 7 tab-separated fields a line)"
-                                  : "\(loadCookies): \(count) cookie\(count == 1 ? "" : "s") loaded")
+                if count == 0 {
+                    report("warning: \(loadCookies) holds no cookie (Netscape format: 7 tab-separated fields a line)")
+                } else if !quiet {
+                    report("\(loadCookies): \(count) cookie\(count == 1 ? "" : "s") loaded")
+                }
             }
         } catch {
             throw ValidationError("--load-cookies: \(error)")
