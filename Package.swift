@@ -54,6 +54,7 @@ let package = Package(
         .target(
             name: "HaulTestSupport",
             dependencies: [
+                "HaulNet",
                 "COpenSSL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

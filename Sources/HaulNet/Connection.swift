@@ -43,30 +43,55 @@ open class Connection: @unchecked Sendable {
 
     public let originalRequest: Request
     public let engine: ConnectionEngine
+    /// The cache this load consults and stores into, if it was given one.
+    public var cache: ResponseCache? { caching?.cache }
     let id: UInt64
     private let delivery: SerialDelivery
+    private let caching: CachingLoad?
     private let state: Mutex<State>
 
     // MARK: - Public API
 
-    /// Creates a connection; nothing is sent before `start()`.
+    /// Creates a connection; nothing is sent before `start()`. With a `cache`, the request's
+    /// `cachePolicy` decides whether a stored response answers it, and a response that may be
+    /// stored is offered to the delegate (`willCacheResponse`) and then stored. Big downloads
+    /// pass none.
     public init(request: Request, delegate: any ConnectionDelegate, queue: any DelegateQueue,
-                engine: ConnectionEngine = .shared) {
+                engine: ConnectionEngine = .shared, cache: ResponseCache? = nil) {
         originalRequest = request
         self.engine = engine
+        caching = cache.map(CachingLoad.init)
         id = Connection.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         delivery = SerialDelivery(queue: queue)
         state = Mutex(State(delegate: delegate, currentRequest: request))
     }
 
-    /// Starts the load. Calling it again, or after `cancel()`, does nothing.
+    /// Starts the load. Calling it again, or after `cancel()`, does nothing. With a cache, the
+    /// cache is read on the delegate queue first.
     public func start() {
         let starts = state.withLock { state in
             guard state.phase == .idle else { return false }
             state.phase = .running
             return true
         }
-        if starts { engine.submit(.start(self)) }
+        guard starts else { return }
+        if let caching {
+            deliver { [self] delegate in begin(with: caching.plan(for: currentRequest), delegate: delegate) }
+        } else {
+            engine.submit(.start(self))
+        }
+    }
+
+    /// Sends `plan`'s request, or answers from the cache.
+    private func begin(with plan: CachingLoad.Plan, delegate: any ConnectionDelegate) {
+        switch plan {
+        case .load(let request):
+            state.withLock { $0.currentRequest = request }
+            engine.submit(.start(self))
+        case .serve(let cached):
+            let disposition = present(cached.response, to: delegate)
+            deliverCachedBody(cached.data, as: disposition, finishing: true)
+        }
     }
 
     /// Stops the load. No delegate message runs after this returns (one already running on the
@@ -111,7 +136,7 @@ open class Connection: @unchecked Sendable {
     // MARK: - Delivery
 
     /// Runs `message` on the delegate queue if the connection is still running then.
-    private func deliver(_ message: @escaping @Sendable (any ConnectionDelegate) -> Void) {
+    func deliver(_ message: @escaping @Sendable (any ConnectionDelegate) -> Void) {
         delivery.submit { [self] in
             guard let delegate = state.withLock({ $0.phase == .running ? $0.delegate : nil }) else { return }
             message(delegate)
@@ -119,7 +144,7 @@ open class Connection: @unchecked Sendable {
     }
 
     /// Runs the ending `message`, after which nothing more is delivered.
-    private func deliverEnding(_ message: @escaping @Sendable (any ConnectionDelegate) -> Void) {
+    func deliverEnding(_ message: @escaping @Sendable (any ConnectionDelegate) -> Void) {
         delivery.submit { [self] in
             let delegate = state.withLock { state -> (any ConnectionDelegate)? in
                 guard state.phase == .running else { return nil }
@@ -152,13 +177,28 @@ open class Connection: @unchecked Sendable {
 
     /// Hands the delegate the final response; `reply` gets its disposition (not called if the
     /// connection is cancelled first).
+    /// A 304 that confirms the response the cache asked about is replaced by that response and
+    /// its stored body.
     func engineDeliverResponse(_ response: Response, reply: @escaping @Sendable (ResponseDisposition) -> Void) {
         deliver { [self] delegate in
-            state.withLock { $0.response = response }
-            let disposition = delegate.connection(self, didReceive: response)
-            if disposition == .cancel { cancel() }
-            reply(disposition)
+            guard let confirmed = caching?.received(response, for: currentRequest) else {
+                reply(present(response, to: delegate))
+                return
+            }
+            let disposition = present(confirmed.response, to: delegate)
+            deliverCachedBody(confirmed.data, as: disposition, finishing: false)
+            // The 304 itself has no body; the engine ends the load when it is complete.
+            reply(disposition == .cancel ? .cancel : .allow)
         }
+    }
+
+    /// Gives the delegate the final response and returns its disposition (on the delegate queue).
+    private func present(_ response: Response, to delegate: any ConnectionDelegate) -> ResponseDisposition {
+        state.withLock { $0.response = response }
+        let disposition = delegate.connection(self, didReceive: response)
+        caching?.dispositionChosen(disposition)
+        if disposition == .cancel { cancel() }
+        return disposition
     }
 
     /// Queues body bytes for the delegate. Returns false, keeping nothing, when the delegate
@@ -188,7 +228,9 @@ open class Connection: @unchecked Sendable {
             return (data, state.receivingPaused)
         }
         if resume { engine.submit(.resumeReceiving(id)) }
-        if !data.isEmpty { delegate.connection(self, didReceive: data) }
+        guard !data.isEmpty else { return }
+        caching?.delivered(data)
+        delegate.connection(self, didReceive: data)
     }
 
     /// Adds request-body progress; the delegate gets it coalesced.
@@ -239,7 +281,12 @@ open class Connection: @unchecked Sendable {
         deliver { [self] delegate in delegate.connection(self, didFinishDownloadingTo: path) }
     }
 
+    /// Offers a response that may be stored to the delegate, after its data and before the
+    /// finish, then ends the load.
     func engineFinish() {
+        if let caching {
+            deliver { [self] delegate in offer(to: caching, delegate: delegate) }
+        }
         deliverEnding { [self] delegate in delegate.connectionDidFinishLoading(self) }
     }
 

@@ -10,7 +10,8 @@ import Foundation
 ///    for credentials, each answered with a `ChallengeDisposition`;
 /// 3. zero or more `didReceive(_: Response)`, each answered with a `ResponseDisposition`;
 /// 4. zero or more `didReceive(_: Data)` (or, for a download, `didWriteData` progress);
-/// 5. exactly one of `connectionDidFinishLoading` or `didFailWithError`, unless cancelled.
+/// 5. for a connection with a `ResponseCache`, at most one `willCacheResponse`, after the data;
+/// 6. exactly one of `connectionDidFinishLoading` or `didFailWithError`, unless cancelled.
 ///
 /// Upload progress (`didSendBodyData`) comes while the body is sent.
 ///
@@ -47,6 +48,11 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
     /// A download's body is complete in the file at `path`; `connectionDidFinishLoading` follows.
     func connection(_ connection: Connection, didFinishDownloadingTo path: String)
 
+    /// The response just loaded may be stored in the connection's cache (see
+    /// `ResponseCache.mayStore`). Return it, a changed copy, or nil to keep it out. Comes after
+    /// the last data and before `connectionDidFinishLoading`, at most once. Default: as given.
+    func connection(_ connection: Connection, willCacheResponse cachedResponse: CachedResponse) -> CachedResponse?
+
     func connectionDidFinishLoading(_ connection: Connection)
 
     func connection(_ connection: Connection, didFailWithError error: ConnectionError)
@@ -66,6 +72,9 @@ extension ConnectionDelegate {
     public func connection(_ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
                            totalBytesExpectedToWrite: Int64) {}
     public func connection(_ connection: Connection, didFinishDownloadingTo path: String) {}
+    public func connection(_ connection: Connection, willCacheResponse cachedResponse: CachedResponse) -> CachedResponse? {
+        cachedResponse
+    }
     public func connectionDidFinishLoading(_ connection: Connection) {}
     public func connection(_ connection: Connection, didFailWithError error: ConnectionError) {}
 }

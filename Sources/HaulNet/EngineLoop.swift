@@ -47,6 +47,9 @@ final class EngineLoop {
     private func apply(_ command: ConnectionEngine.Command) {
         switch command {
         case .start(let connection):
+            // Cancelled before its start got here (a cached load starts from the delegate queue,
+            // so a cancel from another thread can overtake it).
+            guard !connection.isDone else { break }
             let transfer = Transfer(connection: connection, multi: multi, bufferSize: engine.configuration.receiveBufferSize,
                                     overallLimit: overallLimit, cookies: cookies)
             transfers[connection.id] = transfer

@@ -25,6 +25,8 @@ public final class Fetcher: ConnectionDelegate {
     /// Where the blocks (and the delegate messages behind them) run.
     public let callbackQueue: OperationQueue
     public let engine: ConnectionEngine
+    /// Where loads find and keep responses, by each load's `cachePolicy`; nil for none.
+    public let cache: ResponseCache?
 
     private struct Settings {
         var timeoutInterval: TimeInterval = 60
@@ -34,8 +36,9 @@ public final class Fetcher: ConnectionDelegate {
     private let settings = Mutex(Settings())
     private let active = Mutex<[ObjectIdentifier: FetcherConnection]>([:])
 
-    public init(engine: ConnectionEngine = .shared) {
+    public init(engine: ConnectionEngine = .shared, cache: ResponseCache? = nil) {
         self.engine = engine
+        self.cache = cache
         callbackQueue = OperationQueue()
         callbackQueue.name = "haul.fetcher"
         callbackQueue.maxConcurrentOperationCount = 1
@@ -61,7 +64,7 @@ public final class Fetcher: ConnectionDelegate {
             request.cachePolicy = settings.cachePolicy
         }
         let connection = FetcherConnection(request: request, fetcher: self, queue: callbackQueue, engine: engine,
-                                           completion: completion, failure: failure,
+                                           cache: cache, completion: completion, failure: failure,
                                            cancellationHandler: cancellationHandler)
         active.withLock { $0[ObjectIdentifier(connection)] = connection }
         connection.start()

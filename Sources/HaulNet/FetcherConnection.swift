@@ -18,12 +18,12 @@ final class FetcherConnection: Connection, @unchecked Sendable {
     private var cancellationHandler: (@Sendable () -> Void)?
 
     init(request: Request, fetcher: Fetcher, queue: any DelegateQueue, engine: ConnectionEngine,
-         completion: @escaping Completion, failure: @escaping Failure,
+         cache: ResponseCache? = nil, completion: @escaping Completion, failure: @escaping Failure,
          cancellationHandler: (@Sendable () -> Void)? = nil) {
         self.completion = completion
         self.failure = failure
         self.cancellationHandler = cancellationHandler
-        super.init(request: request, delegate: fetcher, queue: queue, engine: engine)
+        super.init(request: request, delegate: fetcher, queue: queue, engine: engine, cache: cache)
     }
 
     /// Cancels the load; neither block runs, but the cancellation handler (the async form's

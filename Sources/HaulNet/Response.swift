@@ -14,14 +14,18 @@ public struct Response: Sendable {
     public let reasonPhrase: String
     public let httpVersion: String
     public let headers: HTTPHeaders
+    /// True when the response was answered from a `ResponseCache` (perhaps after the server
+    /// confirmed it with a 304) rather than sent by the server for this load.
+    public let isFromCache: Bool
 
     public init(url: URL, statusCode: Int, reasonPhrase: String = "", httpVersion: String = "HTTP/1.1",
-                headers: HTTPHeaders = HTTPHeaders()) {
+                headers: HTTPHeaders = HTTPHeaders(), isFromCache: Bool = false) {
         self.url = url
         self.statusCode = statusCode
         self.reasonPhrase = reasonPhrase.isEmpty ? Response.standardReason(for: statusCode) : reasonPhrase
         self.httpVersion = httpVersion
         self.headers = headers
+        self.isFromCache = isFromCache
     }
 
     // MARK: - What the headers say

@@ -1,4 +1,5 @@
 import Foundation
+import HaulNet
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -30,6 +31,8 @@ import Synchronization
 /// - `/cookies?NAME=VALUE&…`: a Set-Cookie (Path=/) for each pair.
 /// - `/disposition?value=V`: a Content-Disposition header with value V.
 /// - `/empty`: 204 without a body.
+/// - `/cacheable/N?key=K&…`: a response with the cache headers the query asks for, counted per
+///   key K in `fileRequests` (with the validator each request carried); see `CacheRoute`.
 /// - `/file/N?key=K&…`: N pattern bytes with ETag `"v1"` and a Last-Modified, honouring Range and
 ///   If-Range, counting requests per key K (`fileRequests`). Faults: `drop=M` (the first request
 ///   closes after M body bytes), `stall=M` (the first request sends M body bytes, then nothing),
@@ -231,7 +234,7 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             FaultHandler.drip(body[...], step: Int(query["chunk"] ?? "") ?? body.count, channel: context.channel)
         case "cookies":
             let head = HTTPResponseHead(version: .http1_1, status: .ok,
-                                        headers: HTTPHeaders(query.sorted { $0.key < $1.key }.map { ("Set-Cookie", "\($0.key)=\($0.value); Path=/") }
+                                        headers: NIOHTTP1.HTTPHeaders(query.sorted { $0.key < $1.key }.map { ("Set-Cookie", "\($0.key)=\($0.value); Path=/") }
                                                              + [("Content-Length", "2")]))
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             sendBody(context, Array("ok".utf8)[...])
@@ -240,6 +243,12 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             send(context, .ok, headers: ["Content-Disposition": query["value"] ?? ""], body: Array("x".utf8))
         case "empty":
             send(context, .noContent, body: nil)
+        case "cacheable":
+            let count = log.record(key: query["key"] ?? "", range: nil, ifRange: nil,
+                                   validator: head.headers.first(name: "If-None-Match") ?? head.headers.first(name: "If-Modified-Since"))
+            let answer = CacheRoute.answer(size: number, query: query, ifNoneMatch: head.headers.first(name: "If-None-Match"),
+                                           ifModifiedSince: head.headers.first(name: "If-Modified-Since"), count: count)
+            send(context, HTTPResponseStatus(statusCode: answer.status), headers: answer.headers, body: answer.body)
         case "file":
             serveFile(size: number, query: query, head: head, context: context)
         default:
@@ -264,7 +273,7 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         var status = HTTPResponseStatus.ok
         let lastModified = "Tue, 01 Sep 2026 10:00:00 GMT"
         if head.headers.first(name: "If-None-Match") == etag
-            || head.headers.first(name: "If-Modified-Since").flatMap(FaultHandler.date).map({ $0 >= (FaultHandler.date(lastModified) ?? .distantFuture) }) == true {
+            || head.headers.first(name: "If-Modified-Since").flatMap(HTTPDate.parse).map({ $0 >= (HTTPDate.parse(lastModified) ?? .distantFuture) }) == true {
             send(context, .notModified, headers: ["ETag": etag, "Last-Modified": lastModified], body: nil)
             return
         }
@@ -348,15 +357,6 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         channel.eventLoop.scheduleTask(in: .milliseconds(5)) { drip(rest, step: step, channel: channel) }
     }
 
-    /// An HTTP date (IMF-fixdate).
-    static func date(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.date(from: text)
-    }
-
     /// `bytes=a-b` or `bytes=a-` as a half-open range within `size`, or nil.
     static func parseRange(_ value: String, size: Int) -> (Int, Int)? {
         guard value.hasPrefix("bytes=") else { return nil }
@@ -378,7 +378,7 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func sendHead(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, headers: [String: String]) {
-        let head = HTTPResponseHead(version: .http1_1, status: status, headers: HTTPHeaders(headers.map { ($0.key, $0.value) }))
+        let head = HTTPResponseHead(version: .http1_1, status: status, headers: NIOHTTP1.HTTPHeaders(headers.map { ($0.key, $0.value) }))
         context.write(wrapOutboundOut(.head(head)), promise: nil)
     }
 
@@ -442,6 +442,8 @@ public final class FileRequestLog: Sendable {
     public struct Entry: Sendable, Equatable {
         public let range: String?
         public let ifRange: String?
+        /// The `If-None-Match` (else `If-Modified-Since`) a `/cacheable/` request carried.
+        public let validator: String?
     }
 
     private let entries = Mutex<[String: [Entry]]>([:])
@@ -471,9 +473,9 @@ public final class FileRequestLog: Sendable {
     }
 
     /// Records a request and returns its number for `key`, from 1.
-    func record(key: String, range: String?, ifRange: String?) -> Int {
+    func record(key: String, range: String?, ifRange: String?, validator: String? = nil) -> Int {
         entries.withLock { entries in
-            entries[key, default: []].append(Entry(range: range, ifRange: ifRange))
+            entries[key, default: []].append(Entry(range: range, ifRange: ifRange, validator: validator))
             return entries[key]?.count ?? 0
         }
     }

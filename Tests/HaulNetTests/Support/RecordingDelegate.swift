@@ -17,6 +17,8 @@ final class RecordingDelegate: ConnectionDelegate {
         case sent(total: Int64, expected: Int64)
         case written(total: Int64)
         case downloaded(String)
+        /// `willCacheResponse`, with the offered body's length.
+        case willCache(Int)
         case finished
         case failed(ConnectionError.Kind)
 
@@ -44,15 +46,18 @@ final class RecordingDelegate: ConnectionDelegate {
     private let redirectDecision: @Sendable (Request, Response) -> Request?
     private let disposition: @Sendable (Response) -> ResponseDisposition
     private let challengeDecision: @Sendable (AuthenticationChallenge) -> ChallengeDisposition
+    private let cacheDecision: @Sendable (CachedResponse) -> CachedResponse?
     private let onEvent: @Sendable (Connection, Event) -> Void
 
     init(onQueue: @escaping @Sendable () -> Bool,
          redirectDecision: @escaping @Sendable (Request, Response) -> Request? = { request, _ in request },
          disposition: @escaping @Sendable (Response) -> ResponseDisposition = { _ in .allow },
          challengeDecision: @escaping @Sendable (AuthenticationChallenge) -> ChallengeDisposition = { _ in .performDefaultHandling },
+         cacheDecision: @escaping @Sendable (CachedResponse) -> CachedResponse? = { $0 },
          onEvent: @escaping @Sendable (Connection, Event) -> Void = { _, _ in }) {
         self.onQueue = onQueue
         self.challengeDecision = challengeDecision
+        self.cacheDecision = cacheDecision
         self.redirectDecision = redirectDecision
         self.disposition = disposition
         self.onEvent = onEvent
@@ -113,6 +118,11 @@ final class RecordingDelegate: ConnectionDelegate {
         note(connection, .downloaded(path))
     }
 
+    func connection(_ connection: Connection, willCacheResponse cachedResponse: CachedResponse) -> CachedResponse? {
+        note(connection, .willCache(cachedResponse.data.count))
+        return cacheDecision(cachedResponse)
+    }
+
     func connectionDidFinishLoading(_ connection: Connection) {
         note(connection, .finished)
     }
@@ -126,10 +136,12 @@ final class RecordingDelegate: ConnectionDelegate {
 
 extension RecordingDelegate {
     /// Nil when the events keep the contract's order: redirects, then responses, then data
-    /// (or download progress), then at most one ending, and nothing after it. Otherwise why not.
+    /// (or download progress), then at most one offer to the cache, then at most one ending, and
+    /// nothing after it. Otherwise why not.
     static func orderViolation(_ events: [Event]) -> String? {
         var stage = 0  // 0 redirects, 1 responses/data, 2 ended
         var sawResponse = false
+        var offered = false
         for (index, event) in events.enumerated() {
             if stage == 2 { return "event \(index) (\(event)) after the ending" }
             switch event {
@@ -138,10 +150,15 @@ extension RecordingDelegate {
             case .challenge:
                 if sawResponse { return "challenge at \(index) after a response" }
             case .response:
+                if offered { return "response at \(index) after the offer to the cache" }
                 stage = 1
                 sawResponse = true
             case .data, .written, .downloaded:
                 if !sawResponse { return "\(event) at \(index) before any response" }
+                if offered { return "\(event) at \(index) after the offer to the cache" }
+            case .willCache:
+                if !sawResponse || offered { return "offer to the cache at \(index) before any response, or again" }
+                offered = true
             case .sent:
                 break
             case .finished, .failed:
