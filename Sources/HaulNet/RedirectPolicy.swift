@@ -7,7 +7,7 @@ import Foundation
 /// same origin, and only to http, https, ftp or ftps.
 enum RedirectPolicy {
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
-    static let allowedSchemes: Set<String> = ["http", "https", "ftp", "ftps"]
+    static let allowedSchemes = Request.supportedSchemes
     /// Headers that carry secrets and never go to another origin.
     static let originBoundHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
 

@@ -36,6 +36,9 @@ public struct Request: Sendable {
     /// Redirect hops followed before the load fails with `tooManyRedirects`.
     public var maxRedirects = 20
 
+    /// The URL schemes a connection loads, and the only ones a redirect may lead to.
+    public static let supportedSchemes: Set<String> = ["http", "https", "ftp", "ftps"]
+
     public static let defaultUserAgent = "haul/0.1"
 
     public init(url: URL) {

@@ -11,7 +11,7 @@ struct QueueOptions: ParsableArguments {
     @Argument(help: "The http, https, ftp or ftps URLs to download.")
     var urls: [String] = []
 
-    @Option(name: [.customShort("i"), .customLong("input-file")], help: "Read downloads from this queue file (aria2 format or one URL a line; - for stdin; may be gzip-compressed).")
+    @Option(name: [.customShort("i"), .customLong("input-file")], help: "Read downloads from this queue file (aria2 format or one URL a line; - for stdin; an http(s) or ftp URL; may be gzip-compressed).")
     var inputFile: String?
 
     @Option(name: [.customShort("o"), .customLong("out")], help: "Save to this file name, relative to --dir (one download only).")
@@ -267,14 +267,19 @@ struct QueueOptions: ParsableArguments {
         var rejected = 0
         if let inputFile {
             let result: InputFile.ReadResult
+            let remote = RemoteQueueFile.url(in: inputFile)
             do {
-                result = try InputFile.read(contentsOf: inputFile)
+                if let remote {
+                    result = try RemoteQueueFile.standard(warn: report).read(remote)
+                } else {
+                    result = try InputFile.read(contentsOf: inputFile)
+                }
             } catch {
                 throw ValidationError(error.description)
             }
             for problem in result.problems { report(problem.description) }
             if !result.problems.isEmpty || !quiet {
-                report("\(inputFile == "-" ? "<stdin>" : inputFile): \(result.summary)")
+                report("\(remote?.redactedString ?? (inputFile == "-" ? "<stdin>" : inputFile)): \(result.summary)")
             }
             rejected = result.rejectedLines
             entries += result.entries

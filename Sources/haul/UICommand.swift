@@ -66,7 +66,9 @@ struct UICommand: ParsableCommand {
         }
         CrashGuard.arm()
         let runner = AppRunner(terminal: terminal, queue: stored.queue, inbox: inbox, themes: .standard(),
-                               theme: startTheme, globalLimit: limit, recordsFrameStats: frameStats != nil)
+                               theme: startTheme, globalLimit: limit,
+                               remoteQueueFiles: RemoteQueueFile.standard { notices.append($0) },
+                               recordsFrameStats: frameStats != nil)
         if let notice = themeProblem ?? notices.last { runner.notify(notice, isError: themeProblem != nil) }
         let stopHandlers = StopSignals.handle([SIGINT, SIGTERM, SIGHUP]) { inbox.requestStop() }
         withExtendedLifetime(stopHandlers) { runner.run() }

@@ -9,7 +9,7 @@ import HaulNet
 ///
 /// - `cc=V`: `Cache-Control: V`; `expires=S`: `Expires` S seconds from now (or `expires=bad`);
 ///   `age=S`: `Age: S`; `vary=NAME`: `Vary: NAME`; `cookie=1`: a `Set-Cookie`;
-///   `gzip=1`: the body gzip-encoded;
+///   `gzip=1`: the body gzip-encoded; `body=TEXT`: TEXT is the body instead (a queue file);
 /// - `etag=1`: `ETag: "c1"`, and a 304 to `If-None-Match: "c1"`;
 /// - `lm=1`: a `Last-Modified` (1 Sep 2026 10:00 GMT), and a 304 to an `If-Modified-Since` at
 ///   or after it.
@@ -37,8 +37,8 @@ public enum CacheRoute {
         if let age = query["age"] { headers["Age"] = age }
         if let vary = query["vary"] { headers["Vary"] = vary }
         if query["cookie"] == "1" { headers["Set-Cookie"] = "session=secret-cookie; Path=/" }
-        var body = Array("served \(count)\n".utf8)
-        if size > body.count { body += TestPattern.bytes(offset: body.count, count: size - body.count) }
+        var body = Array((query["body"] ?? "served \(count)\n").utf8)
+        if query["body"] == nil, size > body.count { body += TestPattern.bytes(offset: body.count, count: size - body.count) }
         if query["gzip"] == "1" {
             headers["Content-Encoding"] = "gzip"
             body = StoredGzip.stored(body)

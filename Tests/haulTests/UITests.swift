@@ -123,4 +123,32 @@ struct UITests {
         #expect(tmux.wait { $0.contains("EXIT=0") }.held)
         #expect(String(decoding: try Data(contentsOf: directory.appendingPathComponent("page.txt")), as: UTF8.self) == "welcome")
     }
+
+    @Test("i with a URL imports a queue file from a server while the screen goes on; a bad URL says why")
+    func importByURL() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let list = [server.url("/bytes/3000").absoluteString, "  out=imported.bin"]
+        var components = URLComponents(url: server.url("/cacheable/0"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "key", value: UUID().uuidString),
+                                  URLQueryItem(name: "body", value: list.joined(separator: "\n"))]
+        let url = try #require(components?.url).absoluteString
+        let tmux = try session([], in: directory, environment: "XDG_CACHE_HOME='\(directory.path)-cache'")
+        #expect(tmux.wait { $0.contains("? Help") }.held)
+        try tmux.send("i")
+        #expect(tmux.wait { $0.contains("a path or a URL") }.held)
+        try tmux.send("-l", url)
+        try tmux.send("Enter")
+        let imported = tmux.wait { $0.contains("1 entry queued") && $0.contains("✔ done") }
+        #expect(imported.held, "\(imported.text)")
+        try tmux.send("i")
+        try tmux.send("-l", server.url("/status/404").absoluteString)
+        try tmux.send("Enter")
+        let refused = tmux.wait { $0.contains("could not be loaded") }
+        #expect(refused.held && refused.text.contains("404"), "\(refused.text)")
+        try tmux.send("q")
+        #expect(tmux.wait { $0.contains("EXIT=0") }.held)
+        #expect(try Data(contentsOf: directory.appendingPathComponent("imported.bin")).count == 3000)
+    }
 }

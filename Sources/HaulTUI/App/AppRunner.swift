@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulNet
 
 // MARK: - AppRunner
 
@@ -16,18 +17,21 @@ public final class AppRunner {
     private let queue: DownloadQueue
     private let inbox: EventInbox
     private let themes: ThemeCatalog
+    private let remoteQueueFiles: RemoteQueueFile
     private var theme: Theme
     private var state: AppState
     /// Frame and key timings, kept only when asked for (`--frame-stats`).
     public private(set) var stats: FrameStats?
 
     /// `theme` is the one to start with; without colours the attributes-only theme is used.
+    /// A queue file imported by URL is loaded with `remoteQueueFiles`.
     public init(terminal: any Terminal, queue: DownloadQueue, inbox: EventInbox, themes: ThemeCatalog,
-                theme: Theme, globalLimit: Int64?, recordsFrameStats: Bool = false) {
+                theme: Theme, globalLimit: Int64?, remoteQueueFiles: RemoteQueueFile, recordsFrameStats: Bool = false) {
         self.terminal = terminal
         self.queue = queue
         self.inbox = inbox
         self.themes = themes
+        self.remoteQueueFiles = remoteQueueFiles
         stats = recordsFrameStats ? FrameStats() : nil
         self.theme = terminal.colorCount > 0 ? theme : Theme.attributesOnly
         let size = terminal.size
@@ -46,11 +50,11 @@ public final class AppRunner {
         var dirty = true
         while true {
             let keys = terminal.readKeys(timeout: 50)
-            let (events, errors, stop) = inbox.take()
+            let (events, notices, stop) = inbox.take()
             if stop { return }
             for event in events { _ = state.reduce(.queue(event)) }
-            if let error = errors.last { notify(error, isError: true) }
-            if !events.isEmpty || !errors.isEmpty { dirty = true }
+            if let notice = notices.last { notify(notice.text, isError: notice.isError) }
+            if !events.isEmpty || !notices.isEmpty { dirty = true }
             let now = ProcessInfo.processInfo.systemUptime
             if now - lastTick >= 1 {
                 lastTick = now
@@ -112,14 +116,33 @@ public final class AppRunner {
                isError: false)
     }
 
+    /// Queues a queue file's entries: a path at once, a URL when it has loaded (the UI goes on
+    /// meanwhile; the summary arrives through the inbox).
     private func importFile(_ path: String) {
-        do {
-            let result = try InputFile.read(contentsOf: path)
-            queue.add(result.entries)
-            let first = result.problems.first.map { " (first problem: \($0))" } ?? ""
-            notify("\(path): \(result.summary)\(first)", isError: !result.problems.isEmpty)
-        } catch {
-            notify("\(error)", isError: true)
+        if let url = RemoteQueueFile.url(in: path) {
+            notify("loading \(url.redactedString)…", isError: false)
+            remoteQueueFiles.read(url) { [queue, inbox] result in
+                let notice = AppRunner.imported(result, name: url.redactedString, into: queue)
+                inbox.postNotice(notice.text, isError: notice.isError)
+            }
+            return
+        }
+        let notice = AppRunner.imported(Result { () throws(InputFile.FileError) in try InputFile.read(contentsOf: path) },
+                                        name: path, into: queue)
+        notify(notice.text, isError: notice.isError)
+    }
+
+    /// Queues what reading a queue file gave and returns the line to show for it.
+    private static func imported(_ result: Result<InputFile.ReadResult, InputFile.FileError>, name: String,
+                                 into queue: DownloadQueue) -> (text: String, isError: Bool) {
+        switch result {
+        case .success(let file):
+            queue.add(file.entries)
+            let first = file.problems.first.map { " (first problem: \($0))" } ?? ""
+            // The summary first: a long URL would push it off the message line.
+            return ("\(file.summary) from \(name)\(first)", !file.problems.isEmpty)
+        case .failure(let error):
+            return ("\(error)", true)
         }
     }
 

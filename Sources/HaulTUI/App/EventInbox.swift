@@ -4,11 +4,12 @@ import Synchronization
 // MARK: - EventInbox
 
 /// Where queue events wait for the UI loop: the queue posts from its callback queue, the loop
-/// takes them all at once each turn. A stop request (SIGINT, SIGTERM) waits here too.
+/// takes them all at once each turn. Notices for the message line (a store that cannot be
+/// written, a queue file loaded from a URL) and a stop request (SIGINT, SIGTERM) wait here too.
 public final class EventInbox: Sendable {
     private struct Contents {
         var events: [DownloadEvent] = []
-        var errors: [String] = []
+        var notices: [Notice] = []
         var stopRequested = false
     }
 
@@ -21,9 +22,20 @@ public final class EventInbox: Sendable {
         contents.withLock { $0.events.append(event) }
     }
 
+    /// A line for the message line.
+    struct Notice: Equatable {
+        let text: String
+        let isError: Bool
+    }
+
     /// Files an error to show on the message line (a store that cannot be written); any thread.
     public func postError(_ text: String) {
-        contents.withLock { $0.errors.append(text) }
+        postNotice(text, isError: true)
+    }
+
+    /// Files a line to show on the message line; any thread.
+    public func postNotice(_ text: String, isError: Bool) {
+        contents.withLock { $0.notices.append(Notice(text: text, isError: isError)) }
     }
 
     /// Asks the loop to quit at its next turn; any thread.
@@ -31,14 +43,14 @@ public final class EventInbox: Sendable {
         contents.withLock { $0.stopRequested = true }
     }
 
-    /// Every event and error filed since the last call, and whether a stop was asked for.
-    func take() -> (events: [DownloadEvent], errors: [String], stop: Bool) {
+    /// Every event and notice filed since the last call, and whether a stop was asked for.
+    func take() -> (events: [DownloadEvent], notices: [Notice], stop: Bool) {
         contents.withLock { contents in
             defer {
                 contents.events.removeAll(keepingCapacity: true)
-                contents.errors.removeAll()
+                contents.notices.removeAll()
             }
-            return (contents.events, contents.errors, contents.stopRequested)
+            return (contents.events, contents.notices, contents.stopRequested)
         }
     }
 }

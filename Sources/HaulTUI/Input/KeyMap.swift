@@ -49,7 +49,7 @@ public struct KeyMap: Sendable {
         Binding(keys: [.character("r")], action: .retry, barLabel: "Retry", help: "retry a failed or cancelled download from where it stopped"),
         Binding(keys: [.character("R")], action: .retryAllFailed, barLabel: nil, help: "retry every failed download"),
         Binding(keys: [.character("a")], action: .add, barLabel: "Add", help: "add URLs (paste several to add several)"),
-        Binding(keys: [.character("i")], action: .importFile, barLabel: "Import", help: "import a queue file (aria2 format or a URL list)"),
+        Binding(keys: [.character("i")], action: .importFile, barLabel: "Import", help: "import a queue file (aria2 or URL list) from a path or a URL"),
         Binding(keys: [.character("d")], action: .remove, barLabel: "Remove", help: "remove the selected download from the queue (asks)"),
         Binding(keys: [.character("D")], action: .removeWithFile, barLabel: nil, help: "remove it and delete its file (asks)"),
         Binding(keys: [.character("+")], action: .raise, barLabel: nil, help: "move the selected download up the queue"),

@@ -21,7 +21,7 @@ public struct AppState: Sendable {
         var title: String {
             switch self {
             case .add: "Add URLs"
-            case .importFile: "Import queue file"
+            case .importFile: "Import queue file (a path or a URL)"
             case .filter: "Filter"
             case .limitSelected: "Limit this download (2M; 0: none)"
             case .limitGlobal: "Global limit (10M; 0: none)"

@@ -1,0 +1,80 @@
+import Dispatch
+import Foundation
+import HaulNet
+import Synchronization
+
+// MARK: - RemoteQueueFile
+
+/// A queue file named by a URL (`haul -i https://host/list.txt`, or the UI's import prompt): a
+/// small load, so it goes through the `Fetcher` and its `ResponseCache` in the user's cache
+/// directory. A list the server marks fresh is read from disk; a stale one with an ETag or a
+/// Last-Modified is confirmed with a 304 instead of sent again.
+///
+/// **Threading:** safe from any thread. The completion of `read(_:completion:)` runs on the
+/// fetcher's callback queue.
+public final class RemoteQueueFile: Sendable {
+    /// The cache's size: entries up to 5% of it (3.2 MiB, some 30,000 URLs) are kept.
+    public static let cacheCapacity: Int64 = 64 << 20
+
+    public let fetcher: Fetcher
+
+    public init(fetcher: Fetcher) {
+        self.fetcher = fetcher
+    }
+
+    /// A reader whose fetcher keeps responses in `cacheDirectory(environment:)`. A cache that
+    /// cannot be opened is reported to `warn` and the file is loaded without one.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment,
+                                warn: (String) -> Void) -> RemoteQueueFile {
+        let cache: ResponseCache?
+        do {
+            cache = try ResponseCache(directory: cacheDirectory(environment: environment), capacity: cacheCapacity)
+        } catch {
+            warn("haul: warning: \(error); queue files are loaded without it")
+            cache = nil
+        }
+        return RemoteQueueFile(fetcher: Fetcher(cache: cache))
+    }
+
+    /// `$XDG_CACHE_HOME/haul/responses`, else `~/.cache/haul/responses`.
+    public static func cacheDirectory(environment: [String: String]) -> String {
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/haul/responses" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.cache/haul/responses"
+    }
+
+    /// The URL `argument` names when it is an http, https, ftp or ftps URL; nil for a path.
+    public static func url(in argument: String) -> URL? {
+        guard let url = URL(string: argument), let scheme = url.scheme?.lowercased(),
+              Request.supportedSchemes.contains(scheme), url.host?.isEmpty == false else { return nil }
+        return url
+    }
+
+    // MARK: - Reading
+
+    /// Loads the queue file at `url` and reads it as `InputFile.read(_:name:)` does, naming it
+    /// by its URL without any password.
+    public func read(_ url: URL, completion: @escaping @Sendable (Result<InputFile.ReadResult, InputFile.FileError>) -> Void) {
+        let name = url.redactedString
+        fetcher.fetch(url, completion: { data, _ in
+            completion(Result { () throws(InputFile.FileError) in try InputFile.read(Array(data), name: name) })
+        }, failure: { error in
+            completion(.failure(InputFile.FileError(description: "queue file '\(name)' could not be loaded: \(error)")))
+        })
+    }
+
+    /// `read(_:completion:)`, waiting for it: for the command line, before anything else runs.
+    public func read(_ url: URL) throws(InputFile.FileError) -> InputFile.ReadResult {
+        let result = Mutex<Result<InputFile.ReadResult, InputFile.FileError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        read(url) { answer in
+            result.withLock { $0 = answer }
+            done.signal()
+        }
+        done.wait()
+        guard let answer = result.withLock({ $0 }) else {
+            throw InputFile.FileError(description: "queue file '\(url.redactedString)' could not be loaded")
+        }
+        return try answer.get()
+    }
+}
