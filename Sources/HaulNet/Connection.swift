@@ -43,8 +43,6 @@ open class Connection: @unchecked Sendable {
 
     public let originalRequest: Request
     public let engine: ConnectionEngine
-    /// The cache this load consults and stores into, if it was given one.
-    public var cache: ResponseCache? { caching?.cache }
     let id: UInt64
     private let delivery: SerialDelivery
     private let caching: CachingLoad?
@@ -176,9 +174,8 @@ open class Connection: @unchecked Sendable {
     }
 
     /// Hands the delegate the final response; `reply` gets its disposition (not called if the
-    /// connection is cancelled first).
-    /// A 304 that confirms the response the cache asked about is replaced by that response and
-    /// its stored body.
+    /// connection is cancelled first). A 304 confirming the stored response the cache asked
+    /// about is replaced by that response and its stored body.
     func engineDeliverResponse(_ response: Response, reply: @escaping @Sendable (ResponseDisposition) -> Void) {
         deliver { [self] delegate in
             guard let confirmed = caching?.received(response, for: currentRequest) else {

@@ -7,13 +7,6 @@ import Testing
 /// Queue files named by a URL: loaded by the fetcher through its response cache.
 @Suite("Queue files from a URL")
 struct RemoteQueueFileTests {
-    private func listURL(_ server: FaultServer, key: String, cacheControl: String, lines: [String]) -> URL {
-        var components = URLComponents(url: server.url("/cacheable/0"), resolvingAgainstBaseURL: false)
-        components?.queryItems = [URLQueryItem(name: "key", value: key), URLQueryItem(name: "cc", value: cacheControl),
-                                  URLQueryItem(name: "body", value: lines.joined(separator: "\n"))]
-        return components?.url ?? server.url("/missing")
-    }
-
     private func scratchCache() throws -> ResponseCache {
         try ResponseCache(directory: FileManager.default.temporaryDirectory.appendingPathComponent("haul-rq-\(UUID())").path,
                           capacity: RemoteQueueFile.cacheCapacity)
@@ -23,8 +16,8 @@ struct RemoteQueueFileTests {
     func loadsThroughCache() throws {
         let server = try FaultServer.shared()
         let key = UUID().uuidString
-        let url = listURL(server, key: key, cacheControl: "max-age=300",
-                          lines: ["http://a.test/one", "  out=first.bin", "not a url", "https://b.test/two"])
+        let url = server.queueFileURL(lines: ["http://a.test/one", "  out=first.bin", "not a url", "https://b.test/two"],
+                                      key: key, cacheControl: "max-age=300")
         let reader = RemoteQueueFile(fetcher: Fetcher(cache: try scratchCache()))
         let first = try reader.read(url)
         #expect(first.entries.map(\.uris) == [["http://a.test/one"], ["https://b.test/two"]])

@@ -46,3 +46,16 @@ public enum CacheRoute {
         return (200, headers, body)
     }
 }
+
+// MARK: - Queue files
+
+extension FaultServer {
+    /// A `/cacheable/` URL whose body is `lines` (a queue file), counted under `key`, with
+    /// `Cache-Control: cacheControl` when given.
+    public func queueFileURL(lines: [String], key: String, cacheControl: String? = nil) -> URL {
+        var components = URLComponents(url: url("/cacheable/0"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "key", value: key), URLQueryItem(name: "body", value: lines.joined(separator: "\n"))]
+            + (cacheControl.map { [URLQueryItem(name: "cc", value: $0)] } ?? [])
+        return components?.url ?? url("/cacheable/0?key=\(key)")
+    }
+}

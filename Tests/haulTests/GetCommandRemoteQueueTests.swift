@@ -13,10 +13,7 @@ struct GetCommandRemoteQueueTests {
         defer { HaulProcess.cleanUp(directory) }
         let key = UUID().uuidString
         let list = [server.url("/bytes/1000").absoluteString, "  out=one.bin", server.url("/bytes/2000").absoluteString, "  out=two.bin"]
-        var components = URLComponents(url: server.url("/cacheable/0"), resolvingAgainstBaseURL: false)
-        components?.queryItems = [URLQueryItem(name: "key", value: key), URLQueryItem(name: "cc", value: "max-age=300"),
-                                  URLQueryItem(name: "body", value: list.joined(separator: "\n"))]
-        let url = try #require(components?.url).absoluteString
+        let url = server.queueFileURL(lines: list, key: key, cacheControl: "max-age=300").absoluteString
         let cache = directory.appendingPathComponent("cache")
         let environment = ["XDG_CACHE_HOME": cache.path]
 

@@ -130,10 +130,7 @@ struct UITests {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let list = [server.url("/bytes/3000").absoluteString, "  out=imported.bin"]
-        var components = URLComponents(url: server.url("/cacheable/0"), resolvingAgainstBaseURL: false)
-        components?.queryItems = [URLQueryItem(name: "key", value: UUID().uuidString),
-                                  URLQueryItem(name: "body", value: list.joined(separator: "\n"))]
-        let url = try #require(components?.url).absoluteString
+        let url = server.queueFileURL(lines: list, key: UUID().uuidString).absoluteString
         let tmux = try session([], in: directory, environment: "XDG_CACHE_HOME='\(directory.path)-cache'")
         #expect(tmux.wait { $0.contains("? Help") }.held)
         try tmux.send("i")
