@@ -3,8 +3,10 @@ import Foundation
 
 extension ConnectionError {
     /// The error for a failed libcurl transfer: its CURLcode mapped to a kind, with libcurl's
-    /// message (the error buffer when it says more than curl_easy_strerror).
-    init(curlCode: CURLcode, errorBuffer: String, url: URL?) {
+    /// message (the error buffer when it says more than curl_easy_strerror). A transfer sent
+    /// through `proxy` says so, without the proxy's user name and password: libcurl's words
+    /// ("Failed to connect to …") name the proxy's address without saying it is the proxy.
+    init(curlCode: CURLcode, errorBuffer: String, url: URL?, proxy: String? = nil) {
         let kind: Kind = switch curlCode {
         case CURLE_UNSUPPORTED_PROTOCOL: .unsupportedScheme(url?.scheme ?? "")
         case CURLE_URL_MALFORMAT: .badURL
@@ -21,6 +23,14 @@ extension ConnectionError {
         default: .transport
         }
         let message = errorBuffer.isEmpty ? String(cString: curl_easy_strerror(curlCode)) : errorBuffer
-        self.init(kind: kind, url: url, curlCode: Int(curlCode.rawValue), curlMessage: message)
+        self.init(kind: kind, url: url, curlCode: Int(curlCode.rawValue), curlMessage: message,
+                  detail: proxy.map { "through the proxy \(ConnectionError.withoutUserInfo($0))" })
+    }
+
+    /// `proxy` (`[scheme://][user[:password]@]host[:port]`) without its user name and password.
+    static func withoutUserInfo(_ proxy: String) -> String {
+        guard let at = proxy.lastIndex(of: "@") else { return proxy }
+        let scheme = proxy.range(of: "://").map { String(proxy[..<$0.upperBound]) } ?? ""
+        return scheme + proxy[proxy.index(after: at)...]
     }
 }

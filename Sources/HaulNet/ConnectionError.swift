@@ -80,7 +80,7 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         switch kind {
         case .badURL, .unsupportedScheme: "check the URL; haul loads http, https, ftp and ftps URLs"
         case .cannotResolveHost: "check the host name and your DNS or network"
-        case .cannotConnect: "check that the server is up and the port is right"
+        case .cannotConnect: "check that the server (or the proxy the load went through) is up and the port is right"
         case .timedOut: "try again later, or raise the timeout"
         case .connectionLost: "retry; resuming continues from the bytes already received"
         case .tlsFailure: "pass the issuer with --ca-certificate, or turn checking off with --check-certificate=false if you trust this server"

@@ -101,6 +101,19 @@ public struct Proxies: Sendable, Equatable {
         }
     }
 
+    /// The proxy a hop to `url` goes through: `proxy(for:)`, unless `bypass` names its host
+    /// (`*`, the host, or a domain the host is in, as libcurl matches `CURLOPT_NOPROXY`).
+    public func proxyUsed(for url: URL) -> String? {
+        guard let proxy = proxy(for: url) else { return nil }
+        let host = (url.host ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let bypassed = (bypass ?? "").split(separator: ",").contains { entry in
+            let name = entry.trimmingCharacters(in: .whitespaces).lowercased()
+            let domain = name.hasPrefix(".") ? String(name.dropFirst()) : name
+            return name == "*" || (!domain.isEmpty && (host == domain || host.hasSuffix("." + domain)))
+        }
+        return bypassed ? nil : proxy
+    }
+
     /// The schemes a proxy URL may have.
     public static let schemes: Set<String> = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
 }

@@ -171,7 +171,8 @@ final class Transfer {
             return
         }
         guard result == CURLE_OK else {
-            fail(ConnectionError(curlCode: result, errorBuffer: String(cString: errorBuffer), url: request.url))
+            fail(ConnectionError(curlCode: result, errorBuffer: String(cString: errorBuffer), url: request.url,
+                                 proxy: request.proxies.proxyUsed(for: request.url)))
             return
         }
         switch phase {

@@ -78,6 +78,27 @@ struct ChallengeTests {
         #expect(delegate.body == Data(TestPattern.bytes(count: 64)))
     }
 
+    @Test("a proxy that cannot be reached is named as the proxy, without its password")
+    func unreachableProxy() async throws {
+        var through = try request("/bytes/10")
+        through.proxies.all = "http://ann:pr0xy-pw@127.0.0.1:1"
+        let delegate = await load(through)
+        #expect(delegate.events == [.failed(.cannotConnect)])
+        let text = delegate.error?.description ?? ""
+        #expect(text.contains("through the proxy http://127.0.0.1:1") && !text.contains("pr0xy-pw") && !text.contains("ann"), "\(text)")
+        // A host the bypass list names is reached directly: its failure names no proxy.
+        var direct = Request(url: URL(string: "http://127.0.0.1:1/x")!)
+        direct.proxies = Proxies(all: "http://127.0.0.1:2", bypass: "example.org, 127.0.0.1")
+        let bypassed = await load(direct)
+        #expect(bypassed.events == [.failed(.cannotConnect)])
+        #expect(bypassed.error?.description.contains("through the proxy") == false, "\(bypassed.error?.description ?? "")")
+        #expect(Proxies(all: "p:1", bypass: ".example.org").proxyUsed(for: URL(string: "http://a.example.org/")!) == nil)
+        #expect(Proxies(all: "p:1", bypass: "example.org").proxyUsed(for: URL(string: "http://notexample.org/")!) == "p:1")
+        #expect(Proxies(all: "p:1", bypass: "*").proxyUsed(for: URL(string: "http://h/")!) == nil)
+        #expect(ConnectionError.withoutUserInfo("u:p@proxy.example:3128") == "proxy.example:3128")
+        #expect(ConnectionError.withoutUserInfo("socks5h://u@[::1]:1080") == "socks5h://[::1]:1080")
+    }
+
     @Test("challenge headers name their schemes and realm")
     func parsing() {
         #expect(AuthenticationChallenge.schemes(in: "Digest realm=\"a, b\", qop=\"auth\", Basic realm=\"y\"") == ["Digest", "Basic"])
