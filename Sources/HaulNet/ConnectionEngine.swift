@@ -92,6 +92,14 @@ public final class ConnectionEngine: Sendable {
     enum CookieCommand: Sendable {
         case turnOn([String], @Sendable (Result<Int, CookieError>) -> Void)
         case save(String, @Sendable (Result<Void, CookieError>) -> Void)
+
+        /// Replies `error` without doing anything (the engine stopped first).
+        func refuse(_ error: CookieError) {
+            switch self {
+            case .turnOn(_, let reply): reply(.failure(error))
+            case .save(_, let reply): reply(.failure(error))
+            }
+        }
     }
 
     /// Submits the command `make` builds and waits for its reply (an engine that has stopped

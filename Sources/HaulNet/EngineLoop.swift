@@ -30,9 +30,10 @@ final class EngineLoop {
 
     func run() {
         while true {
-            for command in engine.takeCommands() {
+            let commands = engine.takeCommands()
+            for (index, command) in commands.enumerated() {
                 if case .shutdown = command {
-                    stop()
+                    stop(unapplied: commands[(index + 1)...])
                     return
                 }
                 apply(command)
@@ -114,14 +115,18 @@ final class EngineLoop {
         }
     }
 
-    private func stop() {
+    /// Closes every transfer and refuses the commands that came after the shutdown, so a
+    /// caller waiting for a cookie command's reply gets one.
+    private func stop(unapplied: ArraySlice<ConnectionEngine.Command>) {
         for transfer in transfers.values { transfer.close() }
         transfers.removeAll()
-        engine.mailbox.withLock { mailbox in
+        let posted = engine.mailbox.withLock { mailbox in
             mailbox.stopped = true
             mailbox.wake = nil
-            mailbox.commands.removeAll()
+            defer { mailbox.commands.removeAll() }
+            return mailbox.commands
         }
+        for case .cookies(let command) in unapplied + posted { command.refuse(CookieError("the engine stopped")) }
         curl_multi_cleanup(multi)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import HaulNet
 import HaulTestSupport
+import Synchronization
 import Testing
 
 /// Cookies shared by all transfers of an engine, read from and saved to Netscape-format files.
@@ -49,5 +50,27 @@ struct CookieTests {
         _ = try engine.useCookies(loadingFrom: [])
         let error = #expect(throws: CookieError.self) { try engine.saveCookies(to: "/nonexistent-\(UUID())/jar") }
         #expect(error?.description.contains("cannot write") == true)
+    }
+
+    @Test("a cookie call that reaches the engine just after its shutdown fails instead of waiting forever")
+    func afterShutdown() async throws {
+        for _ in 0..<20 {
+            let engine = ConnectionEngine()
+            // Posted back to back, the two usually reach the engine thread in one batch.
+            engine.shutdown()
+            let answered = Signal()
+            let outcome = Mutex<String?>(nil)
+            Thread {
+                do {
+                    _ = try engine.useCookies(loadingFrom: [])
+                    outcome.withLock { $0 = "turned on" }
+                } catch {
+                    outcome.withLock { $0 = "\(error)" }
+                }
+                answered.fire()
+            }.start()
+            #expect(await answered.wait(seconds: 5), "the cookie call is still waiting")
+            #expect(outcome.withLock { $0 }?.contains("stopped") == true)
+        }
     }
 }
