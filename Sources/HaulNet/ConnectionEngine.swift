@@ -85,7 +85,7 @@ public final class ConnectionEngine: Sendable {
 
     /// Writes the cookie store to `path` (Netscape format, mode 0600). Waits for the engine thread.
     public func saveCookies(to path: String) throws(CookieError) {
-        try perform { reply in .cookies(.save(path, { reply($0.map { 0 }) })) }
+        try perform { reply in .cookies(.save(path, reply)) }
     }
 
     /// What the engine thread does with cookies; `reply` runs on the engine thread.
@@ -104,8 +104,9 @@ public final class ConnectionEngine: Sendable {
 
     /// Submits the command `make` builds and waits for its reply (an engine that has stopped
     /// gives none).
-    private func perform(_ make: (@escaping @Sendable (Result<Int, CookieError>) -> Void) -> Command) throws(CookieError) -> Int {
-        let result = Mutex<Result<Int, CookieError>?>(nil)
+    private func perform<Value: Sendable>(_ make: (@escaping @Sendable (Result<Value, CookieError>) -> Void) -> Command)
+        throws(CookieError) -> Value {
+        let result = Mutex<Result<Value, CookieError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         guard submit(make { answer in
             result.withLock { $0 = answer }
