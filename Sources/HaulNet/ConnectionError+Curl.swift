@@ -24,13 +24,6 @@ extension ConnectionError {
         }
         let message = errorBuffer.isEmpty ? String(cString: curl_easy_strerror(curlCode)) : errorBuffer
         self.init(kind: kind, url: url, curlCode: Int(curlCode.rawValue), curlMessage: message,
-                  detail: proxy.map { "through the proxy \(ConnectionError.withoutUserInfo($0))" })
-    }
-
-    /// `proxy` (`[scheme://][user[:password]@]host[:port]`) without its user name and password.
-    static func withoutUserInfo(_ proxy: String) -> String {
-        guard let at = proxy.lastIndex(of: "@") else { return proxy }
-        let scheme = proxy.range(of: "://").map { String(proxy[..<$0.upperBound]) } ?? ""
-        return scheme + proxy[proxy.index(after: at)...]
+                  detail: proxy.map { "through the proxy \(URIText.withoutUserInfo($0))" })
     }
 }

@@ -117,6 +117,13 @@ struct AuthAndProxyTests {
         #expect(text.contains("all-proxy=http://u@proxy.example:3128") && !text.contains("hunter2"), "\(text)")
     }
 
+    @Test("a saved session keeps no password of a proxy written without a scheme")
+    func schemelessProxyPasswordNotSaved() throws {
+        let options = try options([("all-proxy", "u:hunter2@proxy.example:3128")])
+        let text = InputFile.render([QueueEntry(uris: ["http://example.org/f"], options: options)], includingSecrets: false)
+        #expect(text.contains("all-proxy=u@proxy.example:3128") && !text.contains("hunter2"), "\(text)")
+    }
+
     private func options(_ pairs: [(String, String)]) throws -> DownloadOptions {
         var options = DownloadOptions()
         for (name, value) in pairs { try options.set(name, value) }

@@ -95,8 +95,8 @@ struct ChallengeTests {
         #expect(Proxies(all: "p:1", bypass: ".example.org").proxyUsed(for: URL(string: "http://a.example.org/")!) == nil)
         #expect(Proxies(all: "p:1", bypass: "example.org").proxyUsed(for: URL(string: "http://notexample.org/")!) == "p:1")
         #expect(Proxies(all: "p:1", bypass: "*").proxyUsed(for: URL(string: "http://h/")!) == nil)
-        #expect(ConnectionError.withoutUserInfo("u:p@proxy.example:3128") == "proxy.example:3128")
-        #expect(ConnectionError.withoutUserInfo("socks5h://u@[::1]:1080") == "socks5h://[::1]:1080")
+        #expect(URIText.withoutUserInfo("u:p@proxy.example:3128") == "proxy.example:3128")
+        #expect(URIText.withoutUserInfo("socks5h://u@[::1]:1080") == "socks5h://[::1]:1080")
     }
 
     @Test("challenge headers name their schemes and realm")
