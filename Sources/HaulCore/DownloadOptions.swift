@@ -206,15 +206,16 @@ extension DownloadOptions {
         /// A proxy: `host:port`, or a URL whose scheme libcurl takes for a proxy.
         private static func proxy(_ value: String) throws(OptionError) -> String {
             let proxy = try nonEmpty(value)
+            let shown = TextSanitizer.visible(URIText.shown(proxy, includingSecrets: false))
             guard let separator = proxy.range(of: "://") else {
                 guard URL(string: "http://" + proxy)?.host != nil else {
-                    throw OptionError("'\(TextSanitizer.visible(proxy))' is not a proxy (host:port or a URL such as socks5h://host:1080)")
+                    throw OptionError("'\(shown)' is not a proxy (host:port or a URL such as socks5h://host:1080)")
                 }
                 return proxy
             }
             let scheme = proxy[..<separator.lowerBound].lowercased()
             guard Proxies.schemes.contains(scheme), URL(string: proxy)?.host != nil else {
-                throw OptionError("'\(TextSanitizer.visible(URIText.shown(proxy, includingSecrets: false)))' is not a proxy: "
+                throw OptionError("'\(shown)' is not a proxy: "
                     + "its scheme must be one of \(Proxies.schemes.sorted().joined(separator: ", "))")
             }
             return proxy

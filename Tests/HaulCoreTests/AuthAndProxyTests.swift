@@ -108,6 +108,8 @@ struct AuthAndProxyTests {
         #expect(throws: OptionError.self) { try options.set("all-proxy", "file:///etc/passwd") }
         #expect(throws: OptionError.self) { try options.set("https-proxy", "") }
         #expect((try? options.set("http-proxy", "proxy.example:3128")) != nil)
+        let refused = #expect(throws: OptionError.self) { try options.set("all-proxy", "u:hunter2@bad host:1") }
+        #expect(refused.map { "\($0)" }?.contains("hunter2") == false)
     }
 
     @Test("a saved session keeps a proxy but not its password")
