@@ -112,12 +112,12 @@ public enum InputFile {
         for entry in entries {
             pending += text(of: entry, includingSecrets: includingSecrets).utf8
             if pending.count >= 1 << 16 {
-                complete = writeAll(pending, to: descriptor)
+                complete = PosixFile.writeAll(pending, to: descriptor)
                 pending.removeAll(keepingCapacity: true)
                 if !complete { break }
             }
         }
-        if complete { complete = writeAll(pending, to: descriptor) }
+        if complete { complete = PosixFile.writeAll(pending, to: descriptor) }
         let synced = complete && fsync(descriptor) == 0
         close(descriptor)
         guard synced, rename(temporary, path) == 0 else {
@@ -134,17 +134,5 @@ public enum InputFile {
             text += " \(name)=\(value)\n"
         }
         return text
-    }
-
-    /// Writes all of `bytes`, retrying after signals; false when the file refused some (errno says why).
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else { return false }
-            written += result
-        }
-        return true
     }
 }

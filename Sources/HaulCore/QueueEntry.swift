@@ -1,4 +1,5 @@
 import Foundation
+import HaulNet
 
 // MARK: - QueueEntry
 
@@ -23,7 +24,7 @@ public struct QueueEntry: Sendable, Equatable {
         if isPlainWebURI(text) { return nil }
         guard let url = URL(string: text) else { return "'\(text)' cannot be parsed as a URI" }
         guard let scheme = url.scheme?.lowercased() else { return "'\(text)' has no scheme (expected e.g. https://…)" }
-        guard ["http", "https", "ftp", "ftps"].contains(scheme) else {
+        guard Request.supportedSchemes.contains(scheme) else {
             return "'\(text)' has the unsupported scheme '\(scheme)' (haul loads http, https, ftp and ftps)"
         }
         guard let host = url.host, !host.isEmpty else { return "'\(text)' has no host" }
@@ -37,7 +38,7 @@ public struct QueueEntry: Sendable, Equatable {
     static func isPlainWebURI(_ text: String) -> Bool {
         let bytes = text.utf8
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-              ["http", "https", "ftp", "ftps"].contains(String(text[..<colon]).lowercased()),
+              Request.supportedSchemes.contains(String(text[..<colon]).lowercased()),
               bytes[colon...].starts(with: "://".utf8) else { return false }
         let host = bytes.index(colon, offsetBy: 3)
         let hostEnd = bytes[host...].firstIndex { !isHostByte($0) } ?? bytes.endIndex

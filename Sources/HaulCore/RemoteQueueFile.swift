@@ -43,11 +43,10 @@ public final class RemoteQueueFile: Sendable {
         return home + "/.cache/haul/responses"
     }
 
-    /// The URL `argument` names when it is an http, https, ftp or ftps URL; nil for a path.
+    /// The URL `argument` names when it is a URI haul loads (`QueueEntry.uriProblem` finds
+    /// none); nil for a path.
     public static func url(in argument: String) -> URL? {
-        guard let url = URL(string: argument), let scheme = url.scheme?.lowercased(),
-              Request.supportedSchemes.contains(scheme), url.host?.isEmpty == false else { return nil }
-        return url
+        QueueEntry.uriProblem(argument) == nil ? URL(string: argument) : nil
     }
 
     // MARK: - Reading

@@ -74,17 +74,7 @@ enum CacheEntryFile {
         guard descriptor >= 0 else {
             throw ResponseCacheError(directory: directory, detail: "cannot create an entry: \(String(cString: strerror(errno)))")
         }
-        let failure = contents.withUnsafeBytes { bytes -> Int32? in
-            guard let base = bytes.baseAddress else { return nil }
-            var offset = 0
-            while offset < bytes.count {
-                let count = Foundation.write(descriptor, base + offset, bytes.count - offset)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return count < 0 ? errno : ENOSPC }
-                offset += count
-            }
-            return nil
-        }
+        let failure = PosixFile.writeAll(contents, to: descriptor) ? nil : errno
         close(descriptor)
         if let failure = failure ?? (rename(temporary, path) == 0 ? nil : errno) {
             unlink(temporary)

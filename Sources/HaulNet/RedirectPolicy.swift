@@ -7,7 +7,6 @@ import Foundation
 /// same origin, and only to http, https, ftp or ftps.
 enum RedirectPolicy {
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
-    static let allowedSchemes = Request.supportedSchemes
     /// Headers that carry secrets and never go to another origin.
     static let originBoundHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
 
@@ -46,7 +45,7 @@ enum RedirectPolicy {
     /// Why `url` may not be loaded, if it may not.
     static func schemeError(_ url: URL) -> ConnectionError? {
         let scheme = url.scheme?.lowercased() ?? ""
-        return allowedSchemes.contains(scheme) ? nil : ConnectionError(kind: .redirectRefused(scheme: scheme), url: url)
+        return Request.supportedSchemes.contains(scheme) ? nil : ConnectionError(kind: .redirectRefused(scheme: scheme), url: url)
     }
 
     // MARK: - URLs

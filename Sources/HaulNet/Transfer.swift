@@ -581,7 +581,7 @@ final class Transfer {
             throw ConnectionError(kind: .transport, url: request.url, detail: "libcurl could not allocate a handle")
         }
         let scheme = request.url.scheme?.lowercased() ?? ""
-        guard RedirectPolicy.allowedSchemes.contains(scheme) else {
+        guard Request.supportedSchemes.contains(scheme) else {
             throw ConnectionError(kind: .unsupportedScheme(scheme), url: request.url)
         }
         if request.cachePolicy == .returnCacheDataDontLoad {

@@ -67,7 +67,7 @@ struct UICommand: ParsableCommand {
         CrashGuard.arm()
         let runner = AppRunner(terminal: terminal, queue: stored.queue, inbox: inbox, themes: .standard(),
                                theme: startTheme, globalLimit: limit,
-                               remoteQueueFiles: RemoteQueueFile.standard { notices.append($0) },
+                               remoteQueueFiles: { RemoteQueueFile.standard { inbox.postNotice($0, isError: true) } },
                                recordsFrameStats: frameStats != nil)
         if let notice = themeProblem ?? notices.last { runner.notify(notice, isError: themeProblem != nil) }
         let stopHandlers = StopSignals.handle([SIGINT, SIGTERM, SIGHUP]) { inbox.requestStop() }

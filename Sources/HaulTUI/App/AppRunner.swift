@@ -17,21 +17,24 @@ public final class AppRunner {
     private let queue: DownloadQueue
     private let inbox: EventInbox
     private let themes: ThemeCatalog
-    private let remoteQueueFiles: RemoteQueueFile
+    /// Made at the first import by URL, so a session that never imports one opens no cache.
+    private lazy var remoteQueueFiles = makeRemoteQueueFiles()
+    private let makeRemoteQueueFiles: () -> RemoteQueueFile
     private var theme: Theme
     private var state: AppState
     /// Frame and key timings, kept only when asked for (`--frame-stats`).
     public private(set) var stats: FrameStats?
 
     /// `theme` is the one to start with; without colours the attributes-only theme is used.
-    /// A queue file imported by URL is loaded with `remoteQueueFiles`.
+    /// A queue file imported by URL is loaded with what `remoteQueueFiles` makes.
     public init(terminal: any Terminal, queue: DownloadQueue, inbox: EventInbox, themes: ThemeCatalog,
-                theme: Theme, globalLimit: Int64?, remoteQueueFiles: RemoteQueueFile, recordsFrameStats: Bool = false) {
+                theme: Theme, globalLimit: Int64?, remoteQueueFiles: @escaping () -> RemoteQueueFile,
+                recordsFrameStats: Bool = false) {
         self.terminal = terminal
         self.queue = queue
         self.inbox = inbox
         self.themes = themes
-        self.remoteQueueFiles = remoteQueueFiles
+        makeRemoteQueueFiles = remoteQueueFiles
         stats = recordsFrameStats ? FrameStats() : nil
         self.theme = terminal.colorCount > 0 ? theme : Theme.attributesOnly
         let size = terminal.size
