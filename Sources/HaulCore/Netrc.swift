@@ -18,8 +18,7 @@ public struct Netrc: Sendable, Equatable {
 
     /// `~/.netrc` (`$HOME` first, as curl reads it), which is read when no other file is named.
     public static var defaultPath: String {
-        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.netrc"
+        XDGDirectory.home() + "/.netrc"
     }
 
     /// Parses netrc text. A `machine` without a login is kept out (nothing to send).

@@ -38,9 +38,7 @@ public final class RemoteQueueFile: Sendable {
 
     /// `$XDG_CACHE_HOME/haul/responses`, else `~/.cache/haul/responses`.
     public static func cacheDirectory(environment: [String: String]) -> String {
-        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/haul/responses" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.cache/haul/responses"
+        XDGDirectory.cache.path(environment: environment) + "/responses"
     }
 
     /// The URL `argument` names when it is a URI haul loads (`QueueEntry.uriProblem` finds

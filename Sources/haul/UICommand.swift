@@ -89,9 +89,9 @@ struct UICommand: ParsableCommand {
         let catalog = ThemeCatalog.standard()
         var requested = theme
         var problem: String?
-        if requested == nil, let path = UIConfig.path() {
+        if requested == nil {
             do {
-                requested = try UIConfig.load(path: path).theme
+                requested = try UIConfig.load(path: UIConfig.path()).theme
             } catch {
                 problem = "\(error)"
             }

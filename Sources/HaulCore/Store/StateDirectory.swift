@@ -12,9 +12,7 @@ public final class StateDirectory: Sendable {
 
     /// The default location for `environment` (normally the process's).
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/haul" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return home + "/.local/state/haul"
+        XDGDirectory.state.path(environment: environment)
     }
 
     /// Creates `path` if missing and takes its lock; throws when another haul holds it.

@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 
 // MARK: - UIConfig
 
@@ -15,10 +16,8 @@ public struct UIConfig: Sendable, Equatable {
     }
 
     /// The config file's path for `environment`.
-    public static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/haul/config.toml" }
-        guard let home = environment["HOME"], !home.isEmpty else { return nil }
-        return home + "/.config/haul/config.toml"
+    public static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        XDGDirectory.config.path(environment: environment) + "/config.toml"
     }
 
     /// Reads the file at `path`; a missing file is an empty config, a broken one an error naming

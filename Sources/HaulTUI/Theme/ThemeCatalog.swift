@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 
 // MARK: - ThemeCatalog
 
@@ -14,12 +15,7 @@ public struct ThemeCatalog: Sendable {
 
     /// The user's theme directory, then the shipped one.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ThemeCatalog {
-        var directories: [String] = []
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            directories.append(config + "/haul/themes")
-        } else if let home = environment["HOME"], !home.isEmpty {
-            directories.append(home + "/.config/haul/themes")
-        }
+        var directories = [XDGDirectory.config.path(environment: environment) + "/themes"]
         if let shipped = shippedDirectory() { directories.append(shipped) }
         return ThemeCatalog(directories: directories)
     }

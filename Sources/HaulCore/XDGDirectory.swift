@@ -1,0 +1,31 @@
+import Foundation
+
+// MARK: - XDGDirectory
+
+/// Where haul keeps its files, by the XDG base-directory rule: `$XDG_STATE_HOME`,
+/// `$XDG_CACHE_HOME` or `$XDG_CONFIG_HOME` when it is an absolute path, else its default under
+/// the home directory, with `haul` inside.
+public enum XDGDirectory: Sendable {
+    /// The queue's store (`~/.local/state/haul`).
+    case state
+    /// Responses kept for later loads (`~/.cache/haul`).
+    case cache
+    /// The config file and themes (`~/.config/haul`).
+    case config
+
+    /// haul's directory of this kind for `environment`.
+    public func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let (variable, underHome) = switch self {
+        case .state: ("XDG_STATE_HOME", "/.local/state")
+        case .cache: ("XDG_CACHE_HOME", "/.cache")
+        case .config: ("XDG_CONFIG_HOME", "/.config")
+        }
+        if let base = environment[variable], base.hasPrefix("/") { return base + "/haul" }
+        return XDGDirectory.home(environment: environment) + underHome + "/haul"
+    }
+
+    /// `$HOME` (as curl and the shell read it), else the account's home directory.
+    public static func home(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    }
+}
