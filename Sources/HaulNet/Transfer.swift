@@ -498,8 +498,10 @@ final class Transfer {
     private func consume(_ bytes: UnsafeRawBufferPointer) -> Int {
         if limiter != nil || overallLimit.bucket != nil {
             let now = MonotonicClock.nanoseconds()
-            let waits = [limiter?.delay(for: bytes.count, now: now), overallLimit.bucket?.delay(for: bytes.count, now: now)]
-            if let wait = waits.compactMap({ $0 }).max() {
+            // The longer of the two waits, without building an array on every write callback.
+            let own = limiter?.delay(for: bytes.count, now: now)
+            let shared = overallLimit.bucket?.delay(for: bytes.count, now: now)
+            if let wait = own.map({ max($0, shared ?? 0) }) ?? shared {
                 resumeAt = now + wait
                 paused = true
                 return haul_writefunc_pause
@@ -615,7 +617,7 @@ final class Transfer {
         // whether it multiplexes (HTTP/2) rather than open another: many small loads then
         // share one connection. Not over plain HTTP: there libcurl learns nothing until the
         // first transfer ends, and would hold the second one back behind it.
-        if request.url.scheme?.lowercased() == "https" { options.set(CURLOPT_PIPEWAIT, 1) }
+        if scheme == "https" { options.set(CURLOPT_PIPEWAIT, 1) }
         options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         let timeout = max(request.timeoutInterval, 0.001)
         options.set(CURLOPT_CONNECTTIMEOUT_MS, Int(timeout * 1000))

@@ -152,14 +152,9 @@ struct QueueOptions: ParsableArguments {
         guard maxConnectionsPerHost >= 0 else { throw ValidationError("--max-connections-per-host must be 0 (no cap) or more") }
         _ = try defaults()
         _ = try overallLimit()
-        if let loadCookies, !FileManager.default.isReadableFile(atPath: loadCookies) {
-            throw ValidationError("--load-cookies '\(loadCookies)' is not a readable file")
-        }
-        if let netrcPath, !FileManager.default.isReadableFile(atPath: netrcPath) {
-            throw ValidationError("--netrc-path '\(netrcPath)' is not a readable file")
-        }
-        if let caCertificate, !FileManager.default.isReadableFile(atPath: caCertificate) {
-            throw ValidationError("--ca-certificate '\(caCertificate)' is not a readable file")
+        for case let (flag, path?) in [("--load-cookies", loadCookies), ("--netrc-path", netrcPath), ("--ca-certificate", caCertificate)]
+            where !FileManager.default.isReadableFile(atPath: path) {
+            throw ValidationError("\(flag) '\(path)' is not a readable file")
         }
     }
 

@@ -28,13 +28,20 @@ struct BodyStreamTests {
         }
     }
 
+    /// A `method` request to `path` whose body comes from `provider`, with `credentials`.
+    private func upload(_ path: String, _ method: String, from provider: Provider,
+                        credentials: Credentials? = nil) throws -> Request {
+        var upload = try request(path)
+        upload.method = method
+        upload.body = provider.body
+        upload.credentials = credentials
+        return upload
+    }
+
     @Test("a 307 sends a streamed body again from a new stream", arguments: [307, 308])
     func redirectReopens(code: Int) async throws {
         let provider = Provider(count: 300_000)
-        var upload = try request("/redirect/\(code)?to=/upload")
-        upload.method = "PUT"
-        upload.body = provider.body
-        let delegate = await load(upload)
+        let delegate = await load(try upload("/redirect/\(code)?to=/upload", "PUT", from: provider))
         #expect(delegate.events.last == .finished)
         #expect(provider.opened.withLock { $0 } == 2)
         #expect(delegate.body == Data(provider.payload))
@@ -43,10 +50,7 @@ struct BodyStreamTests {
     @Test("no second stream for a 307 fails the load")
     func redirectWithoutStream() async throws {
         let provider = Provider(count: 1000, limit: 1)
-        var upload = try request("/redirect/307?to=/upload")
-        upload.method = "POST"
-        upload.body = provider.body
-        let delegate = await load(upload)
+        let delegate = await load(try upload("/redirect/307?to=/upload", "POST", from: provider))
         #expect(delegate.events.last == .failed(.bodyStream))
         #expect(!delegate.events.contains(.response(200)))
     }
@@ -54,11 +58,8 @@ struct BodyStreamTests {
     @Test("a Digest challenge sends a streamed body again from a new stream")
     func authenticationRetryReopens() async throws {
         let provider = Provider(count: 200_000)
-        var upload = try request("/auth/digest?user=ann&pass=s3cret")
-        upload.method = "PUT"
-        upload.body = provider.body
-        upload.credentials = Credentials(user: "ann", password: "s3cret")
-        let delegate = await load(upload)
+        let delegate = await load(try upload("/auth/digest?user=ann&pass=s3cret", "PUT", from: provider,
+                                             credentials: Credentials(user: "ann", password: "s3cret")))
         #expect(delegate.events.contains(.response(200)))
         #expect(delegate.record.withLock { $0.response?.headers["X-Received-Length"] } == "200000")
         #expect(provider.opened.withLock { $0 } == 2)
@@ -68,11 +69,8 @@ struct BodyStreamTests {
     @Test("no second stream for a Digest challenge fails the load")
     func authenticationRetryWithoutStream() async throws {
         let provider = Provider(count: 1000, limit: 1)
-        var upload = try request("/auth/digest?user=ann&pass=s3cret")
-        upload.method = "POST"
-        upload.body = provider.body
-        upload.credentials = Credentials(user: "ann", password: "s3cret")
-        let delegate = await load(upload)
+        let delegate = await load(try upload("/auth/digest?user=ann&pass=s3cret", "POST", from: provider,
+                                             credentials: Credentials(user: "ann", password: "s3cret")))
         #expect(delegate.events.last == .failed(.bodyStream))
     }
 }
