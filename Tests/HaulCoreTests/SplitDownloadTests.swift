@@ -20,10 +20,7 @@ struct SplitDownloadTests {
         defer { harness.cleanUp() }
         let key = UUID().uuidString
         let id = try harness.add(FaultServer.shared().url("/file/8000000?key=\(key)&pace=131072"), [("out", "s.bin")])
-        #expect(await harness.recorder.wait(for: [id]))
-        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
-        let data = try harness.contents("s.bin")
-        #expect(data.count == 8_000_000 && TestPattern.matches(data))
+        try await expectWhole(harness, id, "s.bin", size: 8_000_000)
         let ranges = try FaultServer.shared().fileRequests.requests(for: key).compactMap(\.range)
         #expect(ranges.count >= 3, "\(ranges)")
         #expect(ranges.allSatisfy { $0.hasPrefix("bytes=") && !$0.hasSuffix("-") }, "helpers ask for closed ranges: \(ranges)")
@@ -57,6 +54,14 @@ struct SplitDownloadTests {
         #expect(data.count == 5_000_000 && TestPattern.matches(data))
     }
 
+    /// Waits for download `id`, then expects it complete and `name` to hold `size` pattern bytes.
+    private func expectWhole(_ harness: QueueHarness, _ id: String, _ name: String, size: Int) async throws {
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
+        let data = try harness.contents(name)
+        #expect(data.count == size && TestPattern.matches(data))
+    }
+
     // MARK: - No slow tail
 
     /// The closed ranges (`bytes=a-b`, as first and last byte) the server saw for `key`, in order.
@@ -77,10 +82,7 @@ struct SplitDownloadTests {
         // The first connection trickles (160 KB/s: 25 s for its half, however busy the machine);
         // the helper's answer comes at full speed.
         let id = try harness.add(FaultServer.shared().url("/file/8000000?key=\(key)&trickle=16384"), [("out", "t.bin")])
-        #expect(await harness.recorder.wait(for: [id]))
-        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
-        let data = try harness.contents("t.bin")
-        #expect(data.count == 8_000_000 && TestPattern.matches(data))
+        try await expectWhole(harness, id, "t.bin", size: 8_000_000)
         let ranges = try closedRanges(key)
         // The first connection's segment ends where the first helper's begins.
         let firstEnd = try #require(ranges.first { $0.last == 7_999_999 }).first
@@ -101,10 +103,7 @@ struct SplitDownloadTests {
         let key = UUID().uuidString
         // Every connection runs at 1.28 MB/s but the second, which crawls at 40 KB/s.
         let id = try harness.add(FaultServer.shared().url("/file/8000000?key=\(key)&pace=131072&crawl=4096"), [("out", "l.bin")])
-        #expect(await harness.recorder.wait(for: [id]))
-        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
-        let data = try harness.contents("l.bin")
-        #expect(data.count == 8_000_000 && TestPattern.matches(data))
+        try await expectWhole(harness, id, "l.bin", size: 8_000_000)
         // A replacement asks for the rest of a segment, from just after where that segment began
         // (a steal would start near its middle).
         let ranges = try closedRanges(key)
@@ -123,10 +122,7 @@ struct SplitDownloadTests {
         let key = UUID().uuidString
         // The first request sends its head and then nothing.
         let id = try harness.add(FaultServer.shared().url("/file/6000000?key=\(key)&stall=0"), [("out", "st.bin")])
-        #expect(await harness.recorder.wait(for: [id]))
-        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
-        let data = try harness.contents("st.bin")
-        #expect(data.count == 6_000_000 && TestPattern.matches(data))
+        try await expectWhole(harness, id, "st.bin", size: 6_000_000)
         // Steals and races start mid-segment; only a replacement starts at byte 0.
         let ranges = try closedRanges(key)
         #expect(ranges.contains { $0.first == 0 }, "\(ranges)")
@@ -142,10 +138,7 @@ struct SplitDownloadTests {
         let keys = [UUID().uuidString, UUID().uuidString]
         let urls = try keys.map { try FaultServer.shared().url("/file/8000000?key=\($0)&pace=131072") }
         let id = try harness.add(urls[0], mirrors: [urls[1]], [("split", "4"), ("out", "m.bin")])
-        #expect(await harness.recorder.wait(for: [id]))
-        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
-        let data = try harness.contents("m.bin")
-        #expect(data.count == 8_000_000 && TestPattern.matches(data))
+        try await expectWhole(harness, id, "m.bin", size: 8_000_000)
         for key in keys {
             let ranged = try FaultServer.shared().fileRequests.requests(for: key).filter { $0.range != nil }
             #expect(!ranged.isEmpty, "each mirror serves ranges")
