@@ -22,7 +22,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("curl")]
         ),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
-        .target(name: "CXattr"),
+        .target(name: "CFiles"),
         .systemLibrary(name: "COpenSSL"),
         .target(
             name: "CNcurses",
@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "HaulNet", dependencies: ["CCurl"]),
         .target(
             name: "HaulCore",
-            dependencies: ["HaulNet", "CZlib", "CXattr", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["HaulNet", "CZlib", "CFiles", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "HaulTUI",

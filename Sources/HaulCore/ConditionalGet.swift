@@ -1,4 +1,4 @@
-import CXattr
+import CFiles
 import Foundation
 import HaulNet
 

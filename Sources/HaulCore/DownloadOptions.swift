@@ -134,12 +134,13 @@ extension DownloadOptions {
             case "connect-timeout": connectTimeout = try Self.integer(value, in: 1...600)
             case "lowest-speed-limit": lowestSpeedLimit = try Self.size(value, atLeast: 0)
             case "header":
-                guard value.contains(":"), !value.contains("\r"), !value.contains("\n") else {
-                    throw OptionError("a header is \"Name: value\" on one line")
+                guard Self.headerField(value) != nil else {
+                    throw OptionError("'\(TextSanitizer.visible(value))' is not a header: "
+                        + "write \"Name: value\" on one line, the name of letters, digits and -")
                 }
                 headers.append(value)
-            case "user-agent": userAgent = value
-            case "referer": referer = value
+            case "user-agent": userAgent = try Self.singleLine(value)
+            case "referer": referer = try Self.singleLine(value)
             case "http-user": httpUser = value
             case "http-passwd": httpPasswd = value
             case "all-proxy": allProxy = try Self.proxy(value)
@@ -185,6 +186,22 @@ extension DownloadOptions {
             return pairs.compactMap { name, value in value.map { (name, $0) } }
         }
 
+        /// The name and value of a `Name: value` header line, or nil when it is not one: the name
+        /// is a non-empty HTTP token (RFC 9110), and neither holds a line break or another
+        /// control character but tab, which could smuggle in a header of their own.
+        public static func headerField(_ line: String) -> (name: String, value: String)? {
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty, name.unicodeScalars.allSatisfy(isTokenScalar),
+                  !value.unicodeScalars.contains(where: { $0 != "\t" && TextSanitizer.isUnsafe($0) }) else { return nil }
+            return (name, value)
+        }
+
+        private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+        }
+
         static func isSecretHeader(_ header: String) -> Bool {
             let name = header.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces).lowercased()
             return ["authorization", "cookie", "proxy-authorization"].contains(name)
@@ -219,6 +236,14 @@ extension DownloadOptions {
                     + "its scheme must be one of \(Proxies.schemes.sorted().joined(separator: ", "))")
             }
             return proxy
+        }
+
+        /// A value sent in a request header: one line, no control characters.
+        private static func singleLine(_ value: String) throws(OptionError) -> String {
+            guard !value.unicodeScalars.contains(where: { $0 != "\t" && TextSanitizer.isUnsafe($0) }) else {
+                throw OptionError("'\(TextSanitizer.visible(value))' must be one line without control characters")
+            }
+            return value
         }
 
         private static func nonEmpty(_ value: String) throws(OptionError) -> String {

@@ -35,6 +35,7 @@ extension DownloadQueue {
                 continue
             }
             state.downloads[id] = download
+            state.saved.remove(id)
             state.connections[id] = connection
             state.hostConnections[connection.hostKey, default: 0] += 1
             emit(.changed(download))
@@ -75,9 +76,7 @@ extension DownloadQueue {
         if let userAgent = options.userAgent { request.userAgent = userAgent }
         if let referer = options.referer { request.headers.set("Referer", referer) }
         for header in options.headers {
-            let parts = header.split(separator: ":", maxSplits: 1)
-            request.headers.add(String(parts[0]).trimmingCharacters(in: .whitespaces),
-                                parts.count > 1 ? String(parts[1]).trimmingCharacters(in: .whitespaces) : "")
+            if let field = DownloadOptions.Values.headerField(header) { request.headers.add(field.name, field.value) }
         }
         if let user = options.httpUser {
             request.credentials = Credentials(user: user, password: options.httpPasswd ?? "")

@@ -25,7 +25,7 @@ extension DownloadQueue {
         // Connections: `-s`, capped by `-x` on each mirror.
         let limit = min(options.split ?? 5, perMirror * mirrors.count)
         let validator = response.validator
-        guard limit > 1, total > 0, validator != nil, !state.noSplit.contains(download.id),
+        guard limit > 1, total > 0, validator != nil, !state.noSplit.contains(download.id), !response.isMultipartPart,
               response.statusCode == 206 || response.headers["Accept-Ranges"]?.lowercased() == "bytes",
               let path = download.partialPath else { return nil }
         let planner = SegmentPlanner(length: total, minSplitSize: options.minSplitSize ?? 20 << 20, maxConnections: limit,

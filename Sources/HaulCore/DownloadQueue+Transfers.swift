@@ -33,7 +33,10 @@ extension DownloadQueue {
             }
             switch ResumeRule.judge(response, rangeFrom: attempt.originalRequest.byteRange?.lowerBound,
                                      validator: attempt.expectedValidator) {
-            case .fail:
+            case .fail(let mismatch?):
+                state.endAttempt(id)
+                return failed(&state, id, .transport(.transport), mismatch)
+            case .fail(nil):
                 state.endAttempt(id)
                 let reason = TextSanitizer.visible(response.reasonPhrase)
                 let advice = response.statusCode == 401
@@ -44,7 +47,9 @@ extension DownloadQueue {
                 return failed(&state, id, .status(response.statusCode, retryAfter: response.headers["Retry-After"]),
                               "the server answered \(response.statusCode) \(reason)\(advice)")
             case .startOver:
-                // Never splice two versions: drop the partial data and ask for the whole file.
+                // Never splice two versions: drop the partial data and ask for the whole file. The
+                // ranged attempt that found the change is not counted; the request for the whole
+                // file that follows has no range, so it cannot start over again.
                 state.downloads[id] = download
                 return startOver(&state, id, reason: nil, refundAttempt: true)
             case .write(let offset, let total):
@@ -138,15 +143,25 @@ extension DownloadQueue {
     /// for the attempt's ending.
     private func finishFile(_ download: Download, of attempt: DownloadConnection, at path: String, destination: String,
                             failure: String?) {
+        let options = download.options.merged(over: configuration.defaults)
         var failure = failure
-        if failure == nil, rename(path, destination) != 0 {
-            failure = "cannot rename \(path) to \(destination): \(String(cString: strerror(errno)))"
+        var destination = destination
+        if failure == nil {
+            do {
+                destination = try FileNaming.moveIntoPlace(path, to: destination,
+                                                            replacing: options.allowOverwrite == true || attempt.conditionalFile != nil)
+            } catch {
+                failure = error.description
+            }
         }
         if let failure {
             state.withLock { $0.lateFailure[attempt.downloadID] = failure }
             return
         }
-        let options = download.options.merged(over: configuration.defaults)
+        state.withLock { state in
+            state.saved.insert(attempt.downloadID)
+            if destination != download.destination { state.downloads[attempt.downloadID]?.destination = destination }
+        }
         if options.remoteTime == true { ConditionalGet.applyRemoteTime(download.response?.header("Last-Modified"), to: destination) }
         if options.conditionalGet == true, let tag = download.response?.header("ETag") {
             ConditionalGet.remember(entityTag: tag, of: destination)
@@ -200,6 +215,11 @@ extension DownloadQueue {
                 download.validator = nil
                 state.downloads[id] = download
                 return failed(&state, id, .fatal, failure)
+            }
+            guard state.saved.remove(id) != nil else {
+                // The load ended well but left no file (a reply whose body never began): never a
+                // success without its file.
+                return failed(&state, id, .transport(.transport), "the server's reply ended without a body to save")
             }
             download.state = .complete
             download.speed = 0

@@ -45,6 +45,8 @@ public final class DownloadQueue: ConnectionDelegate {
         var waiting: Set<String> = []
         /// A failure found after the body arrived (digest, rename), reported at the ending.
         var lateFailure: [String: String] = [:]
+        /// Downloads whose file got its final name in this attempt: only these may complete.
+        var saved: Set<String> = []
         /// Attempts whose file is being hashed, and whether their load has already ended.
         var verifying: [ObjectIdentifier: Bool] = [:]
         /// Split downloads: their plan, their extra connections, and every connection's segment.
@@ -125,7 +127,7 @@ public final class DownloadQueue: ConnectionDelegate {
     /// its options say `pause=true`.
     public func newDownload(for entry: QueueEntry) -> Download {
         var download = Download(id: entry.options.gid ?? Download.makeID(), uris: entry.uris, options: entry.options)
-        download.directory = directory(for: entry.options)
+        download.directory = directory(for: entry)
         if entry.options.pause == true { download.state = .paused }
         return download
     }
@@ -158,11 +160,15 @@ public final class DownloadQueue: ConnectionDelegate {
         return downloads.map(\.id)
     }
 
-    /// Where a download with `options` is saved: its `dir` (relative to the current directory),
-    /// else the defaults' `dir`, else the queue's directory.
-    private func directory(for options: DownloadOptions) -> String {
-        guard let dir = options.dir ?? configuration.defaults.dir else { return configuration.directory }
-        return DownloadQueue.absolute(dir, in: workingDirectory)
+    /// Where `entry` is saved: its `dir` (relative to the current directory), else the defaults'
+    /// `dir`, else the queue's directory. An entry from a list loaded by URL stays inside the
+    /// directory the user chose: its `dir` is taken from there and may not leave it.
+    private func directory(for entry: QueueEntry) -> String {
+        let chosen = configuration.defaults.dir.map { DownloadQueue.absolute($0, in: workingDirectory) } ?? configuration.directory
+        guard let dir = entry.options.dir else { return chosen }
+        guard entry.origin == .remote else { return DownloadQueue.absolute(dir, in: workingDirectory) }
+        let inside = DownloadQueue.absolute(dir, in: chosen)
+        return inside.hasPrefix(chosen.hasSuffix("/") ? chosen : chosen + "/") ? inside : chosen
     }
 
     /// `path` as an absolute path without `.` or `..` components, relative ones taken from `base`.

@@ -1,3 +1,4 @@
+import CFiles
 import Foundation
 import HaulNet
 
@@ -50,9 +51,35 @@ public enum FileNaming {
         (directory.hasSuffix("/") ? directory : directory + "/") + name
     }
 
-    /// Whether a file, or its partial file, already has `path`.
+    /// Whether `path` is taken: by a file, by its partial file, or by the partial file of a
+    /// download named `path.part` (which becomes `path.part` when it is renamed), so a
+    /// download's name and its `.part` are reserved together.
     public static func isTaken(_ path: String) -> Bool {
-        exists(path) || exists(path + partialSuffix)
+        exists(path) || exists(path + partialSuffix) || exists(path + partialSuffix + partialSuffix)
+    }
+
+    /// Gives the complete file at `partial` the name `destination` and returns the path it got.
+    /// Unless `replacing`, an existing file is never replaced (`RENAME_NOREPLACE`): when
+    /// something took `destination` meanwhile (another download, another program), the file
+    /// gets the next free name (`name.1.ext`…) instead.
+    public static func moveIntoPlace(_ partial: String, to destination: String, replacing: Bool) throws(OptionError) -> String {
+        if replacing {
+            guard rename(partial, destination) == 0 else { throw renameError(partial, destination) }
+            return destination
+        }
+        let directory = (destination as NSString).deletingLastPathComponent
+        let name = (destination as NSString).lastPathComponent
+        var target = destination
+        for _ in 0..<100 {
+            if haul_rename_noreplace(partial, target) == 0 { return target }
+            guard errno == EEXIST else { throw renameError(partial, target) }
+            target = uniqueDestination(for: name, in: directory, allowOverwrite: false)
+        }
+        throw OptionError("cannot rename \(partial): every name like \(destination) is taken")
+    }
+
+    private static func renameError(_ from: String, _ to: String) -> OptionError {
+        OptionError("cannot rename \(from) to \(to): \(String(cString: strerror(errno)))")
     }
 
     // MARK: - Pieces

@@ -15,6 +15,16 @@ public enum InputFile {
         /// A warning leaves the line's meaning intact (an ignored aria2 option); an error drops it.
         public let isWarning: Bool
 
+        /// `message` quotes the file (a URI, an option's name or value), which may come from
+        /// anyone: its control characters are made visible, so no escape sequence in it reaches
+        /// the terminal the problem is printed on.
+        public init(file: String, line: Int, message: String, isWarning: Bool) {
+            self.file = TextSanitizer.visible(file)
+            self.line = line
+            self.message = TextSanitizer.visible(message)
+            self.isWarning = isWarning
+        }
+
         public var description: String { "\(file):\(line): \(isWarning ? "warning: " : "")\(message)" }
     }
 
@@ -41,7 +51,8 @@ public enum InputFile {
 
     // MARK: - Reading
 
-    /// Reads the queue file at `path` (`-` for standard input), gzip-compressed or not.
+    /// Reads the queue file at `path` (`-` for standard input), gzip-compressed or not: a file
+    /// the user named, so its entries are the user's (`QueueEntry.Origin.user`).
     public static func read(contentsOf path: String) throws(FileError) -> ReadResult {
         // Read through a handle, not as a regular file's contents, so a pipe (`-i <(command)`)
         // or a device reads too.
@@ -60,11 +71,11 @@ public enum InputFile {
         } catch {
             throw FileError(description: "queue file '\(path)' cannot be read: \(error.localizedDescription)")
         }
-        return try read(bytes, name: path == "-" ? "<stdin>" : path)
+        return try read(bytes, name: path == "-" ? "<stdin>" : path, origin: .user)
     }
 
-    /// Reads queue-file bytes; `name` is used in problem messages.
-    public static func read(_ bytes: [UInt8], name: String) throws(FileError) -> ReadResult {
+    /// Reads queue-file bytes; `name` is used in problem messages, `origin` says who wrote them.
+    public static func read(_ bytes: [UInt8], name: String, origin: QueueEntry.Origin) throws(FileError) -> ReadResult {
         var text = bytes
         if Gzip.isCompressed(bytes) {
             do {
@@ -73,7 +84,7 @@ public enum InputFile {
                 throw FileError(description: "queue file '\(name)': \(error)")
             }
         }
-        var parser = InputFileParser(name: name)
+        var parser = InputFileParser(name: name, origin: origin)
         var start = 0
         var lineNumber = 0
         while start < text.count {
@@ -100,10 +111,7 @@ public enum InputFile {
     /// secrets are included and 0644 otherwise. The text is written as it is made, a piece at a
     /// time, so a long queue is never held as one text in memory.
     public static func save(_ entries: some Sequence<QueueEntry>, to path: String, includingSecrets: Bool) throws(FileError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let mode: mode_t = includingSecrets ? 0o600 : 0o644
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard descriptor >= 0 else {
+        guard let (descriptor, temporary) = PosixFile.createTemporary(beside: path, mode: includingSecrets ? 0o600 : 0o644) else {
             throw FileError(description: "cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
         var pending: [UInt8] = []

@@ -6,14 +6,16 @@ import Foundation
 /// `name=value` lines are their options, `#` lines and empty lines are skipped.
 struct InputFileParser {
     private let name: String
+    private let origin: QueueEntry.Origin
     private var result = InputFile.ReadResult()
     private var current: QueueEntry?
     private var interner = DownloadOptions.Interner()
     /// True after a URI line none of whose URIs could be used: its option lines are skipped.
     private var skippingDroppedEntry = false
 
-    init(name: String) {
+    init(name: String, origin: QueueEntry.Origin) {
         self.name = name
+        self.origin = origin
     }
 
     mutating func consume(line: String, number: Int) {
@@ -48,7 +50,7 @@ struct InputFileParser {
             skippingDroppedEntry = true
             report(number, problems.joined(separator: "; ") + "; entry dropped")
         } else {
-            current = QueueEntry(uris: uris, line: number)
+            current = QueueEntry(uris: uris, line: number, origin: origin)
             if !problems.isEmpty {
                 report(number, problems.joined(separator: "; ") + "; the entry keeps its other URIs", warning: true)
             }
@@ -71,11 +73,33 @@ struct InputFileParser {
             report(number, "option '\(optionName)' is for BitTorrent or Metalink; ignored", warning: true)
             return
         }
+        if let refusal = refusal(of: optionName, value) {
+            report(number, refusal.message, warning: refusal.isWarning)
+            return
+        }
         do {
             try current?.options.set(optionName, value)
         } catch {
             let known = !error.description.hasPrefix("unknown option")
             report(number, known ? "\(optionName): \(error)" : error.description)
+        }
+    }
+
+    /// Why the option `name=value` is not taken from this file, if it is not. No queue file
+    /// turns on overwriting (only the command line does); a list loaded by URL names no
+    /// directory outside the user's and does not replace files through a conditional get.
+    private func refusal(of name: String, _ value: String) -> (message: String, isWarning: Bool)? {
+        switch (name, origin) {
+        case ("allow-overwrite", _) where value == "true":
+            return ("allow-overwrite=true is not taken from a queue file; give --allow-overwrite on the command line "
+                + "to replace existing files", true)
+        case ("dir", .remote) where value.hasPrefix("/") || value.split(separator: "/").contains(".."):
+            return ("dir '\(value)' is refused in a list loaded by URL: it may only name a subdirectory "
+                + "(no leading /, no ..) of the download directory", false)
+        case ("conditional-get", .remote) where value == "true":
+            return ("conditional-get=true is refused in a list loaded by URL: it would replace existing files", false)
+        default:
+            return nil
         }
     }
 

@@ -11,11 +11,23 @@ public struct QueueEntry: Sendable, Equatable {
     public var options: DownloadOptions
     /// The line of its URI line in the file it came from (0 when it did not come from a file).
     public var line: Int
+    /// Who wrote the entry, which decides where its `dir` may point.
+    public var origin: Origin
 
-    public init(uris: [String], options: DownloadOptions = DownloadOptions(), line: Int = 0) {
+    /// Who wrote a queue entry.
+    public enum Origin: Sendable, Equatable {
+        /// The user: the command line, or a file they named by its path.
+        case user
+        /// A list loaded by URL, which anyone could have written: its `dir` is a subdirectory of
+        /// the directory the user chose, never a path elsewhere.
+        case remote
+    }
+
+    public init(uris: [String], options: DownloadOptions = DownloadOptions(), line: Int = 0, origin: Origin = .user) {
         self.uris = uris
         self.options = options
         self.line = line
+        self.origin = origin
     }
 
     /// Why `text` cannot be a download's URI, or nil when it can: http, https, ftp or ftps

@@ -49,12 +49,12 @@ public final class RemoteQueueFile: Sendable {
 
     // MARK: - Reading
 
-    /// Loads the queue file at `url` and reads it as `InputFile.read(_:name:)` does, naming it
+    /// Loads the queue file at `url` and reads it as `InputFile.read(_:name:origin:)` does (its entries `.remote`), naming it
     /// by its URL without any password.
     public func read(_ url: URL, completion: @escaping @Sendable (Result<InputFile.ReadResult, InputFile.FileError>) -> Void) {
         let name = url.redactedString
         fetcher.fetch(url, completion: { data, _ in
-            completion(Result { () throws(InputFile.FileError) in try InputFile.read(Array(data), name: name) })
+            completion(Result { () throws(InputFile.FileError) in try InputFile.read(Array(data), name: name, origin: .remote) })
         }, failure: { error in
             completion(.failure(InputFile.FileError(description: "queue file '\(name)' could not be loaded: \(error)")))
         })

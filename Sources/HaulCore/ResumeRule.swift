@@ -5,29 +5,37 @@ import HaulNet
 /// What to do with a response to a (possibly ranged) request, so that a file is never spliced
 /// from two versions of the resource.
 enum ResumeRule: Equatable {
-    /// An error status: the attempt failed.
-    case fail
-    /// Drop the partial data and ask again for the whole file.
+    /// An error status, or an answer that does not fit the request: the attempt failed.
+    case fail(reason: String?)
+    /// Drop the partial data and ask again for the whole file. Only ever the answer to a ranged
+    /// request, so the next request (without a range) cannot be told to start over again.
     case startOver
     /// Write the body from file offset `offset`; the whole file is `total` bytes (-1 unknown).
     case write(offset: Int64, total: Int64)
 
     /// `rangeFrom`: the first byte the request asked for with `Range` (nil: no range, the
-    /// whole file; a 206 to that is not trusted).
+    /// whole file).
     static func judge(_ response: Response, rangeFrom: Int64?, validator: String?) -> ResumeRule {
-        let resumeOffset = rangeFrom ?? 0
         let status = response.statusCode
-        if status == 416, resumeOffset > 0 { return .startOver }
-        guard response.isSuccess else { return .fail }
+        if status == 416, let rangeFrom, rangeFrom > 0 { return .startOver }
+        guard response.isSuccess else { return .fail(reason: nil) }
         guard status == 206 else {
             // A 200 is the whole file: the server ignored the range, or the If-Range validator no
             // longer matched. Either way the body replaces the partial data from byte 0.
             return .write(offset: 0, total: response.expectedContentLength)
         }
-        guard rangeFrom != nil, let range = response.headers["Content-Range"].flatMap(ContentRange.init),
-              range.first == resumeOffset else { return .startOver }
+        let range = response.headers["Content-Range"].flatMap(ContentRange.init)
+        guard let rangeFrom else {
+            // A 206 nobody asked for: the whole file is as good as a 200; a part of it is not
+            // the file, and asking again would get the same answer.
+            if let range, let total = range.total, range.first == 0, range.last == total - 1 {
+                return .write(offset: 0, total: total)
+            }
+            return .fail(reason: "the server sent part of the file (206) to a request for all of it")
+        }
+        guard let range, range.first == rangeFrom else { return .startOver }
         let current = response.validator
         if let validator, let current, current != validator { return .startOver }
-        return .write(offset: resumeOffset, total: range.total ?? -1)
+        return .write(offset: rangeFrom, total: range.total ?? -1)
     }
 }

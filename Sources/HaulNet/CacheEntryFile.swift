@@ -69,9 +69,7 @@ enum CacheEntryFile {
         }
         contents.append(0x0A)
         contents.append(cached.data)
-        let temporary = "\(path).tmp-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
+        guard let (descriptor, temporary) = PosixFile.createTemporary(beside: path, mode: 0o600) else {
             throw ResponseCacheError(directory: directory, detail: "cannot create an entry: \(String(cString: strerror(errno)))")
         }
         let failure = PosixFile.writeAll(contents, to: descriptor) ? nil : errno

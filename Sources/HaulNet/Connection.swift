@@ -177,6 +177,9 @@ open class Connection: @unchecked Sendable {
     /// connection is cancelled first). A 304 confirming the stored response the cache asked
     /// about is replaced by that response and its stored body.
     func engineDeliverResponse(_ response: Response, reply: @escaping @Sendable (ResponseDisposition) -> Void) {
+        // A response starts its body's count afresh (the next part of a multipart stream
+        // replaces the last one's bytes).
+        state.withLock { $0.written = Progress() }
         deliver { [self] delegate in
             guard let confirmed = caching?.received(response, for: currentRequest) else {
                 reply(present(response, to: delegate))

@@ -22,16 +22,24 @@ final class FileSink {
 
     /// Opens `target.path` (creating it, mode 0644, unless it `mustExist`). It is not truncated
     /// here: ext4 flushes a file truncated on open and rewritten when it is closed, which stalls
-    /// a fast download; `finish` cuts the file at the body's end instead.
+    /// a fast download; `finish` cuts the file at the body's end instead. A symbolic link or
+    /// anything but a regular file at the path (put there by someone else between runs) is
+    /// refused, never written through.
     init(target: DownloadTarget, url: URL?) throws(ConnectionError) {
         path = target.path
         offset = target.offset
         end = target.end
         keepsTail = target.keepsTail
-        descriptor = open(target.path, O_WRONLY | O_CLOEXEC | (target.mustExist ? 0 : O_CREAT), 0o644)
+        descriptor = open(target.path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (target.mustExist ? 0 : O_CREAT), 0o644)
         guard descriptor >= 0 else {
             // Every stored property is set, so deinit runs and frees the buffer.
-            throw ConnectionError(kind: .fileWrite, url: url, systemError: errno, detail: target.path)
+            let error = errno
+            throw ConnectionError(kind: .fileWrite, url: url, systemError: error,
+                                  detail: error == ELOOP ? "\(target.path) is a symbolic link; not written through" : target.path)
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw ConnectionError(kind: .fileWrite, url: url, systemError: EINVAL, detail: "\(target.path) is not a regular file")
         }
     }
 

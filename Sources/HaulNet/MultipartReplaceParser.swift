@@ -12,7 +12,16 @@ struct MultipartReplaceParser {
         case part(HTTPHeaders)
         /// The next bytes of the current part.
         case data([UInt8])
+        /// The stream breaks the format (a header block or delimiter line past its limit); it
+        /// cannot go on.
+        case malformed(String)
     }
+
+    /// The longest header block of a part, and the longest delimiter line (transport padding
+    /// included): a stream that goes on past them without ending the block is malformed, so
+    /// memory stays bounded.
+    static let headerLimit = 64 * 1024
+    static let delimiterLineLimit = 1024
 
     private enum Stage {
         /// Before the first delimiter (a preamble is ignored).
@@ -28,6 +37,9 @@ struct MultipartReplaceParser {
     private var buffer: [UInt8] = []
     private var stage = Stage.preamble
     private var ended = false
+    /// Where the search for the end of a header block or delimiter line goes on from: the
+    /// bytes before it were searched already, so each byte is searched once, not on every read.
+    private var searchedTo = 0
 
     /// A parser for a response of type `multipart/x-mixed-replace` with a boundary, else nil.
     init?(contentType: String?) {
@@ -83,8 +95,11 @@ struct MultipartReplaceParser {
                     continue
                 }
                 // The rest of the delimiter line (transport padding) ends at its CRLF.
-                guard let lineEnd = find(Array("\r\n".utf8), from: delimiter.count) else { return finishIfEnded() }
+                guard let lineEnd = find(Array("\r\n".utf8), from: max(delimiter.count, searchedTo)) else {
+                    return waitForEnd(of: "a delimiter line", limit: MultipartReplaceParser.delimiterLineLimit, patternLength: 2)
+                }
                 buffer.removeFirst(lineEnd + 2)
+                searchedTo = 0
                 stage = .headers
             case .headers:
                 if buffer.starts(with: Array("\r\n".utf8)) {
@@ -92,7 +107,10 @@ struct MultipartReplaceParser {
                     stage = .body
                     return .part(HTTPHeaders())
                 }
-                guard let end = find(Array("\r\n\r\n".utf8)) else { return finishIfEnded() }
+                guard let end = find(Array("\r\n\r\n".utf8), from: searchedTo) else {
+                    return waitForEnd(of: "a part's header block", limit: MultipartReplaceParser.headerLimit, patternLength: 4)
+                }
+                searchedTo = 0
                 var head = ResponseHead()
                 for line in String(decoding: buffer[0..<end], as: UTF8.self).split(separator: "\r\n") {
                     head.add(headerLine: line)
@@ -124,6 +142,17 @@ struct MultipartReplaceParser {
     private mutating func finishIfEnded() -> Event? {
         if ended { stage = .done }
         return nil
+    }
+
+    /// No end of a header block or delimiter line yet: the search goes on from here next time,
+    /// unless the block is already past `limit` (then the stream is malformed).
+    private mutating func waitForEnd(of what: String, limit: Int, patternLength: Int) -> Event? {
+        guard buffer.count <= limit else {
+            stage = .done
+            return .malformed("\(what) of the multipart/x-mixed-replace reply is over \(limit) bytes")
+        }
+        searchedTo = max(0, buffer.count - patternLength + 1)
+        return finishIfEnded()
     }
 
     /// The offset of `pattern` in the buffer from `start`, if it is there.

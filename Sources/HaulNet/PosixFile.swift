@@ -5,6 +5,27 @@ import Foundation
 /// Whole writes to a file descriptor, for the files haul writes in one go (a saved session, a
 /// cache entry); a download's body goes through `FileSink` instead.
 public enum PosixFile {
+    /// Creates a new file with a name no one can predict beside `path` (`path.tmp-XXXXXX`, by
+    /// `mkstemp`: created with O_EXCL, so never an existing file or a link someone planted) and
+    /// gives it `mode`. Returns its descriptor and path, or nil with errno set.
+    public static func createTemporary(beside path: String, mode: mode_t) -> (descriptor: Int32, path: String)? {
+        var template = Array((path + ".tmp-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.map { mkstemp($0) } ?? -1
+        }
+        guard descriptor >= 0 else { return nil }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard fchmod(descriptor, mode) == 0 else {
+            let error = errno
+            close(descriptor)
+            unlink(temporary)
+            errno = error
+            return nil
+        }
+        return (descriptor, temporary)
+    }
+
     /// Writes all of `bytes` to `descriptor`, retrying after signals. False when the file took
     /// only part of them: errno says why (ENOSPC when a write took nothing).
     public static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32) -> Bool {

@@ -17,6 +17,9 @@ public struct Response: Sendable {
     /// True when the response was answered from a `ResponseCache` (perhaps after the server
     /// confirmed it with a 304) rather than sent by the server for this load.
     public let isFromCache: Bool
+    /// True for one part of a `multipart/x-mixed-replace` body: its headers are the part's, and
+    /// the next part replaces it, so it is no resource to split or resume.
+    public internal(set) var isMultipartPart = false
 
     public init(url: URL, statusCode: Int, reasonPhrase: String = "", httpVersion: String = "HTTP/1.1",
                 headers: HTTPHeaders = HTTPHeaders(), isFromCache: Bool = false) {

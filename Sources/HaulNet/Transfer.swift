@@ -46,6 +46,9 @@ final class Transfer {
     /// The parts of a `multipart/x-mixed-replace` body, and the response that announced them.
     private var multipart: MultipartReplaceParser?
     private var multipartResponse: Response?
+    /// The file the current part is written to, when the delegate made a part a download: each
+    /// part replaces the one before, so the file ends as the last part.
+    private var partSink: FileSink?
     /// A 401 or 407 whose Basic or Digest challenge libcurl answers with the request's
     /// credentials by sending the request again: the answer to that is the response. Kept in
     /// case libcurl does not ask again after all.
@@ -103,6 +106,7 @@ final class Transfer {
         heldBody = []
         multipart = nil
         multipartResponse = nil
+        partSink = nil
         pendingChallenge = nil
         paused = false
         failure = nil
@@ -134,6 +138,15 @@ final class Transfer {
     }
 
     private func finish() {
+        if case .multipart = phase {
+            // A stream that ended before its first part has nothing to deliver: it failed.
+            guard response != nil else {
+                fail(ConnectionError(kind: .transport, url: request.url,
+                                     detail: "the multipart/x-mixed-replace reply ended before its first part"))
+                return
+            }
+            if let partSink { phase = .download(partSink) }
+        }
         if case .download(let sink) = phase {
             do {
                 let written = try sink.finish(url: request.url)
@@ -153,6 +166,7 @@ final class Transfer {
         if let easy, inMulti { curl_multi_remove_handle(multi, easy) }
         inMulti = false
         if case .download(let sink) = phase { sink.close() }
+        partSink?.close()
         phase = .ended
     }
 
@@ -417,21 +431,35 @@ final class Transfer {
     // MARK: - multipart/x-mixed-replace
 
     /// Hands on what the parser has: data to the delegate, and a new part as a response (then
-    /// waits for its disposition). False when it must wait: for a disposition, or for the
-    /// delegate to catch up.
+    /// waits for its disposition). False when it must wait (for a disposition, or for the
+    /// delegate to catch up) or when writing a part to its file failed (`failure` says why).
     private func pumpMultipart() -> Bool {
         while let event = multipart?.next() {
             switch event {
             case .part(let headers):
                 let outer = multipartResponse ?? Response(url: request.url, statusCode: 200)
-                deliverFinalResponse(Response(url: request.url, statusCode: outer.statusCode, reasonPhrase: outer.reasonPhrase,
-                                              httpVersion: outer.httpVersion, headers: headers))
+                var part = Response(url: request.url, statusCode: outer.statusCode, reasonPhrase: outer.reasonPhrase,
+                                    httpVersion: outer.httpVersion, headers: headers)
+                part.isMultipartPart = true
+                deliverFinalResponse(part)
                 return false
             case .data(let bytes):
-                if !bytes.withUnsafeBytes({ connection.engineEnqueueData($0) }) {
+                if let partSink {
+                    let url = request.url
+                    switch bytes.withUnsafeBytes({ buffer in Result { () throws(ConnectionError) in try partSink.write(buffer, url: url) } }) {
+                    case .success(let written):
+                        if written > 0 { connection.engineReportWritten(written, expected: response?.expectedContentLength ?? -1) }
+                    case .failure(let error):
+                        failure = error
+                        return false
+                    }
+                } else if !bytes.withUnsafeBytes({ connection.engineEnqueueData($0) }) {
                     multipart?.unread(bytes)
                     return false
                 }
+            case .malformed(let detail):
+                failure = ConnectionError(kind: .transport, url: request.url, detail: detail)
+                return false
             }
         }
         return true
@@ -440,25 +468,34 @@ final class Transfer {
     /// Delivers what can be delivered, then receives on, ends, or waits.
     private func continueMultipart() {
         guard pumpMultipart() else {
-            pauseReceiving()
+            if let failure { fail(failure) } else { pauseReceiving() }
             return
         }
         if completedWhileDeciding { finish() } else { resumeReceiving() }
     }
 
-    /// The delegate answered a part's response: its data follows, or the load stops. A part
-    /// cannot become a download (the stream has no end to write a file to).
+    /// The delegate answered a part's response: its data follows (to the delegate, or to the
+    /// download's file, where it replaces the part before), or the load stops.
     private func partDispositionDecided(_ disposition: ResponseDisposition) {
         switch disposition {
         case .cancel:
             detach()
+            return
         case .allow:
-            phase = .multipart
-            continueMultipart()
-        case .becomeDownload:
-            fail(ConnectionError(kind: .transport, url: request.url,
-                                 detail: "a part of a multipart/x-mixed-replace stream cannot become a download"))
+            partSink?.close()
+            partSink = nil
+        case .becomeDownload(let target):
+            partSink?.close()
+            do {
+                partSink = try FileSink(target: target, url: request.url)
+            } catch {
+                partSink = nil
+                fail(error)
+                return
+            }
         }
+        phase = .multipart
+        continueMultipart()
     }
 
     /// Pauses receiving from inside or outside libcurl's callbacks (a no-op once the hop ended).
@@ -487,7 +524,11 @@ final class Transfer {
             return haul_writefunc_pause
         case .multipart:
             multipart?.feed(bytes)
-            if !pumpMultipart() { pauseReceiving() }
+            if !pumpMultipart() {
+                // A failed write ends the hop; libcurl reports it, and `failure` says why.
+                if failure != nil { return 0 }
+                pauseReceiving()
+            }
             return bytes.count
         default:
             return consume(bytes)

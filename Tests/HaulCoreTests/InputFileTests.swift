@@ -7,7 +7,7 @@ import Testing
 @Suite("Queue files")
 struct InputFileTests {
     private func read(_ text: String) throws -> InputFile.ReadResult {
-        try InputFile.read(Array(text.utf8), name: "q.txt")
+        try InputFile.read(Array(text.utf8), name: "q.txt", origin: .user)
     }
 
     @Test("URIs: the quick check for plain ones agrees with the full parse", arguments: [
@@ -112,9 +112,9 @@ struct InputFileTests {
     @Test("gzip-compressed files are detected by their magic bytes, not their name")
     func gzipped() throws {
         let text = "http://h.test/a\n  split=2\nhttp://h.test/b\n"
-        let result = try InputFile.read(StoredGzip.stored(Array(text.utf8)), name: "queue.txt")
+        let result = try InputFile.read(StoredGzip.stored(Array(text.utf8)), name: "queue.txt", origin: .user)
         #expect(result.entries.count == 2 && result.entries[0].options.split == 2)
-        #expect(throws: InputFile.FileError.self) { try InputFile.read([0x1F, 0x8B, 8, 0, 1, 2], name: "cut.gz") }
+        #expect(throws: InputFile.FileError.self) { try InputFile.read([0x1F, 0x8B, 8, 0, 1, 2], name: "cut.gz", origin: .user) }
     }
 
     @Test("writing and reading back gives the same queue")

@@ -89,10 +89,69 @@ struct MultipartTests {
             case .data(let bytes):
                 if let last = merged.last, last.hasPrefix("data:") { merged[merged.count - 1] += String(decoding: bytes, as: UTF8.self) }
                 else { merged.append("data:" + String(decoding: bytes, as: UTF8.self)) }
+            case .malformed(let detail): merged.append("malformed:\(detail)")
             }
         }
         #expect(merged == ["part:a", "data:AAA", "part:", "data:BB"])
         #expect(MultipartReplaceParser(contentType: "multipart/mixed; boundary=b") == nil)
         #expect(MultipartReplaceParser(contentType: "multipart/x-mixed-replace") == nil)
+    }
+
+    @Test("a header block that never ends is malformed at 64 KiB, each byte searched once, not on every read")
+    func endlessHeaderBlock() throws {
+        var parser = try #require(MultipartReplaceParser(contentType: "multipart/x-mixed-replace; boundary=b"))
+        Array("--b\r\nX-Long: ".utf8).withUnsafeBytes { parser.feed($0) }
+        #expect(parser.next() == nil)
+        let line = [UInt8](repeating: UInt8(ascii: "a"), count: 100)
+        let clock = ContinuousClock()
+        var outcome: MultipartReplaceParser.Event?
+        // 10 MiB of a header line, 100 bytes a read: a search of the whole buffer on every read
+        // would take minutes; stopping at the limit takes a moment.
+        let elapsed = clock.measure {
+            for _ in 0..<100_000 {
+                line.withUnsafeBytes { parser.feed($0) }
+                if let event = parser.next() {
+                    outcome = event
+                    break
+                }
+            }
+        }
+        guard case .malformed(let detail) = outcome else {
+            Issue.record("expected the stream to be malformed, got \(String(describing: outcome))")
+            return
+        }
+        #expect(detail.contains("header block"))
+        #expect(elapsed < .seconds(5))
+        #expect(parser.next() == nil)
+    }
+}
+
+// MARK: - As a download
+
+@Suite("multipart/x-mixed-replace as a download")
+struct MultipartDownloadTests {
+    @Test("a download of a multipart reply saves the last part")
+    func savesLastPart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-mp-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("stream").path
+        let delegate = await load(try request("/multipart/3?chunk=40"), disposition: { _ in
+            .becomeDownload(DownloadTarget(path: path, offset: 0))
+        })
+        #expect(delegate.events.last == .finished)
+        #expect(delegate.events.filter { if case .response = $0 { true } else { false } }.count == 3)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(FaultServer.multipartPart(3).data))
+    }
+
+    @Test("a multipart reply that ends before its first part fails the load")
+    func noPart() async throws {
+        let delegate = await load(try request("/multipart/0?nodelimiter=1"))
+        guard case .failed(let kind) = delegate.events.last else {
+            Issue.record("expected a failure, got \(delegate.events)")
+            return
+        }
+        #expect(kind == .transport)
+        #expect(!delegate.events.contains { if case .response = $0 { true } else { false } })
     }
 }

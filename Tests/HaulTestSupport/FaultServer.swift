@@ -228,7 +228,7 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             let text = head.headers.map { "\($0.name): \($0.value)\n" }.joined()
             send(context, .ok, body: Array(text.utf8))
         case "multipart":
-            let body = FaultHandler.multipartBody(parts: number)
+            let body = query["nodelimiter"] == nil ? FaultHandler.multipartBody(parts: number) : Array("no delimiter at all".utf8)
             sendHead(context, .ok, headers: ["Content-Type": "multipart/x-mixed-replace; boundary=\"frame\""])
             context.flush()
             FaultHandler.drip(body[...], step: Int(query["chunk"] ?? "") ?? body.count, channel: context.channel)
