@@ -172,7 +172,8 @@ extension DownloadOptions {
                 ("checksum", checksum?.description), ("max-tries", maxTries.map(String.init)),
                 ("retry-wait", retryWait.map(String.init)), ("timeout", timeout.map(String.init)),
                 ("connect-timeout", connectTimeout.map(String.init)), ("lowest-speed-limit", lowestSpeedLimit.map(String.init)),
-                ("user-agent", userAgent), ("referer", referer), ("http-user", httpUser),
+                ("user-agent", userAgent), ("referer", referer.map { URIText.shown($0, includingSecrets: includingSecrets) }),
+                ("http-user", httpUser),
                 ("http-passwd", includingSecrets ? httpPasswd : nil),
                 ("all-proxy", proxy(allProxy)), ("http-proxy", proxy(httpProxy)), ("https-proxy", proxy(httpsProxy)),
                 ("no-proxy", noProxy),
@@ -202,9 +203,12 @@ extension DownloadOptions {
             scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
         }
 
+        /// Whether a header carries a credential: Authorization, Cookie, or a name that says it
+        /// holds a token, key, secret, password or session (`X-Auth-Token`, `X-API-Key`…).
         static func isSecretHeader(_ header: String) -> Bool {
             let name = header.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces).lowercased()
-            return ["authorization", "cookie", "proxy-authorization"].contains(name)
+            return ["authorization", "cookie", "auth", "token", "key", "secret", "passw", "session", "credential"]
+                .contains { name.contains($0) }
         }
 
         // MARK: - Value parsing

@@ -107,11 +107,12 @@ public enum InputFile {
         entries.map { text(of: $0, includingSecrets: includingSecrets) }.joined()
     }
 
-    /// Writes `entries` to `path` atomically (a temporary file renamed over it), mode 0600 when
-    /// secrets are included and 0644 otherwise. The text is written as it is made, a piece at a
-    /// time, so a long queue is never held as one text in memory.
+    /// Writes `entries` to `path` atomically (a temporary file no one can predict, renamed over
+    /// it), mode 0600: even without the secrets haul knows of, a queue's URLs may carry tokens.
+    /// The text is written as it is made, a piece at a time, so a long queue is never held as
+    /// one text in memory.
     public static func save(_ entries: some Sequence<QueueEntry>, to path: String, includingSecrets: Bool) throws(FileError) {
-        guard let (descriptor, temporary) = PosixFile.createTemporary(beside: path, mode: includingSecrets ? 0o600 : 0o644) else {
+        guard let (descriptor, temporary) = PosixFile.createTemporary(beside: path, mode: 0o600) else {
             throw FileError(description: "cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
         var pending: [UInt8] = []

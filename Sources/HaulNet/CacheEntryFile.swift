@@ -24,9 +24,10 @@ enum CacheEntryFile {
         var bodyLength: Int
     }
 
-    /// The cache's key for `url`: its text without a fragment.
+    /// The cache's key for `url`: its text without a fragment and without a password (the key
+    /// is written into the entry, and a password never reaches the disk).
     static func key(for url: URL) -> String {
-        let text = url.absoluteString
+        let text = URIText.shown(url.absoluteString, includingSecrets: false)
         return text.firstIndex(of: "#").map { String(text[..<$0]) } ?? text
     }
 

@@ -162,6 +162,31 @@ struct InputFileTests {
         #expect(mode == 0o600)
     }
 
+    @Test("a saved session keeps no token header or referer password, is 0600, and never writes through a planted link")
+    func savedSessionSafety() throws {
+        var options = DownloadOptions()
+        try options.set("header", "X-Auth-Token: t0ken")
+        try options.set("header", "X-API-Key: k3y")
+        try options.set("referer", "https://ann:s3cret@ref.test/page")
+        let entry = QueueEntry(uris: ["http://h.test/f"], options: options)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-save-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let victim = directory.appendingPathComponent("victim")
+        try Data("precious".utf8).write(to: victim)
+        let path = directory.appendingPathComponent("session.txt").path
+        // The names the old writer used (path.tmp-PID) and a few near them, all links to the victim.
+        for pid in [getpid(), getpid() + 1] {
+            try FileManager.default.createSymbolicLink(atPath: "\(path).tmp-\(pid)", withDestinationPath: victim.path)
+        }
+        try InputFile.save([entry], to: path, includingSecrets: false)
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!saved.contains("t0ken") && !saved.contains("k3y") && !saved.contains("s3cret"), "\(saved)")
+        #expect(saved.contains("referer=https://ann@ref.test/page"), "\(saved)")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+        #expect(try Data(contentsOf: victim) == Data("precious".utf8))
+    }
+
     @Test("a missing file is one clear error")
     func missingFile() {
         #expect(throws: InputFile.FileError.self) { try InputFile.read(contentsOf: "/nonexistent/queue.txt") }

@@ -273,6 +273,23 @@ struct CacheTests {
         #expect(stored?.response.headers["X-Served"] == "1" && stored?.response.headers["Set-Cookie"] == nil)
     }
 
+    @Test("a URL's password never reaches the entry on disk; the same URL finds the entry again")
+    func noPasswordOnDisk() async throws {
+        let fixture = try CacheFixture()
+        var components = try #require(URLComponents(url: fixture.request(100, "cc=max-age=60").url, resolvingAgainstBaseURL: false))
+        components.user = "ann"
+        components.password = "s3cretpw"
+        let url = try #require(components.url)
+        let fetcher = Fetcher(cache: fixture.cache)
+        _ = try await fetcher.data(from: url)
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.cache.directory)
+        let name = try #require(names.count == 1 ? names.first : nil, "entries: \(names)")
+        let contents = try Data(contentsOf: URL(fileURLWithPath: "\(fixture.cache.directory)/\(name)"))
+        #expect(contents.range(of: Data("s3cretpw".utf8)) == nil)
+        let (_, again) = try await fetcher.data(from: url)
+        #expect(again.isFromCache && fixture.served == 1)
+    }
+
     @Test("a damaged entry is a miss and is removed")
     func damagedEntry() async throws {
         let fixture = try CacheFixture()

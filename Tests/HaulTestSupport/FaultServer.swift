@@ -27,7 +27,8 @@ import Synchronization
 ///   by PATH and its URI logged (`fileRequests.proxied`). For a host named `authproxy…` the proxy
 ///   first wants `Proxy-Authorization` for `proxy:pw` (a 407 with a Basic challenge).
 /// - `/multipart/N?chunk=K`: a `multipart/x-mixed-replace` stream (boundary `frame`) of N parts
-///   (`FaultServer.multipartPart`), sent K bytes every 5 ms (default: at once).
+///   (`FaultServer.multipartPart`), sent K bytes every 5 ms (default: at once); with
+///   `nodelimiter=1`, a body without any delimiter.
 /// - `/cookies?NAME=VALUE&…`: a Set-Cookie (Path=/) for each pair.
 /// - `/disposition?value=V`: a Content-Disposition header with value V.
 /// - `/empty`: 204 without a body.
@@ -41,7 +42,9 @@ import Synchronization
 ///   `etag=changing` (the ETag is `"vN"` on the Nth request),
 ///   A request with `If-None-Match` the ETag, or `If-Modified-Since` at or after the Last-Modified
 ///   (1 Sep 2026 10:00 GMT), gets a 304. `ranges=ignore` (always 200) or `ranges=416`, `ifrange=ignore` (serve the range even when
-///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE).
+///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE),
+///   `disposition=V` (a Content-Disposition header), `unasked206=whole|half` (a request without
+///   Range gets a 206 of the whole file, or of its first half).
 public final class FaultServer: Sendable {
     public let port: Int
     /// Connections accepted, open now, and open at the most at one time.
@@ -278,6 +281,14 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         var headers = ["ETag": etag, "Accept-Ranges": "bytes", "Last-Modified": lastModified]
+        if let disposition = query["disposition"] { headers["Content-Disposition"] = disposition }
+        if range == nil, let unasked = query["unasked206"] {
+            // A 206 nobody asked for: the whole file (`whole`), or its first half.
+            end = unasked == "whole" ? size : size / 2
+            headers["Content-Range"] = "bytes 0-\(end - 1)/\(size)"
+            send(context, .partialContent, headers: headers, body: TestPattern.bytes(count: end))
+            return
+        }
         let ifRangeMatches = head.headers.first(name: "If-Range").map { $0 == etag } ?? true
         if let range, query["ranges"] != "ignore", ifRangeMatches || query["ifrange"] == "ignore" {
             if query["ranges"] == "416" {
