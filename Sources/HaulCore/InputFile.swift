@@ -51,9 +51,14 @@ public enum InputFile {
 
     // MARK: - Reading
 
-    /// Reads the queue file at `path` (`-` for standard input), gzip-compressed or not: a file
-    /// the user named, so its entries are the user's (`QueueEntry.Origin.user`).
-    public static func read(contentsOf path: String) throws(FileError) -> ReadResult {
+    /// The longest queue-file text read (after inflating gzip) unless the user raises it: a
+    /// list from elsewhere cannot fill the memory.
+    public static let defaultLimit: Int64 = 256 << 20
+
+    /// Reads the queue file at `path` (`-` for standard input), gzip-compressed or not, a
+    /// megabyte at a time: a file the user named, so its entries are the user's
+    /// (`QueueEntry.Origin.user`).
+    public static func read(contentsOf path: String, limit: Int64 = defaultLimit) throws(FileError) -> ReadResult {
         // Read through a handle, not as a regular file's contents, so a pipe (`-i <(command)`)
         // or a device reads too.
         var isDirectory: ObjCBool = false
@@ -65,37 +70,26 @@ public enum InputFile {
             let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
             throw FileError(description: "queue file '\(path)' \(reason)")
         }
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try handle.readToEnd() ?? Data())
-        } catch {
-            throw FileError(description: "queue file '\(path)' cannot be read: \(error.localizedDescription)")
+        var reader = InputFileReader(name: path == "-" ? "<stdin>" : path, origin: .user, limit: limit)
+        while true {
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw FileError(description: "queue file '\(path)' cannot be read: \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { break }
+            try reader.feed(contentsOf: chunk)
         }
-        return try read(bytes, name: path == "-" ? "<stdin>" : path, origin: .user)
+        return try reader.finish()
     }
 
     /// Reads queue-file bytes; `name` is used in problem messages, `origin` says who wrote them.
-    public static func read(_ bytes: [UInt8], name: String, origin: QueueEntry.Origin) throws(FileError) -> ReadResult {
-        var text = bytes
-        if Gzip.isCompressed(bytes) {
-            do {
-                text = try Gzip.decompress(bytes)
-            } catch {
-                throw FileError(description: "queue file '\(name)': \(error)")
-            }
-        }
-        var parser = InputFileParser(name: name, origin: origin)
-        var start = 0
-        var lineNumber = 0
-        while start < text.count {
-            let end = text[start...].firstIndex(of: 0x0A) ?? text.count
-            lineNumber += 1
-            var lineEnd = end
-            if lineEnd > start, text[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-            parser.consume(line: String(decoding: text[start..<lineEnd], as: UTF8.self), number: lineNumber)
-            start = end + 1
-        }
-        return parser.finish()
+    public static func read(_ bytes: some ContiguousBytes, name: String, origin: QueueEntry.Origin,
+                            limit: Int64 = defaultLimit) throws(FileError) -> ReadResult {
+        var reader = InputFileReader(name: name, origin: origin, limit: limit)
+        try reader.feed(contentsOf: bytes)
+        return try reader.finish()
     }
 
     // MARK: - Writing

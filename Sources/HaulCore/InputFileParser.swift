@@ -9,6 +9,9 @@ struct InputFileParser {
     private let origin: QueueEntry.Origin
     private var result = InputFile.ReadResult()
     private var current: QueueEntry?
+    /// The current entry's options as they are read: one plain value changed in place, so an
+    /// entry with thousands of option lines costs no copy per line.
+    private var values = DownloadOptions.Values()
     private var interner = DownloadOptions.Interner()
     /// True after a URI line none of whose URIs could be used: its option lines are skipped.
     private var skippingDroppedEntry = false
@@ -78,7 +81,7 @@ struct InputFileParser {
             return
         }
         do {
-            try current?.options.set(optionName, value)
+            try values.set(optionName, value)
         } catch {
             let known = !error.description.hasPrefix("unknown option")
             report(number, known ? "\(optionName): \(error)" : error.description)
@@ -105,10 +108,12 @@ struct InputFileParser {
 
     private mutating func closeEntry() {
         if var current {
+            if values != DownloadOptions.Values() { current.options.values = values }
             current.options = interner.intern(current.options)
             result.entries.append(current)
         }
         current = nil
+        values = DownloadOptions.Values()
         skippingDroppedEntry = false
     }
 

@@ -17,15 +17,20 @@ public final class RemoteQueueFile: Sendable {
     public static let cacheCapacity: Int64 = 64 << 20
 
     public let fetcher: Fetcher
+    /// The longest list read (`InputFile.defaultLimit` unless the user raised it); the fetcher
+    /// keeps no longer body in memory.
+    public let limit: Int64
 
-    public init(fetcher: Fetcher) {
+    public init(fetcher: Fetcher, limit: Int64 = InputFile.defaultLimit) {
         self.fetcher = fetcher
+        self.limit = limit
+        fetcher.maximumBodyLength = limit
     }
 
     /// A reader whose fetcher keeps responses in `cacheDirectory(environment:)`. A cache that
     /// cannot be opened is reported to `warn` and the file is loaded without one.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                warn: (String) -> Void) -> RemoteQueueFile {
+                                limit: Int64 = InputFile.defaultLimit, warn: (String) -> Void) -> RemoteQueueFile {
         let cache: ResponseCache?
         do {
             cache = try ResponseCache(directory: cacheDirectory(environment: environment), capacity: cacheCapacity)
@@ -33,7 +38,7 @@ public final class RemoteQueueFile: Sendable {
             warn("haul: warning: \(error); queue files are loaded without it")
             cache = nil
         }
-        return RemoteQueueFile(fetcher: Fetcher(cache: cache))
+        return RemoteQueueFile(fetcher: Fetcher(cache: cache), limit: limit)
     }
 
     /// `$XDG_CACHE_HOME/haul/responses`, else `~/.cache/haul/responses`.
@@ -49,12 +54,15 @@ public final class RemoteQueueFile: Sendable {
 
     // MARK: - Reading
 
-    /// Loads the queue file at `url` and reads it as `InputFile.read(_:name:origin:)` does (its entries `.remote`), naming it
-    /// by its URL without any password.
+    /// Loads the queue file at `url` and reads it as `InputFile.read(_:name:origin:limit:)` does
+    /// (its entries `.remote`), naming it by its URL without any password.
     public func read(_ url: URL, completion: @escaping @Sendable (Result<InputFile.ReadResult, InputFile.FileError>) -> Void) {
         let name = url.redactedString
+        let limit = limit
         fetcher.fetch(url, completion: { data, _ in
-            completion(Result { () throws(InputFile.FileError) in try InputFile.read(Array(data), name: name, origin: .remote) })
+            completion(Result { () throws(InputFile.FileError) in
+                try InputFile.read(data, name: name, origin: .remote, limit: limit)
+            })
         }, failure: { error in
             completion(.failure(InputFile.FileError(description: "queue file '\(name)' could not be loaded: \(error)")))
         })

@@ -27,6 +27,8 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case authenticationCancelled
         /// The cache policy forbids loading and no stored response answers the request.
         case notInCache
+        /// A body kept in memory (a `Fetcher` load) would pass its limit of `limit` bytes.
+        case tooLarge(limit: Int64)
         /// Any other failure libcurl reported.
         case transport
     }
@@ -71,6 +73,7 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .bodyStream: "the request body could not be read"
         case .authenticationCancelled: "the server asked for a user name and password, and none was given"
         case .notInCache: "no stored response answers this request, and its cache policy forbids loading"
+        case .tooLarge(let limit): "the body is larger than the limit of \(limit) bytes"
         case .transport: "the transfer failed"
         }
     }
@@ -91,6 +94,7 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .bodyStream: "check the source of the upload"
         case .authenticationCancelled: "give credentials (--http-user and --http-passwd, or a netrc entry for the host)"
         case .notInCache: "load it with a cache policy that allows loading"
+        case .tooLarge: "raise the limit if you trust the source"
         case .transport: "retry; if it persists, check the network"
         }
     }

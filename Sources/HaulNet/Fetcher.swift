@@ -16,6 +16,13 @@ public final class Fetcher: ConnectionDelegate {
         set { settings.withLock { $0.timeoutInterval = newValue } }
     }
 
+    /// The longest body a load keeps in memory (default 256 MiB): a longer one, announced or
+    /// not, fails the load with `tooLarge` as soon as it passes the limit.
+    public var maximumBodyLength: Int64 {
+        get { settings.withLock { $0.maximumBodyLength } }
+        set { settings.withLock { $0.maximumBodyLength = newValue } }
+    }
+
     /// The cache policy of each load (default `.useProtocolPolicy`).
     public var cachePolicy: CachePolicy {
         get { settings.withLock { $0.cachePolicy } }
@@ -31,6 +38,7 @@ public final class Fetcher: ConnectionDelegate {
     private struct Settings {
         var timeoutInterval: TimeInterval = 60
         var cachePolicy = CachePolicy.useProtocolPolicy
+        var maximumBodyLength: Int64 = 256 << 20
     }
 
     private let settings = Mutex(Settings())
@@ -107,12 +115,27 @@ public final class Fetcher: ConnectionDelegate {
     // MARK: - ConnectionDelegate
 
     public func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition {
-        (connection as? FetcherConnection)?.resetData()
+        guard let connection = connection as? FetcherConnection else { return .cancel }
+        connection.resetData()
+        if response.expectedContentLength > maximumBodyLength {
+            stopOverLimit(connection)
+            return .cancel
+        }
         return .allow
     }
 
     public func connection(_ connection: Connection, didReceive data: Data) {
-        (connection as? FetcherConnection)?.append(data)
+        guard let connection = connection as? FetcherConnection else { return }
+        if connection.append(data) > maximumBodyLength { stopOverLimit(connection) }
+    }
+
+    /// Ends a load whose body passed `maximumBodyLength`: its failure block runs, and what it
+    /// received is dropped.
+    private func stopOverLimit(_ connection: FetcherConnection) {
+        guard let connection = forget(connection) else { return }
+        let (_, failure, _) = connection.takeEnding()
+        connection.cancel()
+        failure?(ConnectionError(kind: .tooLarge(limit: maximumBodyLength), url: connection.currentRequest.url))
     }
 
     public func connectionDidFinishLoading(_ connection: Connection) {

@@ -46,8 +46,12 @@ final class FetcherConnection: Connection, @unchecked Sendable {
         lock.withLock { received = Data() }
     }
 
-    func append(_ data: Data) {
-        lock.withLock { received.append(data) }
+    /// Adds `data` and returns how many bytes the load has received.
+    func append(_ data: Data) -> Int64 {
+        lock.withLock {
+            received.append(data)
+            return Int64(received.count)
+        }
     }
 
     /// Takes the blocks and the data, so each block runs at most once.

@@ -117,6 +117,10 @@ struct QueueOptions: ParsableArguments {
     @Option(name: .customLong("save-cookies"), help: "At the end, write every cookie (loaded and received) to this file, mode 0600.")
     var saveCookies: String?
 
+    @Option(name: .customLong("max-queue-file-size"),
+            help: "Read at most this much of a queue file, after gzip (default 256M); a longer one is an error.")
+    var maxQueueFileSize: String?
+
     @Option(name: .customLong("save-session"), help: "At the end, write the unfinished downloads to this queue file.")
     var saveSession: String?
 
@@ -193,6 +197,20 @@ struct QueueOptions: ParsableArguments {
         }
     }
 
+    /// The longest queue-file text to read (`--max-queue-file-size`, else 256 MiB).
+    func queueFileLimit() throws -> Int64 {
+        guard let maxQueueFileSize else { return InputFile.defaultLimit }
+        do {
+            let limit = try ByteCount.parse(maxQueueFileSize)
+            guard limit > 0 else { throw ValidationError("--max-queue-file-size: must be more than 0") }
+            return limit
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError("--max-queue-file-size: \(error)")
+        }
+    }
+
     // MARK: - Making the queue
 
     /// The queue's configuration from these options; `warn` hears of a netrc file others can read.
@@ -263,11 +281,12 @@ struct QueueOptions: ParsableArguments {
         if let inputFile {
             let result: InputFile.ReadResult
             let remote = RemoteQueueFile.url(in: inputFile)
+            let limit = try queueFileLimit()
             do {
                 if let remote {
-                    result = try RemoteQueueFile.standard(warn: report).read(remote)
+                    result = try RemoteQueueFile.standard(limit: limit, warn: report).read(remote)
                 } else {
-                    result = try InputFile.read(contentsOf: inputFile)
+                    result = try InputFile.read(contentsOf: inputFile, limit: limit)
                 }
             } catch {
                 throw ValidationError(error.description)

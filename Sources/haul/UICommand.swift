@@ -52,6 +52,7 @@ struct UICommand: ParsableCommand {
             throw ExitCode(1)
         }
         let limit = try options.overallLimit()
+        let queueFileLimit = try options.queueFileLimit()
         stored.queue.setMaxOverallDownloadLimit(limit)
         stored.restoreAll(adding: entries)
 
@@ -67,7 +68,8 @@ struct UICommand: ParsableCommand {
         CrashGuard.arm()
         let runner = AppRunner(terminal: terminal, queue: stored.queue, inbox: inbox, themes: .standard(),
                                theme: startTheme, globalLimit: limit,
-                               remoteQueueFiles: { RemoteQueueFile.standard { inbox.postNotice($0, isError: true) } },
+                               remoteQueueFiles: { RemoteQueueFile.standard(limit: queueFileLimit) { inbox.postNotice($0, isError: true) } },
+                               queueFileLimit: queueFileLimit,
                                recordsFrameStats: frameStats != nil)
         if let notice = themeProblem ?? notices.last { runner.notify(notice, isError: themeProblem != nil) }
         let stopHandlers = StopSignals.handle([SIGINT, SIGTERM, SIGHUP]) { inbox.requestStop() }

@@ -20,6 +20,8 @@ public final class AppRunner {
     /// Made at the first import by URL, so a session that never imports one opens no cache.
     private lazy var remoteQueueFiles = makeRemoteQueueFiles()
     private let makeRemoteQueueFiles: () -> RemoteQueueFile
+    /// The longest queue-file text an import reads.
+    private let queueFileLimit: Int64
     private var theme: Theme
     private var state: AppState
     /// Frame and key timings, kept only when asked for (`--frame-stats`).
@@ -29,7 +31,8 @@ public final class AppRunner {
     /// A queue file imported by URL is loaded with what `remoteQueueFiles` makes.
     public init(terminal: any Terminal, queue: DownloadQueue, inbox: EventInbox, themes: ThemeCatalog,
                 theme: Theme, globalLimit: Int64?, remoteQueueFiles: @escaping () -> RemoteQueueFile,
-                recordsFrameStats: Bool = false) {
+                queueFileLimit: Int64 = InputFile.defaultLimit, recordsFrameStats: Bool = false) {
+        self.queueFileLimit = queueFileLimit
         self.terminal = terminal
         self.queue = queue
         self.inbox = inbox
@@ -130,7 +133,7 @@ public final class AppRunner {
             }
             return
         }
-        let notice = AppRunner.imported(Result { () throws(InputFile.FileError) in try InputFile.read(contentsOf: path) },
+        let notice = AppRunner.imported(Result { () throws(InputFile.FileError) in try InputFile.read(contentsOf: path, limit: queueFileLimit) },
                                         name: path, into: queue)
         notify(notice.text, isError: notice.isError)
     }

@@ -1,0 +1,75 @@
+import Foundation
+@testable import HaulCore
+import HaulNet
+import HaulTestSupport
+import Testing
+
+/// A queue file cannot fill the memory: its text (after gzip) is read a piece at a time up to a
+/// limit, a list by URL is not kept past it, and option lines cost no copy each.
+@Suite("Queue-file limits")
+struct QueueFileLimitTests {
+    @Test("text past the limit is an error naming the file and the limit, the same fed whole or in pieces")
+    func textLimit() throws {
+        let text = Array(String(repeating: "http://h.test/file\n", count: 100).utf8)
+        #expect(try InputFile.read(text, name: "q.txt", origin: .user, limit: 1900).entries.count == 100)
+        let error = #expect(throws: InputFile.FileError.self) { try InputFile.read(text, name: "q.txt", origin: .user, limit: 1000) }
+        #expect(error?.description.contains("q.txt") == true && error?.description.contains("longer than") == true)
+
+        var reader = InputFileReader(name: "pieces", origin: .user, limit: 1 << 20)
+        for start in stride(from: 0, to: text.count, by: 7) { try reader.feed(contentsOf: Array(text[start..<min(start + 7, text.count)])) }
+        let pieces = try reader.finish()
+        #expect(pieces.entries.count == 100 && pieces.entries.last?.line == 100)
+    }
+
+    @Test("a gzip bomb stops at the limit without being inflated in full")
+    func gzipBomb() throws {
+        // 64 MiB of newlines compresses to about 64 KiB.
+        let compressed = try gzip(Data(repeating: 0x0A, count: 64 << 20))
+        #expect(compressed.count < 1 << 20)
+        let error = #expect(throws: InputFile.FileError.self) {
+            try InputFile.read(compressed, name: "bomb.gz", origin: .remote, limit: 1 << 20)
+        }
+        #expect(error?.description.contains("longer than") == true)
+        let small = try gzip(Data("http://h.test/a\n  out=a.bin\nhttp://h.test/b\n".utf8))
+        let result = try InputFile.read(small + small, name: "two.gz", origin: .user)
+        #expect(result.entries.map(\.uris) == [["http://h.test/a"], ["http://h.test/b"], ["http://h.test/a"], ["http://h.test/b"]])
+        #expect(throws: InputFile.FileError.self) { try InputFile.read(small.prefix(small.count - 4), name: "cut.gz", origin: .user) }
+    }
+
+    @Test("a list by URL longer than the limit is not kept: the load stops at the limit")
+    func remoteLimit() throws {
+        let server = try FaultServer.shared()
+        let reader = RemoteQueueFile(fetcher: Fetcher(), limit: 1 << 20)
+        for path in ["/huge/1000000000", "/chunked/3000000"] {
+            let error = #expect(throws: InputFile.FileError.self) { try reader.read(server.url(path)) }
+            #expect(error?.description.contains("larger than the limit") == true, "\(path): \(String(describing: error))")
+        }
+    }
+
+    @Test("40,000 header lines in one entry read in linear time")
+    func manyOptionLines() throws {
+        var text = "http://h.test/f\n"
+        for index in 0..<40_000 { text += "  header=X-N\(index): \(index)\n" }
+        let clock = ContinuousClock()
+        var result: InputFile.ReadResult?
+        let elapsed = try clock.measure { result = try InputFile.read(Array(text.utf8), name: "q.txt", origin: .user) }
+        #expect(result?.entries.first?.options.headers.count == 40_000)
+        // Copying the options at every line took 12.6 s (release) for this; linear is well under.
+        #expect(elapsed < .seconds(3), "\(elapsed)")
+    }
+
+    private func gzip(_ data: Data) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-c"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let writer = Thread { try? input.fileHandleForWriting.write(contentsOf: data); try? input.fileHandleForWriting.close() }
+        writer.start()
+        let compressed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return compressed
+    }
+}
