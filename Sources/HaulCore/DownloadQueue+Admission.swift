@@ -29,6 +29,16 @@ extension DownloadQueue {
                 heldBack += 1
                 continue
             }
+            if let whole = wholePartialFile(of: download) {
+                // Every byte is here already: check and name it, no transfer needed.
+                download.state = .active
+                download.attempts += 1
+                state.downloads[id] = download
+                emit(.changed(download))
+                let verified = download
+                callbackQueue.async { [self] in verifyWhole(verified, at: whole) }
+                continue
+            }
             guard let connection = makeAttempt(&download) else {
                 state.downloads[id] = download
                 started += failed(&state, id, .fatal, "'\(download.uris.first ?? "")' is not a usable URI")

@@ -110,64 +110,6 @@ extension DownloadQueue {
         finishDownload(download, attempt: attempt, at: path)
     }
 
-    /// Checks the whole file's digest (if one was given) and gives it its final name.
-    private func finishDownload(_ download: Download, attempt: DownloadConnection, at path: String) {
-        guard let destination = download.destination else { return }
-        guard let expected = download.options.merged(over: configuration.defaults).checksum else {
-            finishFile(download, of: attempt, at: path, destination: destination, failure: nil)
-            return
-        }
-        state.withLock { $0.verifying[ObjectIdentifier(attempt)] = false }
-        DispatchQueue.global(qos: .utility).async { [self] in
-            var failure: String?
-            do {
-                let actual = try Checksum.digest(ofFileAt: path, algorithm: expected.algorithm)
-                if actual != expected.hex {
-                    failure = "checksum mismatch: expected \(expected), got \(expected.algorithm.rawValue)=\(actual)"
-                    unlink(path)
-                }
-            } catch {
-                failure = "\(error)"
-            }
-            callbackQueue.async { [self, failure] in
-                let loadingEnded = state.withLock { $0.verifying.removeValue(forKey: ObjectIdentifier(attempt)) } ?? false
-                guard state.withLock({ $0.connections[attempt.downloadID] === attempt }) else { return }
-                finishFile(download, of: attempt, at: path, destination: destination, failure: failure)
-                if loadingEnded { complete(attempt) }
-            }
-        }
-    }
-
-    /// Gives a verified file its final name (and, as its options ask, the server's
-    /// Last-Modified as its mtime, and its ETag for the next conditional get), or files why not
-    /// for the attempt's ending.
-    private func finishFile(_ download: Download, of attempt: DownloadConnection, at path: String, destination: String,
-                            failure: String?) {
-        let options = download.options.merged(over: configuration.defaults)
-        var failure = failure
-        var destination = destination
-        if failure == nil {
-            do {
-                destination = try FileNaming.moveIntoPlace(path, to: destination,
-                                                            replacing: options.allowOverwrite == true || attempt.conditionalFile != nil)
-            } catch {
-                failure = error.description
-            }
-        }
-        if let failure {
-            state.withLock { $0.lateFailure[attempt.downloadID] = failure }
-            return
-        }
-        state.withLock { state in
-            state.saved.insert(attempt.downloadID)
-            if destination != download.destination { state.downloads[attempt.downloadID]?.destination = destination }
-        }
-        if options.remoteTime == true { ConditionalGet.applyRemoteTime(download.response?.header("Last-Modified"), to: destination) }
-        if options.conditionalGet == true, let tag = download.response?.header("ETag") {
-            ConditionalGet.remember(entityTag: tag, of: destination)
-        }
-    }
-
     /// A conditional request answered 304: the file already there is the download, complete.
     private func keepUnchanged(_ state: inout State, _ id: String, _ path: String) -> [DownloadConnection] {
         state.endAttempt(id)
@@ -205,14 +147,14 @@ extension DownloadQueue {
     }
 
     /// Ends a finished attempt: complete, or failed with what `finishFile` found.
-    private func complete(_ attempt: DownloadConnection) {
+    func complete(_ attempt: DownloadConnection) {
         startConnections(state.withLock { state -> [DownloadConnection] in
             let id = attempt.downloadID
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
             state.endAttempt(id)
             if let failure = state.lateFailure.removeValue(forKey: id) {
-                download.completed.removeAll()
-                download.validator = nil
+                // The received data stays in the partial file, complete: a retry checks it again
+                // (`verifyWhole`) instead of downloading it again.
                 state.downloads[id] = download
                 return failed(&state, id, .fatal, failure)
             }

@@ -28,9 +28,12 @@ public struct ExpectedChecksum: Sendable, Equatable, CustomStringConvertible {
         guard parts.count == 2 else {
             throw OptionError("must be TYPE=HEX, e.g. sha-256=6b86b2…")
         }
-        guard let algorithm = Algorithm(rawValue: parts[0].lowercased()) else {
+        // aria2 writes `sha-256`; sha256sum's users write `sha256`: both name one algorithm.
+        let name = parts[0].lowercased()
+        guard let algorithm = Algorithm.allCases.first(where: { $0.rawValue == name || $0.rawValue.replacing("-", with: "") == name })
+        else {
             let known = Algorithm.allCases.map(\.rawValue).joined(separator: ", ")
-            throw OptionError("unknown digest '\(parts[0])' (use one of \(known))")
+            throw OptionError("unknown digest '\(TextSanitizer.visible(parts[0]))' (use one of \(known))")
         }
         let hex = parts[1].lowercased()
         guard hex.count == algorithm.hexLength, hex.allSatisfy(\.isHexDigit) else {

@@ -106,25 +106,58 @@ struct DownloadQueueTests {
         #expect(delays.count == 2 && delays[1] > delays[0])
     }
 
-    @Test("a digest mismatch fails with both digests and leaves no file; a match completes")
+    @Test("a digest mismatch fails with both digests and keeps the data in NAME.part, which a retry checks without downloading; a match completes")
     func checksums() async throws {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
         let body = Data(TestPattern.bytes(count: 50_000))
-        let wrong = try harness.add(url("/file/50000?key=\(key())"),
-                                    [("out", "bad.bin"), ("checksum", "sha-256=" + String(repeating: "0", count: 64))])
+        let badKey = key()
+        let wrong = try harness.add(url("/file/50000?key=\(badKey)"),
+                                    [("out", "bad.bin"), ("checksum", "sha256=" + String(repeating: "0", count: 64))])
         #expect(await harness.recorder.wait(for: [wrong]))
         let failed = try #require(harness.recorder.latest(wrong))
         #expect(failed.state == .failed)
         #expect(failed.lastError?.contains("expected sha-256=0000") == true)
         #expect(failed.lastError?.contains("got sha-256=") == true)
-        #expect(try !harness.files().contains { $0.hasPrefix("bad.bin") })
+        #expect(failed.lastError?.contains("bad.bin.part") == true)
+        #expect(try harness.files().filter { $0.hasPrefix("bad.bin") } == ["bad.bin.part"])
+        #expect(try harness.contents("bad.bin.part") == body)
+
+        let mark = harness.recorder.eventCount
+        harness.queue.retry(wrong)
+        #expect(await harness.recorder.wait(after: mark, for: wrong, until: { $0.state == .failed }))
+        #expect(harness.recorder.latest(wrong)?.lastError?.contains("checksum mismatch") == true)
+        #expect(try FaultServer.shared().fileRequests.requests(for: badKey).count == 1)
 
         let digest = try Checksum.digest(ofFileAt: writeTemporary(body), algorithm: .sha256)
         let right = try harness.add(url("/file/50000?key=\(key())"), [("out", "good.bin"), ("checksum", "sha-256=\(digest)")])
         #expect(await harness.recorder.wait(for: [right]))
         #expect(harness.recorder.latest(right)?.state == .complete)
         #expect(try harness.contents("good.bin") == body)
+    }
+
+    @Test("a partial file that already holds the whole body (a kill came while it was checked) is checked and named without a request")
+    func wholePartialFile() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let body = Data(TestPattern.bytes(count: 40_000))
+        let digest = try Checksum.digest(ofFileAt: writeTemporary(body), algorithm: .sha256)
+        let wholeKey = key()
+        var options = DownloadOptions()
+        try options.set("checksum", "sha-256=\(digest)")
+        var download = Download(id: Download.makeID(), uris: [try url("/file/40000?key=\(wholeKey)").absoluteString], options: options)
+        download.directory = harness.directory.path
+        download.destination = harness.directory.appendingPathComponent("whole.bin").path
+        download.totalBytes = 40_000
+        download.completed = ByteRanges([0..<40_000])
+        download.validator = "\"v1\""
+        download.state = .active
+        try body.write(to: harness.directory.appendingPathComponent("whole.bin.part"))
+        harness.queue.restore([download])
+        #expect(await harness.recorder.wait(for: [download.id]))
+        #expect(harness.recorder.latest(download.id)?.state == .complete)
+        #expect(try harness.contents("whole.bin") == body)
+        #expect(try FaultServer.shared().fileRequests.requests(for: wholeKey).isEmpty)
     }
 
     @Test("the same name twice becomes name and name.1")

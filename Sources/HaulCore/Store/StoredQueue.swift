@@ -80,9 +80,12 @@ public final class StoredQueue: Sendable {
         let downloads = entries.map { entry -> Download in
             let fresh = queue.newDownload(for: entry)
             let key = entry.uris.joined(separator: "\t")
-            guard let index = earlier[key]?.firstIndex(where: { $0.options == fresh.options && $0.directory == fresh.directory }),
+            guard let index = earlier[key]?.firstIndex(where: { StoredQueue.continues($0, fresh) }),
                   var download = earlier[key]?.remove(at: index) else { return fresh }
             named.insert(download.id)
+            // A corrected digest is the entry's: the file kept after a mismatch is checked
+            // against it without downloading again.
+            download.options.checksum = fresh.options.checksum
             if ![.queued, .active, .complete].contains(download.state) {
                 download.state = fresh.state
                 download.attempts = 0
@@ -91,6 +94,17 @@ public final class StoredQueue: Sendable {
             return download
         }
         return (downloads, named)
+    }
+
+    /// Whether `fresh` asks for the stored download `earlier`: the same directory and options,
+    /// but for the checksum, which a rerun may correct.
+    private static func continues(_ earlier: Download, _ fresh: Download) -> Bool {
+        guard earlier.directory == fresh.directory else { return false }
+        if earlier.options == fresh.options { return true }
+        var withoutDigest = (earlier: earlier.options.values, fresh: fresh.options.values)
+        withoutDigest.earlier.checksum = nil
+        withoutDigest.fresh.checksum = nil
+        return withoutDigest.earlier == withoutDigest.fresh
     }
 
     /// Queues every stored download that was queued or running when its run ended.

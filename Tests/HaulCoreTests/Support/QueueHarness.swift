@@ -45,7 +45,8 @@ final class EventRecorder: Sendable {
         var events: [DownloadEvent] = []
         var latest: [String: Download] = [:]
         var maximumActive = 0
-        var waiters: [(ids: Set<String>, until: @Sendable (Download) -> Bool, signal: Signal)] = []
+        /// Each waiter's condition on everything recorded so far, and its signal.
+        var waiters: [(isMet: @Sendable (State) -> Bool, signal: Signal)] = []
     }
 
     private let state = Mutex(State())
@@ -60,8 +61,8 @@ final class EventRecorder: Sendable {
             case .moved: break
             }
             state.maximumActive = max(state.maximumActive, state.latest.values.filter { $0.state == .active }.count)
-            let latest = state.latest
-            let ready = state.waiters.filter { waiter in waiter.ids.allSatisfy { latest[$0].map(waiter.until) ?? false } }
+            let snapshot = state
+            let ready = state.waiters.filter { $0.isMet(snapshot) }
             state.waiters.removeAll { waiter in ready.contains { $0.signal === waiter.signal } }
             return ready.map(\.signal)
         }
@@ -69,15 +70,32 @@ final class EventRecorder: Sendable {
     }
 
     var events: [DownloadEvent] { state.withLock { $0.events } }
+    /// How many events were recorded so far: a mark for `wait(after:for:until:)`.
+    var eventCount: Int { state.withLock { $0.events.count } }
     var maximumActive: Int { state.withLock { $0.maximumActive } }
     func latest(_ id: String) -> Download? { state.withLock { $0.latest[id] } }
 
     /// Waits until every download in `ids` satisfies `until` (default: a final state).
     func wait(for ids: [String], until: @escaping @Sendable (Download) -> Bool = { $0.state.isFinal }) async -> Bool {
+        await wait { state in ids.allSatisfy { state.latest[$0].map(until) ?? false } }
+    }
+
+    /// Waits until an event recorded after the first `mark` events shows download `id`
+    /// satisfying `until` (so a state it had before the mark does not count).
+    func wait(after mark: Int, for id: String, until: @escaping @Sendable (Download) -> Bool) async -> Bool {
+        await wait { state in
+            state.events.dropFirst(mark).contains { event in
+                if case .changed(let download) = event { return download.id == id && until(download) }
+                return false
+            }
+        }
+    }
+
+    private func wait(until isMet: @escaping @Sendable (State) -> Bool) async -> Bool {
         let signal = Signal()
         let already = state.withLock { state -> Bool in
-            if ids.allSatisfy({ state.latest[$0].map(until) ?? false }) { return true }
-            state.waiters.append((Set(ids), until, signal))
+            if isMet(state) { return true }
+            state.waiters.append((isMet, signal))
             return false
         }
         if already { return true }

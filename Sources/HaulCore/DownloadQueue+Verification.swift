@@ -1,0 +1,121 @@
+import Foundation
+import HaulNet
+
+// MARK: - Verification and naming
+
+/// How a complete body becomes the file: its digest is checked (when the download has a
+/// checksum) off the queue, then it gets its final name. A partial file that already holds the
+/// whole body (a run killed while checking it, or a digest corrected after a mismatch) is
+/// checked and named without asking the server again.
+extension DownloadQueue {
+    /// Checks the whole file's digest (if one was given) and gives it its final name; the
+    /// attempt's ending (`complete`) waits for both.
+    func finishDownload(_ download: Download, attempt: DownloadConnection, at path: String) {
+        let replacing = attempt.conditionalFile != nil
+        guard download.options.merged(over: configuration.defaults).checksum != nil else {
+            record(nameFile(download, at: path, failure: nil, replacing: replacing), of: download)
+            return
+        }
+        state.withLock { $0.verifying[ObjectIdentifier(attempt)] = false }
+        verify(download, at: path) { [self] failure in
+            let loadingEnded = state.withLock { $0.verifying.removeValue(forKey: ObjectIdentifier(attempt)) } ?? false
+            guard state.withLock({ $0.connections[attempt.downloadID] === attempt }) else { return }
+            record(nameFile(download, at: path, failure: failure, replacing: replacing), of: download)
+            if loadingEnded { complete(attempt) }
+        }
+    }
+
+    /// The partial file of `download` when it already holds every byte of the file, so the
+    /// next attempt needs no transfer; nil otherwise.
+    func wholePartialFile(of download: Download) -> String? {
+        guard download.totalBytes > 0, download.completed.prefixLength >= download.totalBytes,
+              let partial = download.partialPath else { return nil }
+        var status = stat()
+        guard lstat(partial, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              Int64(status.st_size) == download.totalBytes else { return nil }
+        return partial
+    }
+
+    /// Checks and names the whole partial file at `path` of download `id` (active, without a
+    /// connection); then it is complete, or failed with why.
+    func verifyWhole(_ download: Download, at path: String) {
+        verify(download, at: path) { [self] failure in
+            let outcome = nameFile(download, at: path, failure: failure, replacing: false)
+            startConnections(state.withLock { state -> [DownloadConnection] in
+                guard var current = state.downloads[download.id], current.state == .active,
+                      state.connections[download.id] == nil else { return [] }
+                switch outcome {
+                case .failure(let failure):
+                    return failed(&state, download.id, .fatal, failure.description)
+                case .success(let destination):
+                    current.destination = destination
+                    current.state = .complete
+                    current.speed = 0
+                    current.lastError = nil
+                    state.downloads[download.id] = current
+                    emit(.changed(current))
+                    return admit(&state)
+                }
+            })
+        }
+    }
+
+    // MARK: - Pieces
+
+    /// Hashes the file at `path` on a utility queue (a large file does not hold up every other
+    /// download's events) when the download has a checksum; `done` runs on `callbackQueue` with
+    /// the failure, if any. A mismatch keeps the data in the partial file and says so.
+    private func verify(_ download: Download, at path: String, done: @escaping @Sendable (String?) -> Void) {
+        guard let expected = download.options.merged(over: configuration.defaults).checksum else {
+            callbackQueue.async { done(nil) }
+            return
+        }
+        DispatchQueue.global(qos: .utility).async { [callbackQueue] in
+            var failure: String?
+            do {
+                let actual = try Checksum.digest(ofFileAt: path, algorithm: expected.algorithm)
+                if actual != expected.hex {
+                    failure = "checksum mismatch: expected \(expected), got \(expected.algorithm.rawValue)=\(actual); "
+                        + "the data is kept in \(path): correct the digest and retry to check it again without "
+                        + "downloading, or delete it to download again"
+                }
+            } catch {
+                failure = "\(error)"
+            }
+            callbackQueue.async { [failure] in done(failure) }
+        }
+    }
+
+    /// Gives a verified file its final name (and, as its options ask, the server's
+    /// Last-Modified as its mtime, and its ETag for the next conditional get). Returns the path
+    /// it got, or why it has none.
+    private func nameFile(_ download: Download, at path: String, failure: String?, replacing: Bool) -> Result<String, OptionError> {
+        if let failure { return .failure(OptionError(failure)) }
+        guard let destination = download.destination else { return .failure(OptionError("the download has no file name")) }
+        let options = download.options.merged(over: configuration.defaults)
+        let named: String
+        do {
+            named = try FileNaming.moveIntoPlace(path, to: destination, replacing: replacing || options.allowOverwrite == true)
+        } catch {
+            return .failure(error)
+        }
+        if options.remoteTime == true { ConditionalGet.applyRemoteTime(download.response?.header("Last-Modified"), to: named) }
+        if options.conditionalGet == true, let tag = download.response?.header("ETag") {
+            ConditionalGet.remember(entityTag: tag, of: named)
+        }
+        return .success(named)
+    }
+
+    /// Files what naming gave for the attempt's ending: the saved path, or the failure.
+    private func record(_ outcome: Result<String, OptionError>, of download: Download) {
+        state.withLock { state in
+            switch outcome {
+            case .failure(let failure):
+                state.lateFailure[download.id] = failure.description
+            case .success(let destination):
+                state.saved.insert(download.id)
+                if destination != download.destination { state.downloads[download.id]?.destination = destination }
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// `--checksum` as a user meets it: a mismatch keeps what was received and says where; a rerun
+/// with the right digest checks that file instead of downloading it again.
+@Suite("haul get --checksum")
+struct GetCommandChecksumTests {
+    @Test("a wrong digest keeps NAME.part and says so; the rerun with the right digest (sha256=) completes without a request")
+    func correctedDigest() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let key = UUID().uuidString
+        let url = server.url("/file/30000?key=\(key)").absoluteString
+        let body = Data(TestPattern.bytes(count: 30_000))
+        let wrong = try HaulProcess.run(["get", url, "-o", "x.bin", "--checksum", "sha256=" + String(repeating: "0", count: 64)],
+                                        in: directory)
+        #expect(wrong.status == 1, "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("checksum mismatch") && wrong.stderr.contains("x.bin.part"), "\(wrong.stderr)")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("x.bin.part")) == body)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.bin").path))
+
+        let digest = try shell("sha256sum x.bin.part | cut -c1-64", in: directory)
+        let right = try HaulProcess.run(["get", url, "-o", "x.bin", "--checksum", "sha256=\(digest)"], in: directory)
+        #expect(right.status == 0, "\(right.stderr)")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("x.bin")) == body)
+        #expect(server.fileRequests.requests(for: key).count == 1)
+    }
+
+    private func shell(_ command: String, in directory: URL) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
