@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import HaulCore
 import HaulNet
 
@@ -42,13 +43,19 @@ struct GetCommand: ParsableCommand {
         }
 
         let reporter = ProgressReporter(quiet: options.quiet)
+        // A checkpoint that could not be written (a full disk) fails the run: the next one
+        // would not know what this one saved.
+        let storeFailed = Mutex(false)
         let configuration = try options.configuration { reporter.report($0) }
         try options.startCookies { reporter.report($0) }
         let stored: StoredQueue
         do {
             stored = try StoredQueue(stateDirectory: options.stateDirectoryPath,
                                      configuration: configuration, checkpointInterval: options.checkpointInterval,
-                                     onStoreError: { reporter.report("\($0)") }, onEvent: { reporter.handle($0) })
+                                     onStoreError: { error in
+                                         storeFailed.withLock { $0 = true }
+                                         reporter.report("\(error)")
+                                     }, onEvent: { reporter.handle($0) })
         } catch {
             FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
             throw ExitCode(1)
@@ -80,9 +87,7 @@ struct GetCommand: ParsableCommand {
         if paused > 0, !options.quiet {
             reporter.report("\(paused) paused \(paused == 1 ? "entry is" : "entries are") queued but not run")
         }
-        if alreadySaved > 0, !options.quiet {
-            reporter.report("\(alreadySaved) \(alreadySaved == 1 ? "entry was" : "entries were") already saved by the earlier run")
-        }
+        if alreadySaved > 0, !options.quiet { reportAlreadySaved(ids, count: alreadySaved, in: queue, to: reporter) }
         let completed = withExtendedLifetime(interruptHandlers) { reporter.waitUntilDone(count: running) }
         // Finished downloads leave the stored queue; the store's history keeps them.
         queue.remove(queue.ids(in: [.complete]))
@@ -101,7 +106,23 @@ struct GetCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        if completed < running || rejected > 0 || !cookiesKept { throw ExitCode(1) }
+        if storeFailed.withLock({ $0 }) {
+            reporter.report("haul: the queue's store could not be written; a later run may not know what this one saved")
+        }
+        if completed < running || rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitCode(1) }
+    }
+
+    /// Says which files are complete already (saved by an earlier run, and unchanged), as
+    /// `wget -c` does: the first few by name, then how many more.
+    private static func reportAlreadySaved(_ ids: [String], count: Int, in queue: DownloadQueue, to reporter: ProgressReporter) {
+        let shown = 5
+        let saved = ids.lazy.compactMap { queue.download($0) }.filter { $0.state == .complete }.prefix(shown)
+        for download in saved {
+            let path = TextSanitizer.visible(download.destination ?? download.displayURI)
+            reporter.report("\(path) is complete already (\(ByteCount.format(download.totalBytes))): "
+                + "not downloaded again; --allow-overwrite fetches it anew")
+        }
+        if count > shown { reporter.report("and \(count - shown) more complete already") }
     }
 
     /// On SIGINT or SIGTERM: writes the queue's last progress to the store (and the cookies, if

@@ -21,6 +21,13 @@ public final class DownloadStore: Sendable {
         public let finishedAt: Date
     }
 
+    /// A file a finished download saved, as the history remembers it.
+    public struct SavedFile: Sendable, Equatable {
+        public let destination: String
+        public let bytes: Int64
+        public let finishedAt: Date
+    }
+
     /// What `load` found, and what it could not use.
     public struct Contents: Sendable {
         public var downloads: [Download] = []
@@ -148,6 +155,25 @@ public final class DownloadStore: Sendable {
                                  state: Download.State(rawValue: row[4]) ?? .failed, error: row[5],
                                  finishedAt: Date(timeIntervalSince1970: row[6]))
                 }
+            }
+        } catch {
+            throw StoreError("cannot read the history in \(path): \(error)")
+        }
+    }
+
+    /// The newest file each URI saved, by the URI as the history keeps it (`displayURI`).
+    public func savedFiles() throws(StoreError) -> [String: SavedFile] {
+        do {
+            return try database.read { db in
+                var files: [String: SavedFile] = [:]
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT uri, destination, bytes, finished_at FROM history
+                    WHERE state = 'complete' AND destination IS NOT NULL ORDER BY id
+                    """)
+                while let row = try rows.next() {
+                    files[row[0]] = SavedFile(destination: row[1], bytes: row[2], finishedAt: Date(timeIntervalSince1970: row[3]))
+                }
+                return files
             }
         } catch {
             throw StoreError("cannot read the history in \(path): \(error)")

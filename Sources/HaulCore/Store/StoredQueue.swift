@@ -77,11 +77,22 @@ public final class StoredQueue: Sendable {
             earlier[download.uris.joined(separator: "\t"), default: []].append(download)
         }
         var named = Set<String>()
+        // Read once, and only when an entry is new to the queue.
+        var saved: [String: DownloadStore.SavedFile]?
         let downloads = entries.map { entry -> Download in
-            let fresh = queue.newDownload(for: entry)
+            var fresh = queue.newDownload(for: entry)
             let key = entry.uris.joined(separator: "\t")
             guard let index = earlier[key]?.firstIndex(where: { StoredQueue.continues($0, fresh) }),
-                  var download = earlier[key]?.remove(at: index) else { return fresh }
+                  var download = earlier[key]?.remove(at: index) else {
+                if saved == nil { saved = (try? store.savedFiles()) ?? [:] }
+                if let file = saved?[fresh.displayURI], isStillSaved(file, as: fresh) {
+                    fresh.state = .complete
+                    fresh.destination = file.destination
+                    fresh.totalBytes = file.bytes
+                    fresh.completed = ByteRanges(file.bytes > 0 ? [0..<file.bytes] : [])
+                }
+                return fresh
+            }
             named.insert(download.id)
             // A corrected digest is the entry's: the file kept after a mismatch is checked
             // against it without downloading again.
@@ -94,6 +105,25 @@ public final class StoredQueue: Sendable {
             return download
         }
         return (downloads, named)
+    }
+
+    /// Whether the file an earlier run saved for `fresh`'s URI is still that download, complete,
+    /// as `wget -c` and `aria2c -c` see it: the same place (its `out`, or its directory), still
+    /// a regular file of the size saved and not changed since. Overwriting and conditional gets
+    /// ask the server again.
+    private func isStillSaved(_ file: DownloadStore.SavedFile, as fresh: Download) -> Bool {
+        let options = fresh.options.merged(over: queue.configuration.defaults)
+        guard options.allowOverwrite != true, options.conditionalGet != true, let directory = fresh.directory else { return false }
+        if let out = options.out {
+            guard file.destination == FileNaming.path(for: out, in: directory) else { return false }
+        } else {
+            guard (file.destination as NSString).deletingLastPathComponent == directory else { return false }
+        }
+        var status = stat()
+        guard lstat(file.destination, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              Int64(status.st_size) == file.bytes else { return false }
+        // Modified after it was saved (a second of slack for the clocks' rounding): changed.
+        return Double(status.st_mtim.tv_sec) <= file.finishedAt.timeIntervalSince1970 + 1
     }
 
     /// Whether `fresh` asks for the stored download `earlier`: the same directory and options,

@@ -1,0 +1,63 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// Running the same command again, as wget -c and aria2c -c users expect: a file an earlier run
+/// saved, still there and unchanged, is complete; overwriting or a changed file fetches again.
+@Suite("haul get run again")
+struct GetCommandRerunTests {
+    @Test("the same URL and list again download nothing; --allow-overwrite or a changed file fetch again")
+    func rerun() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let key = UUID().uuidString, listKey = UUID().uuidString
+        let url = server.url("/file/20000?key=\(key)").absoluteString
+        let listed = server.url("/file/10000?key=\(listKey)").absoluteString
+        try "\(listed)\n  out=listed.bin\n".write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
+
+        for _ in 0..<2 {
+            let run = try HaulProcess.run(["get", url, "-d", "dl"], in: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+            let list = try HaulProcess.run(["get", "-i", "list.txt", "-d", "dl"], in: directory)
+            #expect(list.status == 0, "\(list.stderr)")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("dl").path).sorted()
+        #expect(files == ["20000", "listed.bin"])
+        #expect(server.fileRequests.requests(for: key).count == 1 && server.fileRequests.requests(for: listKey).count == 1)
+        let again = try HaulProcess.run(["get", url, "-d", "dl"], in: directory)
+        #expect(again.stderr.contains("20000 is complete already"), "\(again.stderr)")
+
+        let overwrite = try HaulProcess.run(["get", url, "-d", "dl", "--allow-overwrite"], in: directory)
+        #expect(overwrite.status == 0, "\(overwrite.stderr)")
+        #expect(server.fileRequests.requests(for: key).count == 2)
+
+        let saved = directory.appendingPathComponent("dl/20000")
+        let handle = try FileHandle(forWritingTo: saved)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("edited".utf8))
+        try handle.close()
+        let changed = try HaulProcess.run(["get", url, "-d", "dl"], in: directory)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        #expect(server.fileRequests.requests(for: key).count == 3)
+        #expect(try Data(contentsOf: directory.appendingPathComponent("dl/20000.1")).count == 20_000)
+    }
+}
+
+/// A store that cannot be written (the disk is full) fails the run, so the user knows a later
+/// run will not know what this one saved.
+@Suite("haul get with a store it cannot write")
+struct GetCommandStoreFailureTests {
+    @Test("a checkpoint that fails (a file-size limit stands in for a full disk) makes the exit status 1 and says why")
+    func storeWriteFails() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        // 64 KiB lets the store open and its schema be written, and stops the write-ahead log
+        // at the first checkpoints; the 1000-byte download itself fits.
+        let run = try HaulProcess.run(["get", server.url("/bytes/1000").absoluteString, "-o", "a.bin"], in: directory,
+                                      fileSizeLimitKiB: 64)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("store could not be written"), "\(run.stderr)")
+    }
+}
