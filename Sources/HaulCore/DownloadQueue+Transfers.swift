@@ -92,6 +92,7 @@ extension DownloadQueue {
             download.liveSegments = liveSegments(state, id)
             state.speedSamples[id, default: SpeedSample(bytes: download.bytesDone, at: now)]
                 .smooth(&download.speed, bytes: download.bytesDone, at: now)
+            scheduleSpeedSettling(&state)
             state.downloads[id] = download
             emit(.changed(download))
         }

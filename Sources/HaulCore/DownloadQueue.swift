@@ -57,6 +57,8 @@ public final class DownloadQueue: ConnectionDelegate {
         var noSplit: Set<String> = []
         /// The last progress sample of each active attempt, for its speed.
         var speedSamples: [String: SpeedSample] = [:]
+        /// Whether the once-a-second check of idle speeds (`settleSpeeds`) is scheduled.
+        var settlingSpeeds = false
         /// Directories already made, so each is made once, not once a download.
         var createdDirectories: Set<String> = []
     }
@@ -299,6 +301,31 @@ public final class DownloadQueue: ConnectionDelegate {
         }
         stopped?.cancel()
         startConnections(toStart)
+    }
+
+    /// Schedules `settleSpeeds` in a second, unless it is scheduled already.
+    func scheduleSpeedSettling(_ state: inout State) {
+        guard !state.settlingSpeeds else { return }
+        state.settlingSpeeds = true
+        callbackQueue.asyncAfter(deadline: .now() + SpeedSample.idleAfter) { [weak self] in self?.settleSpeeds() }
+    }
+
+    /// Once a second while downloads are active: one that received nothing for a second shows
+    /// a speed of 0 (no progress message would ever say so).
+    private func settleSpeeds() {
+        state.withLock { state in
+            state.settlingSpeeds = false
+            let now = uptime()
+            for id in state.speedSamples.keys {
+                guard var download = state.downloads[id], download.state == .active else { continue }
+                let before = download.speed
+                state.speedSamples[id]?.settle(&download.speed, bytes: download.bytesDone, at: now)
+                guard download.speed != before else { continue }
+                state.downloads[id] = download
+                emit(.changed(download))
+            }
+            if !state.speedSamples.isEmpty { scheduleSpeedSettling(&state) }
+        }
     }
 
     /// Seconds since boot, for speeds and laggards.

@@ -8,6 +8,7 @@
 struct SpeedSample {
     static let interval = 0.2
     static let weight = 0.3
+    static let idleAfter = 1.0
 
     private var time: Double
     private var bytes: Int64
@@ -24,5 +25,17 @@ struct SpeedSample {
         speed = speed == 0 ? instant : speed * (1 - SpeedSample.weight) + instant * SpeedSample.weight
         time = now
         self.bytes = bytes
+    }
+
+    /// A second after the last sample with no byte since, the speed is 0: what a row shows is
+    /// what is happening, not what last happened (a transfer held back by a cap, or stalled).
+    mutating func settle(_ speed: inout Double, bytes: Int64, at now: Double) {
+        guard now - time >= SpeedSample.idleAfter else { return }
+        if bytes == self.bytes {
+            speed = 0
+            time = now
+        } else {
+            smooth(&speed, bytes: bytes, at: now)
+        }
     }
 }

@@ -70,7 +70,7 @@ final class EngineLoop {
         case .limitDownload(let id, let end):
             transfers[id]?.limitDownload(to: end)
         case .setMaxOverallReceiveSpeed(let speed):
-            overallLimit.bucket = speed.map { TokenBucket(rate: $0) }
+            overallLimit.setRate(speed)
             for transfer in transfers.values { transfer.wakeIfWaitingOnCap() }
         case .cookies(.turnOn(let paths, let reply)):
             reply(Result { () throws(CookieError) in try cookies.turnOn(loading: paths) })

@@ -38,9 +38,54 @@ struct TokenBucket {
 // MARK: - SharedLimit
 
 /// The engine-wide receive cap that every transfer draws from (aria2's
-/// --max-overall-download-limit). Engine thread only.
+/// --max-overall-download-limit), shared fairly: a transfer the cap holds back joins a line,
+/// and tokens go to the line's first, which then goes to the back. So every transfer that
+/// wants more gets its turn in order, and a transfer that wants less (its server is slow)
+/// never stands in line: its share goes to the others. Engine thread only.
 final class SharedLimit {
-    var bucket: TokenBucket?
+    private var bucket: TokenBucket?
+    /// Transfers (by connection id) waiting for the cap, in the order they were held back.
+    private var line: [UInt64] = []
+
+    /// Whether a cap is set.
+    var isSet: Bool { bucket != nil }
+
+    /// Sets the cap (nil: none); the line starts afresh.
+    func setRate(_ rate: Int64?) {
+        bucket = rate.map { TokenBucket(rate: $0) }
+        line.removeAll()
+    }
+
+    /// Nil when transfer `id` may take `count` bytes now, else how many nanoseconds to wait
+    /// before asking again. Takes nothing: `take` does, once every limit has agreed.
+    func delay(for id: UInt64, count: Int, now: UInt64) -> UInt64? {
+        guard var bucket else { return nil }
+        defer { self.bucket = bucket }
+        let wait = bucket.delay(for: count, now: now)
+        if let first = line.first, first != id {
+            let position = line.firstIndex(of: id) ?? line.count
+            if position == line.count { line.append(id) }
+            // Behind others: asked again about when those ahead have had their turns.
+            let turns = UInt64(Double(count) * Double(position) / Double(bucket.rate) * 1e9)
+            return max(wait ?? 0, turns, 1_000_000)
+        }
+        if let wait {
+            if line.isEmpty { line.append(id) }
+            return wait
+        }
+        return nil
+    }
+
+    /// Spends `count` bytes of the cap for transfer `id`, which leaves the front of the line.
+    func take(_ count: Int, by id: UInt64) {
+        bucket?.take(count)
+        if line.first == id { line.removeFirst() }
+    }
+
+    /// Transfer `id` has ended, or waits for a cap of its own: it stands in line no more.
+    func leave(_ id: UInt64) {
+        line.removeAll { $0 == id }
+    }
 }
 
 // MARK: - MonotonicClock

@@ -167,6 +167,7 @@ final class Transfer {
         inMulti = false
         if case .download(let sink) = phase { sink.close() }
         partSink?.close()
+        overallLimit.leave(connection.id)
         phase = .ended
     }
 
@@ -537,18 +538,20 @@ final class Transfer {
 
     /// Hands body bytes on, unless this transfer's cap or the engine-wide cap says to wait.
     private func consume(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if limiter != nil || overallLimit.bucket != nil {
+        if limiter != nil || overallLimit.isSet {
             let now = MonotonicClock.nanoseconds()
             // The longer of the two waits, without building an array on every write callback.
             let own = limiter?.delay(for: bytes.count, now: now)
-            let shared = overallLimit.bucket?.delay(for: bytes.count, now: now)
+            let shared = overallLimit.delay(for: connection.id, count: bytes.count, now: now)
             if let wait = own.map({ max($0, shared ?? 0) }) ?? shared {
+                // Held back by its own cap alone: the shared cap's turn goes to the next in line.
+                if shared == nil { overallLimit.leave(connection.id) }
                 resumeAt = now + wait
                 paused = true
                 return haul_writefunc_pause
             }
             limiter?.take(bytes.count)
-            overallLimit.bucket?.take(bytes.count)
+            overallLimit.take(bytes.count, by: connection.id)
         }
         return sink(bytes)
     }

@@ -37,7 +37,8 @@ import Synchronization
 /// - `/file/N?key=K&…`: N pattern bytes with ETag `"v1"` and a Last-Modified, honouring Range and
 ///   If-Range, counting requests per key K (`fileRequests`). Faults: `drop=M` (the first request
 ///   closes after M body bytes), `stall=M` (the first request sends M body bytes, then nothing),
-///   `trickle=K` (the first request sends K body bytes every 100 ms), `crawl=K` (the second
+///   `trickle=K` (the first request sends K body bytes every 100 ms; with `stallafter=M`, only M
+///   bytes, then nothing), `crawl=K` (the second
 ///   does), `pace=K` (every other request does, until `fileRequests.liftPace(for:)`),
 ///   `etag=changing` (the ETag is `"vN"` on the Nth request),
 ///   A request with `If-None-Match` the ETag, or `If-Modified-Since` at or after the Last-Modified
@@ -306,7 +307,9 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             headers["Content-Length"] = String(end - start)
             sendHead(context, status, headers: headers)
             context.flush()
-            FaultHandler.trickle(from: start, to: end, step: trickle, channel: context.channel)
+            let stallAfter = Int(query["stallafter"] ?? "")
+            FaultHandler.trickle(from: start, to: stallAfter.map { min(end, start + $0) } ?? end, step: trickle,
+                                 ends: stallAfter == nil, channel: context.channel)
             return
         }
         if count == 1, let stall = Int(query["stall"] ?? "") {
@@ -328,19 +331,20 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         send(context, status, headers: headers, body: TestPattern.bytes(offset: start, count: end - start))
     }
 
-    /// Writes `step` body bytes every 100 ms until `end`, or until the client goes away.
-    private static func trickle(from start: Int, to end: Int, step: Int, channel: any Channel) {
+    /// Writes `step` body bytes every 100 ms until `end`, or until the client goes away; then
+    /// ends the response, unless `ends` is false (the rest never comes).
+    private static func trickle(from start: Int, to end: Int, step: Int, ends: Bool = true, channel: any Channel) {
         guard start < end, channel.isActive else { return }
         let count = min(step, end - start)
         var buffer = channel.allocator.buffer(capacity: count)
         TestPattern.forEachRun(offset: start, count: count) { buffer.writeBytes($0) }
         channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
         if start + count == end {
-            channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: nil)
+            if ends { channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: nil) }
             return
         }
         channel.eventLoop.scheduleTask(in: .milliseconds(100)) {
-            trickle(from: start + count, to: end, step: step, channel: channel)
+            trickle(from: start + count, to: end, step: step, ends: ends, channel: channel)
         }
     }
 

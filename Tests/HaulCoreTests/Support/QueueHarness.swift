@@ -91,6 +91,11 @@ final class EventRecorder: Sendable {
         }
     }
 
+    /// Waits until the latest copies of the downloads, taken together, satisfy `isMet`.
+    func wait(untilLatest isMet: @escaping @Sendable ([String: Download]) -> Bool) async -> Bool {
+        await wait { state in isMet(state.latest) }
+    }
+
     private func wait(until isMet: @escaping @Sendable (State) -> Bool) async -> Bool {
         let signal = Signal()
         let already = state.withLock { state -> Bool in
