@@ -23,6 +23,8 @@ final class DownloadConnection: Connection, @unchecked Sendable {
     let conditionalFile: String?
     /// The URLs that redirected so far (redacted), for the download's `ResponseSummary`.
     let redirects = Mutex<[String]>([])
+    /// The last 401 or 407 challenge the server sent, to say why a login failed.
+    let challenge = Mutex<AuthenticationChallenge?>(nil)
 
     init(request: Request, downloadID: String, hostKey: String, resumeOffset: Int64, expectedValidator: String?,
          isHelper: Bool = false, conditionalFile: String? = nil, queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine) {

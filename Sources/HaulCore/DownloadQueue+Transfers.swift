@@ -39,11 +39,7 @@ extension DownloadQueue {
             case .fail(nil):
                 state.endAttempt(id)
                 let reason = TextSanitizer.visible(response.reasonPhrase)
-                let advice = response.statusCode == 401
-                    ? (attempt.originalRequest.credentials == nil
-                        ? ": give a user name and password (--http-user and --http-passwd, or a netrc entry)"
-                        : ": the user name and password were refused")
-                    : ""
+                let advice = response.statusCode == 401 ? DownloadQueue.loginAdvice(for: attempt) : ""
                 return failed(&state, id, .status(response.statusCode, retryAfter: response.headers["Retry-After"]),
                               "the server answered \(response.statusCode) \(reason)\(advice)")
             case .startOver:
@@ -77,6 +73,26 @@ extension DownloadQueue {
         }
         startConnections(toStart)
         return disposition
+    }
+
+    /// A challenge the request's credentials did not answer: kept to say why the login failed;
+    /// the 401 or 407 itself becomes the response.
+    public func connection(_ connection: Connection, didReceive challenge: AuthenticationChallenge) -> ChallengeDisposition {
+        (connection as? DownloadConnection)?.challenge.withLock { $0 = challenge }
+        return .performDefaultHandling
+    }
+
+    /// What a 401 says to do: give a login, or check the one that was refused; or, when the
+    /// server wants a scheme haul does not answer, that the login was never sent.
+    static func loginAdvice(for attempt: DownloadConnection) -> String {
+        let challenge = attempt.challenge.withLock { $0 }
+        if let challenge, challenge.previousFailureCount > 0 { return ": the user name and password were refused" }
+        guard attempt.originalRequest.credentials != nil else {
+            return ": give a user name and password (--http-user and --http-passwd, or a netrc entry)"
+        }
+        let schemes = challenge.map { TextSanitizer.visible($0.schemes.joined(separator: ", ")) } ?? "none"
+        return ": the server asks for a login haul cannot give (it answers Basic and Digest; the server offers \(schemes)), "
+            + "so the user name and password were not sent"
     }
 
     public func connection(_ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
@@ -271,7 +287,10 @@ extension DownloadQueue {
         // O_EXCL: the name is this download's only if no one else created it first.
         let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw OptionError("cannot create \(partial): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            // Whatever is at that path is not this download's.
+            download.destination = nil
+            throw OptionError("cannot create \(partial): \(reason)")
         }
         close(descriptor)
     }

@@ -34,6 +34,9 @@ public struct QueueEntry: Sendable, Equatable {
     /// with a host.
     public static func uriProblem(_ text: String) -> String? {
         if isPlainWebURI(text) { return nil }
+        if text.unicodeScalars.contains(where: TextSanitizer.isUnsafe) {
+            return "'\(TextSanitizer.visible(text))' holds a control character (a stray CR or escape)"
+        }
         guard let url = URL(string: text) else { return "'\(text)' cannot be parsed as a URI" }
         guard let scheme = url.scheme?.lowercased() else { return "'\(text)' has no scheme (expected e.g. https://…)" }
         guard Request.supportedSchemes.contains(scheme) else {

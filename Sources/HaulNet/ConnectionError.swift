@@ -29,6 +29,12 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case notInCache
         /// A body kept in memory (a `Fetcher` load) would pass its limit of `limit` bytes.
         case tooLarge(limit: Int64)
+        /// The server's response broke HTTP: headers too large, a reply that is not HTTP.
+        case badResponse
+        /// The server has no file at the URL's path (FTP 550, SFTP "no such file").
+        case remoteFileNotFound
+        /// The server refused the login or access to the file.
+        case accessDenied
         /// Any other failure libcurl reported.
         case transport
     }
@@ -74,6 +80,9 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .authenticationCancelled: "the server asked for a user name and password, and none was given"
         case .notInCache: "no stored response answers this request, and its cache policy forbids loading"
         case .tooLarge(let limit): "the body is larger than the limit of \(limit) bytes"
+        case .badResponse: "the server's response is not valid HTTP"
+        case .remoteFileNotFound: "the server has no such file"
+        case .accessDenied: "the server refused the login or access to the file"
         case .transport: "the transfer failed"
         }
     }
@@ -95,6 +104,9 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .authenticationCancelled: "give credentials (--http-user and --http-passwd, or a netrc entry for the host)"
         case .notInCache: "load it with a cache policy that allows loading"
         case .tooLarge: "raise the limit if you trust the source"
+        case .badResponse: "the server is misbehaving; try again later or tell its operator"
+        case .remoteFileNotFound: "check the path in the URL"
+        case .accessDenied: "check the user name and password (in the URL, or a netrc entry) and your access to the file"
         case .transport: "retry; if it persists, check the network"
         }
     }

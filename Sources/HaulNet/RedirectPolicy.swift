@@ -51,11 +51,22 @@ enum RedirectPolicy {
     // MARK: - URLs
 
     /// Resolves a Location value (absolute or relative) against `base`, escaping the raw
-    /// spaces and non-ASCII bytes some servers send.
+    /// spaces, non-ASCII bytes and characters a URI may not hold (`|`, `{`, brackets outside
+    /// an IPv6 host…) that some servers send. Escapes already there (`%41`) stay as they are.
     static func resolve(_ location: String, against base: URL) -> URL? {
+        let bytes = Array(location.utf8)
+        // Brackets belong to an IPv6 host in the authority; elsewhere they are escaped.
+        var pathStart = 0
+        if let scheme = location.range(of: "://") ?? (location.hasPrefix("//") ? location.range(of: "//") : nil) {
+            let authority = location.utf8.distance(from: location.startIndex, to: scheme.upperBound)
+            pathStart = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+                ?? bytes.count
+        }
         var escaped = ""
-        for byte in location.utf8 {
-            if byte <= 0x20 || byte >= 0x7F {
+        for (index, byte) in bytes.enumerated() {
+            let unsafe = byte <= 0x20 || byte >= 0x7F || "\"<>\\^`{|}".utf8.contains(byte)
+                || (index >= pathStart && (byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")))
+            if unsafe {
                 escaped += String(format: "%%%02X", byte)
             } else {
                 escaped.unicodeScalars.append(Unicode.Scalar(byte))

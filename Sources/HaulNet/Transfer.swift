@@ -31,6 +31,8 @@ final class Transfer {
 
     /// A redirect's or challenge's body larger than this fails the load (they carry a short note).
     private static let redirectBodyLimit = 1 << 20
+    /// Response headers larger than this (all lines of one response) fail the load.
+    static let headLimit = 256 * 1024
 
     let connection: Connection
     private let multi: UnsafeMutableRawPointer
@@ -40,6 +42,8 @@ final class Transfer {
     private var request: Request
     private var phase = Phase.headers
     private var head = ResponseHead()
+    /// Bytes of header lines this hop has received.
+    private var headBytes = 0
     private var response: Response?
     private var hops = 0
     private var heldBody: [UInt8] = []
@@ -103,6 +107,7 @@ final class Transfer {
     private func startHop() {
         phase = .headers
         head = ResponseHead()
+        headBytes = 0
         heldBody = []
         multipart = nil
         multipartResponse = nil
@@ -391,6 +396,12 @@ final class Transfer {
     /// One header line (CRLF included), from CURLOPT_HEADERFUNCTION.
     fileprivate func receivedHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard case .headers = phase, request.url.isHTTP else { return bytes.count }
+        headBytes += bytes.count
+        guard headBytes <= Transfer.headLimit else {
+            failure = ConnectionError(kind: .badResponse, url: request.url,
+                                      detail: "its headers are larger than \(Transfer.headLimit / 1024) KiB")
+            return 0
+        }
         let line = String(decoding: bytes, as: UTF8.self).trimmingLineEnd()
         if line.hasPrefix("HTTP/") {
             head.begin(statusLine: line)
@@ -410,8 +421,9 @@ final class Transfer {
                 pendingChallenge = response
                 return
             }
-            // Credentials the request carried were sent and refused.
-            if demand.proposedCredential != nil {
+            // Credentials libcurl sent in answer to the challenge before this one were refused;
+            // a first challenge in a scheme libcurl cannot answer never saw them.
+            if demand.proposedCredential != nil, pendingChallenge != nil {
                 if demand.isProxy { refusedCredentials.proxy += 1 } else { refusedCredentials.server += 1 }
             }
             phase = .challengeBody(response)

@@ -59,7 +59,8 @@ final class ProgressReporter: Sendable {
                 }
             default:
                 var reason = TextSanitizer.visible(download.lastError ?? download.state.rawValue)
-                if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) {
+                if let partial = download.partialPath, download.bytesDone > 0, !reason.contains(partial),
+                   FileManager.default.fileExists(atPath: partial) {
                     reason += " (received data kept in \(TextSanitizer.visible(partial)))"
                 }
                 report("failed \(TextSanitizer.visible(download.displayURI)): \(reason)")

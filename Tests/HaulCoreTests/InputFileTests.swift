@@ -18,6 +18,8 @@ struct InputFileTests {
         ("http://h/a b", true),
         ("http://[::1]:8080/f", true),
         ("http://h/\u{00E9}t\u{00E9}", true),
+        ("http://h/a\rb", false),
+        ("http://h/a\u{1B}[2Jb", false),
         ("hftp://h/f", false),
         ("file:///etc/passwd", false),
         ("gopher://h/", false),

@@ -104,4 +104,16 @@ struct RedirectTests {
             #expect(echoed.contains("cookie: session=1") == keeps, "\(target): \(echoed)")
         }
     }
+
+    @Test("a Location's escapes stay single while the characters a URI may not hold are escaped", arguments: [
+        ("/a%41|b{c}", "http://h.test/a%41%7Cb%7Bc%7D"),
+        ("/p[1]?q=%20x^", "http://h.test/p%5B1%5D?q=%20x%5E"),
+        ("http://[::1]:8080/p|q", "http://[::1]:8080/p%7Cq"),
+        ("//other.test/%7E{x}", "http://other.test/%7E%7Bx%7D"),
+        ("/caf\u{e9} x", "http://h.test/caf%C3%A9%20x"),
+    ])
+    func locationEscapes(location: String, expected: String) throws {
+        let base = try #require(URL(string: "http://h.test/dir/file"))
+        #expect(RedirectPolicy.resolve(location, against: base)?.absoluteString == expected)
+    }
 }

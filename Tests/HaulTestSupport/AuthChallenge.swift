@@ -6,7 +6,8 @@ import Synchronization
 
 /// The fault server's `/auth/basic` and `/auth/digest` routes (`?user=U&pass=P`): a 401 with a
 /// Basic or Digest (RFC 7616, MD5, qop=auth) challenge until a request carries the right
-/// credentials, then 200 with the body `welcome`. Every Authorization scheme seen is logged.
+/// credentials, then 200 with the body `welcome`; `/auth/bearer` always answers 401 with a
+/// Bearer challenge, which no user name and password meet. Every Authorization scheme seen is logged.
 public enum AuthChallenge {
     /// The Authorization schemes (`Basic`, `Digest`, or `none`) of each `/auth/…` request, in order.
     public static let seen = Mutex<[String]>([])
@@ -25,9 +26,11 @@ public enum AuthChallenge {
         default: false
         }
         if granted { return (200, [:], "welcome") }
-        let challenge = scheme == "digest"
-            ? "Digest realm=\"\(realm)\", qop=\"auth\", algorithm=MD5, nonce=\"\(nonce)\""
-            : "Basic realm=\"\(realm)\""
+        let challenge = switch scheme {
+        case "digest": "Digest realm=\"\(realm)\", qop=\"auth\", algorithm=MD5, nonce=\"\(nonce)\""
+        case "bearer": "Bearer realm=\"\(realm)\""
+        default: "Basic realm=\"\(realm)\""
+        }
         return (401, ["WWW-Authenticate": challenge], "who are you?")
     }
 

@@ -32,6 +32,7 @@ import Synchronization
 /// - `/cookies?NAME=VALUE&…`: a Set-Cookie (Path=/) for each pair.
 /// - `/disposition?value=V`: a Content-Disposition header with value V.
 /// - `/empty`: 204 without a body.
+/// - `/bigheaders/N?line=L`: N header lines of L bytes (default 1000), then a 2-byte body.
 /// - `/cacheable/N?key=K&…`: a response with the cache headers the query asks for, counted per
 ///   key K in `fileRequests` (with the validator each request carried); see `CacheRoute`.
 /// - `/file/N?key=K&…`: N pattern bytes with ETag `"v1"` and a Last-Modified, honouring Range and
@@ -245,6 +246,15 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         case "disposition":
             send(context, .ok, headers: ["Content-Disposition": query["value"] ?? ""], body: Array("x".utf8))
+        case "bigheaders":
+            // N header lines of `line` bytes each (1000 by default).
+            let line = String(repeating: "a", count: Int(query["line"] ?? "") ?? 1000)
+            let head = HTTPResponseHead(version: .http1_1, status: .ok,
+                                        headers: NIOHTTP1.HTTPHeaders((0..<max(number, 1)).map { ("X-Big-\($0)", line) }
+                                                                     + [("Content-Length", "2")]))
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            sendBody(context, Array("ok".utf8)[...])
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         case "empty":
             send(context, .noContent, body: nil)
         case "cacheable":

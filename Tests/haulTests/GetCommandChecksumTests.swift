@@ -41,3 +41,22 @@ struct GetCommandChecksumTests {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+/// What `haul get` says of a partial file: only one it wrote data to is "kept".
+@Suite("haul get and partial files it did not make")
+struct GetCommandForeignPartialTests {
+    @Test("a NAME.part another program made is not reported as received data kept")
+    func foreignPartial() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        try Data("mine".utf8).write(to: directory.appendingPathComponent("x.bin"))
+        try Data("someone else's".utf8).write(to: directory.appendingPathComponent("x.bin.part"))
+        let run = try HaulProcess.run(["get", server.url("/bytes/1000").absoluteString, "-o", "x.bin", "--conditional-get"],
+                                      in: directory)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot create"), "\(run.stderr)")
+        #expect(!run.stderr.contains("received data kept"), "\(run.stderr)")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("x.bin.part")) == Data("someone else's".utf8))
+    }
+}
