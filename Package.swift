@@ -62,6 +62,9 @@ let package = Package(
             ],
             path: "Tests/HaulTestSupport"
         ),
+        // libFuzzer targets for the parsers of outside input (see the Makefile's fuzz target);
+        // built plainly, it replays a corpus.
+        .executableTarget(name: "HaulFuzz", dependencies: ["HaulCore", "HaulNet", "HaulTUI"], path: "Tests/HaulFuzz"),
         .testTarget(name: "HaulNetTests", dependencies: ["HaulNet", "HaulTestSupport"]),
         .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"]),
         .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet"]),

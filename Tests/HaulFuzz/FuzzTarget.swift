@@ -1,0 +1,124 @@
+import Foundation
+@testable import HaulCore
+@testable import HaulNet
+import HaulTUI
+
+// MARK: - FuzzTarget
+
+/// The parsers that read what others wrote, each with the property a fuzzer checks on every
+/// input: no crash, and what the parser gave makes sense (`require` stops the run otherwise).
+/// Time and memory are bounded by libFuzzer (`-timeout`, `-rss_limit_mb`).
+enum FuzzTarget: String, CaseIterable {
+    case queueFile = "queue-file"
+    case contentDisposition = "content-disposition"
+    case contentRange = "content-range"
+    case httpDate = "http-date"
+    case netrc
+    case cookies
+    case theme
+    case multipart
+
+    /// Runs the target on one input.
+    func run(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch self {
+        case .queueFile: FuzzTarget.queueFile(bytes)
+        case .contentDisposition: FuzzTarget.contentDisposition(text)
+        case .contentRange:
+            if let range = ContentRange(text) {
+                require(range.first <= range.last && range.total.map { $0 > range.last } ?? true, "a range out of order: \(text)")
+            }
+        case .httpDate:
+            _ = HTTPDate.parse(text)
+            if let seconds = RetryPolicy.parseRetryAfter(text, now: Date(timeIntervalSince1970: 1_800_000_000)) {
+                require(seconds >= 0 && seconds.isFinite, "Retry-After gave \(seconds) for \(text)")
+            }
+        case .netrc:
+            let netrc = Netrc(parsing: text)
+            _ = netrc.entry(for: "example.org")
+        case .cookies: FuzzTarget.cookies(bytes)
+        case .theme: _ = try? Theme.parse(text, file: "fuzz.toml")
+        case .multipart: FuzzTarget.multipart(bytes)
+        }
+    }
+
+    // MARK: - Properties
+
+    /// A queue file read, written and read again is the same queue, and no problem message
+    /// carries an escape character to the terminal.
+    private static func queueFile(_ bytes: [UInt8]) {
+        guard let first = try? InputFile.read(bytes, name: "fuzz", origin: .user, limit: 1 << 20) else { return }
+        for problem in first.problems {
+            require(!problem.description.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" }, "an escape in \(problem)")
+        }
+        let text = InputFile.render(first.entries, includingSecrets: true)
+        guard let second = try? InputFile.read(Array(text.utf8), name: "again", origin: .user) else {
+            fail("the written queue does not read back:\n\(text)")
+        }
+        require(second.entries.map(\.uris) == first.entries.map(\.uris), "URIs changed by a round trip:\n\(text)")
+        require(second.entries.map(\.options) == first.entries.map(\.options), "options changed by a round trip:\n\(text)")
+    }
+
+    /// A name from any Content-Disposition, once sanitized, is one path component inside the
+    /// directory, short enough, and shows nothing a terminal would act on.
+    private static func contentDisposition(_ header: String) {
+        guard let name = ContentDisposition.filename(in: header), let safe = FileNaming.sanitize(name) else { return }
+        require(!safe.contains("/") && !safe.hasPrefix(".") && safe != ".." && !safe.isEmpty, "unsafe name \(safe)")
+        require(!safe.unicodeScalars.contains(where: TextSanitizer.isUnsafe), "a control character in \(safe.debugDescription)")
+        require(safe.utf8.count <= FileNaming.maximumNameBytes, "a name of \(safe.utf8.count) bytes")
+    }
+
+    /// A cookie file libcurl reads is written back, and read again, without a crash.
+    private static func cookies(_ bytes: [UInt8]) {
+        let directory = FileManager.default.temporaryDirectory.path
+        let input = "\(directory)/haul-fuzz-cookies-\(getpid())", output = input + ".out"
+        defer {
+            unlink(input)
+            unlink(output)
+        }
+        guard FileManager.default.createFile(atPath: input, contents: Data(bytes)) else { return }
+        let jar = CookieJar()
+        guard (try? jar.turnOn(loading: [input])) != nil else { return }
+        try? jar.save(to: output)
+        _ = try? CookieJar().turnOn(loading: [output])
+    }
+
+    /// A stream cut anywhere parses into parts whose data is never more than what came in;
+    /// the parser's memory stays within its header limit plus one read.
+    private static func multipart(_ bytes: [UInt8]) {
+        guard let step = bytes.first.map({ Int($0) + 1 }),
+              var parser = MultipartReplaceParser(contentType: "multipart/x-mixed-replace; boundary=frame") else { return }
+        var data = 0
+        var start = 1
+        func drain() {
+            while let event = parser.next() {
+                if case .data(let chunk) = event { data += chunk.count }
+                if case .malformed = event { return }
+            }
+        }
+        while start < bytes.count {
+            let end = min(start + step, bytes.count)
+            bytes[start..<end].withUnsafeBytes { parser.feed($0) }
+            drain()
+            start = end
+        }
+        parser.end()
+        drain()
+        require(data <= bytes.count, "more data (\(data)) than input (\(bytes.count))")
+    }
+
+    // MARK: - Checks
+
+    private func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+        FuzzTarget.require(condition, message())
+    }
+
+    private static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fail(message()) }
+    }
+
+    private static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("haul-fuzz: property broken: \(message)\n".utf8))
+        abort()
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import HaulNet
+import Testing
+
+/// HTTP dates as servers send them, and as they should not: a wrong one is nil, never a trap.
+@Suite("HTTP dates")
+struct HTTPDateTests {
+    @Test("an IMF-fixdate reads and writes back")
+    func roundTrip() throws {
+        let date = try #require(HTTPDate.parse("Sun, 06 Nov 1994 08:49:37 GMT"))
+        #expect(date.timeIntervalSince1970 == 784_111_777)
+        #expect(HTTPDate.format(date) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 1_788_300_000)) == "Tue, 01 Sep 2026 22:00:00 GMT")
+    }
+
+    @Test("anything else is nil: other formats, bad fields, and Unicode Foundation's formatter trapped on", arguments: [
+        "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "Sun, 06 Nov 1994 08:49:37 UTC",
+        "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT",
+        "Sun\u{35D}\u{FFFD}\u{FFFD}lements37 ", "Sun, ٠٦ Nov 1994 08:49:37 GMT", "",
+    ])
+    func rejects(text: String) {
+        #expect(HTTPDate.parse(text) == nil)
+    }
+}
