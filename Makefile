@@ -13,7 +13,9 @@ TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux microsocks
 BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time bc python3
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run build test deps deps-test deps-bench install bench clean
+FUZZ_SECONDS ?= 600
+
+.PHONY: run build test fuzz deps deps-test deps-bench install bench clean
 
 run: deps build
 	.build/$(CONFIG)/haul $(ARGS)
@@ -28,6 +30,12 @@ PROXY_VARS := http_proxy https_proxy all_proxy no_proxy HTTP_PROXY HTTPS_PROXY A
 test: deps-test
 	$(SWIFT) build --build-tests
 	env $(addprefix -u ,$(PROXY_VARS)) $(SWIFT) test --skip-build
+	bash Tests/HaulFuzz/fuzz.sh 4
+
+# Every libFuzzer target for FUZZ_SECONDS each (make fuzz FUZZ_SECONDS=3600); crashes are kept
+# under .build-fuzz/crashes/.
+fuzz:
+	bash Tests/HaulFuzz/fuzz.sh $(FUZZ_SECONDS)
 
 bench: deps-bench
 	$(SWIFT) build -c release --static-swift-stdlib --product haul

@@ -133,8 +133,14 @@ struct ThemeLines {
         lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     }
 
-    /// Parses TOML `text`; a syntax error names `file` and the line.
+    /// Parses TOML `text`; a syntax error names `file` and the line. A line outside the subset
+    /// these files use (`TOMLSubset`) is refused before TOMLKit sees it.
     static func table(from text: String, file: String) throws(ThemeError) -> TOMLTable {
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if let problem = TOMLSubset.problem(in: line) {
+                throw ThemeError(file: file, line: index + 1, key: nil, message: problem)
+            }
+        }
         do {
             return try TOMLTable(string: text)
         } catch let error as TOMLParseError {
