@@ -219,7 +219,7 @@ extension DownloadOptions {
             let name = try nonEmpty(value)
             guard !name.hasPrefix("/"), !name.split(separator: "/").contains(".."),
                   !name.unicodeScalars.contains(where: TextSanitizer.isUnsafe) else {
-                throw OptionError("'\(TextSanitizer.visible(name))' must be a name inside the download directory (no leading /, no ..)")
+                throw OptionError("'\(TextSanitizer.visible(name))' must be a name inside the download directory (no leading /, no .., no control characters)")
             }
             return name
         }

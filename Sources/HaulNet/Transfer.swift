@@ -146,7 +146,7 @@ final class Transfer {
         if case .multipart = phase {
             // A stream that ended before its first part has nothing to deliver: it failed.
             guard response != nil else {
-                fail(ConnectionError(kind: .transport, url: request.url,
+                fail(ConnectionError(kind: .badResponse, url: request.url,
                                      detail: "the multipart/x-mixed-replace reply ended before its first part"))
                 return
             }
@@ -471,7 +471,7 @@ final class Transfer {
                     return false
                 }
             case .malformed(let detail):
-                failure = ConnectionError(kind: .transport, url: request.url, detail: detail)
+                failure = ConnectionError(kind: .badResponse, url: request.url, detail: detail)
                 return false
             }
         }

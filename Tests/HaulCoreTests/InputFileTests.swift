@@ -171,8 +171,7 @@ struct InputFileTests {
         try options.set("header", "X-API-Key: k3y")
         try options.set("referer", "https://ann:s3cret@ref.test/page")
         let entry = QueueEntry(uris: ["http://h.test/f"], options: options)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-save-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("haul-save")
         defer { try? FileManager.default.removeItem(at: directory) }
         let victim = directory.appendingPathComponent("victim")
         try Data("precious".utf8).write(to: victim)

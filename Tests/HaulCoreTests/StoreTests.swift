@@ -164,8 +164,7 @@ struct StoreTests {
         var requestCount = 0
         do {
             let recorder = EventRecorder()
-            let secondRun = try StoredQueue(stateDirectory: statePath, configuration: configuration,
-                                            onStoreError: { Issue.record("\($0)") }, onEvent: { recorder.record($0) })
+            let secondRun = try await reopen(statePath, configuration: configuration, recorder: recorder)
             #expect(secondRun.stored.map(\.id) == [ids[3], ids[0], ids[1], ids[2]])
             let interrupted = try #require(secondRun.stored.first { $0.id == ids[0] })
             #expect(interrupted.completed.prefixLength > 0 && interrupted.validator == "\"v1\"")
@@ -190,6 +189,25 @@ struct StoreTests {
         #expect(continuedAgain == 1 && third == [ids[0]])
         #expect(thirdRun.queue.download(ids[0])?.state == .complete)
         #expect(try FaultServer.shared().fileRequests.requests(for: key).count == requestCount)
+    }
+
+    /// Opens the store again once the first run's lock is gone. Another test of this process
+    /// starting a child at that moment holds a copy of the lock's descriptor from fork to exec
+    /// (it is close-on-exec), so the lock may outlive the first run by that long.
+    private func reopen(_ statePath: String, configuration: DownloadQueue.Configuration,
+                        recorder: EventRecorder) async throws -> StoredQueue {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            let opened = Result { () throws(StoreError) -> StoredQueue in
+                try StoredQueue(stateDirectory: statePath, configuration: configuration,
+                                onStoreError: { Issue.record("\($0)") }, onEvent: { recorder.record($0) })
+            }
+            if case .failure(let error) = opened, error.description.contains("another haul"), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                continue
+            }
+            return try opened.get()
+        }
     }
 
     private func pausedOptions() -> DownloadOptions {

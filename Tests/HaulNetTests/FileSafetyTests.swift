@@ -9,8 +9,7 @@ import Testing
 struct FileSafetyTests {
     @Test("a partial file replaced by a symbolic link fails the load and leaves the link's target alone")
     func symlinkRefused() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-link-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("haul-link")
         defer { try? FileManager.default.removeItem(at: directory) }
         let victim = directory.appendingPathComponent("victim")
         try Data("precious".utf8).write(to: victim)
@@ -26,8 +25,7 @@ struct FileSafetyTests {
 
     @Test("a FIFO at the partial file's path is refused without blocking")
     func fifoRefused() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-fifo-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try ScratchDirectory.make("haul-fifo")
         defer { try? FileManager.default.removeItem(at: directory) }
         let partial = directory.appendingPathComponent("x.part").path
         #expect(mkfifo(partial, 0o600) == 0)
