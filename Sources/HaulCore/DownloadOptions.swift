@@ -120,6 +120,12 @@ extension DownloadOptions {
 
         /// Sets the option `name` from its text; see `DownloadOptions.set`.
         public mutating func set(_ name: String, _ value: String) throws(OptionError) {
+            // No option's value holds a line break, an escape or another control character (a
+            // tab aside): one would end up in a request header, a path, or a saved queue file
+            // that reads back otherwise.
+            guard !value.unicodeScalars.contains(where: { $0 != "\t" && TextSanitizer.isUnsafe($0) }) else {
+                throw OptionError("'\(TextSanitizer.visible(value))' holds a control character")
+            }
             switch name {
             case "dir": dir = try Self.nonEmpty(value)
             case "out": out = try Self.relativeName(value)
@@ -139,8 +145,8 @@ extension DownloadOptions {
                         + "write \"Name: value\" on one line, the name of letters, digits and -")
                 }
                 headers.append(value)
-            case "user-agent": userAgent = try Self.singleLine(value)
-            case "referer": referer = try Self.singleLine(value)
+            case "user-agent": userAgent = value
+            case "referer": referer = value
             case "http-user": httpUser = value
             case "http-passwd": httpPasswd = value
             case "all-proxy": allProxy = try Self.proxy(value)
@@ -240,14 +246,6 @@ extension DownloadOptions {
                     + "its scheme must be one of \(Proxies.schemes.sorted().joined(separator: ", "))")
             }
             return proxy
-        }
-
-        /// A value sent in a request header: one line, no control characters.
-        private static func singleLine(_ value: String) throws(OptionError) -> String {
-            guard !value.unicodeScalars.contains(where: { $0 != "\t" && TextSanitizer.isUnsafe($0) }) else {
-                throw OptionError("'\(TextSanitizer.visible(value))' must be one line without control characters")
-            }
-            return value
         }
 
         private static func nonEmpty(_ value: String) throws(OptionError) -> String {

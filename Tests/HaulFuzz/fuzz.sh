@@ -11,14 +11,13 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(queue-file content-disposition content-range http-date netrc cookies theme multipart)
 
+mkdir -p .build-fuzz/crashes
 swift build --scratch-path .build-fuzz --product HaulFuzz \
-    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld >.build-fuzz.log 2>&1 || {
-    cat .build-fuzz.log
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld >.build-fuzz/build.log 2>&1 || {
+    cat .build-fuzz/build.log
     echo "fuzz: the fuzzing build failed" >&2
     exit 1
 }
-rm -f .build-fuzz.log
-mkdir -p .build-fuzz/crashes
 failed=0
 printf '%-20s %12s %8s %8s\n' target inputs seconds crashes
 for target in "${targets[@]}"; do
