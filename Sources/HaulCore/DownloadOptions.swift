@@ -178,7 +178,8 @@ extension DownloadOptions {
                 ("checksum", checksum?.description), ("max-tries", maxTries.map(String.init)),
                 ("retry-wait", retryWait.map(String.init)), ("timeout", timeout.map(String.init)),
                 ("connect-timeout", connectTimeout.map(String.init)), ("lowest-speed-limit", lowestSpeedLimit.map(String.init)),
-                ("user-agent", userAgent), ("referer", referer.map { URIText.shown($0, includingSecrets: includingSecrets) }),
+                ("user-agent", userAgent),
+                ("referer", referer.map { URIText.shown($0, includingSecrets: includingSecrets) }),
                 ("http-user", httpUser),
                 ("http-passwd", includingSecrets ? httpPasswd : nil),
                 ("all-proxy", proxy(allProxy)), ("http-proxy", proxy(httpProxy)), ("https-proxy", proxy(httpsProxy)),
@@ -201,12 +202,15 @@ extension DownloadOptions {
             let name = line[..<colon].trimmingCharacters(in: .whitespaces)
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty, name.unicodeScalars.allSatisfy(isTokenScalar),
-                  !value.unicodeScalars.contains(where: { $0 != "\t" && TextSanitizer.isUnsafe($0) }) else { return nil }
+                  !value.unicodeScalars.contains(where: { $0 != "\t" && TextSanitizer.isUnsafe($0) }) else {
+                return nil
+            }
             return (name, value)
         }
 
         private static func isTokenScalar(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
+            scalar.isASCII
+                && (CharacterSet.alphanumerics.contains(scalar) || "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar))
         }
 
         /// Whether a header carries a credential: Authorization, Cookie, or a name that says it
@@ -225,7 +229,8 @@ extension DownloadOptions {
             let name = try nonEmpty(value)
             guard !name.hasPrefix("/"), !name.split(separator: "/").contains(".."),
                   !name.unicodeScalars.contains(where: TextSanitizer.isUnsafe) else {
-                throw OptionError("'\(TextSanitizer.visible(name))' must be a name inside the download directory (no leading /, no .., no control characters)")
+                throw OptionError("'\(TextSanitizer.visible(name))' must be a name inside the download directory "
+                    + "(no leading /, no .., no control characters)")
             }
             return name
         }

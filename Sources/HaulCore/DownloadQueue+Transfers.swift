@@ -77,7 +77,8 @@ extension DownloadQueue {
 
     /// A challenge the request's credentials did not answer: kept to say why the login failed;
     /// the 401 or 407 itself becomes the response.
-    public func connection(_ connection: Connection, didReceive challenge: AuthenticationChallenge) -> ChallengeDisposition {
+    public func connection(_ connection: Connection,
+                           didReceive challenge: AuthenticationChallenge) -> ChallengeDisposition {
         (connection as? DownloadConnection)?.challenge.withLock { $0 = challenge }
         return .performDefaultHandling
     }
@@ -91,8 +92,8 @@ extension DownloadQueue {
             return ": give a user name and password (--http-user and --http-passwd, or a netrc entry)"
         }
         let schemes = challenge.map { TextSanitizer.visible($0.schemes.joined(separator: ", ")) } ?? "none"
-        return ": the server asks for a login haul cannot give (it answers Basic and Digest; the server offers \(schemes)), "
-            + "so the user name and password were not sent"
+        return ": the server asks for a login haul cannot give (it answers Basic and Digest; "
+            + "the server offers \(schemes)), so the user name and password were not sent"
     }
 
     public func connection(_ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,

@@ -89,17 +89,23 @@ extension DownloadQueue {
     /// Gives a verified file its final name (and, as its options ask, the server's
     /// Last-Modified as its mtime, and its ETag for the next conditional get). Returns the path
     /// it got, or why it has none.
-    private func nameFile(_ download: Download, at path: String, failure: String?, replacing: Bool) -> Result<String, OptionError> {
+    private func nameFile(_ download: Download, at path: String, failure: String?,
+                          replacing: Bool) -> Result<String, OptionError> {
         if let failure { return .failure(OptionError(failure)) }
-        guard let destination = download.destination else { return .failure(OptionError("the download has no file name")) }
+        guard let destination = download.destination else {
+            return .failure(OptionError("the download has no file name"))
+        }
         let options = download.options.merged(over: configuration.defaults)
         let named: String
         do {
-            named = try FileNaming.moveIntoPlace(path, to: destination, replacing: replacing || options.allowOverwrite == true)
+            named = try FileNaming.moveIntoPlace(path, to: destination,
+                                                 replacing: replacing || options.allowOverwrite == true)
         } catch {
             return .failure(error)
         }
-        if options.remoteTime == true { ConditionalGet.applyRemoteTime(download.response?.header("Last-Modified"), to: named) }
+        if options.remoteTime == true {
+            ConditionalGet.applyRemoteTime(download.response?.header("Last-Modified"), to: named)
+        }
         if options.conditionalGet == true, let tag = download.response?.header("ETag") {
             ConditionalGet.remember(entityTag: tag, of: named)
         }

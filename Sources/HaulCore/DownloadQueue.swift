@@ -166,7 +166,8 @@ public final class DownloadQueue: ConnectionDelegate {
     /// `dir`, else the queue's directory. An entry from a list loaded by URL stays inside the
     /// directory the user chose: its `dir` is taken from there and may not leave it.
     private func directory(for entry: QueueEntry) -> String {
-        let chosen = configuration.defaults.dir.map { DownloadQueue.absolute($0, in: workingDirectory) } ?? configuration.directory
+        let chosen = configuration.defaults.dir.map { DownloadQueue.absolute($0, in: workingDirectory) }
+            ?? configuration.directory
         guard let dir = entry.options.dir else { return chosen }
         guard entry.origin == .remote else { return DownloadQueue.absolute(dir, in: workingDirectory) }
         let inside = DownloadQueue.absolute(dir, in: chosen)

@@ -30,8 +30,8 @@ public struct ExpectedChecksum: Sendable, Equatable, CustomStringConvertible {
         }
         // aria2 writes `sha-256`; sha256sum's users write `sha256`: both name one algorithm.
         let name = parts[0].lowercased()
-        guard let algorithm = Algorithm.allCases.first(where: { $0.rawValue == name || $0.rawValue.replacing("-", with: "") == name })
-        else {
+        let algorithm = Algorithm.allCases.first { $0.rawValue == name || $0.rawValue.replacing("-", with: "") == name }
+        guard let algorithm else {
             let known = Algorithm.allCases.map(\.rawValue).joined(separator: ", ")
             throw OptionError("unknown digest '\(TextSanitizer.visible(parts[0]))' (use one of \(known))")
         }

@@ -62,7 +62,8 @@ public enum FileNaming {
     /// Unless `replacing`, an existing file is never replaced (`RENAME_NOREPLACE`): when
     /// something took `destination` meanwhile (another download, another program), the file
     /// gets the next free name (`name.1.ext`…) instead.
-    public static func moveIntoPlace(_ partial: String, to destination: String, replacing: Bool) throws(OptionError) -> String {
+    public static func moveIntoPlace(_ partial: String, to destination: String,
+                                     replacing: Bool) throws(OptionError) -> String {
         if replacing {
             guard rename(partial, destination) == 0 else { throw renameError(partial, destination) }
             return destination

@@ -106,7 +106,8 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .tooLarge: "raise the limit if you trust the source"
         case .badResponse: "the server is misbehaving; try again later or tell its operator"
         case .remoteFileNotFound: "check the path in the URL"
-        case .accessDenied: "check the user name and password (in the URL, or a netrc entry) and your access to the file"
+        case .accessDenied:
+            "check the user name and password (in the URL, or a netrc entry) and your access to the file"
         case .transport: "retry; if it persists, check the network"
         }
     }

@@ -30,16 +30,19 @@ final class FileSink {
         offset = target.offset
         end = target.end
         keepsTail = target.keepsTail
-        descriptor = open(target.path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (target.mustExist ? 0 : O_CREAT), 0o644)
+        let flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (target.mustExist ? 0 : O_CREAT)
+        descriptor = open(target.path, flags, 0o644)
         guard descriptor >= 0 else {
             // Every stored property is set, so deinit runs and frees the buffer.
             let error = errno
             throw ConnectionError(kind: .fileWrite, url: url, systemError: error,
-                                  detail: error == ELOOP ? "\(target.path) is a symbolic link; not written through" : target.path)
+                                  detail: error == ELOOP
+                                      ? "\(target.path) is a symbolic link; not written through" : target.path)
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw ConnectionError(kind: .fileWrite, url: url, systemError: EINVAL, detail: "\(target.path) is not a regular file")
+            throw ConnectionError(kind: .fileWrite, url: url, systemError: EINVAL,
+                                  detail: "\(target.path) is not a regular file")
         }
     }
 

@@ -42,7 +42,8 @@ public enum HTTPDate {
         var parts = tm()
         gmtime_r(&time, &parts)
         let two = { (value: Int32) in value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
+        let weekday = days[Int(parts.tm_wday)], month = months[Int(parts.tm_mon)]
+        return "\(weekday), \(two(parts.tm_mday)) \(month) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 }

@@ -96,7 +96,8 @@ struct MultipartReplaceParser {
                 }
                 // The rest of the delimiter line (transport padding) ends at its CRLF.
                 guard let lineEnd = find(Array("\r\n".utf8), from: max(delimiter.count, searchedTo)) else {
-                    return waitForEnd(of: "a delimiter line", limit: MultipartReplaceParser.delimiterLineLimit, patternLength: 2)
+                    return waitForEnd(of: "a delimiter line", limit: MultipartReplaceParser.delimiterLineLimit,
+                                      patternLength: 2)
                 }
                 buffer.removeFirst(lineEnd + 2)
                 searchedTo = 0
@@ -108,7 +109,8 @@ struct MultipartReplaceParser {
                     return .part(HTTPHeaders())
                 }
                 guard let end = find(Array("\r\n\r\n".utf8), from: searchedTo) else {
-                    return waitForEnd(of: "a part's header block", limit: MultipartReplaceParser.headerLimit, patternLength: 4)
+                    return waitForEnd(of: "a part's header block", limit: MultipartReplaceParser.headerLimit,
+                                      patternLength: 4)
                 }
                 searchedTo = 0
                 var head = ResponseHead()

@@ -59,8 +59,7 @@ enum RedirectPolicy {
         var pathStart = 0
         if let scheme = location.range(of: "://") ?? (location.hasPrefix("//") ? location.range(of: "//") : nil) {
             let authority = location.utf8.distance(from: location.startIndex, to: scheme.upperBound)
-            pathStart = bytes[authority...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-                ?? bytes.count
+            pathStart = bytes[authority...].firstIndex { "/?#".utf8.contains($0) } ?? bytes.count
         }
         var escaped = ""
         for (index, byte) in bytes.enumerated() {

@@ -459,9 +459,14 @@ final class Transfer {
             case .data(let bytes):
                 if let partSink {
                     let url = request.url
-                    switch bytes.withUnsafeBytes({ buffer in Result { () throws(ConnectionError) in try partSink.write(buffer, url: url) } }) {
+                    let outcome = bytes.withUnsafeBytes { buffer in
+                        Result { () throws(ConnectionError) in try partSink.write(buffer, url: url) }
+                    }
+                    switch outcome {
                     case .success(let written):
-                        if written > 0 { connection.engineReportWritten(written, expected: response?.expectedContentLength ?? -1) }
+                        if written > 0 {
+                            connection.engineReportWritten(written, expected: response?.expectedContentLength ?? -1)
+                        }
                     case .failure(let error):
                         failure = error
                         return false

@@ -107,14 +107,16 @@ struct GetCommand: ParsableCommand {
             }
         }
         if storeFailed.withLock({ $0 }) {
-            reporter.report("haul: the queue's store could not be written; a later run may not know what this one saved")
+            reporter.report("haul: the queue's store could not be written; "
+                + "a later run may not know what this one saved")
         }
         if completed < running || rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitCode(1) }
     }
 
     /// Says which files are complete already (saved by an earlier run, and unchanged), as
     /// `wget -c` does: the first few by name, then how many more.
-    private static func reportAlreadySaved(_ ids: [String], count: Int, in queue: DownloadQueue, to reporter: ProgressReporter) {
+    private static func reportAlreadySaved(_ ids: [String], count: Int, in queue: DownloadQueue,
+                                           to reporter: ProgressReporter) {
         let shown = 5
         let saved = ids.lazy.compactMap { queue.download($0) }.filter { $0.state == .complete }.prefix(shown)
         for download in saved {

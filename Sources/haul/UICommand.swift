@@ -68,7 +68,11 @@ struct UICommand: ParsableCommand {
         CrashGuard.arm()
         let runner = AppRunner(terminal: terminal, queue: stored.queue, inbox: inbox, themes: .standard(),
                                theme: startTheme, globalLimit: limit,
-                               remoteQueueFiles: { RemoteQueueFile.standard(limit: queueFileLimit) { inbox.postNotice($0, isError: true) } },
+                               remoteQueueFiles: {
+                                   RemoteQueueFile.standard(limit: queueFileLimit) {
+                                       inbox.postNotice($0, isError: true)
+                                   }
+                               },
                                queueFileLimit: queueFileLimit,
                                recordsFrameStats: frameStats != nil)
         if let notice = themeProblem ?? notices.last { runner.notify(notice, isError: themeProblem != nil) }

@@ -171,7 +171,8 @@ public final class DownloadStore: Sendable {
                     WHERE state = 'complete' AND destination IS NOT NULL ORDER BY id
                     """)
                 while let row = try rows.next() {
-                    files[row[0]] = SavedFile(destination: row[1], bytes: row[2], finishedAt: Date(timeIntervalSince1970: row[3]))
+                    files[row[0]] = SavedFile(destination: row[1], bytes: row[2],
+                                              finishedAt: Date(timeIntervalSince1970: row[3]))
                 }
                 return files
             }

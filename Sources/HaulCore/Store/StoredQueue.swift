@@ -113,7 +113,9 @@ public final class StoredQueue: Sendable {
     /// ask the server again.
     private func isStillSaved(_ file: DownloadStore.SavedFile, as fresh: Download) -> Bool {
         let options = fresh.options.merged(over: queue.configuration.defaults)
-        guard options.allowOverwrite != true, options.conditionalGet != true, let directory = fresh.directory else { return false }
+        guard options.allowOverwrite != true, options.conditionalGet != true, let directory = fresh.directory else {
+            return false
+        }
         if let out = options.out {
             guard file.destination == FileNaming.path(for: out, in: directory) else { return false }
         } else {

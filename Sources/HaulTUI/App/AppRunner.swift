@@ -133,7 +133,10 @@ public final class AppRunner {
             }
             return
         }
-        let notice = AppRunner.imported(Result { () throws(InputFile.FileError) in try InputFile.read(contentsOf: path, limit: queueFileLimit) },
+        let limit = queueFileLimit
+        let notice = AppRunner.imported(Result { () throws(InputFile.FileError) in
+                                            try InputFile.read(contentsOf: path, limit: limit)
+                                        },
                                         name: path, into: queue)
         notify(notice.text, isError: notice.isError)
     }
