@@ -109,6 +109,7 @@ extension DownloadQueue {
         if options.conditionalGet == true, let tag = download.response?.header("ETag") {
             ConditionalGet.remember(entityTag: tag, of: named)
         }
+        SavedFileMark.mark(named, uri: download.displayURI)
         return .success(named)
     }
 

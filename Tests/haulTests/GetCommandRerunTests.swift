@@ -48,16 +48,24 @@ struct GetCommandRerunTests {
 /// run will not know what this one saved.
 @Suite("haul get with a store it cannot write")
 struct GetCommandStoreFailureTests {
-    @Test("a checkpoint that fails (a file-size limit stands in for a full disk) makes the exit status 1 and says why")
+    @Test("a checkpoint that fails (a file-size limit stands in for a full disk) makes the exit status 1; the next run finds the file complete by its mark")
     func storeWriteFails() throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
+        let key = UUID().uuidString
+        let url = server.url("/file/1000?key=\(key)").absoluteString
         // 64 KiB lets the store open and its schema be written, and stops the write-ahead log
         // at the first checkpoints; the 1000-byte download itself fits.
-        let run = try HaulProcess.run(["get", server.url("/bytes/1000").absoluteString, "-o", "a.bin"], in: directory,
-                                      fileSizeLimitKiB: 64)
+        let run = try HaulProcess.run(["get", url], in: directory, fileSizeLimitKiB: 64)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("store could not be written"), "\(run.stderr)")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("1000")).count == 1000)
+
+        let again = try HaulProcess.run(["get", url], in: directory)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("complete already"), "\(again.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("1000.1").path))
+        #expect(server.fileRequests.requests(for: key).count == 1)
     }
 }

@@ -26,6 +26,12 @@ public final class DownloadStore: Sendable {
         public let destination: String
         public let bytes: Int64
         public let finishedAt: Date
+
+        public init(destination: String, bytes: Int64, finishedAt: Date) {
+            self.destination = destination
+            self.bytes = bytes
+            self.finishedAt = finishedAt
+        }
     }
 
     /// What `load` found, and what it could not use.

@@ -85,7 +85,7 @@ public final class StoredQueue: Sendable {
             guard let index = earlier[key]?.firstIndex(where: { StoredQueue.continues($0, fresh) }),
                   var download = earlier[key]?.remove(at: index) else {
                 if saved == nil { saved = (try? store.savedFiles()) ?? [:] }
-                if let file = saved?[fresh.displayURI], isStillSaved(file, as: fresh) {
+                if let file = savedFile(for: fresh, history: saved?[fresh.displayURI]) {
                     fresh.state = .complete
                     fresh.destination = file.destination
                     fresh.totalBytes = file.bytes
@@ -107,16 +107,28 @@ public final class StoredQueue: Sendable {
         return (downloads, named)
     }
 
-    /// Whether the file an earlier run saved for `fresh`'s URI is still that download, complete,
-    /// as `wget -c` and `aria2c -c` see it: the same place (its `out`, or its directory), still
-    /// a regular file of the size saved and not changed since. Overwriting and conditional gets
-    /// ask the server again.
-    private func isStillSaved(_ file: DownloadStore.SavedFile, as fresh: Download) -> Bool {
+    /// The file an earlier run saved for `fresh`'s URI, when it is still that download,
+    /// complete, as `wget -c` and `aria2c -c` see it: the file the history names, in the same
+    /// place (its `out`, or its directory), a regular file of the size saved and not changed
+    /// since; else the file `fresh` would be saved as (its `out`, else the URL's name) when
+    /// its mark (`SavedFileMark`) says it came from that URI unchanged, as after a run whose
+    /// store could not be written. Overwriting and conditional gets ask the server again.
+    private func savedFile(for fresh: Download, history: DownloadStore.SavedFile?) -> DownloadStore.SavedFile? {
         let options = fresh.options.merged(over: queue.configuration.defaults)
         guard options.allowOverwrite != true, options.conditionalGet != true, let directory = fresh.directory else {
-            return false
+            return nil
         }
-        if let out = options.out {
+        if let history, isStillSaved(history, out: options.out, in: directory) { return history }
+        guard let url = fresh.uris.first.flatMap(URL.init(string:)),
+              let path = ConditionalGet.existingFile(out: options.out, url: url, directory: directory),
+              let size = SavedFileMark.savedSize(of: path, uri: fresh.displayURI) else { return nil }
+        return DownloadStore.SavedFile(destination: path, bytes: size, finishedAt: Date())
+    }
+
+    /// Whether the file the history names is in the place `out` and `directory` say, of the
+    /// size saved and unchanged since it was saved.
+    private func isStillSaved(_ file: DownloadStore.SavedFile, out: String?, in directory: String) -> Bool {
+        if let out {
             guard file.destination == FileNaming.path(for: out, in: directory) else { return false }
         } else {
             guard (file.destination as NSString).deletingLastPathComponent == directory else { return false }

@@ -1,0 +1,40 @@
+import CFiles
+import Foundation
+
+// MARK: - SavedFileMark
+
+/// What a saved file says of itself in an extended attribute (`user.haul.source`): the URI it
+/// came from (without a password), and its size and mtime when haul named it. A later run that
+/// finds the file unchanged knows the download complete even when the store could not record
+/// it (a full disk) or is another state directory's. Best effort: a file system without user
+/// attributes keeps no mark.
+enum SavedFileMark {
+    static let attribute = "user.haul.source"
+
+    /// Marks the file at `path` as saved from `uri`, as it is now.
+    static func mark(_ path: String, uri: String) {
+        guard let (size, modified) = sizeAndTime(of: path) else { return }
+        let value = "\(uri)\n\(size)\n\(modified)"
+        _ = value.utf8CString.withUnsafeBufferPointer { bytes in
+            setxattr(path, attribute, bytes.baseAddress, bytes.count - 1, 0)
+        }
+    }
+
+    /// The size of the file at `path` when it is marked as saved from `uri` and has not changed
+    /// since (same size and mtime); nil otherwise.
+    static func savedSize(of path: String, uri: String) -> Int64? {
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        let count = getxattr(path, attribute, &buffer, buffer.count)
+        guard count > 0, let (size, modified) = sizeAndTime(of: path) else { return nil }
+        let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard fields.count == 3, fields[0] == uri, Int64(fields[1]) == size, Int(fields[2]) == modified else { return nil }
+        return size
+    }
+
+    /// A regular file's size and mtime (seconds), without following a link.
+    private static func sizeAndTime(of path: String) -> (Int64, Int)? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return (Int64(status.st_size), status.st_mtim.tv_sec)
+    }
+}
