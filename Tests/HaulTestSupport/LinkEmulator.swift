@@ -1,0 +1,93 @@
+import NIOCore
+import NIOPosix
+
+// MARK: - LinkEmulator
+
+/// A TCP pass-through on 127.0.0.1 that makes loopback behave like a real link: placed in front
+/// of nginx or the fault server, it caps each accepted connection's bandwidth, delays every
+/// byte by a one-way latency in each direction (so a round trip costs `2 × oneWayDelay`), and
+/// can stall or drop a connection after a number of bytes from the server. It counts the TCP
+/// connections it accepted. With no shape set it forwards at loopback speed.
+///
+/// **Threading:** safe from any thread; each connection's two sides share one event loop.
+public final class LinkEmulator: Sendable {
+    /// What the link does to each connection.
+    public struct Shape: Sendable {
+        /// Bytes a second each connection carries in each direction; nil for no cap.
+        public var bytesPerSecond: Int?
+        /// Milliseconds each byte takes to cross in one direction.
+        public var oneWayDelayMilliseconds: Int
+        /// The server's bytes after which a connection (the `affecting`-th and later ones,
+        /// counted from 1) stops forwarding and stays open.
+        public var stallAfter: Int?
+        /// The server's bytes after which such a connection is closed.
+        public var dropAfter: Int?
+        /// Which connections a stall or drop affects: from this one on (1 is the first).
+        public var affecting: ClosedRange<Int>
+
+        public init(bytesPerSecond: Int? = nil, oneWayDelayMilliseconds: Int = 0, stallAfter: Int? = nil,
+                    dropAfter: Int? = nil, affecting: ClosedRange<Int> = 1...Int.max) {
+            self.bytesPerSecond = bytesPerSecond
+            self.oneWayDelayMilliseconds = oneWayDelayMilliseconds
+            self.stallAfter = stallAfter
+            self.dropAfter = dropAfter
+            self.affecting = affecting
+        }
+    }
+
+    public let port: Int
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    /// The TCP connections it accepted, and how many are open.
+    public let connections = ConnectionCounter()
+
+    /// Starts an emulator forwarding to `127.0.0.1:targetPort`, shaping as `shape` says.
+    public init(targetPort: Int, shape: Shape = Shape()) throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let counter = connections
+        let target = try SocketAddress(ipAddress: "127.0.0.1", port: targetPort)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.autoRead, value: false)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { inbound in
+                counter.opened()
+                let number = counter.accepted
+                inbound.closeFuture.whenComplete { _ in counter.closed() }
+                return ClientBootstrap(group: inbound.eventLoop)
+                    .channelOption(.autoRead, value: false)
+                    .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                    .connect(to: target)
+                    .flatMap { outbound in
+                        let affected = shape.affecting.contains(number)
+                        let toServer = LinkDirection(shape: shape, stallAfter: nil, dropAfter: nil)
+                        let toClient = LinkDirection(shape: shape, stallAfter: affected ? shape.stallAfter : nil,
+                                                     dropAfter: affected ? shape.dropAfter : nil)
+                        let (fromClient, fromServer) = LinkHandler.pair(toServer: toServer, toClient: toClient)
+                        // Each side starts reading once it is active (autoRead is off, to shape).
+                        return inbound.pipeline.addHandler(fromClient).and(outbound.pipeline.addHandler(fromServer))
+                            .map { _ in }
+                    }
+            }
+        channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
+        guard let port = channel.localAddress?.port else { throw LinkEmulatorError.noPort }
+        self.port = port
+        self.group = group
+    }
+
+    /// A URL on the emulator for `url`'s path and query, keeping its scheme (the TLS passes
+    /// through: the certificate is still the server's, for 127.0.0.1).
+    public func url(_ path: String, scheme: String = "https") -> String {
+        "\(scheme)://127.0.0.1:\(port)\(path)"
+    }
+
+    public func shutdown() {
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+}
+
+enum LinkEmulatorError: Error {
+    case noPort
+}
