@@ -64,6 +64,9 @@ extension DownloadQueue {
                     path: String) -> DownloadConnection {
         var request = split.mirrors[mirror]
         request.byteRange = ByteRange(from: range.lowerBound, through: range.upperBound - 1)
+        // Each connection of a split is a TCP connection: a link's cap per connection then binds
+        // each segment, not the whole download (as HTTP/2 streams on one connection would).
+        request.ownsConnection = true
         let helper = DownloadConnection(request: request, downloadID: download.id, hostKey: DownloadQueue.hostKey(request.url.absoluteString),
                                         resumeOffset: range.lowerBound, expectedValidator: split.validator, isHelper: true,
                                         queue: self, callbackQueue: callbackQueue, engine: engine)

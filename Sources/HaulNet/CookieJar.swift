@@ -3,35 +3,25 @@ import Foundation
 
 // MARK: - CookieJar
 
-/// The cookies every transfer of one engine shares, once they are turned on: a libcurl share
-/// handle holding the cookie store, read from and written to Netscape-format files (as curl,
-/// wget and aria2 keep them). Off, transfers neither keep nor send cookies.
+/// The cookies every transfer of one engine shares, once they are turned on: a `ShareHandle`
+/// holding the cookie store (and, as every share does, TLS sessions and DNS), read from and
+/// written to Netscape-format files (as curl, wget and aria2 keep them). Off, transfers neither
+/// keep nor send cookies.
 ///
 /// **Threading:** engine thread only (the engine's commands reach it); the share handle is used
 /// by no other thread, so it needs no lock callbacks.
 final class CookieJar {
-    private var share: UnsafeMutableRawPointer?
-
-    deinit {
-        if let share { curl_share_cleanup(share) }
-    }
+    /// The shared store once cookies are on; transfers attach to it instead of the engine's
+    /// plain share.
+    private(set) var share: ShareHandle?
 
     /// Whether transfers keep and send cookies.
     var isOn: Bool { share != nil }
 
-    /// Points a transfer's easy handle at the shared store (nothing while off).
-    func attach(_ options: inout EasyOptions) {
-        guard let share else { return }
-        options.set(CURLOPT_SHARE, pointer: share)
-        // An empty file name turns the cookie engine on without reading a file.
-        options.set(CURLOPT_COOKIEFILE, "")
-    }
-
     /// Turns cookies on and loads the files at `paths`; returns how many cookies the store holds.
     func turnOn(loading paths: [String]) throws(CookieError) -> Int {
         if share == nil {
-            guard let made = curl_share_init() else { throw CookieError("libcurl could not make a cookie store") }
-            haul_share_setopt_long(made, CURLSHOPT_SHARE, haul_lock_data_cookie)
+            guard let made = ShareHandle(sharingCookies: true) else { throw CookieError("libcurl could not make a cookie store") }
             share = made
         }
         return try withHandle { (easy, options: inout EasyOptions) throws(CookieError) -> Int in
@@ -74,7 +64,7 @@ final class CookieJar {
         guard let easy = curl_easy_init() else { throw CookieError("libcurl could not allocate a handle") }
         defer { curl_easy_cleanup(easy) }
         var options = EasyOptions(easy: easy)
-        if let share { options.set(CURLOPT_SHARE, pointer: share) }
+        share?.attach(&options)
         return try body(easy, &options)
     }
 

@@ -11,6 +11,8 @@ final class EngineLoop {
     private var transfers: [UInt64: Transfer] = [:]
     private let overallLimit = SharedLimit()
     private let cookies = CookieJar()
+    /// TLS sessions and DNS, shared by every transfer while cookies are off.
+    private let sessions = ShareHandle(sharingCookies: false)
 
     init(engine: ConnectionEngine) {
         self.engine = engine
@@ -52,7 +54,7 @@ final class EngineLoop {
             // so a cancel from another thread can overtake it).
             guard !connection.isDone else { break }
             let transfer = Transfer(connection: connection, multi: multi, bufferSize: engine.configuration.receiveBufferSize,
-                                    overallLimit: overallLimit, cookies: cookies)
+                                    overallLimit: overallLimit, share: cookies.share ?? sessions)
             transfers[connection.id] = transfer
             transfer.begin()
         case .cancel(let id):

@@ -35,6 +35,11 @@ public struct Request: Sendable {
     public var userAgent: String = Request.defaultUserAgent
     /// Redirect hops followed before the load fails with `tooManyRedirects`.
     public var maxRedirects = 20
+    /// The load runs on a TCP connection of its own, never as a stream multiplexed onto
+    /// another load's HTTP/2 connection: one of several connections of a split download, each
+    /// of which a link may cap on its own. It speaks HTTP/1.1 (see the README's "One file over
+    /// many connections" for why), and may reuse an idle connection, never a busy one.
+    public var ownsConnection = false
 
     /// The URL schemes a connection loads, and the only ones a redirect may lead to.
     public static let supportedSchemes: Set<String> = ["http", "https", "ftp", "ftps"]

@@ -69,14 +69,16 @@ final class Transfer {
     private var endedAtLimit = false
     private var limiter: TokenBucket?
     private let overallLimit: SharedLimit
-    private let cookies: CookieJar
+    /// What this transfer shares with the engine's others (TLS sessions, DNS, cookies if on).
+    private let share: ShareHandle?
     /// When a transfer paused by its speed cap may receive again (CLOCK_MONOTONIC ns).
     private(set) var resumeAt: UInt64?
 
-    init(connection: Connection, multi: UnsafeMutableRawPointer, bufferSize: Int, overallLimit: SharedLimit, cookies: CookieJar) {
+    init(connection: Connection, multi: UnsafeMutableRawPointer, bufferSize: Int, overallLimit: SharedLimit,
+         share: ShareHandle?) {
         self.connection = connection
         self.overallLimit = overallLimit
-        self.cookies = cookies
+        self.share = share
         self.multi = multi
         self.bufferSize = bufferSize
         // The current request: the original one, with any speed cap set before the start.
@@ -673,12 +675,17 @@ final class Transfer {
             return transfer.receivedHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
         })
         options.set(CURLOPT_HEADERDATA, pointer: me)
-        options.set(CURLOPT_HTTP_VERSION, haul_http_version_2tls)
-        // Over TLS, wait for a connection being set up to the same host to say (by ALPN)
-        // whether it multiplexes (HTTP/2) rather than open another: many small loads then
-        // share one connection. Not over plain HTTP: there libcurl learns nothing until the
-        // first transfer ends, and would hold the second one back behind it.
-        if scheme == "https" { options.set(CURLOPT_PIPEWAIT, 1) }
+        if request.ownsConnection {
+            // HTTP/1.1 cannot multiplex: this load gets a connection of its own.
+            options.set(CURLOPT_HTTP_VERSION, haul_http_version_1_1)
+        } else {
+            options.set(CURLOPT_HTTP_VERSION, haul_http_version_2tls)
+            // Over TLS, wait for a connection being set up to the same host to say (by ALPN)
+            // whether it multiplexes (HTTP/2) rather than open another: many small loads then
+            // share one connection. Not over plain HTTP: there libcurl learns nothing until the
+            // first transfer ends, and would hold the second one back behind it.
+            if scheme == "https" { options.set(CURLOPT_PIPEWAIT, 1) }
+        }
         options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         let timeout = max(request.timeoutInterval, 0.001)
         options.set(CURLOPT_CONNECTTIMEOUT_MS, Int(timeout * 1000))
@@ -702,7 +709,7 @@ final class Transfer {
             options.set(CURLOPT_PROXYPASSWORD, credentials.password)
             options.set(CURLOPT_PROXYAUTH, haul_auth_basic_or_digest)
         }
-        cookies.attach(&options)
+        share?.attach(&options)
         try configureMethodAndBody(&options, context: me)
         headerList = options.setHeaders(headerLines())
         try options.check(url: request.url)

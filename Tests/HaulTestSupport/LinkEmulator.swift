@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import Synchronization
 
 // MARK: - LinkEmulator
 
@@ -40,11 +41,14 @@ public final class LinkEmulator: Sendable {
     private let channel: any Channel
     /// The TCP connections it accepted, and how many are open.
     public let connections = ConnectionCounter()
+    /// When each connection was accepted, in order.
+    private let acceptedAt = AcceptLog()
 
     /// Starts an emulator forwarding to `127.0.0.1:targetPort`, shaping as `shape` says.
     public init(targetPort: Int, shape: Shape = Shape()) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let counter = connections
+        let instants = acceptedAt
         let target = try SocketAddress(ipAddress: "127.0.0.1", port: targetPort)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -53,6 +57,7 @@ public final class LinkEmulator: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { inbound in
                 counter.opened()
+                instants.record()
                 let number = counter.accepted
                 inbound.closeFuture.whenComplete { _ in counter.closed() }
                 return ClientBootstrap(group: inbound.eventLoop)
@@ -76,6 +81,9 @@ public final class LinkEmulator: Sendable {
         self.group = group
     }
 
+    /// When each connection was accepted, in order.
+    public var acceptTimes: [ContinuousClock.Instant] { acceptedAt.instants }
+
     /// A URL on the emulator for `url`'s path and query, keeping its scheme (the TLS passes
     /// through: the certificate is still the server's, for 127.0.0.1).
     public func url(_ path: String, scheme: String = "https") -> String {
@@ -90,4 +98,15 @@ public final class LinkEmulator: Sendable {
 
 enum LinkEmulatorError: Error {
     case noPort
+}
+
+/// When a link's connections were accepted.
+final class AcceptLog: Sendable {
+    private let times = Mutex<[ContinuousClock.Instant]>([])
+
+    var instants: [ContinuousClock.Instant] { times.withLock { $0 } }
+
+    func record() {
+        times.withLock { $0.append(.now) }
+    }
 }

@@ -49,10 +49,13 @@ static const size_t haul_readfunc_abort = CURL_READFUNC_ABORT;
 static const int haul_seekfunc_ok = CURL_SEEKFUNC_OK;
 static const int haul_seekfunc_fail = CURL_SEEKFUNC_FAIL;
 static const long haul_http_version_2tls = CURL_HTTP_VERSION_2TLS;
+static const long haul_http_version_1_1 = CURL_HTTP_VERSION_1_1;
 static const long haul_curlpipe_multiplex = CURLPIPE_MULTIPLEX;
 /* Basic or Digest, whichever the server asks for in its 401 challenge. */
 static const long haul_auth_basic_or_digest = (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST);
 static const long haul_global_default = CURL_GLOBAL_DEFAULT;
 static const long haul_lock_data_cookie = CURL_LOCK_DATA_COOKIE;
+static const long haul_lock_data_ssl_session = CURL_LOCK_DATA_SSL_SESSION;
+static const long haul_lock_data_dns = CURL_LOCK_DATA_DNS;
 
 #endif

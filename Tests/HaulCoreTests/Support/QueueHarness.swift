@@ -118,7 +118,7 @@ struct QueueHarness {
 
     init(maxConcurrent: Int = 5, maxPerHost: Int = 0, defaults: DownloadOptions = DownloadOptions(),
          timer: any RetryTimer = ImmediateRetryTimer(), patience: SegmentPlanner.Patience = SegmentPlanner.Patience(),
-         netrc: Netrc? = nil) throws {
+         netrc: Netrc? = nil, tls: TLSOptions = TLSOptions()) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-queue-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = DownloadQueue.Configuration()
@@ -128,6 +128,7 @@ struct QueueHarness {
         configuration.directory = directory.path
         configuration.patience = patience
         configuration.netrc = netrc
+        configuration.tls = tls
         let recorder = recorder
         queue = DownloadQueue(configuration: configuration, timer: timer) { recorder.record($0) }
     }

@@ -1,0 +1,89 @@
+import Foundation
+@testable import HaulCore
+import HaulNet
+import HaulTestSupport
+import Testing
+
+/// Split downloads across an emulated link in front of a real nginx offering HTTP/2: each
+/// connection of a split is a TCP connection of its own, so a per-connection cap binds each
+/// segment, not the whole download.
+@Suite("Split downloads over real links", .serialized)
+struct SplitOverLinkTests {
+    static let size = 32 << 20
+
+    @Test("over HTTPS with HTTP/2 offered, a 16-way split opens a TCP connection per segment and beats one capped connection 8x")
+    func splitOverHTTP2() async throws {
+        let nginx = try NginxServer.start(files: ["big.bin": TestPattern.bytes(count: SplitOverLinkTests.size)])
+        defer { nginx.stop() }
+        // 4 MiB/s a connection: one connection would take 8 s.
+        let link = try LinkEmulator(targetPort: nginx.port, shape: LinkEmulator.Shape(bytesPerSecond: 4 << 20))
+        defer { link.shutdown() }
+        let harness = try QueueHarness(tls: TLSOptions(caFile: nginx.caFile))
+        defer { harness.cleanUp() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let id = try harness.add(try #require(URL(string: link.url("/big.bin"))),
+                                 [("split", "16"), ("max-connection-per-server", "16"), ("min-split-size", "1M")])
+        #expect(await harness.recorder.wait(for: [id]))
+        let elapsed = clock.now - start
+        #expect(harness.recorder.latest(id)?.state == .complete)
+        let data = try harness.contents("big.bin")
+        #expect(data.count == SplitOverLinkTests.size && TestPattern.matches(data))
+        #expect(link.connections.accepted >= 16, "TCP connections: \(link.connections.accepted)")
+        #expect(elapsed < .seconds(1), "\(elapsed)")
+    }
+
+    @Test("at 100 ms of round trip, a split's connections begin within two round trips of each other")
+    func connectionsStartTogether() async throws {
+        let nginx = try NginxServer.start(files: ["big.bin": TestPattern.bytes(count: 8 << 20)])
+        defer { nginx.stop() }
+        let link = try LinkEmulator(targetPort: nginx.port, shape: LinkEmulator.Shape(oneWayDelayMilliseconds: 50))
+        defer { link.shutdown() }
+        let harness = try QueueHarness(tls: TLSOptions(caFile: nginx.caFile))
+        defer { harness.cleanUp() }
+        let id = try harness.add(try #require(URL(string: link.url("/big.bin"))),
+                                 [("split", "8"), ("max-connection-per-server", "8"), ("min-split-size", "1M")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete)
+        let helpers = link.acceptTimes.dropFirst()
+        #expect(helpers.count >= 7, "connections: \(link.acceptTimes.count)")
+        if let first = helpers.min(), let last = helpers.max() {
+            #expect(last - first < .milliseconds(200), "the split's connections began over \(last - first)")
+        }
+    }
+
+    @Test("small files from one HTTP/2 server still share one connection")
+    func smallFilesShare() async throws {
+        let files = Dictionary(uniqueKeysWithValues: (0..<20).map { ("s\($0).bin", TestPattern.bytes(count: 4096)) })
+        let nginx = try NginxServer.start(files: files)
+        defer { nginx.stop() }
+        let link = try LinkEmulator(targetPort: nginx.port, shape: LinkEmulator.Shape(oneWayDelayMilliseconds: 10))
+        defer { link.shutdown() }
+        let harness = try QueueHarness(maxConcurrent: 16, tls: TLSOptions(caFile: nginx.caFile))
+        defer { harness.cleanUp() }
+        let ids = try (0..<20).map { try harness.add(try #require(URL(string: link.url("/s\($0).bin")))) }
+        #expect(await harness.recorder.wait(for: ids))
+        #expect(ids.allSatisfy { harness.recorder.latest($0)?.state == .complete })
+        #expect(link.connections.accepted == 1, "TCP connections: \(link.connections.accepted)")
+    }
+
+    @Test("a split connection that stalls after some bytes is replaced, and the file is right")
+    func stalledConnectionReplaced() async throws {
+        let nginx = try NginxServer.start(files: ["big.bin": TestPattern.bytes(count: 8 << 20)])
+        defer { nginx.stop() }
+        // The third connection stalls after 300 KB, at 4 MiB/s a connection.
+        let link = try LinkEmulator(targetPort: nginx.port,
+                                    shape: LinkEmulator.Shape(bytesPerSecond: 4 << 20, stallAfter: 300_000, affecting: 3...3))
+        defer { link.shutdown() }
+        let patience = SegmentPlanner.Patience(grace: 0.5, laggardFraction: 0.1, stall: 0.5, checkEvery: 0.1)
+        let harness = try QueueHarness(patience: patience, tls: TLSOptions(caFile: nginx.caFile))
+        defer { harness.cleanUp() }
+        let id = try harness.add(try #require(URL(string: link.url("/big.bin"))),
+                                 [("split", "4"), ("max-connection-per-server", "4"), ("min-split-size", "1M")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete)
+        let data = try harness.contents("big.bin")
+        #expect(data.count == 8 << 20 && TestPattern.matches(data))
+        #expect(link.connections.accepted >= 5, "the stalled connection was replaced: \(link.connections.accepted)")
+    }
+}
