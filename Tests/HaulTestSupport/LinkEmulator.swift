@@ -67,8 +67,9 @@ public final class LinkEmulator: Sendable {
                     .flatMap { outbound in
                         let affected = shape.affecting.contains(number)
                         let toServer = LinkDirection(shape: shape, stallAfter: nil, dropAfter: nil)
-                        let toClient = LinkDirection(shape: shape, stallAfter: affected ? shape.stallAfter : nil,
+                        var toClient = LinkDirection(shape: shape, stallAfter: affected ? shape.stallAfter : nil,
                                                      dropAfter: affected ? shape.dropAfter : nil)
+                        toClient.carried = { instants.carried($0, on: number) }
                         let (fromClient, fromServer) = LinkHandler.pair(toServer: toServer, toClient: toClient)
                         // Each side starts reading once it is active (autoRead is off, to shape).
                         return inbound.pipeline.addHandler(fromClient).and(outbound.pipeline.addHandler(fromServer))
@@ -83,6 +84,9 @@ public final class LinkEmulator: Sendable {
 
     /// When each connection was accepted, in order.
     public var acceptTimes: [ContinuousClock.Instant] { acceptedAt.instants }
+
+    /// The server's bytes each connection carried to the client, in the order accepted.
+    public var bytesToClient: [Int] { acceptedAt.bytes }
 
     /// A URL on the emulator for `url`'s path and query, keeping its scheme (the TLS passes
     /// through: the certificate is still the server's, for 127.0.0.1).
@@ -100,13 +104,24 @@ enum LinkEmulatorError: Error {
     case noPort
 }
 
-/// When a link's connections were accepted.
+/// When a link's connections were accepted, and what each carried to the client.
 final class AcceptLog: Sendable {
-    private let times = Mutex<[ContinuousClock.Instant]>([])
+    private let log = Mutex<(times: [ContinuousClock.Instant], bytes: [Int])>(([], []))
 
-    var instants: [ContinuousClock.Instant] { times.withLock { $0 } }
+    var instants: [ContinuousClock.Instant] { log.withLock { $0.times } }
+    var bytes: [Int] { log.withLock { $0.bytes } }
 
     func record() {
-        times.withLock { $0.append(.now) }
+        log.withLock { log in
+            log.times.append(.now)
+            log.bytes.append(0)
+        }
+    }
+
+    /// Connection `number` (from 1) carried `count` more bytes to the client.
+    func carried(_ count: Int, on number: Int) {
+        log.withLock { log in
+            if log.bytes.indices.contains(number - 1) { log.bytes[number - 1] += count }
+        }
     }
 }

@@ -9,6 +9,8 @@ struct LinkDirection {
     let delay: TimeAmount
     let stallAfter: Int?
     let dropAfter: Int?
+    /// Told of every piece carried.
+    var carried: @Sendable (Int) -> Void = { _ in }
 
     init(shape: LinkEmulator.Shape, stallAfter: Int?, dropAfter: Int?) {
         bytesPerSecond = shape.bytesPerSecond
@@ -25,15 +27,16 @@ struct LinkDirection {
 /// One side of an emulated connection: what it reads from its channel goes to its partner's
 /// channel, shaped by `direction` (each chunk leaves when the link's delay and rate allow).
 /// Reading stops while more than `highWater` bytes are in flight or the partner cannot take
-/// more, so a capped link holds a bounded amount, as a real one does.
+/// more, so a link holds a bounded amount, as a real one does: a capped one about what it
+/// carries in a round trip and a quarter of a second (its bandwidth-delay product and a
+/// router's queue), an uncapped one 8 MiB.
 final class LinkHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    static let highWater = 8 << 20
-
     private let direction: LinkDirection
+    private let highWater: Int
     private var partner: LinkHandler?
     private var context: ChannelHandlerContext?
     /// Bytes read and not yet written by the partner.
@@ -47,6 +50,12 @@ final class LinkHandler: ChannelDuplexHandler {
 
     private init(direction: LinkDirection) {
         self.direction = direction
+        if let rate = direction.bytesPerSecond {
+            let seconds = 2 * Double(direction.delay.nanoseconds) / 1e9 + 0.25
+            highWater = max(64 << 10, Int(Double(rate) * seconds))
+        } else {
+            highWater = 8 << 20
+        }
     }
 
     /// The handlers of a connection's two sides: the client's (whose bytes go toServer) and the
@@ -88,6 +97,7 @@ final class LinkHandler: ChannelDuplexHandler {
         }
         carried += buffer.readableBytes
         if direction.isPlain {
+            direction.carried(buffer.readableBytes)
             partner.send(buffer, flush: false)
             return
         }
@@ -99,12 +109,13 @@ final class LinkHandler: ChannelDuplexHandler {
             nextFree = leaves + .nanoseconds(Int64(count) * 1_000_000_000 / Int64(max(rate, 1)))
         }
         context.eventLoop.scheduleTask(deadline: leaves) { [self] in
+            direction.carried(count)
             partner.send(buffer, flush: true)
             inFlight -= count
             if dropNow {
                 partner.context?.close(promise: nil)
                 self.context?.close(promise: nil)
-            } else if wantsRead, inFlight < LinkHandler.highWater {
+            } else if wantsRead, inFlight < highWater {
                 wantsRead = false
                 self.context?.read()
             }
@@ -114,7 +125,7 @@ final class LinkHandler: ChannelDuplexHandler {
     func channelReadComplete(context: ChannelHandlerContext) {
         partner?.context?.flush()
         guard !stalled else { return }
-        if inFlight < LinkHandler.highWater, partner?.context?.channel.isWritable ?? false {
+        if inFlight < highWater, partner?.context?.channel.isWritable ?? false {
             context.read()
         } else {
             wantsRead = true
@@ -123,7 +134,7 @@ final class LinkHandler: ChannelDuplexHandler {
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         // The partner may read again once this side can take its bytes.
-        if context.channel.isWritable, let partner, partner.wantsRead, partner.inFlight < LinkHandler.highWater {
+        if context.channel.isWritable, let partner, partner.wantsRead, partner.inFlight < partner.highWater {
             partner.wantsRead = false
             partner.context?.read()
         }
