@@ -42,6 +42,8 @@ public struct Download: Sendable, Identifiable, Equatable {
     public var liveSegments: [LiveSegment] = []
     /// Mirrors this attempt gave up on, each with why (not stored).
     public var droppedMirrors: [String] = []
+    /// Why more connections would help, when one crawls on a large file (`SplitHint`; not stored).
+    public var hint: String?
 
     /// One running connection of a split download: its range of the file, what it has written,
     /// the mirror it fetches from (without password) and its speed.

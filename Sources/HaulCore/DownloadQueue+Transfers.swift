@@ -110,6 +110,14 @@ extension DownloadQueue {
             state.speedSamples[id, default: SpeedSample(bytes: download.bytesDone, at: now)]
                 .smooth(&download.speed, bytes: download.bytesDone, at: now)
             scheduleSpeedSettling(&state)
+            if download.hint == nil, state.splits[id] == nil, let sample = state.speedSamples[id] {
+                let options = download.options.merged(over: configuration.defaults)
+                download.hint = SplitHint.text(elapsed: now - sample.startedAt, speed: download.speed,
+                                               remaining: download.totalBytes - download.bytesDone,
+                                               maxConnections: options.maxConnectionPerServer ?? 1,
+                                               takesRanges: download.validator != nil
+                                                   && download.response?.header("Accept-Ranges")?.lowercased() == "bytes")
+            }
             state.downloads[id] = download
             emit(.changed(download))
         }

@@ -12,10 +12,13 @@ struct SpeedSample {
 
     private var time: Double
     private var bytes: Int64
+    /// When the attempt's first progress came.
+    let startedAt: Double
 
     init(bytes: Int64, at time: Double) {
         self.time = time
         self.bytes = bytes
+        startedAt = time
     }
 
     /// Folds the rate since the last sample into `speed` when the interval has passed.

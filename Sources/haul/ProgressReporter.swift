@@ -55,7 +55,8 @@ final class ProgressReporter: Sendable {
                 if !quiet {
                     report(download.response?.statusCode == 304
                            ? "up to date: \(label) (not modified on the server; nothing transferred)"
-                           : "saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))")
+                           : "saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))"
+                               + (download.hint.map { "; \($0)" } ?? ""))
                 }
             default:
                 var reason = TextSanitizer.visible(download.lastError ?? download.state.rawValue)

@@ -93,4 +93,32 @@ struct SplitOverLinkTests {
         #expect(data.count == 8 << 20 && TestPattern.matches(data))
         #expect(link.connections.accepted >= 5, "the stalled connection was replaced: \(link.connections.accepted)")
     }
+
+    @Test("a large file crawling down one capped connection gets a hint to split; a split or a short one does not")
+    func hint() async throws {
+        let nginx = try NginxServer.start(files: ["big.bin": TestPattern.bytes(count: 8 << 20)])
+        defer { nginx.stop() }
+        let link = try LinkEmulator(targetPort: nginx.port, shape: LinkEmulator.Shape(bytesPerSecond: 256 << 10))
+        defer { link.shutdown() }
+        let harness = try QueueHarness(tls: TLSOptions(caFile: nginx.caFile))
+        defer { harness.cleanUp() }
+        let id = try harness.add(try #require(URL(string: link.url("/big.bin"))))
+        #expect(await harness.recorder.wait(for: [id], until: { $0.hint != nil }))
+        let hint = harness.recorder.latest(id)?.hint ?? ""
+        #expect(hint.contains("one connection at") && hint.contains("try -x 8"), "\(hint)")
+        harness.queue.cancel(id)
+    }
+
+    @Test("the hint's rule", arguments: [
+        (3.5, 100_000.0, Int64(10_000_000), 1, true, true),
+        (3.5, 100_000.0, Int64(10_000_000), 16, true, false),
+        (3.5, 100_000.0, Int64(10_000_000), 1, false, false),
+        (1.0, 100_000.0, Int64(10_000_000), 1, true, false),
+        (3.5, 100_000.0, Int64(1_000_000), 1, true, false),
+    ])
+    func hintRule(elapsed: Double, speed: Double, remaining: Int64, connections: Int, ranges: Bool, hints: Bool) {
+        let text = SplitHint.text(elapsed: elapsed, speed: speed, remaining: remaining, maxConnections: connections,
+                                  takesRanges: ranges)
+        #expect((text != nil) == hints, "\(text ?? "none")")
+    }
 }

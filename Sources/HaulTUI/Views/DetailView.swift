@@ -25,6 +25,7 @@ enum DetailView {
         if download.totalBytes >= 0 { status += ", \(ByteCount.format(download.bytesDone)) of \(ByteCount.format(download.totalBytes))" }
         lines.append(("state", status, QueueListView.role(of: download.state)))
         if let error = download.lastError { lines.append(("error", TextSanitizer.visible(error), .error)) }
+        if let hint = download.hint { lines.append(("hint", hint, .muted)) }
         for dropped in download.droppedMirrors { lines.append(("mirror dropped", TextSanitizer.visible(dropped), .error)) }
         if download.state == .active {
             for (index, segment) in download.liveSegments.enumerated() {

@@ -1,0 +1,28 @@
+// MARK: - SplitHint
+
+/// Whether a download on one connection would clearly gain from more, and the words to say so
+/// (in the detail pane and at the end of `haul get`'s line): haul never opens more connections
+/// than asked, but says when a large file crawls down one while the server takes ranges (as a
+/// link that caps each connection makes it).
+enum SplitHint {
+    /// A transfer is judged after this long (seconds), once its speed has settled.
+    static let settleTime = 3.0
+    /// Only a download with at least this long left (seconds) at its speed is worth the hint.
+    static let worthwhile = 20.0
+    /// The connections the hint suggests.
+    static let suggested = 8
+
+    /// The hint for a download that has run on one connection for `elapsed` seconds at `speed`
+    /// bytes a second with `remaining` bytes left, or nil: none unless it runs on one
+    /// connection because it was not asked for more (`maxConnections` 1), the server takes
+    /// ranges and names a validator, and it would take long.
+    static func text(elapsed: Double, speed: Double, remaining: Int64, maxConnections: Int, takesRanges: Bool) -> String? {
+        guard maxConnections <= 1, takesRanges, elapsed >= settleTime, speed > 0, remaining > 0 else { return nil }
+        let seconds = Double(remaining) / speed
+        guard seconds >= worthwhile else { return nil }
+        let left = seconds >= 3600 ? "\(Int(seconds) / 3600) h \(Int(seconds) % 3600 / 60) min" : "\(Int(seconds) / 60):"
+            + String(format: "%02d", Int(seconds) % 60)
+        return "one connection at \(ByteCount.format(Int64(speed)))/s, \(left) left, and the server takes ranges: "
+            + "a link that caps each connection gives more to more connections (try -x \(suggested) -s \(suggested))"
+    }
+}
