@@ -39,6 +39,7 @@ fuzz:
 
 bench: deps-bench
 	$(SWIFT) build -c release --static-swift-stdlib --product haul
+	$(SWIFT) build -c release --product LinkEmulatorTool
 	bash bench/run.sh
 
 deps:

@@ -65,6 +65,8 @@ let package = Package(
         // libFuzzer targets for the parsers of outside input (see the Makefile's fuzz target);
         // built plainly, it replays a corpus.
         .executableTarget(name: "HaulFuzz", dependencies: ["HaulCore", "HaulNet", "HaulTUI"], path: "Tests/HaulFuzz"),
+        // The link emulator as a program, for bench/run.sh.
+        .executableTarget(name: "LinkEmulatorTool", dependencies: ["HaulTestSupport"], path: "Tests/LinkEmulatorTool"),
         .testTarget(name: "HaulNetTests", dependencies: ["HaulNet", "HaulTestSupport"]),
         .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"]),
         .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet"]),

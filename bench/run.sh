@@ -4,14 +4,19 @@
 # printed (and written to bench/out/latest.md).
 #
 # Usage: bench/run.sh [ROUNDS]   (default 3; the best round of each tool is reported)
+#        SCENARIOS="E F G" bench/run.sh   runs only those scenarios (default: all, A to G and the
+#        queue-file and UI runs)
 # Needs: nginx curl wget2 aria2c axel tmux python3 /usr/bin/time sha256sum (`make bench` installs them) and a
 # release build of haul (`make bench` builds it).
 set -euo pipefail
 
 ROUNDS=${1:-3}
+SCENARIOS=${SCENARIOS:-A B C D E F G Q U}
+wants() { [[ " $SCENARIOS " == *" $1 "* ]]; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
 HAUL="$ROOT/.build/release/haul"
+EMULATOR="$ROOT/.build/release/LinkEmulatorTool"
 OUT="$HERE/out"
 DATA="$OUT/data"
 RUNS="$OUT/runs"
@@ -21,6 +26,7 @@ for tool in nginx curl wget2 aria2c axel python3 openssl /usr/bin/time sha256sum
   command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "bench: $tool is missing; run 'make bench'" >&2; exit 2; }
 done
 [ -x "$HAUL" ] || { echo "bench: $HAUL is missing; run 'make bench' (it builds haul in release mode)" >&2; exit 2; }
+[ -x "$EMULATOR" ] || { echo "bench: $EMULATOR is missing; run 'make bench' (it builds the link emulator)" >&2; exit 2; }
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 mkdir -p "$DATA" "$RUNS" "$OUT/trash"
@@ -107,9 +113,28 @@ kill -0 $NGINX_PID 2>/dev/null || { echo "bench: nginx did not start; see $NGX/e
 URL="http://127.0.0.1:$PORT/1g.bin"
 URL_CAPPED="http://127.0.0.1:$PORT/capped/64m.bin"
 
+# MARK: - Real links
+# The link emulator (Tests/HaulTestSupport/LinkEmulator.swift) in front of nginx's HTTPS port
+# with HTTP/2: 50 ms of round trip (25 ms each way), and for scenario E a cap of 2 MiB/s on each
+# TCP connection, as a path or a server's per-connection limit imposes.
+start_emulator() {  # start_emulator VARIABLE ARGS...: the emulator's port into VARIABLE
+  local var=$1; shift
+  coproc EMU { exec "$EMULATOR" "$@"; }
+  local port; read -r port <&"${EMU[0]}"
+  EMULATOR_PIDS+=("$EMU_PID")
+  printf -v "$var" %s "$port"
+}
+EMULATOR_PIDS=()
+trap 'kill $NGINX_PID "${EMULATOR_PIDS[@]}" 2>/dev/null; wait $NGINX_PID 2>/dev/null || true' EXIT
+start_emulator EMU_CAPPED "$PORT_H2" --rate $((2 << 20)) --delay 25
+start_emulator EMU_RTT "$PORT_H2" --delay 25
+URL_E="https://127.0.0.1:$EMU_CAPPED/64m.bin"
+URL_G="https://127.0.0.1:$EMU_RTT/1g.bin"
+
 for i in $(seq -w 0 999); do echo "http://127.0.0.1:$PORT/small/f$i"; done > "$DATA/small/list.txt"
 sed "s#http://127.0.0.1:$PORT/#https://127.0.0.1:$PORT_H2/#" "$DATA/small/list.txt" > "$DATA/list-h2.txt"
 sed "s#http://127.0.0.1:$PORT/#https://127.0.0.1:$PORT_H1/#" "$DATA/small/list.txt" > "$DATA/list-h1.txt"
+sed "s#http://127.0.0.1:$PORT/#https://127.0.0.1:$EMU_RTT/#" "$DATA/small/list.txt" > "$DATA/list-f.txt"
 
 # MARK: - Measuring
 # Tools take turns within each round; the best round of each is kept. Scenario A removes each
@@ -133,6 +158,17 @@ declare -A COMMAND=(
   [D:haul-h1]="$HAUL get -q -j 16 --ca-certificate $CERT -i $DATA/list-h1.txt -d files"
   [D:curl-h2]="curl -s -Z --parallel-max 16 --http2 --cacert $CERT --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/list-h2.txt")"
   [D:curl-h1]="curl -s -Z --parallel-max 16 --http1.1 --cacert $CERT --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/list-h1.txt")"
+  [E:haul]="$HAUL get -q -x 16 -s 16 -k 1M --ca-certificate $CERT -o file $URL_E"
+  [E:curl]="curl -s --cacert $CERT -o file $URL_E"
+  [E:aria2c]="aria2c -q -x16 -s16 -k1M --ca-certificate=$CERT --file-allocation=none --allow-overwrite=true -o file $URL_E"
+  [E:axel]="axel -q -k -n 16 -o file $URL_E"
+  [F:haul]="$HAUL get -q -j 16 --ca-certificate $CERT -i $DATA/list-f.txt -d files"
+  [F:curl]="curl -s -Z --parallel-max 16 --cacert $CERT --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/list-f.txt")"
+  [F:wget2]="wget2 -q --no-config --max-threads=16 --ca-certificate=$CERT -i $DATA/list-f.txt -P files"
+  [F:aria2c]="aria2c -q -j16 --ca-certificate=$CERT --file-allocation=none -i $DATA/list-f.txt -d files"
+  [G:haul]="$HAUL get -q --ca-certificate $CERT -o file $URL_G"
+  [G:curl]="curl -s --cacert $CERT -o file $URL_G"
+  [G:wget2]="wget2 -q --no-config --ca-certificate=$CERT -O file $URL_G"
 )
 D_TOOLS=(haul-h2 haul-h1 curl-h2 curl-h1)
 TOOLS=(haul curl wget2 aria2c)
@@ -140,8 +176,8 @@ TOOLS=(haul curl wget2 aria2c)
 # verify SCENARIO DIR: prints the sha256 of what the run produced.
 verify() {
   case $1 in
-    A|B) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
-    C|D) [ "$(ls "$2/files" 2>/dev/null | wc -l)" = 1000 ] && (cd "$2/files" && cat f* | sha256sum | cut -d' ' -f1) ;;
+    A|B|E|G) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
+    C|D|F) [ "$(ls "$2/files" 2>/dev/null | wc -l)" = 1000 ] && (cd "$2/files" && cat f* | sha256sum | cut -d' ' -f1) ;;
   esac
 }
 
@@ -159,13 +195,13 @@ run_once() {
     ${COMMAND[$key]} >/dev/null 2>"$dir/stderr") || true
   read -r wall user sys rss < <(tail -1 "$dir/time")
   sum=$(verify "$1" "$dir" || true)
-  case $1 in A) expected=$EXPECTED ;; B) expected=$EXPECTED_CAPPED ;; *) expected=$EXPECTED_SMALL ;; esac
+  case $1 in A|G) expected=$EXPECTED ;; B|E) expected=$EXPECTED_CAPPED ;; *) expected=$EXPECTED_SMALL ;; esac
   if [ "$sum" != "$expected" ]; then
     echo "bench: $key round $3 produced wrong output (sha256 ${sum:-none})" >&2
     tail -5 "$dir/stderr" >&2
     exit 1
   fi
-  case $1 in A|B) rm -f "$dir/file" ;; esac
+  case $1 in A|B|E|G) rm -f "$dir/file" ;; esac
   cpu=$(echo "$user + $sys" | bc)
   if [ -z "${WALL[$key]:-}" ] || [ "$(echo "$wall < ${WALL[$key]}" | bc)" = 1 ]; then
     WALL[$key]=$wall; CPU[$key]=$cpu; RSS[$key]=$rss
@@ -178,23 +214,43 @@ run_once() {
 }
 
 for scenario in A C; do
+  wants "$scenario" || continue
   echo "scenario $scenario, $ROUNDS rounds…" >&2
   for round in $(seq "$ROUNDS"); do
     for name in "${TOOLS[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
 done
-echo "scenario D, $ROUNDS rounds…" >&2
-for round in $(seq "$ROUNDS"); do
-  for name in "${D_TOOLS[@]}"; do run_once D "$name" "$round"; done
+if wants D; then
+  echo "scenario D, $ROUNDS rounds…" >&2
+  for round in $(seq "$ROUNDS"); do
+    for name in "${D_TOOLS[@]}"; do run_once D "$name" "$round"; done
+  done
+fi
+# Scenarios B and E: axel in place of wget2; the single connection (curl) once, as it takes
+# 16 s (B) or 32 s (E).
+for scenario in B E; do
+  wants "$scenario" || continue
+  echo "scenario $scenario, $ROUNDS rounds…" >&2
+  run_once "$scenario" curl 1
+  for round in $(seq "$ROUNDS"); do
+    for name in haul aria2c axel; do run_once "$scenario" "$name" "$round"; done
+  done
 done
-# Scenario B: axel in place of wget2; the single connection (curl) once, as it takes 16 s.
-echo "scenario B, $ROUNDS rounds…" >&2
-run_once B curl 1
-for round in $(seq "$ROUNDS"); do
-  for name in haul aria2c axel; do run_once B "$name" "$round"; done
-done
+if wants F; then
+  echo "scenario F, $ROUNDS rounds…" >&2
+  for round in $(seq "$ROUNDS"); do
+    for name in "${TOOLS[@]}"; do run_once F "$name" "$round"; done
+  done
+fi
+if wants G; then
+  echo "scenario G, $ROUNDS rounds…" >&2
+  for round in $(seq "$ROUNDS"); do
+    for name in haul curl wget2; do run_once G "$name" "$round"; done
+  done
+fi
 
 # MARK: - Queue file of 100,000 lines
+if wants Q; then
 # Plain lines are read and queued, then run: every URL points at port 1, which refuses at
 # once, so the figures are parsing, queueing and 100,000 quick failures. The paused variant
 # (every entry `pause=true`) is read, queued and written back with --save-session, and must
@@ -209,8 +265,10 @@ read -r QUEUE_WALL QUEUE_RSS < <(tail -1 "$RUNS/100k.time")
 read -r PAUSED_WALL PAUSED_RSS < <(tail -1 "$RUNS/100k-paused.time")
 SAVED=$(grep -c '^http' "$RUNS/100k-saved.txt" || true)
 [ "$SAVED" = 100000 ] || { echo "bench: the saved session holds $SAVED entries, not 100000" >&2; exit 1; }
+fi
 
 # MARK: - The full-screen UI
+if wants U; then
 # T1: the 100,000-entry paused queue file opened in the UI (tmux, 120x40): time until the first
 # frame shows all of it, then keys (End, Home, pages, j) with haul's own frame timings
 # (--frame-stats). T2: 1 GiB with the UI open against headless haul get, each until the file
@@ -279,11 +337,13 @@ for round in $(seq "$T2_ROUNDS"); do
 done
 tmux_cmd kill-server || true
 UI_RATIO=$(echo "scale=2; $best_headless / $best_ui" | bc)
+fi
 
 # MARK: - Report
 MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $(. /etc/os-release; echo "$PRETTY_NAME")"
 {
   echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; loopback nginx, warm cache, best of $ROUNDS"
+  if wants A; then
   echo
   echo "Scenario A: 1 GiB, one connection, to disk"
   echo
@@ -295,6 +355,8 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
     cpur=$(echo "scale=2; ${CPU[A:$name]} / ${CPU[A:curl]}" | bc)
     echo "| $name | ${WALL[A:$name]} | $mbs | ${CPU[A:$name]} | $(echo "scale=1; ${RSS[A:$name]} / 1024" | bc) | ${tput}x | ${cpur}x |"
   done
+  fi
+  if wants B; then
   echo
   echo "Scenario B: 64 MiB from a server capping each connection at 4 MiB/s, 16 connections"
   echo
@@ -305,6 +367,8 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
     speedup=$(echo "scale=1; ${WALL[B:curl]} / ${WALL[B:$name]}" | bc)
     echo "| $name | ${WALL[B:$name]} | ${CPU[B:$name]} | $(echo "scale=1; ${RSS[B:$name]} / 1024" | bc) | ${ratio}x | ${speedup}x | ${TAILS[B:$name]} |"
   done
+  fi
+  if wants C; then
   echo
   echo "Scenario C: 1000 x 16 KiB from a list, 16 at a time"
   echo
@@ -314,6 +378,8 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
     ratio=$(echo "scale=2; ${WALL[C:$name]} / ${WALL[C:curl]}" | bc)
     echo "| $name | ${WALL[C:$name]} | ${CPU[C:$name]} | $(echo "scale=1; ${RSS[C:$name]} / 1024" | bc) | ${ratio}x |"
   done
+  fi
+  if wants D; then
   echo
   echo "Scenario D: scenario C over HTTPS (nginx, a self-signed certificate), HTTP/2 against HTTP/1.1"
   echo
@@ -325,10 +391,51 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
       echo "| $tool | $([ $proto = h2 ] && echo HTTP/2 || echo HTTP/1.1) | ${WALL[D:$tool-$proto]} | ${CPU[D:$tool-$proto]} | $(echo "scale=1; ${RSS[D:$tool-$proto]} / 1024" | bc) | $([ $proto = h2 ] && echo "${gain}x" || echo "") |"
     done
   done
+  fi
+  if wants E; then
+  echo
+  echo "Scenario E: 64 MiB over HTTPS (HTTP/2 offered) through the link emulator: 2 MiB/s per TCP connection, 50 ms round trip, 16 connections"
+  echo
+  echo "| tool | wall s | CPU s | max RSS MiB | wall vs the best peer | faster than one connection (curl) |"
+  echo "|---|---|---|---|---|---|"
+  best_e=$(printf '%s\n' "${WALL[E:aria2c]}" "${WALL[E:axel]}" | sort -n | head -1)
+  for name in haul curl aria2c axel; do
+    ratio=$(echo "scale=2; ${WALL[E:$name]} / $best_e" | bc)
+    speedup=$(echo "scale=1; ${WALL[E:curl]} / ${WALL[E:$name]}" | bc)
+    echo "| $name | ${WALL[E:$name]} | ${CPU[E:$name]} | $(echo "scale=1; ${RSS[E:$name]} / 1024" | bc) | ${ratio}x | ${speedup}x |"
+  done
+  fi
+  if wants F; then
+  echo
+  echo "Scenario F: 1000 x 16 KiB over HTTPS with HTTP/2 through the link emulator (50 ms round trip), 16 at a time"
+  echo
+  echo "| tool | wall s | CPU s | max RSS MiB | wall vs curl -Z |"
+  echo "|---|---|---|---|---|"
+  for name in "${TOOLS[@]}"; do
+    ratio=$(echo "scale=2; ${WALL[F:$name]} / ${WALL[F:curl]}" | bc)
+    echo "| $name | ${WALL[F:$name]} | ${CPU[F:$name]} | $(echo "scale=1; ${RSS[F:$name]} / 1024" | bc) | ${ratio}x |"
+  done
+  fi
+  if wants G; then
+  echo
+  echo "Scenario G: 1 GiB over HTTPS through the link emulator (50 ms round trip, no cap), one connection"
+  echo
+  echo "| tool | wall s | MB/s | CPU s | max RSS MiB | throughput vs curl | CPU vs curl |"
+  echo "|---|---|---|---|---|---|---|"
+  for name in haul curl wget2; do
+    mbs=$(echo "scale=0; 1073.741824 / ${WALL[G:$name]}" | bc)
+    tput=$(echo "scale=2; ${WALL[G:curl]} / ${WALL[G:$name]}" | bc)
+    cpur=$(echo "scale=2; ${CPU[G:$name]} / ${CPU[G:curl]}" | bc)
+    echo "| $name | ${WALL[G:$name]} | $mbs | ${CPU[G:$name]} | $(echo "scale=1; ${RSS[G:$name]} / 1024" | bc) | ${tput}x | ${cpur}x |"
+  done
+  fi
+  if wants Q; then
   echo
   echo "Queue file of 100,000 URLs: read, queued and each attempted once (refused at once) in ${QUEUE_WALL} s, peak RSS $(echo "scale=1; $QUEUE_RSS / 1024" | bc) MiB"
   echo
   echo "Queue file of 100,000 paused entries: read, queued and saved back whole in ${PAUSED_WALL} s, peak RSS $(echo "scale=1; $PAUSED_RSS / 1024" | bc) MiB"
+  fi
+  if wants U; then
   echo
   echo "Full-screen UI (tmux 120x40): the 100,000-entry queue file on screen ${UI_FIRST_FRAME} s after start; frames while scrolling it:"
   echo
@@ -337,6 +444,7 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo '```'
   echo
   echo "1 GiB with the UI open: ${best_ui} s; \`haul get\` in the same terminal: ${best_headless} s; UI speed vs headless ${UI_RATIO}x (both in a tmux pane, less the ${SPAWN_MS} ms tmux takes to start a command; best of $T2_ROUNDS, alternating which goes first). \`haul get -q\` outside tmux: ${best_plain} s"
+  fi
 } | tee "$OUT/latest.md"
 
 rm -rf "$OUT/trash"
