@@ -64,12 +64,15 @@ let package = Package(
         ),
         // libFuzzer targets for the parsers of outside input (see the Makefile's fuzz target);
         // built plainly, it replays a corpus.
-        .executableTarget(name: "HaulFuzz", dependencies: ["HaulCore", "HaulNet", "HaulTUI"], path: "Tests/HaulFuzz"),
+        .executableTarget(
+            name: "HaulFuzz", dependencies: ["HaulCore", "HaulNet", "HaulTUI"], path: "Tests/HaulFuzz",
+            exclude: ["Corpus", "fuzz.sh"]
+        ),
         // The link emulator as a program, for bench/run.sh.
         .executableTarget(name: "LinkEmulatorTool", dependencies: ["HaulTestSupport"], path: "Tests/LinkEmulatorTool"),
         .testTarget(name: "HaulNetTests", dependencies: ["HaulNet", "HaulTestSupport"]),
         .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"]),
-        .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet"]),
+        .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet"], exclude: ["Snapshots"]),
         .testTarget(name: "haulTests", dependencies: ["haul", "HaulTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
