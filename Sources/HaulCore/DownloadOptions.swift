@@ -70,12 +70,6 @@ public struct DownloadOptions: Sendable, Equatable {
         values.pairs(includingSecrets: includingSecrets)
     }
 
-    /// aria2 options that make no sense for haul (BitTorrent, Metalink…): accepted with a
-    /// warning and ignored.
-    public static func isIgnoredAria2Option(_ name: String) -> Bool {
-        let prefixes = ["bt-", "metalink-", "seed-", "follow-", "dht-", "enable-dht", "peer-", "torrent-"]
-        return prefixes.contains { name.hasPrefix($0) } || ["select-file", "index-out", "listen-port"].contains(name)
-    }
 }
 
 // MARK: - DownloadOptions.Values

@@ -72,8 +72,8 @@ struct InputFileParser {
         }
         let optionName = String(text[..<equals].trimmingBlanks())
         let value = String(text[text.index(after: equals)...].trimmingBlanks())
-        if DownloadOptions.isIgnoredAria2Option(optionName) {
-            report(number, "option '\(optionName)' is for BitTorrent or Metalink; ignored", warning: true)
+        if let warning = Aria2Options.warning(for: optionName) {
+            report(number, warning, warning: true)
             return
         }
         if let refusal = refusal(of: optionName, value) {
@@ -83,8 +83,9 @@ struct InputFileParser {
         do {
             try values.set(optionName, value)
         } catch {
+            // An option no one knows is a warning: the entry is kept and the exit status stays.
             let known = !error.description.hasPrefix("unknown option")
-            report(number, known ? "\(optionName): \(error)" : error.description)
+            report(number, known ? "\(optionName): \(error)" : "\(error.description); ignored", warning: !known)
         }
     }
 

@@ -88,13 +88,33 @@ struct InputFileTests {
         let messages = result.problems.map(\.description)
         #expect(messages.contains { $0.hasPrefix("q.txt:1: option line 'dir=/orphan' comes before any URI line") })
         #expect(messages.contains("q.txt:3: split: 'abc' is not a whole number from 1 to 1024"))
-        #expect(messages.contains("q.txt:4: unknown option 'frobnicate'"))
+        #expect(messages.contains("q.txt:4: warning: unknown option 'frobnicate'; ignored"))
         #expect(messages.contains("q.txt:5: warning: option 'bt-max-peers' is for BitTorrent or Metalink; ignored"))
         #expect(messages.contains { $0.hasPrefix("q.txt:10: warning: 'notaurl' has no scheme") })
         #expect(messages.contains { $0.hasPrefix("q.txt:11: 'magnet:?xt=urn:btih:abc' has the unsupported scheme 'magnet'") })
         #expect(messages.contains("q.txt:14: checksum: a sha-256 digest is 64 hex digits"))
         #expect(!messages.contains { $0.hasPrefix("q.txt:12") })
-        #expect(result.summary == "3 entries queued, 5 lines rejected")
+        #expect(result.summary == "3 entries queued, 4 lines rejected")
+    }
+
+    @Test("a session aria2c saved reads without an error: options haul does not implement are warned about once each")
+    func aria2Session() throws {
+        let result = try read("""
+        https://a.example/f.iso
+         continue=true
+         dir=/data
+         gid=2089b05ecca3d829
+         split=5
+         max-connection-per-server=1
+         file-allocation=prealloc
+         always-resume=true
+        """)
+        #expect(result.entries.count == 1 && result.rejectedLines == 0)
+        #expect(result.entries.first?.options.gid == "2089b05ecca3d829" && result.entries.first?.options.split == 5)
+        let messages = result.problems.map(\.description)
+        #expect(messages == ["q.txt:2: warning: aria2's option 'continue' is not one haul implements; ignored",
+                             "q.txt:7: warning: aria2's option 'file-allocation' is not one haul implements; ignored",
+                             "q.txt:8: warning: aria2's option 'always-resume' is not one haul implements; ignored"])
     }
 
     @Test("out= cannot leave the download directory")
