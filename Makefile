@@ -15,13 +15,18 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 600
 
-.PHONY: run build test fuzz deps deps-test deps-bench install bench clean
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+
+.PHONY: run build test fuzz deps deps-test deps-bench packages install bench clean
 
 run: deps build
 	.build/$(CONFIG)/haul $(ARGS)
 
+# The binary, with the shipped themes beside it (a copy of both runs anywhere).
 build:
 	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS) --product haul
+	mkdir -p .build/$(CONFIG)/themes && cp Themes/*.toml .build/$(CONFIG)/themes/
 
 # The tests talk to servers on 127.0.0.1 only; a proxy set in the environment (libcurl reads
 # these variables) would send those loads elsewhere, so the test run goes without them.
@@ -43,14 +48,29 @@ bench: deps-bench
 	bash bench/run.sh
 
 deps:
-	@$(MAKE) --no-print-directory install PKGS="$(RUN_PKGS)"
+	@$(MAKE) --no-print-directory packages PKGS="$(RUN_PKGS)"
 deps-test:
-	@$(MAKE) --no-print-directory install PKGS="$(TEST_PKGS)"
+	@$(MAKE) --no-print-directory packages PKGS="$(TEST_PKGS)"
 deps-bench:
-	@$(MAKE) --no-print-directory install PKGS="$(BENCH_PKGS)"
+	@$(MAKE) --no-print-directory packages PKGS="$(BENCH_PKGS)"
+
+# Installs haul under $(DESTDIR)$(PREFIX): the binary, the themes, the man page (made by
+# swift-argument-parser's generate-manual plugin) and bash, zsh and fish completions (made by
+# the binary itself, --generate-completion-script).
+install: deps build
+	$(SWIFT) package plugin generate-manual
+	install -Dm755 .build/$(CONFIG)/haul $(DESTDIR)$(PREFIX)/bin/haul
+	install -d $(DESTDIR)$(PREFIX)/share/haul/themes
+	install -m644 Themes/*.toml $(DESTDIR)$(PREFIX)/share/haul/themes/
+	install -Dm644 .build/plugins/GenerateManual/outputs/haul/haul.1 $(DESTDIR)$(PREFIX)/share/man/man1/haul.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	.build/$(CONFIG)/haul --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/haul
+	.build/$(CONFIG)/haul --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_haul
+	.build/$(CONFIG)/haul --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/haul.fish
 
 # Installs whichever of $(PKGS) dpkg does not list as installed; runs apt-get update once first.
-install:
+packages:
 	@missing=""; for p in $(PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \

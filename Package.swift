@@ -36,11 +36,7 @@ let package = Package(
             name: "HaulCore",
             dependencies: ["HaulNet", "CZlib", "CFiles", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(
-            name: "HaulTUI",
-            dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")],
-            resources: [.copy("Themes")]
-        ),
+        .target(name: "HaulTUI", dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "HaulCurses", dependencies: ["HaulTUI", "CNcurses"]),
         .executableTarget(
             name: "haul",

@@ -20,7 +20,8 @@ public enum TextSanitizer {
 
     // MARK: - Scanning
 
-    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `scalar` is a control character (C0, C1, DEL) or a bidirectional control.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true
         case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true  // bidi controls

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// **Threading:** engine thread only (the engine's commands reach it); the share handle is used
 /// by no other thread, so it needs no lock callbacks.
-final class CookieJar {
+package final class CookieJar {
     /// The shared store once cookies are on; transfers attach to it instead of the engine's
     /// plain share.
     private(set) var share: ShareHandle?
@@ -18,8 +18,10 @@ final class CookieJar {
     /// Whether transfers keep and send cookies.
     var isOn: Bool { share != nil }
 
+    package init() {}
+
     /// Turns cookies on and loads the files at `paths`; returns how many cookies the store holds.
-    func turnOn(loading paths: [String]) throws(CookieError) -> Int {
+    package func turnOn(loading paths: [String]) throws(CookieError) -> Int {
         if share == nil {
             guard let made = ShareHandle(sharingCookies: true) else { throw CookieError("libcurl could not make a cookie store") }
             share = made
@@ -42,7 +44,7 @@ final class CookieJar {
     }
 
     /// Writes the store to `path` in Netscape format, readable by its owner only.
-    func save(to path: String) throws(CookieError) {
+    package func save(to path: String) throws(CookieError) {
         guard isOn else { throw CookieError("cookies are not on, so there are none to save") }
         // Made 0600 first: libcurl writes a new jar with the old file's mode.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)

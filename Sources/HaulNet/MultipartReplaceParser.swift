@@ -6,8 +6,8 @@ import Foundation
 /// stream of states) into its parts as the bytes arrive: each part is its header block, then
 /// its data, up to the next `CRLF--boundary`. A body that ends without the closing
 /// `--boundary--` ends its last part there.
-struct MultipartReplaceParser {
-    enum Event: Equatable {
+package struct MultipartReplaceParser {
+    package enum Event: Equatable {
         /// A new part begins, with its own headers.
         case part(HTTPHeaders)
         /// The next bytes of the current part.
@@ -42,7 +42,7 @@ struct MultipartReplaceParser {
     private var searchedTo = 0
 
     /// A parser for a response of type `multipart/x-mixed-replace` with a boundary, else nil.
-    init?(contentType: String?) {
+    package init?(contentType: String?) {
         guard let contentType else { return nil }
         let parameters = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         guard parameters.first?.lowercased() == "multipart/x-mixed-replace",
@@ -56,7 +56,7 @@ struct MultipartReplaceParser {
     }
 
     /// Adds body bytes.
-    mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func feed(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(contentsOf: bytes)
     }
 
@@ -66,12 +66,12 @@ struct MultipartReplaceParser {
     }
 
     /// The body has ended: what is left of the current part is its data.
-    mutating func end() {
+    package mutating func end() {
         ended = true
     }
 
     /// The next event the bytes so far allow, or nil until more arrive.
-    mutating func next() -> Event? {
+    package mutating func next() -> Event? {
         while true {
             switch stage {
             case .done:

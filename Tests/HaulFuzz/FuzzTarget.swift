@@ -1,6 +1,6 @@
 import Foundation
-@testable import HaulCore
-@testable import HaulNet
+import HaulCore
+import HaulNet
 import HaulTUI
 
 // MARK: - FuzzTarget

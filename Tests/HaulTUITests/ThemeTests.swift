@@ -6,7 +6,7 @@ import Testing
 @Suite("Themes")
 struct ThemeTests {
     static let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Sources/HaulTUI/Themes").standardized.path
+        .appendingPathComponent("../../Themes").standardized.path
 
     @Test("every shipped theme loads, and the catalog lists default first")
     func shippedThemes() throws {

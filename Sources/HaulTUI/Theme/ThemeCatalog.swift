@@ -3,8 +3,9 @@ import HaulCore
 
 // MARK: - ThemeCatalog
 
-/// The themes haul can show: the shipped ones (`Themes/*.toml`, copied beside the binary as a
-/// resource) and the user's (`$XDG_CONFIG_HOME/haul/themes/*.toml`, which win on a name clash).
+/// The themes haul can show: the shipped ones (the repository's `Themes/*.toml`, installed
+/// under `PREFIX/share/haul/themes`) and the user's (`$XDG_CONFIG_HOME/haul/themes/*.toml`,
+/// which win on a name clash).
 public struct ThemeCatalog: Sendable {
     public let directories: [String]
 
@@ -20,11 +21,15 @@ public struct ThemeCatalog: Sendable {
         return ThemeCatalog(directories: directories)
     }
 
-    /// The shipped themes: the resource bundle SwiftPM puts beside the executable.
+    /// The shipped themes: `themes/` beside the binary (a copy that carries its themes, as
+    /// `make build` leaves it), else `../share/haul/themes` from it (`make install`), else the
+    /// `Themes/` of the source tree it was built from (a development build).
     static func shippedDirectory() -> String? {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let candidates = [executable.appendingPathComponent("haul_HaulTUI.resources/Themes").path,
-                          executable.appendingPathComponent("../share/haul/themes").standardized.path]
+        let sourceTree = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../Themes").standardized.path
+        let candidates = [executable.appendingPathComponent("themes").path,
+                          executable.appendingPathComponent("../share/haul/themes").standardized.path, sourceTree]
         return candidates.first { FileManager.default.fileExists(atPath: $0) }
     }
 
