@@ -104,6 +104,9 @@ struct QueueOptions: ParsableArguments {
     @Option(name: .customLong("check-certificate"), help: "Verify TLS certificates (true or false).")
     var checkCertificate: Bool = true
 
+    @Flag(name: .customLong("insecure"), help: "Do not verify TLS certificates (as --check-certificate=false; curl's -k).")
+    var insecure = false
+
     @Flag(name: .customLong("netrc"), inversion: .prefixedNo,
           help: "Take logins for hosts without --http-user from the netrc file (~/.netrc unless --netrc-path).")
     var netrc = true
@@ -182,7 +185,10 @@ struct QueueOptions: ParsableArguments {
             do {
                 try options.set(name, value)
             } catch {
-                throw ValidationError("--\(name): \(error)")
+                // curl's -k turns certificate checks off; here, as in aria2, it is a size.
+                let curlHabit = name == "min-split-size" && value.contains("://")
+                    ? " (-k is --min-split-size here, as in aria2; curl's -k is --check-certificate=false, or --insecure)" : ""
+                throw ValidationError("--\(name): \(error)\(curlHabit)")
             }
         }
         return options
@@ -220,7 +226,7 @@ struct QueueOptions: ParsableArguments {
         configuration.maxConnectionsPerHost = maxConnectionsPerHost
         configuration.defaults = try defaults()
         configuration.directory = dir
-        configuration.tls = TLSOptions(verifyPeer: checkCertificate, caFile: caCertificate)
+        configuration.tls = TLSOptions(verifyPeer: checkCertificate && !insecure, caFile: caCertificate)
         if netrc {
             let path = netrcPath ?? Netrc.defaultPath
             do {

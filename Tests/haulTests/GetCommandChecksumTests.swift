@@ -60,3 +60,22 @@ struct GetCommandForeignPartialTests {
         #expect(try Data(contentsOf: directory.appendingPathComponent("x.bin.part")) == Data("someone else's".utf8))
     }
 }
+
+/// Habits from curl: its -k, and --insecure.
+@Suite("haul get and curl's habits")
+struct GetCommandCurlHabitTests {
+    @Test("-k with a URL says -k is --min-split-size here; --insecure skips the certificate check")
+    func curlHabits() throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let habit = try HaulProcess.run(["get", "-k", "https://127.0.0.1:1/x"], in: directory)
+        #expect(habit.status == 64)
+        #expect(habit.stderr.contains("-k is --min-split-size here") && habit.stderr.contains("--insecure"), "\(habit.stderr)")
+
+        let nginx = try NginxServer.start(files: ["f.bin": TestPattern.bytes(count: 5000)])
+        defer { nginx.stop() }
+        let insecure = try HaulProcess.run(["get", "--insecure", nginx.url("/f.bin").absoluteString], in: directory)
+        #expect(insecure.status == 0, "\(insecure.stderr)")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("f.bin")).count == 5000)
+    }
+}
