@@ -10,8 +10,10 @@ import HaulNet
 /// is `out`, else the URL's last path segment: the response's Content-Disposition is not known
 /// before asking. Also `remote-time`: a saved file's mtime is the server's Last-Modified.
 enum ConditionalGet {
-    /// The extended attribute a saved file's ETag is kept in, for the next conditional get.
+    /// The extended attributes a saved file's ETag and Last-Modified are kept in, for the next
+    /// conditional get.
     static let entityTagAttribute = "user.haul.etag"
+    static let lastModifiedAttribute = "user.haul.last-modified"
 
     /// The existing file `url` would be saved as, if there is one.
     static func existingFile(out: String?, url: URL, directory: String) -> String? {
@@ -22,20 +24,28 @@ enum ConditionalGet {
         return path
     }
 
-    /// The conditional headers for the file at `path`.
+    /// The conditional headers for the file at `path`: `If-Modified-Since` the server's own
+    /// Last-Modified when the file kept it (servers such as nginx match it exactly), else the
+    /// file's mtime; `If-None-Match` its ETag when kept.
     static func headers(for path: String) -> [(name: String, value: String)] {
         var headers: [(String, String)] = []
-        if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date {
+        if let kept = attribute(lastModifiedAttribute, of: path), HTTPDate.parse(kept) != nil {
+            headers.append(("If-Modified-Since", kept))
+        } else if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date {
             headers.append(("If-Modified-Since", HTTPDate.format(modified)))
         }
-        if let tag = entityTag(of: path) { headers.append(("If-None-Match", tag)) }
+        if let tag = attribute(entityTagAttribute, of: path) { headers.append(("If-None-Match", tag)) }
         return headers
     }
 
-    /// Keeps `tag` with the saved file (best effort: some file systems have no user attributes).
-    static func remember(entityTag tag: String, of path: String) {
-        _ = tag.utf8CString.withUnsafeBufferPointer { value in
-            setxattr(path, entityTagAttribute, value.baseAddress, value.count - 1, 0)
+    /// Keeps the response's ETag and Last-Modified with the saved file (best effort: some file
+    /// systems have no user attributes).
+    static func remember(validatorsOf response: ResponseSummary?, of path: String) {
+        for (name, attribute) in [("ETag", entityTagAttribute), ("Last-Modified", lastModifiedAttribute)] {
+            guard let value = response?.header(name), !value.contains(where: \.isNewline) else { continue }
+            _ = value.utf8CString.withUnsafeBufferPointer { bytes in
+                setxattr(path, attribute, bytes.baseAddress, bytes.count - 1, 0)
+            }
         }
     }
 
@@ -48,12 +58,12 @@ enum ConditionalGet {
         return utimensat(AT_FDCWD, path, &times, 0) == 0
     }
 
-    private static func entityTag(of path: String) -> String? {
+    private static func attribute(_ name: String, of path: String) -> String? {
         var buffer = [UInt8](repeating: 0, count: 512)
-        let count = getxattr(path, entityTagAttribute, &buffer, buffer.count)
+        let count = getxattr(path, name, &buffer, buffer.count)
         guard count > 0 else { return nil }
-        let tag = String(decoding: buffer[0..<count], as: UTF8.self)
-        // A server's ETag goes back to a server: nothing that could split a header line.
-        return tag.contains(where: { $0.isNewline }) ? nil : tag
+        let value = String(decoding: buffer[0..<count], as: UTF8.self)
+        // A server's validator goes back to a server: nothing that could split a header line.
+        return value.unicodeScalars.contains(where: TextSanitizer.isUnsafe) ? nil : value
     }
 }

@@ -106,9 +106,7 @@ extension DownloadQueue {
         if options.remoteTime == true {
             ConditionalGet.applyRemoteTime(download.response?.header("Last-Modified"), to: named)
         }
-        if options.conditionalGet == true, let tag = download.response?.header("ETag") {
-            ConditionalGet.remember(entityTag: tag, of: named)
-        }
+        ConditionalGet.remember(validatorsOf: download.response, of: named)
         SavedFileMark.mark(named, uri: download.displayURI)
         return .success(named)
     }

@@ -79,3 +79,22 @@ struct GetCommandCurlHabitTests {
         #expect(try Data(contentsOf: directory.appendingPathComponent("f.bin")).count == 5000)
     }
 }
+
+/// A plain download keeps the server's validators, so a later conditional get is a 304.
+@Suite("haul get --conditional-get against nginx")
+struct GetCommandConditionalNginxTests {
+    @Test("a file saved without flags is found unchanged by a later --conditional-get (nginx answers 304)")
+    func notModified() throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let nginx = try NginxServer.start(files: ["c.bin": TestPattern.bytes(count: 7000)])
+        defer { nginx.stop() }
+        let url = nginx.url("/c.bin").absoluteString
+        let first = try HaulProcess.run(["get", "--ca-certificate", nginx.caFile, url], in: directory)
+        #expect(first.status == 0, "\(first.stderr)")
+        let again = try HaulProcess.run(["get", "--ca-certificate", nginx.caFile, "--conditional-get", url], in: directory)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("up to date"), "\(again.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("c.1.bin").path))
+    }
+}
