@@ -112,11 +112,11 @@ extension DownloadQueue {
             scheduleSpeedSettling(&state)
             if download.hint == nil, state.splits[id] == nil, let sample = state.speedSamples[id] {
                 let options = download.options.merged(over: configuration.defaults)
+                let ranges = download.response?.header("Accept-Ranges")?.lowercased() == "bytes"
                 download.hint = SplitHint.text(elapsed: now - sample.startedAt, speed: download.speed,
                                                remaining: download.totalBytes - download.bytesDone,
                                                maxConnections: options.maxConnectionPerServer ?? 1,
-                                               takesRanges: download.validator != nil
-                                                   && download.response?.header("Accept-Ranges")?.lowercased() == "bytes")
+                                               takesRanges: download.validator != nil && ranges)
             }
             state.downloads[id] = download
             emit(.changed(download))

@@ -26,8 +26,11 @@ enum SavedFileMark {
         var buffer = [UInt8](repeating: 0, count: 8192)
         let count = getxattr(path, attribute, &buffer, buffer.count)
         guard count > 0, let (size, modified) = sizeAndTime(of: path) else { return nil }
-        let fields = String(decoding: buffer[0..<count], as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        guard fields.count == 3, fields[0] == uri, Int64(fields[1]) == size, Int(fields[2]) == modified else { return nil }
+        let fields = String(decoding: buffer[0..<count], as: UTF8.self)
+            .split(separator: "\n", omittingEmptySubsequences: false)
+        guard fields.count == 3, fields[0] == uri, Int64(fields[1]) == size, Int(fields[2]) == modified else {
+            return nil
+        }
         return size
     }
 

@@ -23,7 +23,9 @@ package final class CookieJar {
     /// Turns cookies on and loads the files at `paths`; returns how many cookies the store holds.
     package func turnOn(loading paths: [String]) throws(CookieError) -> Int {
         if share == nil {
-            guard let made = ShareHandle(sharingCookies: true) else { throw CookieError("libcurl could not make a cookie store") }
+            guard let made = ShareHandle(sharingCookies: true) else {
+                throw CookieError("libcurl could not make a cookie store")
+            }
             share = made
         }
         return try withHandle { (easy, options: inout EasyOptions) throws(CookieError) -> Int in

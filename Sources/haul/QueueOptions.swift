@@ -104,7 +104,8 @@ struct QueueOptions: ParsableArguments {
     @Option(name: .customLong("check-certificate"), help: "Verify TLS certificates (true or false).")
     var checkCertificate: Bool = true
 
-    @Flag(name: .customLong("insecure"), help: "Do not verify TLS certificates (as --check-certificate=false; curl's -k).")
+    @Flag(name: .customLong("insecure"),
+          help: "Do not verify TLS certificates (as --check-certificate=false; curl's -k).")
     var insecure = false
 
     @Flag(name: .customLong("netrc"), inversion: .prefixedNo,
@@ -187,7 +188,8 @@ struct QueueOptions: ParsableArguments {
             } catch {
                 // curl's -k turns certificate checks off; here, as in aria2, it is a size.
                 let curlHabit = name == "min-split-size" && value.contains("://")
-                    ? " (-k is --min-split-size here, as in aria2; curl's -k is --check-certificate=false, or --insecure)" : ""
+                    ? " (-k is --min-split-size here, as in aria2; curl's -k is --check-certificate=false, "
+                        + "or --insecure)" : ""
                 throw ValidationError("--\(name): \(error)\(curlHabit)")
             }
         }
