@@ -344,44 +344,62 @@ UI_RATIO=$(echo "scale=2; $best_headless / $best_ui" | bc)
 fi
 
 # MARK: - Report
+# small_files_table SCENARIO: the 1000-files table, wall time against curl -Z's.
+small_files_table() {
+  local scenario=$1 name ratio
+  echo
+  echo "| tool | wall s | CPU s | max RSS MiB | wall vs curl -Z |"
+  echo "|---|---|---|---|---|"
+  for name in "${TOOLS[@]}"; do
+    ratio=$(echo "scale=2; ${WALL[$scenario:$name]} / ${WALL[$scenario:curl]}" | bc)
+    echo "| $name | ${WALL[$scenario:$name]} | ${CPU[$scenario:$name]} | $(echo "scale=1; ${RSS[$scenario:$name]} / 1024" | bc) | ${ratio}x |"
+  done
+}
+# split_table SCENARIO REFERENCE_WALL REFERENCE_NAME: the 16-connection table, wall time against
+# the reference and speed-up over one connection (curl); scenario B adds the tail shares.
+split_table() {
+  local scenario=$1 reference=$2 label=$3 name ratio speedup tails=""
+  [ "$scenario" = B ] && tails=" share of the time on the last 5% of bytes, each run |"
+  echo
+  echo "| tool | wall s | CPU s | max RSS MiB | wall vs $label | faster than one connection (curl) |$tails"
+  echo "|---|---|---|---|---|---|${tails:+---|}"
+  for name in haul curl aria2c axel; do
+    ratio=$(echo "scale=2; ${WALL[$scenario:$name]} / $reference" | bc)
+    speedup=$(echo "scale=1; ${WALL[$scenario:curl]} / ${WALL[$scenario:$name]}" | bc)
+    echo "| $name | ${WALL[$scenario:$name]} | ${CPU[$scenario:$name]} | $(echo "scale=1; ${RSS[$scenario:$name]} / 1024" | bc) | ${ratio}x | ${speedup}x |${tails:+ ${TAILS[$scenario:$name]} |}"
+  done
+}
+# one_file_table SCENARIO REFERENCE TOOL...: the 1 GiB table, throughput against REFERENCE's and
+# CPU against curl's.
+one_file_table() {
+  local scenario=$1 reference=$2 name mbs tput cpur; shift 2
+  echo
+  echo "| tool | wall s | MB/s | CPU s | max RSS MiB | throughput vs $reference | CPU vs curl |"
+  echo "|---|---|---|---|---|---|---|"
+  for name in "$@"; do
+    mbs=$(echo "scale=0; 1073.741824 / ${WALL[$scenario:$name]}" | bc)
+    tput=$(echo "scale=2; ${WALL[$scenario:$reference]} / ${WALL[$scenario:$name]}" | bc)
+    cpur=$(echo "scale=2; ${CPU[$scenario:$name]} / ${CPU[$scenario:curl]}" | bc)
+    echo "| $name | ${WALL[$scenario:$name]} | $mbs | ${CPU[$scenario:$name]} | $(echo "scale=1; ${RSS[$scenario:$name]} / 1024" | bc) | ${tput}x | ${cpur}x |"
+  done
+}
 MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $(. /etc/os-release; echo "$PRETTY_NAME")"
 {
   echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; loopback nginx, warm cache, best of $ROUNDS"
   if wants A; then
   echo
   echo "Scenario A: 1 GiB, one connection, to disk"
-  echo
-  echo "| tool | wall s | MB/s | CPU s | max RSS MiB | throughput vs wget2 | CPU vs curl |"
-  echo "|---|---|---|---|---|---|---|"
-  for name in "${TOOLS[@]}"; do
-    mbs=$(echo "scale=0; 1073.741824 / ${WALL[A:$name]}" | bc)
-    tput=$(echo "scale=2; ${WALL[A:wget2]} / ${WALL[A:$name]}" | bc)
-    cpur=$(echo "scale=2; ${CPU[A:$name]} / ${CPU[A:curl]}" | bc)
-    echo "| $name | ${WALL[A:$name]} | $mbs | ${CPU[A:$name]} | $(echo "scale=1; ${RSS[A:$name]} / 1024" | bc) | ${tput}x | ${cpur}x |"
-  done
+  one_file_table A wget2 "${TOOLS[@]}"
   fi
   if wants B; then
   echo
   echo "Scenario B: 64 MiB from a server capping each connection at 4 MiB/s, 16 connections"
-  echo
-  echo "| tool | wall s | CPU s | max RSS MiB | wall vs axel | faster than one connection (curl) | share of the time on the last 5% of bytes, each run |"
-  echo "|---|---|---|---|---|---|---|"
-  for name in haul curl aria2c axel; do
-    ratio=$(echo "scale=2; ${WALL[B:$name]} / ${WALL[B:axel]}" | bc)
-    speedup=$(echo "scale=1; ${WALL[B:curl]} / ${WALL[B:$name]}" | bc)
-    echo "| $name | ${WALL[B:$name]} | ${CPU[B:$name]} | $(echo "scale=1; ${RSS[B:$name]} / 1024" | bc) | ${ratio}x | ${speedup}x | ${TAILS[B:$name]} |"
-  done
+  split_table B "${WALL[B:axel]}" axel
   fi
   if wants C; then
   echo
   echo "Scenario C: 1000 x 16 KiB from a list, 16 at a time"
-  echo
-  echo "| tool | wall s | CPU s | max RSS MiB | wall vs curl -Z |"
-  echo "|---|---|---|---|---|"
-  for name in "${TOOLS[@]}"; do
-    ratio=$(echo "scale=2; ${WALL[C:$name]} / ${WALL[C:curl]}" | bc)
-    echo "| $name | ${WALL[C:$name]} | ${CPU[C:$name]} | $(echo "scale=1; ${RSS[C:$name]} / 1024" | bc) | ${ratio}x |"
-  done
+  small_files_table C
   fi
   if wants D; then
   echo
@@ -399,39 +417,17 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   if wants E; then
   echo
   echo "Scenario E: 64 MiB over HTTPS (HTTP/2 offered) through the link emulator: 2 MiB/s per TCP connection, 50 ms round trip, 16 connections"
-  echo
-  echo "| tool | wall s | CPU s | max RSS MiB | wall vs the best peer | faster than one connection (curl) |"
-  echo "|---|---|---|---|---|---|"
-  best_e=$(printf '%s\n' "${WALL[E:aria2c]}" "${WALL[E:axel]}" | sort -n | head -1)
-  for name in haul curl aria2c axel; do
-    ratio=$(echo "scale=2; ${WALL[E:$name]} / $best_e" | bc)
-    speedup=$(echo "scale=1; ${WALL[E:curl]} / ${WALL[E:$name]}" | bc)
-    echo "| $name | ${WALL[E:$name]} | ${CPU[E:$name]} | $(echo "scale=1; ${RSS[E:$name]} / 1024" | bc) | ${ratio}x | ${speedup}x |"
-  done
+  split_table E "$(printf '%s\n' "${WALL[E:aria2c]}" "${WALL[E:axel]}" | sort -n | head -1)" "the best peer"
   fi
   if wants F; then
   echo
   echo "Scenario F: 1000 x 16 KiB over HTTPS with HTTP/2 through the link emulator (50 ms round trip), 16 at a time"
-  echo
-  echo "| tool | wall s | CPU s | max RSS MiB | wall vs curl -Z |"
-  echo "|---|---|---|---|---|"
-  for name in "${TOOLS[@]}"; do
-    ratio=$(echo "scale=2; ${WALL[F:$name]} / ${WALL[F:curl]}" | bc)
-    echo "| $name | ${WALL[F:$name]} | ${CPU[F:$name]} | $(echo "scale=1; ${RSS[F:$name]} / 1024" | bc) | ${ratio}x |"
-  done
+  small_files_table F
   fi
   if wants G; then
   echo
   echo "Scenario G: 1 GiB over HTTPS through the link emulator (50 ms round trip, no cap), one connection"
-  echo
-  echo "| tool | wall s | MB/s | CPU s | max RSS MiB | throughput vs curl | CPU vs curl |"
-  echo "|---|---|---|---|---|---|---|"
-  for name in haul curl wget2; do
-    mbs=$(echo "scale=0; 1073.741824 / ${WALL[G:$name]}" | bc)
-    tput=$(echo "scale=2; ${WALL[G:curl]} / ${WALL[G:$name]}" | bc)
-    cpur=$(echo "scale=2; ${CPU[G:$name]} / ${CPU[G:curl]}" | bc)
-    echo "| $name | ${WALL[G:$name]} | $mbs | ${CPU[G:$name]} | $(echo "scale=1; ${RSS[G:$name]} / 1024" | bc) | ${tput}x | ${cpur}x |"
-  done
+  one_file_table G curl haul curl wget2
   fi
   if wants Q; then
   echo
