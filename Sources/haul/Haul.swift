@@ -1,10 +1,13 @@
 import ArgumentParser
+import HaulNet
 
 // MARK: - Haul
 
 /// The `haul` command line.
 @main
 struct Haul: ParsableCommand {
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "haul",
         abstract: "A terminal download manager: a live queue steered from the keyboard, on libcurl.",
@@ -13,7 +16,7 @@ struct Haul: ParsableCommand {
         it. Exit status of haul get: 0 when every download completed, 1 when any failed, 64 for \
         a usage error.
         """,
-        version: "0.1.0",
+        version: "haul \(Haul.version)\n\(LibcurlVersion.description)",
         subcommands: [UICommand.self, GetCommand.self],
         defaultSubcommand: UICommand.self
     )

@@ -98,3 +98,24 @@ struct GetCommandConditionalNginxTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("c.1.bin").path))
     }
 }
+
+/// `haul --version`: haul's and libcurl's versions, and what libcurl speaks.
+@Suite("haul --version")
+struct VersionTests {
+    @Test("--version names haul's version, libcurl's, its TLS library, its protocols and features")
+    func version() throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let process = Process()
+        process.executableURL = HaulProcess.binary
+        process.arguments = ["--version"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.hasPrefix("haul ") && text.contains("libcurl ") && text.contains("protocols:"), "\(text)")
+        #expect(text.contains("https") && text.contains("features:") && text.contains("HTTP2"), "\(text)")
+    }
+}

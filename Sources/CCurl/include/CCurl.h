@@ -50,6 +50,7 @@ static const int haul_seekfunc_ok = CURL_SEEKFUNC_OK;
 static const int haul_seekfunc_fail = CURL_SEEKFUNC_FAIL;
 static const long haul_http_version_2tls = CURL_HTTP_VERSION_2TLS;
 static const long haul_http_version_1_1 = CURL_HTTP_VERSION_1_1;
+static const CURLversion haul_curlversion_now = CURLVERSION_NOW;
 static const long haul_curlpipe_multiplex = CURLPIPE_MULTIPLEX;
 /* Basic or Digest, whichever the server asks for in its 401 challenge. */
 static const long haul_auth_basic_or_digest = (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST);
