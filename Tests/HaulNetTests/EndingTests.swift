@@ -66,7 +66,10 @@ struct EndingTests {
         #expect(delegate.events == before)
         #expect(!before.contains { $0.isEnding })
         switch moment {
-        case 0: #expect(before.isEmpty)
+        // Cancelled right after the start: on a loaded machine the test's thread may be put
+        // aside between the two calls, long enough for a response and data to arrive; what
+        // counts is that nothing arrives once cancel() returned (above).
+        case 0: break
         case 1: #expect(before == [.response(200)])
         default: #expect(before.filter { if case .data = $0 { true } else { false } }.count == 1)
         }
