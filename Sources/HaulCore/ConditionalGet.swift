@@ -1,4 +1,3 @@
-import CFiles
 import Foundation
 import HaulNet
 
@@ -44,9 +43,7 @@ enum ConditionalGet {
     static func remember(validatorsOf response: ResponseSummary?, of path: String) {
         for (name, attribute) in [("ETag", entityTagAttribute), ("Last-Modified", lastModifiedAttribute)] {
             guard let value = response?.header(name), !value.contains(where: \.isNewline) else { continue }
-            _ = value.utf8CString.withUnsafeBufferPointer { bytes in
-                setxattr(path, attribute, bytes.baseAddress, bytes.count - 1, 0)
-            }
+            ExtendedAttribute.set(attribute, to: value, on: path)
         }
     }
 
@@ -60,10 +57,7 @@ enum ConditionalGet {
     }
 
     private static func attribute(_ name: String, of path: String) -> String? {
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = getxattr(path, name, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        let value = String(decoding: buffer[0..<count], as: UTF8.self)
+        guard let value = ExtendedAttribute.get(name, of: path, limit: 512) else { return nil }
         // A server's validator goes back to a server: nothing that could split a header line.
         return value.unicodeScalars.contains(where: TextSanitizer.isUnsafe) ? nil : value
     }

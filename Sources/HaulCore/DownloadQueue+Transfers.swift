@@ -111,11 +111,13 @@ extension DownloadQueue {
                 .smooth(&download.speed, bytes: download.bytesDone, at: now)
             scheduleSpeedSettling(&state)
             if download.hint == nil, state.splits[id] == nil, let sample = state.speedSamples[id] {
-                let options = download.options.merged(over: configuration.defaults)
+                // Read directly, not through `merged(over:)`: this runs on every progress message.
+                let connections = download.options.maxConnectionPerServer
+                    ?? configuration.defaults.maxConnectionPerServer
                 let ranges = download.response?.header("Accept-Ranges")?.lowercased() == "bytes"
                 download.hint = SplitHint.text(elapsed: now - sample.startedAt, speed: download.speed,
                                                remaining: download.totalBytes - download.bytesDone,
-                                               maxConnections: options.maxConnectionPerServer ?? 1,
+                                               maxConnections: connections ?? 1,
                                                takesRanges: download.validator != nil && ranges)
             }
             state.downloads[id] = download

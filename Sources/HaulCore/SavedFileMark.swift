@@ -1,4 +1,3 @@
-import CFiles
 import Foundation
 
 // MARK: - SavedFileMark
@@ -14,20 +13,16 @@ enum SavedFileMark {
     /// Marks the file at `path` as saved from `uri`, as it is now.
     static func mark(_ path: String, uri: String) {
         guard let (size, modified) = sizeAndTime(of: path) else { return }
-        let value = "\(uri)\n\(size)\n\(modified)"
-        _ = value.utf8CString.withUnsafeBufferPointer { bytes in
-            setxattr(path, attribute, bytes.baseAddress, bytes.count - 1, 0)
-        }
+        ExtendedAttribute.set(attribute, to: "\(uri)\n\(size)\n\(modified)", on: path)
     }
 
     /// The size of the file at `path` when it is marked as saved from `uri` and has not changed
     /// since (same size and mtime); nil otherwise.
     static func savedSize(of path: String, uri: String) -> Int64? {
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        let count = getxattr(path, attribute, &buffer, buffer.count)
-        guard count > 0, let (size, modified) = sizeAndTime(of: path) else { return nil }
-        let fields = String(decoding: buffer[0..<count], as: UTF8.self)
-            .split(separator: "\n", omittingEmptySubsequences: false)
+        guard let mark = ExtendedAttribute.get(attribute, of: path), let (size, modified) = sizeAndTime(of: path) else {
+            return nil
+        }
+        let fields = mark.split(separator: "\n", omittingEmptySubsequences: false)
         guard fields.count == 3, fields[0] == uri, Int64(fields[1]) == size, Int(fields[2]) == modified else {
             return nil
         }
