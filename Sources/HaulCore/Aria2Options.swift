@@ -8,7 +8,7 @@ enum Aria2Options {
     /// aria2's input-file options haul does not implement (yet), by name.
     static let notImplemented: Set<String> = [
         "all-proxy-passwd", "all-proxy-user", "allow-piece-length-change", "always-resume", "async-dns",
-        "check-integrity", "content-disposition-default-utf8", "continue", "dry-run", "enable-http-keep-alive",
+        "check-integrity", "content-disposition-default-utf8", "enable-http-keep-alive",
         "enable-http-pipelining", "enable-mmap", "enable-peer-exchange", "file-allocation", "force-save",
         "ftp-passwd", "ftp-pasv", "ftp-proxy", "ftp-proxy-passwd", "ftp-proxy-user", "ftp-reuse-connection",
         "ftp-type", "ftp-user", "hash-check-only", "http-accept-gzip", "http-auth-challenge", "http-no-cache",

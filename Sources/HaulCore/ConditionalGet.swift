@@ -16,8 +16,7 @@ enum ConditionalGet {
 
     /// The existing file `url` would be saved as, if there is one.
     static func existingFile(out: String?, url: URL, directory: String) -> String? {
-        guard let name = out ?? FileNaming.sanitize(url.lastPathComponent) else { return nil }
-        let path = FileNaming.path(for: name, in: directory)
+        guard let path = FileNaming.expectedPath(out: out, url: url, directory: directory) else { return nil }
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         return path

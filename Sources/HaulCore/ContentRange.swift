@@ -21,4 +21,13 @@ public struct ContentRange: Sendable, Equatable {
         total = parts[1] == "*" ? nil : Int64(parts[1])
         if let total, total <= last { return nil }
     }
+
+    /// The length in a 416's `Content-Range: bytes */LENGTH`, or nil when the header is not one.
+    static func unsatisfiedLength(_ header: String) -> Int64? {
+        let text = header.trimmingCharacters(in: .whitespaces)
+        guard text.lowercased().hasPrefix("bytes */"), let length = Int64(text.dropFirst(8)), length >= 0 else {
+            return nil
+        }
+        return length
+    }
 }

@@ -34,6 +34,10 @@ public struct Download: Sendable, Identifiable, Equatable {
     public var connections = 0
     public var attempts = 0
     public var lastError: String?
+    /// Why the last attempt failed, numbered as aria2 numbers it (nil while none failed).
+    public var errorCode: ErrorCode?
+    /// When a download waiting to be tried again starts its next attempt (not stored).
+    public var nextAttemptAt: Date?
     /// The ETag (else Last-Modified) the partial data was read under; a resume must match it.
     public var validator: String?
     /// The last response of this run, for the detail view (not stored).

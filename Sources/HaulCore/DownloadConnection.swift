@@ -16,6 +16,9 @@ final class DownloadConnection: Connection, @unchecked Sendable {
     let resumeOffset: Int64
     /// The validator the partial data was read under, when resuming.
     let expectedValidator: String?
+    /// The whole file's length the partial data belongs to, when resuming and it is known: a
+    /// ranged answer for a file of another length is another file.
+    let expectedTotal: Int64?
     /// One of the extra connections of a split download, fetching a closed range.
     let isHelper: Bool
     /// The existing file a conditional request asked about (`conditional-get`): a 304 keeps
@@ -27,11 +30,12 @@ final class DownloadConnection: Connection, @unchecked Sendable {
     let challenge = Mutex<AuthenticationChallenge?>(nil)
 
     init(request: Request, downloadID: String, hostKey: String, resumeOffset: Int64, expectedValidator: String?,
-         isHelper: Bool = false, conditionalFile: String? = nil, queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine) {
+         expectedTotal: Int64? = nil, isHelper: Bool = false, conditionalFile: String? = nil, queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine) {
         self.downloadID = downloadID
         self.hostKey = hostKey
         self.resumeOffset = resumeOffset
         self.expectedValidator = expectedValidator
+        self.expectedTotal = expectedTotal
         self.isHelper = isHelper
         self.conditionalFile = conditionalFile
         super.init(request: request, delegate: queue, queue: callbackQueue, engine: engine)

@@ -104,6 +104,11 @@ extension DownloadOptions {
         public var allowOverwrite: Bool?
         public var autoFileRenaming: Bool?
         public var conditionalGet: Bool?
+        /// `continue`: an unfinished file of the download's name (aria2's, curl's, wget's) is
+        /// continued rather than saved beside (`UnfinishedFile`).
+        public var continueExisting: Bool?
+        /// `dry-run`: ask for each file and take its name and size from the answer; save nothing.
+        public var dryRun: Bool?
         /// Give the saved file the server's Last-Modified as its mtime.
         public var remoteTime: Bool?
         public var gid: String?
@@ -151,6 +156,8 @@ extension DownloadOptions {
             case "allow-overwrite": allowOverwrite = try Self.boolean(value)
             case "auto-file-renaming": autoFileRenaming = try Self.boolean(value)
             case "conditional-get": conditionalGet = try Self.boolean(value)
+            case "continue": continueExisting = try Self.boolean(value)
+            case "dry-run": dryRun = try Self.boolean(value)
             case "remote-time": remoteTime = try Self.boolean(value)
             case "gid":
                 guard value.count == 16, value.allSatisfy(\.isHexDigit) else { throw OptionError("a gid is 16 hex digits") }
@@ -180,7 +187,9 @@ extension DownloadOptions {
                 ("no-proxy", noProxy),
                 ("pause", pause.map(String.init)), ("allow-overwrite", allowOverwrite.map(String.init)),
                 ("auto-file-renaming", autoFileRenaming.map(String.init)),
-                ("conditional-get", conditionalGet.map(String.init)), ("remote-time", remoteTime.map(String.init)), ("gid", gid),
+                ("conditional-get", conditionalGet.map(String.init)), ("continue", continueExisting.map(String.init)),
+                ("dry-run", dryRun.map(String.init)),
+                ("remote-time", remoteTime.map(String.init)), ("gid", gid),
             ]
             for header in headers where includingSecrets || !Self.isSecretHeader(header) {
                 pairs.append(("header", header))

@@ -41,7 +41,7 @@ extension DownloadQueue {
             }
             guard let connection = makeAttempt(&download) else {
                 state.downloads[id] = download
-                started += failed(&state, id, .fatal, "'\(download.uris.first ?? "")' is not a usable URI")
+                started += failed(&state, id, .local(.unknown), "'\(download.uris.first ?? "")' is not a usable URI")
                 continue
             }
             state.downloads[id] = download
@@ -80,31 +80,17 @@ extension DownloadQueue {
         guard !download.uris.isEmpty, let url = URL(string: download.uris[download.attemptURIIndex]) else {
             return nil
         }
-        var request = Request(url: url)
-        request.timeoutInterval = Double(options.timeout ?? 60)
-        request.tls = configuration.tls
-        if let userAgent = options.userAgent { request.userAgent = userAgent }
-        if let referer = options.referer { request.headers.set("Referer", referer) }
-        for header in options.headers {
-            if let field = DownloadOptions.Values.headerField(header) { request.headers.add(field.name, field.value) }
-        }
-        if let user = options.httpUser {
-            request.credentials = Credentials(user: user, password: options.httpPasswd ?? "")
-        } else if let host = request.url.host, let entry = configuration.netrc?.entry(for: host) {
-            request.credentials = Credentials(user: entry.login, password: entry.password)
-        }
-        request.proxies = Proxies(all: options.allProxy, http: options.httpProxy, https: options.httpsProxy, bypass: options.noProxy)
-        if let limit = options.maxDownloadLimit, limit > 0 { request.maxReceiveSpeed = limit }
-        if let lowest = options.lowestSpeedLimit, lowest > 0 { request.lowestSpeed = lowest }
-
+        var request = configuration.request(for: url, options: options)
         var resumeOffset: Int64 = 0
         let prefix = download.completed.prefixLength
-        if prefix > 0, let validator = download.validator, let partial = download.partialPath,
+        // Without a validator only a file the user asked to continue (`-c`) is resumed, as wget
+        // does: its first bytes came from another tool, which kept none.
+        if prefix > 0, download.validator != nil || options.continueExisting == true, let partial = download.partialPath,
            let size = (try? FileManager.default.attributesOfItem(atPath: partial)[.size]) as? Int64,
            size >= prefix {
             resumeOffset = prefix
             request.byteRange = ByteRange(from: resumeOffset)
-            request.headers.set("If-Range", validator)
+            if let validator = download.validator { request.headers.set("If-Range", validator) }
         } else {
             download.completed.removeAll()
         }
@@ -117,6 +103,7 @@ extension DownloadQueue {
         return DownloadConnection(request: request, downloadID: download.id, hostKey: DownloadQueue.hostKey(url.absoluteString),
                                   resumeOffset: resumeOffset,
                                   expectedValidator: resumeOffset > 0 ? download.validator : nil,
+                                  expectedTotal: resumeOffset > 0 && download.totalBytes > 0 ? download.totalBytes : nil,
                                   conditionalFile: conditionalFile, queue: self, callbackQueue: callbackQueue, engine: engine)
     }
 }

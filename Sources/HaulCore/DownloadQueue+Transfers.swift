@@ -26,13 +26,14 @@ extension DownloadQueue {
                 return toStart
             }
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
-            download.response = ResponseSummary(response, redirectChain: attempt.redirects.withLock { $0 })
+            download.response = ResponseSummary(response, redirectChain: attempt.redirects.withLock { $0 },
+                                                everyHeader: configuration.keepsEveryHeader)
             state.downloads[id] = download
             if response.statusCode == 304, let existing = attempt.conditionalFile {
                 return keepUnchanged(&state, id, existing)
             }
             switch ResumeRule.judge(response, rangeFrom: attempt.originalRequest.byteRange?.lowerBound,
-                                     validator: attempt.expectedValidator) {
+                                     validator: attempt.expectedValidator, total: attempt.expectedTotal) {
             case .fail(let mismatch?):
                 state.endAttempt(id)
                 return failed(&state, id, .transport(.transport), mismatch)
@@ -48,13 +49,20 @@ extension DownloadQueue {
                 // file that follows has no range, so it cannot start over again.
                 state.downloads[id] = download
                 return startOver(&state, id, reason: nil, refundAttempt: true)
+            case .whole(let total):
+                // Nothing follows what is there: check and name the partial file, no transfer.
+                download.totalBytes = total
+                state.downloads[id] = download
+                return requeue(&state, id, refundAttempt: true)
+            case .write(_, let total) where download.options.dryRun ?? configuration.defaults.dryRun == true:
+                return answeredDryRun(&state, download, response: response, total: total)
             case .write(let offset, let total):
-                do {
+                do throws(DownloadFailure) {
                     try reserveName(for: &download, response: response, replacing: attempt.conditionalFile, in: &state)
                 } catch {
                     state.downloads[id] = download
                     state.endAttempt(id)
-                    return failed(&state, id, .fatal, "\(error)")
+                    return failed(&state, id, .local(error.code), error.message)
                 }
                 // A body from byte 0 replaces the whole file; a resumed one continues what is there.
                 if offset == 0 { download.completed.removeAll() }
@@ -138,6 +146,23 @@ extension DownloadQueue {
         finishDownload(download, attempt: attempt, at: path)
     }
 
+    /// A dry run's answer (`dry-run`): the server has the file, and its name and size are
+    /// known. Nothing is written; the download is complete.
+    private func answeredDryRun(_ state: inout State, _ download: Download, response: Response,
+                                total: Int64) -> [DownloadConnection] {
+        state.endAttempt(download.id)
+        var download = download
+        let name = download.options.merged(over: configuration.defaults).out ?? FileNaming.name(for: response)
+        download.destination = FileNaming.path(for: name, in: download.directory ?? configuration.directory)
+        download.totalBytes = total
+        download.state = .complete
+        download.speed = 0
+        download.lastError = nil
+        state.downloads[download.id] = download
+        emit(.changed(download))
+        return admit(&state)
+    }
+
     /// A conditional request answered 304: the file already there is the download, complete.
     private func keepUnchanged(_ state: inout State, _ id: String, _ path: String) -> [DownloadConnection] {
         state.endAttempt(id)
@@ -184,7 +209,7 @@ extension DownloadQueue {
                 // The received data stays in the partial file, complete: a retry checks it again
                 // (`verifyWhole`) instead of downloading it again.
                 state.downloads[id] = download
-                return failed(&state, id, .fatal, failure)
+                return failed(&state, id, .local(failure.code), failure.message)
             }
             guard state.saved.remove(id) != nil else {
                 // The load ended well but left no file (a reply whose body never began): never a
@@ -210,8 +235,9 @@ extension DownloadQueue {
             }
             guard state.connections[id] === attempt else { return [] }
             state.endAttempt(id)
-            let failure: RetryPolicy.Failure = error.kind == .fileWrite ? .fatal : .transport(error.kind)
-            return failed(&state, id, failure, error.description)
+            let failure: RetryPolicy.Failure = error.kind == .fileWrite
+                ? .local(ErrorCode(fileError: error.systemError)) : .transport(error.kind)
+            return failed(&state, id, failure, error.descriptionWithoutURL)
         })
     }
 
@@ -220,10 +246,15 @@ extension DownloadQueue {
     /// Stops the download's connections, drops its partial data and queues it again from byte
     /// zero. `refundAttempt`: the attempt that found the change does not count as a try.
     func startOver(_ state: inout State, _ id: String, reason: String?, refundAttempt: Bool) -> [DownloadConnection] {
+        state.downloads[id]?.completed.removeAll()
+        state.downloads[id]?.validator = nil
+        return requeue(&state, id, reason: reason, refundAttempt: refundAttempt)
+    }
+
+    /// Ends the download's attempt and queues it again at once (`reason` becomes its last error).
+    func requeue(_ state: inout State, _ id: String, reason: String? = nil, refundAttempt: Bool) -> [DownloadConnection] {
         state.endAttempt(id)?.cancel()
         guard var download = state.downloads[id] else { return [] }
-        download.completed.removeAll()
-        download.validator = nil
         if refundAttempt { download.attempts -= 1 }
         if let reason { download.lastError = reason }
         download.state = .queued
@@ -242,12 +273,15 @@ extension DownloadQueue {
         let options = download.options.merged(over: configuration.defaults)
         let policy = RetryPolicy(maxTries: options.maxTries ?? 5, fixedWait: options.retryWait.map(Double.init))
         download.lastError = message
+        download.errorCode = ErrorCode(failure)
         download.speed = 0
         switch policy.decide(attempt: download.attempts, failure: failure) {
         case .giveUp:
             download.state = .failed
+            download.nextAttemptAt = nil
         case .retry(let seconds):
             download.state = .queued
+            download.nextAttemptAt = Date(timeIntervalSinceNow: seconds)
             state.waiting.insert(id)
             timer.schedule(after: seconds) { [weak self] in self?.retryTimerFired(id) }
         }
@@ -270,7 +304,7 @@ extension DownloadQueue {
     /// about, else the user's `out`, else the response's name, sanitized, made unique unless
     /// `auto-file-renaming=false`) and creates the partial file, which reserves the name.
     private func reserveName(for download: inout Download, response: Response, replacing existing: String?,
-                             in state: inout State) throws(OptionError) {
+                             in state: inout State) throws(DownloadFailure) {
         if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) { return }
         let options = download.options.merged(over: configuration.defaults)
         let name = options.out ?? FileNaming.name(for: response)
@@ -279,7 +313,8 @@ extension DownloadQueue {
         if existing == nil, !overwrite, options.autoFileRenaming == false {
             let path = FileNaming.path(for: name, in: directory)
             if FileNaming.isTaken(path) {
-                throw OptionError("\(path) already exists: set allow-overwrite=true to replace it, or auto-file-renaming=true to save under a new name")
+                throw DownloadFailure("\(path) already exists: set allow-overwrite=true to replace it, "
+                    + "or auto-file-renaming=true to save under a new name", code: .fileExists)
             }
         }
         let destination = existing ?? FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: overwrite)
@@ -289,7 +324,8 @@ extension DownloadQueue {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw OptionError("cannot create directory \(folder): \(error.localizedDescription)")
+                throw DownloadFailure("cannot create directory \(folder): \(error.localizedDescription)",
+                                      code: .cannotCreateDirectory)
             }
             state.createdDirectories.insert(folder)
         }
@@ -298,10 +334,11 @@ extension DownloadQueue {
         // O_EXCL: the name is this download's only if no one else created it first.
         let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let number = errno
             // Whatever is at that path is not this download's.
             download.destination = nil
-            throw OptionError("cannot create \(partial): \(reason)")
+            throw DownloadFailure("cannot create \(partial): \(String(cString: strerror(number)))",
+                                  code: ErrorCode(fileError: number, otherwise: .cannotCreateFile))
         }
         close(descriptor)
     }

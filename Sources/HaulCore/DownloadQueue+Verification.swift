@@ -46,7 +46,7 @@ extension DownloadQueue {
                       state.connections[download.id] == nil else { return [] }
                 switch outcome {
                 case .failure(let failure):
-                    return failed(&state, download.id, .fatal, failure.description)
+                    return failed(&state, download.id, .local(failure.code), failure.message)
                 case .success(let destination):
                     current.destination = destination
                     current.state = .complete
@@ -65,22 +65,23 @@ extension DownloadQueue {
     /// Hashes the file at `path` on a utility queue (a large file does not hold up every other
     /// download's events) when the download has a checksum; `done` runs on `callbackQueue` with
     /// the failure, if any. A mismatch keeps the data in the partial file and says so.
-    private func verify(_ download: Download, at path: String, done: @escaping @Sendable (String?) -> Void) {
+    private func verify(_ download: Download, at path: String, done: @escaping @Sendable (DownloadFailure?) -> Void) {
         guard let expected = download.options.merged(over: configuration.defaults).checksum else {
             callbackQueue.async { done(nil) }
             return
         }
         DispatchQueue.global(qos: .utility).async { [callbackQueue] in
-            var failure: String?
+            var failure: DownloadFailure?
             do {
                 let actual = try Checksum.digest(ofFileAt: path, algorithm: expected.algorithm)
                 if actual != expected.hex {
-                    failure = "checksum mismatch: expected \(expected), got \(expected.algorithm.rawValue)=\(actual); "
-                        + "the data is kept in \(path): correct the digest and retry to check it again without "
-                        + "downloading, or delete it to download again"
+                    failure = DownloadFailure("checksum mismatch: expected \(expected), got "
+                        + "\(expected.algorithm.rawValue)=\(actual); the data is kept in \(path): correct the digest "
+                        + "and retry to check it again without downloading, or delete it to download again",
+                                              code: .checksumMismatch)
                 }
             } catch {
-                failure = "\(error)"
+                failure = DownloadFailure("\(error)", code: .fileIO)
             }
             callbackQueue.async { [failure] in done(failure) }
         }
@@ -89,11 +90,11 @@ extension DownloadQueue {
     /// Gives a verified file its final name (and, as its options ask, the server's
     /// Last-Modified as its mtime, and its ETag for the next conditional get). Returns the path
     /// it got, or why it has none.
-    private func nameFile(_ download: Download, at path: String, failure: String?,
-                          replacing: Bool) -> Result<String, OptionError> {
-        if let failure { return .failure(OptionError(failure)) }
+    private func nameFile(_ download: Download, at path: String, failure: DownloadFailure?,
+                          replacing: Bool) -> Result<String, DownloadFailure> {
+        if let failure { return .failure(failure) }
         guard let destination = download.destination else {
-            return .failure(OptionError("the download has no file name"))
+            return .failure(DownloadFailure("the download has no file name", code: .unknown))
         }
         let options = download.options.merged(over: configuration.defaults)
         let named: String
@@ -101,22 +102,26 @@ extension DownloadQueue {
             named = try FileNaming.moveIntoPlace(path, to: destination,
                                                  replacing: replacing || options.allowOverwrite == true)
         } catch {
-            return .failure(error)
+            return .failure(DownloadFailure(error.description, code: .renameFailed))
         }
         if options.remoteTime == true {
             ConditionalGet.applyRemoteTime(download.response?.header("Last-Modified"), to: named)
         }
         ConditionalGet.remember(validatorsOf: download.response, of: named)
+        if options.continueExisting == true {
+            // aria2's progress record of the file this download continued: it is whole now.
+            unlink(destination + Aria2ControlFile.suffix)
+        }
         SavedFileMark.mark(named, uri: download.displayURI)
         return .success(named)
     }
 
     /// Files what naming gave for the attempt's ending: the saved path, or the failure.
-    private func record(_ outcome: Result<String, OptionError>, of download: Download) {
+    private func record(_ outcome: Result<String, DownloadFailure>, of download: Download) {
         state.withLock { state in
             switch outcome {
             case .failure(let failure):
-                state.lateFailure[download.id] = failure.description
+                state.lateFailure[download.id] = failure
             case .success(let destination):
                 state.saved.insert(download.id)
                 if destination != download.destination { state.downloads[download.id]?.destination = destination }

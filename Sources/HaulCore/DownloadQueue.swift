@@ -26,6 +26,9 @@ public final class DownloadQueue: ConnectionDelegate {
         public var netrc: Netrc?
         /// When a connection of a split download counts as a laggard, to be replaced.
         public var patience = SegmentPlanner.Patience()
+        /// Keep every response header a download gets, not only those a detail view shows
+        /// (`--verbose`).
+        public var keepsEveryHeader = false
         public init() {}
     }
 
@@ -44,7 +47,7 @@ public final class DownloadQueue: ConnectionDelegate {
         /// Downloads waiting for their retry timer.
         var waiting: Set<String> = []
         /// A failure found after the body arrived (digest, rename), reported at the ending.
-        var lateFailure: [String: String] = [:]
+        var lateFailure: [String: DownloadFailure] = [:]
         /// Downloads whose file got its final name in this attempt: only these may complete.
         var saved: Set<String> = []
         /// Attempts whose file is being hashed, and whether their load has already ended.

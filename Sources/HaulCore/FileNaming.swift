@@ -51,6 +51,13 @@ public enum FileNaming {
         (directory.hasSuffix("/") ? directory : directory + "/") + name
     }
 
+    /// The path a download of `url` is saved as before any response names it, as aria2 and wget
+    /// see it: `out`, else the URL's last path segment, in `directory`.
+    public static func expectedPath(out: String?, url: URL, directory: String) -> String? {
+        guard let name = out ?? sanitize(url.lastPathComponent) else { return nil }
+        return path(for: name, in: directory)
+    }
+
     /// Whether `path` is taken: by a file, by its partial file, or by the partial file of a
     /// download named `path.part` (which becomes `path.part` when it is renamed), so a
     /// download's name and its `.part` are reserved together.

@@ -23,12 +23,21 @@ public final class ResponseSummary: Sendable, Equatable {
     /// Each URL that redirected, in order (passwords shown as `***`), then the final one.
     public let redirectChain: [String]
 
-    init(_ response: Response, redirectChain: [String]) {
+    /// `everyHeader`: keep every header as received (for `--verbose`), a credential's value
+    /// (Set-Cookie, a token) shown as `***`; else only `keptHeaders`.
+    init(_ response: Response, redirectChain: [String], everyHeader: Bool = false) {
         statusCode = response.statusCode
         reasonPhrase = response.reasonPhrase
         httpVersion = response.httpVersion
-        headers = ResponseSummary.keptHeaders.compactMap { name in
-            response.headers[name].map { Header(name: name, value: $0) }
+        if everyHeader {
+            headers = response.headers.map { field in
+                let secret = DownloadOptions.Values.isSecretHeader(field.name) || field.name.lowercased() == "set-cookie"
+                return Header(name: field.name, value: secret ? "***" : field.value)
+            }
+        } else {
+            headers = ResponseSummary.keptHeaders.compactMap { name in
+                response.headers[name].map { Header(name: name, value: $0) }
+            }
         }
         self.redirectChain = redirectChain + [response.url.redactedString]
     }

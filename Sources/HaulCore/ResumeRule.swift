@@ -12,12 +12,19 @@ enum ResumeRule: Equatable {
     case startOver
     /// Write the body from file offset `offset`; the whole file is `total` bytes (-1 unknown).
     case write(offset: Int64, total: Int64)
+    /// The partial data is the whole file, `total` bytes: a request for what follows its end
+    /// was refused (416) by a server whose file is exactly that long.
+    case whole(total: Int64)
 
     /// `rangeFrom`: the first byte the request asked for with `Range` (nil: no range, the
-    /// whole file).
-    static func judge(_ response: Response, rangeFrom: Int64?, validator: String?) -> ResumeRule {
+    /// whole file); `total`: the whole file's length the partial data belongs to, when known.
+    static func judge(_ response: Response, rangeFrom: Int64?, validator: String?, total expected: Int64? = nil) -> ResumeRule {
         let status = response.statusCode
-        if status == 416, let rangeFrom, rangeFrom > 0 { return .startOver }
+        if status == 416, let rangeFrom, rangeFrom > 0 {
+            let length = response.headers["Content-Range"].flatMap(ContentRange.unsatisfiedLength)
+            let sameFile = expected == nil || expected == length
+            return length == rangeFrom && sameFile ? .whole(total: rangeFrom) : .startOver
+        }
         guard response.isSuccess else { return .fail(reason: nil) }
         guard status == 206 else {
             // A 200 is the whole file: the server ignored the range, or the If-Range validator no
@@ -36,6 +43,7 @@ enum ResumeRule: Equatable {
         guard let range, range.first == rangeFrom else { return .startOver }
         let current = response.validator
         if let validator, let current, current != validator { return .startOver }
+        if let expected, let total = range.total, total != expected { return .startOver }
         return .write(offset: rangeFrom, total: range.total ?? -1)
     }
 }

@@ -23,8 +23,9 @@ public struct RetryPolicy: Sendable {
     public enum Failure: Sendable, Equatable {
         case transport(ConnectionError.Kind)
         case status(Int, retryAfter: String?)
-        /// Never retried (checksum mismatch, a disk error, a refused redirect…).
-        case fatal
+        /// Never retried: a failure here, not on the server or the network (a checksum
+        /// mismatch, a full disk, a name that cannot be taken), with its code.
+        case local(ErrorCode)
     }
 
     public enum Decision: Sendable, Equatable {
@@ -35,7 +36,7 @@ public struct RetryPolicy: Sendable {
     /// The decision after attempt number `attempt` (from 1) failed with `failure`.
     public func decide(attempt: Int, failure: Failure, now: Date = Date(),
                        jitter: Double = Double.random(in: 0.8...1.2)) -> Decision {
-        guard isRetryable(failure), maxTries == 0 || attempt < maxTries else { return .giveUp }
+        guard isRetryable(failure, attempt: attempt), maxTries == 0 || attempt < maxTries else { return .giveUp }
         if case .status(let code, let retryAfter?) = failure, code == 429 || code == 503,
            let seconds = RetryPolicy.parseRetryAfter(retryAfter, now: now) {
             return .retry(afterSeconds: min(seconds, 3600))
@@ -45,16 +46,18 @@ public struct RetryPolicy: Sendable {
         return .retry(afterSeconds: exponential * jitter)
     }
 
-    func isRetryable(_ failure: Failure) -> Bool {
+    func isRetryable(_ failure: Failure, attempt: Int) -> Bool {
         switch failure {
         case .transport(let kind):
             switch kind {
-            case .timedOut, .connectionLost, .cannotConnect, .transport, .cannotResolveHost: return true
+            case .timedOut, .connectionLost, .cannotConnect, .transport: return true
+            // A name that does not resolve rarely heals: one more try, for a DNS hiccup.
+            case .cannotResolveHost: return attempt < 2
             default: return false
             }
         case .status(let code, _):
             return code == 408 || code == 429 || (500...599).contains(code)
-        case .fatal:
+        case .local:
             return false
         }
     }

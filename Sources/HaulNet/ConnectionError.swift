@@ -112,14 +112,20 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
-    public var description: String {
+    public var description: String { text(namingURL: true) }
+
+    /// What went wrong, why and what to do, without the URL: for a line that names the
+    /// download already.
+    public var descriptionWithoutURL: String { text(namingURL: false) }
+
+    private func text(namingURL: Bool) -> String {
         // Joined once, so the text takes its own length in memory, not a growth buffer's: a
         // queue of 100,000 failures keeps 100,000 of them.
         var parts = [message]
         if let detail { parts.append(" (\(detail))") }
         if let systemError { parts.append(": \(String(cString: strerror(systemError)))") }
         if let curlMessage, !curlMessage.isEmpty { parts.append(": \(curlMessage)") }
-        if let url { parts.append(" [\(url.redactedString)]") }
+        if namingURL, let url { parts.append(" [\(url.redactedString)]") }
         parts.append("; " + advice)
         return parts.joined()
     }

@@ -17,9 +17,12 @@ struct GetCommand: ParsableCommand {
         command again after an interruption (even kill -9) and each download continues where \
         its last checkpoint left it. With no URL and no -i, haul get continues every download \
         that was queued or running when the last run ended. Entries with pause=true are queued \
-        but not run (--save-session keeps them). Exit status: 0 when every download that ran \
-        completed, 1 when any failed, a queue-file line was rejected or the store could not be \
-        used, 64 for a usage error.
+        but not run (--save-session keeps them). Exit status, as aria2c's: 0 when every \
+        download that ran completed; when one failed, the code of the last failure (2 timed \
+        out, 3 not found, 6 network, 9 disk full, 13 file exists, 19 name not resolved, 22 \
+        unexpected answer, 24 login refused, 32 checksum mismatch; man haul lists them all); 1 \
+        when a queue-file line was rejected or the store could not be used; 7 when stopped \
+        with downloads unfinished; 28 for a bad option.
         """
     )
 
@@ -33,25 +36,34 @@ struct GetCommand: ParsableCommand {
 
     /// Runs the queue `options` describe to its end without the full-screen UI.
     static func download(_ options: QueueOptions) throws {
+        var options = options
+        try options.askForPassword()
         // A file-size limit (ulimit -f) must fail the download with EFBIG, not kill haul.
         signal(SIGXFSZ, SIG_IGN)
         let (entries, rejected) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
-        let continuing = options.urls.isEmpty && options.inputFile == nil
+        let continuing = options.urls.isEmpty && options.basic.inputFile == nil
         guard continuing || !entries.isEmpty else {
-            FileHandle.standardError.write(Data("haul: nothing to download: \(options.inputFile ?? "-") holds no usable entry\n".utf8))
+            FileHandle.standardError.write(Data("haul: nothing to download: \(options.basic.inputFile ?? "-") holds no usable entry\n".utf8))
             throw ExitCode(1)
         }
-
-        let reporter = ProgressReporter(quiet: options.quiet)
-        // A checkpoint that could not be written (a full disk) fails the run: the next one
-        // would not know what this one saved.
+        let reporter = ProgressReporter(.init(quiet: options.basic.quiet, verbose: options.basic.verbose,
+                                              dryRun: options.basic.dryRun))
+        var configuration = try options.configuration { reporter.report($0) }
+        configuration.keepsEveryHeader = options.basic.verbose
+        if options.basic.out == QueueOptions.standardOutput, let entry = entries.first {
+            try toStandardOutput(entry, configuration: configuration)
+            return
+        }
+        if options.basic.dryRun {
+            try dryRun(entries, configuration: configuration, reporter: reporter)
+            return
+        }
         let storeFailed = Mutex(false)
-        let configuration = try options.configuration { reporter.report($0) }
         try options.startCookies { reporter.report($0) }
         let stored: StoredQueue
         do {
             stored = try StoredQueue(stateDirectory: options.stateDirectoryPath,
-                                     configuration: configuration, checkpointInterval: options.checkpointInterval,
+                                     configuration: configuration, checkpointInterval: options.basic.checkpointInterval,
                                      onStoreError: { error in
                                          storeFailed.withLock { $0 = true }
                                          reporter.report("\(error)")
@@ -71,30 +83,28 @@ struct GetCommand: ParsableCommand {
             guard !ids.isEmpty else {
                 throw ValidationError("nothing to continue in \(stored.store.path): give URLs or a queue file with -i FILE")
             }
-            if !options.quiet { reporter.report("continuing \(ids.count) unfinished download\(ids.count == 1 ? "" : "s")") }
+            if !options.basic.quiet { reporter.report("continuing \(ids.count) unfinished download\(ids.count == 1 ? "" : "s")") }
         } else {
             // Consumed: the entries of a long queue file are not kept beside their downloads.
-            let (added, continued, complete) = stored.continueOrAdd(consume entries)
-            ids = added
-            alreadySaved = complete
-            if continued > 0, !options.quiet {
-                reporter.report("continuing \(continued) download\(continued == 1 ? "" : "s") from an earlier run")
-            }
+            let continuation = stored.continueOrAdd(consume entries)
+            ids = continuation.ids
+            alreadySaved = continuation.complete
+            reportFiles(continuation, quiet: options.basic.quiet, to: reporter)
         }
         let interruptHandlers = stopOnInterrupt(stored, options: options)
         let paused = ids.filter { queue.download($0)?.state == .paused }.count
         let running = ids.count - paused - alreadySaved
-        if paused > 0, !options.quiet {
+        if paused > 0, !options.basic.quiet {
             reporter.report("\(paused) paused \(paused == 1 ? "entry is" : "entries are") queued but not run")
         }
-        if alreadySaved > 0, !options.quiet { reportAlreadySaved(ids, count: alreadySaved, in: queue, to: reporter) }
+        if alreadySaved > 0, !options.basic.quiet { reportAlreadySaved(ids, count: alreadySaved, in: queue, to: reporter) }
         let completed = withExtendedLifetime(interruptHandlers) { reporter.waitUntilDone(count: running) }
         // Finished downloads leave the stored queue; the store's history keeps them.
         queue.remove(queue.ids(in: [.complete]))
         stored.flush()
         let cookiesKept = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
 
-        if let saveSession = options.saveSession {
+        if let saveSession = options.basic.saveSession {
             // What is left is unfinished (completed ones were taken off above). Looked up one at
             // a time, so a long queue is not copied whole to be saved.
             let unfinished = queue.ids.lazy
@@ -110,7 +120,52 @@ struct GetCommand: ParsableCommand {
             reporter.report("haul: the queue's store could not be written; "
                 + "a later run may not know what this one saved")
         }
-        if completed < running || rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitCode(1) }
+        if completed < running { throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue) }
+        if rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitCode(1) }
+    }
+
+    /// `-o -`: the one download's body to stdout.
+    private static func toStandardOutput(_ entry: QueueEntry, configuration: DownloadQueue.Configuration) throws {
+        guard let text = entry.uris.first, let url = URL(string: text) else { throw ExitCode(ErrorCode.unknown.rawValue) }
+        let options = entry.options.merged(over: configuration.defaults)
+        guard let failure = StandardOutputDownload.run(configuration.request(for: url, options: options)) else { return }
+        FileHandle.standardError.write(Data("haul: \(url.redactedString): \(failure.message)\n".utf8))
+        throw ExitCode(failure.code.rawValue)
+    }
+
+    /// `--dry-run`: asks for each file, says its name and size, and saves nothing (the store is
+    /// not touched either).
+    private static func dryRun(_ entries: [QueueEntry], configuration: DownloadQueue.Configuration,
+                               reporter: ProgressReporter) throws {
+        var configuration = configuration
+        configuration.defaults.dryRun = true
+        let queue = DownloadQueue(configuration: configuration, onEvent: { reporter.handle($0) })
+        let ids = queue.add(entries)
+        let found = reporter.waitUntilDone(count: ids.count)
+        if found < ids.count { throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue) }
+    }
+
+    /// Says which unfinished files are continued (and which could not be), and which existing
+    /// files `-c` would have continued: the first few by name, then how many more.
+    private static func reportFiles(_ continuation: StoredQueue.Continuation, quiet: Bool, to reporter: ProgressReporter) {
+        let shown = 5
+        for problem in continuation.problems { reporter.report("warning: \(problem)") }
+        guard !quiet else { return }
+        if continuation.continued > 0 {
+            let count = continuation.continued
+            reporter.report("continuing \(count) download\(count == 1 ? "" : "s") from an earlier run")
+        }
+        for file in continuation.unfinished.prefix(shown) { reporter.report(file.summary) }
+        if continuation.unfinished.count > shown {
+            reporter.report("and \(continuation.unfinished.count - shown) more unfinished files continued")
+        }
+        for path in continuation.continuable.prefix(shown) {
+            reporter.report("\(TextSanitizer.visible(path)) exists: the download is saved beside it; "
+                + "-c continues it instead")
+        }
+        if continuation.continuable.count > shown {
+            reporter.report("and \(continuation.continuable.count - shown) more existing files -c would continue")
+        }
     }
 
     /// Says which files are complete already (saved by an earlier run, and unchanged), as
@@ -128,13 +183,13 @@ struct GetCommand: ParsableCommand {
     }
 
     /// On SIGINT or SIGTERM: writes the queue's last progress to the store (and the cookies, if
-    /// asked), says how to go on, and exits 130.
+    /// asked), says how to go on, and exits 7 (aria2's "unfinished downloads").
     private static func stopOnInterrupt(_ stored: StoredQueue, options: QueueOptions) -> [any DispatchSourceSignal] {
         StopSignals.handle([SIGINT, SIGTERM]) {
             stored.flush()
             _ = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
             FileHandle.standardError.write(Data("\ninterrupted; run haul get again to continue\n".utf8))
-            Foundation.exit(130)
+            Foundation.exit(ErrorCode.unfinished.rawValue)
         }
     }
 }

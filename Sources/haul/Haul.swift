@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import HaulCore
 import HaulNet
 
 // MARK: - Haul
@@ -11,13 +13,33 @@ struct Haul: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "haul",
         abstract: "A terminal download manager: a live queue steered from the keyboard, on libcurl.",
+        usage: """
+        haul [<url> ...] [-i <file>] [-d <dir>] [<options>]
+        haul get [<url> ...] [-i <file>] [-d <dir>] [<options>]
+        """,
         discussion: """
         haul with no command opens the full-screen queue (haul ui); haul get downloads without \
-        it. Exit status of haul get: 0 when every download completed, 1 when any failed, 64 for \
-        a usage error.
+        it. Both read $XDG_CONFIG_HOME/haul/config.toml, where any option can be set by its long \
+        name (max-connection-per-server = 4); the command line wins. Exit status, as aria2c's \
+        (see haul get --help and man haul): 0 when every download completed, 28 for a bad option.
         """,
         version: "haul \(Haul.version)\n\(LibcurlVersion.description)",
         subcommands: [UICommand.self, GetCommand.self],
         defaultSubcommand: UICommand.self
     )
+
+    /// Parses the command line (config.toml's options first) and runs the command. A usage
+    /// error prints the failing command's usage and exits 28, aria2's code for a bad option.
+    static func main() {
+        do {
+            let arguments = try ConfigArguments.commandLine(Array(CommandLine.arguments.dropFirst()),
+                                                            environment: ProcessInfo.processInfo.environment)
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(ErrorCode.badOption.rawValue)
+        }
+    }
 }

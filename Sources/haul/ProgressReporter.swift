@@ -2,13 +2,15 @@ import Dispatch
 import Foundation
 import HaulCore
 import HaulNet
+import HaulTUI
 import Synchronization
 
 // MARK: - ProgressReporter
 
 /// Prints headless progress to stderr from a `DownloadQueue`'s events: on a terminal one status
-/// line redrawn four times a second, otherwise one plain line a second (done/total, speed,
-/// ETA, active count); a line per saved, retried or failed download; a summary.
+/// line redrawn four times a second and fitted to its width, otherwise one plain line a second
+/// (done/total, speed, ETA, active count); a line per saved, retried or failed download (with
+/// `verbose`, each response's hops and headers); a summary.
 ///
 /// **Threading:** `handle` runs on the queue's callback queue; the status line is drawn by the
 /// thread blocked in `waitUntilDone`.
@@ -21,17 +23,32 @@ final class ProgressReporter: Sendable {
         var completed = 0
         var ended: Set<String> = []
         var lineShown = false
+        /// aria2's code for the last download that failed.
+        var lastErrorCode: ErrorCode?
     }
 
-    private let quiet: Bool
+    /// What the run prints besides errors.
+    struct Verbosity {
+        var quiet = false
+        /// Each response's hops and headers.
+        var verbose = false
+        /// A dry run: an answer is a found file, not a saved one.
+        var dryRun = false
+    }
+
+    private let verbosity: Verbosity
+    private var quiet: Bool { verbosity.quiet }
     private let isTerminal = isatty(STDERR_FILENO) == 1
     private let start = ContinuousClock.now
     private let state = Mutex(State())
     private let endings = DispatchSemaphore(value: 0)
 
-    init(quiet: Bool) {
-        self.quiet = quiet
+    init(_ verbosity: Verbosity) {
+        self.verbosity = verbosity
     }
+
+    /// aria2's code for the last download that failed, or nil when none did.
+    var lastErrorCode: ErrorCode? { state.withLock { $0.lastErrorCode } }
 
     // MARK: - Events
 
@@ -48,11 +65,17 @@ final class ProgressReporter: Sendable {
         }
         // Only what is shown is formatted: with -q most events show nothing.
         var label: String { TextSanitizer.visible(download.destination ?? download.displayURI) }
+        if verbosity.verbose, let response = download.response, response !== previous?.response {
+            describe(response, of: download)
+        }
         if download.state.isFinal, state.withLock({ $0.ended.insert(download.id).inserted }) {
             switch download.state {
             case .complete:
                 state.withLock { $0.completed += 1 }
-                if !quiet {
+                if verbosity.dryRun {
+                    let size = download.totalBytes >= 0 ? ByteCount.format(download.totalBytes) : "size unknown"
+                    report("found \(label) (\(size)): \(TextSanitizer.visible(download.displayURI))")
+                } else if !quiet {
                     report(download.response?.statusCode == 304
                            ? "up to date: \(label) (not modified on the server; nothing transferred)"
                            : "saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))"
@@ -64,6 +87,7 @@ final class ProgressReporter: Sendable {
                    FileManager.default.fileExists(atPath: partial) {
                     reason += " (received data kept in \(TextSanitizer.visible(partial)))"
                 }
+                state.withLock { $0.lastErrorCode = download.errorCode ?? .unknown }
                 report("failed \(TextSanitizer.visible(download.displayURI)): \(reason)")
             }
             endings.signal()
@@ -73,8 +97,25 @@ final class ProgressReporter: Sendable {
             report("\(label): mirror dropped: \(TextSanitizer.visible(dropped))")
         }
         if download.state == .queued, previous?.state == .active, let error = download.lastError, !quiet {
-            report("retrying \(label) after attempt \(download.attempts): \(TextSanitizer.visible(error))")
+            let wait = download.nextAttemptAt.map { " in \(ProgressReporter.seconds($0.timeIntervalSinceNow))" } ?? ""
+            report("retrying \(label)\(wait) (attempt \(download.attempts) failed: \(TextSanitizer.visible(error)))")
         }
+    }
+
+    /// `4 s`, `1 min 5 s`: a wait, rounded up to a whole second.
+    static func seconds(_ interval: Double) -> String {
+        let whole = max(0, Int(interval.rounded(.up)))
+        return whole < 60 ? "\(whole) s" : "\(whole / 60) min \(whole % 60) s"
+    }
+
+    /// `--verbose`: the hops that led to `response`, its status line and headers (credentials
+    /// shown as `***`).
+    private func describe(_ response: ResponseSummary, of download: Download) {
+        var lines = response.redirectChain.dropLast().map { "< redirected from \(TextSanitizer.visible($0))" }
+        lines.append("< \(TextSanitizer.visible(response.redirectChain.last ?? download.displayURI))")
+        lines.append("< HTTP/\(response.httpVersion) \(response.statusCode) \(TextSanitizer.visible(response.reasonPhrase))")
+        lines += response.headers.map { "< \(TextSanitizer.visible($0.name)): \(TextSanitizer.visible($0.value))" }
+        report(lines.joined(separator: "\n"))
     }
 
     /// Blocks until `count` downloads have ended, drawing the status line meanwhile; returns how
@@ -109,33 +150,55 @@ final class ProgressReporter: Sendable {
             guard !active.isEmpty else { return nil }
             state.lineShown = isTerminal
             let waiting = state.added - state.ended.count - active.count
-            return ProgressReporter.statusLine(active: active, waiting: waiting)
+            return ProgressReporter.statusLine(active: active, waiting: waiting,
+                                               width: isTerminal ? terminalWidth - 1 : Int.max)
         }
         guard let line else { return }
         FileHandle.standardError.write(Data((isTerminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
     }
 
-    /// `name  45.1 MiB / 1.0 GiB  4%  812.3 MiB/s  ETA 0:12` (or `3 active` for several).
-    static func statusLine(active: [Download], waiting: Int) -> String {
+    /// The terminal's width in columns (80 when it cannot be asked).
+    private var terminalWidth: Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
+    /// `name  45.1 MiB / 1.0 GiB  4%  812.3 MiB/s  ETA 0:12` (or `3 active` for several), within
+    /// `width` columns, as curl and wget fit theirs: the name is shortened in the middle first,
+    /// then the waiting count and the ETA go; size, percent and speed stay.
+    static func statusLine(active: [Download], waiting: Int, width: Int = Int.max) -> String {
         let done = active.reduce(0) { $0 + $1.bytesDone }
         let known = active.allSatisfy { $0.totalBytes >= 0 }
         let expected = active.reduce(0) { $0 + max($1.totalBytes, 0) }
         let speed = active.reduce(0) { $0 + $1.speed }
-        let name = active.count == 1 ? URL(fileURLWithPath: active[0].destination ?? "?").lastPathComponent : "\(active.count) active"
-        var parts = [TextSanitizer.visible(name)]
+        let name = active.count == 1
+            ? TextSanitizer.visible(URL(fileURLWithPath: active[0].destination ?? "?").lastPathComponent)
+            : "\(active.count) active"
+        var kept: [String] = []
         if known, expected > 0 {
-            parts.append("\(ByteCount.format(done)) / \(ByteCount.format(expected))")
-            parts.append("\(done * 100 / expected)%")
+            kept.append("\(ByteCount.format(done)) / \(ByteCount.format(expected))")
+            kept.append("\(done * 100 / expected)%")
         } else {
-            parts.append(ByteCount.format(done))
+            kept.append(ByteCount.format(done))
         }
-        parts.append(ByteCount.format(Int64(speed)) + "/s")
+        kept.append(ByteCount.format(Int64(speed)) + "/s")
+        // Dropped first when the line is too long: the waiting count, then the ETA.
+        var optional: [String] = []
         if known, speed > 0, expected > done {
             let eta = Int(Double(expected - done) / speed)
-            parts.append(String(format: "ETA %d:%02d", eta / 60, eta % 60))
+            optional.append(String(format: "ETA %d:%02d", eta / 60, eta % 60))
         }
-        if waiting > 0 { parts.append("\(waiting) waiting") }
-        return parts.joined(separator: "  ")
+        if waiting > 0 { optional.append("\(waiting) waiting") }
+        let separator = "  "
+        let minimumName = 12
+        while !optional.isEmpty,
+              (kept + optional).joined(separator: separator).count + separator.count + minimumName > width {
+            optional.removeLast()
+        }
+        let rest = (kept + optional).joined(separator: separator)
+        let room = width == Int.max ? Int.max : max(width - rest.count - separator.count, 1)
+        return DisplayWidth.middleTruncated(name, to: room) + separator + rest
     }
 
     /// Prints a whole line, clearing the status line first on a terminal.

@@ -45,7 +45,7 @@ struct UICommand: ParsableCommand {
         let stored: StoredQueue
         do {
             stored = try StoredQueue(stateDirectory: options.stateDirectoryPath, configuration: configuration,
-                                     checkpointInterval: options.checkpointInterval,
+                                     checkpointInterval: options.basic.checkpointInterval,
                                      onStoreError: { inbox.postError("\($0)") }, onEvent: { inbox.post($0) })
         } catch {
             FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
@@ -97,7 +97,7 @@ struct UICommand: ParsableCommand {
         var problem: String?
         if requested == nil {
             do {
-                requested = try UIConfig.load(path: UIConfig.path()).theme
+                requested = try ConfigFile.load(path: ConfigFile.path()).theme
             } catch {
                 problem = "\(error)"
             }

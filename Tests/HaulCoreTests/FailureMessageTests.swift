@@ -42,8 +42,8 @@ struct FailureMessageTests {
         let missing = ConnectionError(kind: .remoteFileNotFound, url: URL(string: "ftp://h/f"))
         #expect(missing.description.contains("no such file") && missing.description.contains("check the path"))
         #expect(!missing.description.contains("check the network"))
-        #expect(!RetryPolicy().isRetryable(.transport(.remoteFileNotFound)))
-        #expect(!RetryPolicy().isRetryable(.transport(.accessDenied)))
-        #expect(!RetryPolicy().isRetryable(.transport(.badResponse)))
+        #expect(!RetryPolicy().isRetryable(.transport(.remoteFileNotFound), attempt: 1))
+        #expect(!RetryPolicy().isRetryable(.transport(.accessDenied), attempt: 1))
+        #expect(!RetryPolicy().isRetryable(.transport(.badResponse), attempt: 1))
     }
 }

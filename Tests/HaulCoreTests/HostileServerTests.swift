@@ -28,6 +28,8 @@ struct HostileServerTests {
         (206, "bytes 400-999/1000", 500, "\"a\"", "\"a\"", .startOver),
         (206, "bytes 500-999/1000", 500, "\"a\"", "\"b\"", .startOver),
         (416, nil, 500, "\"a\"", nil, .startOver),
+        (416, "bytes */1000", 1000, nil, nil, .whole(total: 1000)),
+        (416, "bytes */1000", 500, nil, nil, .startOver),
         (416, nil, nil, nil, nil, .fail(reason: nil)),
         (404, nil, nil, nil, nil, .fail(reason: nil)),
     ] as [(Int, String?, Int64?, String?, String?, ResumeRule)])
@@ -36,6 +38,15 @@ struct HostileServerTests {
         if let contentRange { headers["Content-Range"] = contentRange }
         if let etag { headers["ETag"] = etag }
         #expect(ResumeRule.judge(response(status, headers), rangeFrom: from, validator: validator) == expected)
+    }
+
+    @Test("a ranged answer for a file of another length than the partial data's is another file")
+    func otherLength() {
+        let answer = response(206, ["Content-Range": "bytes 500-1199/1200"])
+        #expect(ResumeRule.judge(answer, rangeFrom: 500, validator: nil, total: 1000) == .startOver)
+        #expect(ResumeRule.judge(answer, rangeFrom: 500, validator: nil, total: 1200) == .write(offset: 500, total: 1200))
+        let whole = response(416, ["Content-Range": "bytes */1000"])
+        #expect(ResumeRule.judge(whole, rangeFrom: 1000, validator: nil, total: 1200) == .startOver)
     }
 
     @Test("a 206 of half the file to a request without Range spends the attempts and fails; one of the whole file is the file")

@@ -169,7 +169,8 @@ struct StoreTests {
             let interrupted = try #require(secondRun.stored.first { $0.id == ids[0] })
             #expect(interrupted.completed.prefixLength > 0 && interrupted.validator == "\"v1\"")
             let fresh = QueueEntry(uris: [server.url("/file/5000?key=\(UUID())").absoluteString])
-            let (again, continued, _) = secondRun.continueOrAdd([slow, fresh])
+            let continuation = secondRun.continueOrAdd([slow, fresh])
+            let (again, continued) = (continuation.ids, continuation.continued)
             #expect(continued == 1 && again[0] == ids[0] && again[1] != ids[0])
             #expect(await recorder.wait(for: again))
             let data = try Data(contentsOf: directory.appendingPathComponent("4000000"))
@@ -185,7 +186,8 @@ struct StoreTests {
         // in the store: the same entry again is that download, complete, not a new fetch.
         let thirdRun = try StoredQueue(stateDirectory: statePath, configuration: configuration,
                                        onStoreError: { Issue.record("\($0)") }, onEvent: { _ in })
-        let (third, continuedAgain, _) = thirdRun.continueOrAdd([slow])
+        let thirdContinuation = thirdRun.continueOrAdd([slow])
+        let (third, continuedAgain) = (thirdContinuation.ids, thirdContinuation.continued)
         #expect(continuedAgain == 1 && third == [ids[0]])
         #expect(thirdRun.queue.download(ids[0])?.state == .complete)
         #expect(try FaultServer.shared().fileRequests.requests(for: key).count == requestCount)

@@ -67,11 +67,11 @@ struct ThemeTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("config.toml").path
-        #expect(try UIConfig.load(path: path) == UIConfig())
+        #expect(try ConfigFile.load(path: path) == ConfigFile())
         try "# mine\ntheme = \"dracula\"\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(try UIConfig.load(path: path).theme == "dracula")
+        #expect(try ConfigFile.load(path: path).theme == "dracula")
         try "\ntheme = 3\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let error = #expect(throws: ThemeError.self) { try UIConfig.load(path: path) }
+        let error = #expect(throws: ThemeError.self) { try ConfigFile.load(path: path) }
         #expect(error?.description == "\(path):2: theme: must be a string: a theme name or a path")
     }
 }

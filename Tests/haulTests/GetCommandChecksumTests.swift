@@ -16,7 +16,7 @@ struct GetCommandChecksumTests {
         let body = Data(TestPattern.bytes(count: 30_000))
         let wrong = try HaulProcess.run(["get", url, "-o", "x.bin", "--checksum", "sha256=" + String(repeating: "0", count: 64)],
                                         in: directory)
-        #expect(wrong.status == 1, "\(wrong.stderr)")
+        #expect(wrong.status == 32, "\(wrong.stderr)")
         #expect(wrong.stderr.contains("checksum mismatch") && wrong.stderr.contains("x.bin.part"), "\(wrong.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("x.bin.part")) == body)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.bin").path))
@@ -54,7 +54,7 @@ struct GetCommandForeignPartialTests {
         try Data("someone else's".utf8).write(to: directory.appendingPathComponent("x.bin.part"))
         let run = try HaulProcess.run(["get", server.url("/bytes/1000").absoluteString, "-o", "x.bin", "--conditional-get"],
                                       in: directory)
-        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.status == 16, "\(run.stderr)")
         #expect(run.stderr.contains("cannot create"), "\(run.stderr)")
         #expect(!run.stderr.contains("received data kept"), "\(run.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("x.bin.part")) == Data("someone else's".utf8))
@@ -69,7 +69,7 @@ struct GetCommandCurlHabitTests {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let habit = try HaulProcess.run(["get", "-k", "https://127.0.0.1:1/x"], in: directory)
-        #expect(habit.status == 64)
+        #expect(habit.status == 28)
         #expect(habit.stderr.contains("-k is --min-split-size here") && habit.stderr.contains("--insecure"), "\(habit.stderr)")
 
         let nginx = try NginxServer.start(files: ["f.bin": TestPattern.bytes(count: 5000)])

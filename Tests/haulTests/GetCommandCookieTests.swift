@@ -25,7 +25,7 @@ struct GetCommandCookieTests {
         #expect(try FileManager.default.attributesOfItem(atPath: saved)[.posixPermissions] as? Int == 0o600)
 
         let missing = try HaulProcess.run(["get", server.url("/bytes/1").absoluteString, "--load-cookies", "/nonexistent/jar"], in: directory)
-        #expect(missing.status == 64 && missing.stderr.contains("--load-cookies"))
+        #expect(missing.status == 28 && missing.stderr.contains("--load-cookies"))
     }
 
     @Test("-R then --conditional-get: the second run transfers nothing and keeps the file")

@@ -30,7 +30,7 @@ struct GetCommandRemoteQueueTests {
         #expect(server.fileRequests.requests(for: key).count == 1)
 
         let missing = try HaulProcess.run(["get", "-i", server.url("/status/404").absoluteString], in: directory, environment: environment)
-        #expect(missing.status == 64)
+        #expect(missing.status == 28)
         #expect(missing.stderr.contains("could not be loaded") && missing.stderr.contains("404"), "\(missing.stderr)")
     }
 }

@@ -48,21 +48,21 @@ struct GetCommandTests {
         let directory = try scratch()
         defer { HaulProcess.cleanUp(directory) }
         let missing = try haul(["get", server.url("/status/404").absoluteString], in: directory)
-        #expect(missing.status == 1)
+        #expect(missing.status == 3)
         #expect(missing.stderr.contains("the server answered 404 Not Found"))
 
         let dropped = try haul(["get", "-m", "1", server.url("/drop/1600000").absoluteString, "-o", "d.bin"], in: directory)
-        #expect(dropped.status == 1)
+        #expect(dropped.status == 6)
         #expect(dropped.stderr.contains("connection was lost"))
         #expect(dropped.stderr.contains("d.bin.part"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("d.bin").path))
 
         let badFlag = try haul(["get", "--max-download-limit", "fast", server.url("/bytes/1").absoluteString], in: directory)
-        #expect(badFlag.status == 64)
+        #expect(badFlag.status == 28)
         #expect(badFlag.stderr.contains("'fast' is not a size"))
 
         let badScheme = try haul(["get", "file:///etc/passwd"], in: directory)
-        #expect(badScheme.status == 64)
+        #expect(badScheme.status == 28)
         #expect(badScheme.stderr.contains("unsupported scheme 'file'"))
     }
 }
@@ -113,7 +113,7 @@ struct GetQueueFileTests {
         #expect(empty.status == 1)
         #expect(empty.stderr.contains("nothing to download: /dev/null holds no usable entry"))
         let folder = try runner.haul(["get", "-i", "/tmp"], in: directory)
-        #expect(folder.status == 64)
+        #expect(folder.status == 28)
         #expect(folder.stderr.contains("queue file '/tmp' is a directory"))
     }
 
@@ -124,7 +124,7 @@ struct GetQueueFileTests {
         defer { HaulProcess.cleanUp(directory) }
         let list = "\(server.url("/file/500?key=\(UUID())"))\n\(server.url("/status/404"))\n"
         let run = try runner.haul(["get", "-i", "-", "-m", "1", "--save-session", "session.txt"], in: directory, stdin: list)
-        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.status == 3, "\(run.stderr)")
         #expect(run.stderr.contains("the server answered 404 Not Found"))
         let session = try String(contentsOf: directory.appendingPathComponent("session.txt"), encoding: .utf8)
         #expect(session.contains("/status/404") && !session.contains("/file/500"))
@@ -139,7 +139,7 @@ struct GetQueueFileTests {
         let run = try runner.haul(["get", "-m", "1", "-j", "1", server.url("/file/3000000?key=\(UUID())").absoluteString,
                                    server.url("/file/100000?key=\(UUID())").absoluteString], in: directory,
                                   fileSizeLimitKiB: 1024)
-        #expect(run.status == 1)
+        #expect(run.status == 9)
         #expect(run.stderr.contains("could not write the file"), "\(run.stderr)")
         #expect(run.stderr.contains("File too large"))
         #expect(run.stderr.contains("3000000.part"))
@@ -196,7 +196,7 @@ struct GetCommandNetrcTests {
         #expect(!fromHome.stderr.contains("n3trc") && !fromHome.stderr.contains("warning"))
 
         let refused = try HaulProcess.run(["get", url, "-o", "b.txt", "--no-netrc"], in: directory, environment: environment)
-        #expect(refused.status == 1)
+        #expect(refused.status == 24)
         #expect(refused.stderr.contains("401") && refused.stderr.contains("--http-user"), "\(refused.stderr)")
 
         let other = directory.appendingPathComponent("other-netrc").path
@@ -208,6 +208,6 @@ struct GetCommandNetrcTests {
         #expect(named.stderr.contains("can be read by other users") && named.stderr.contains("chmod 600"))
 
         let missing = try HaulProcess.run(["get", url, "--netrc-path", directory.appendingPathComponent("none").path], in: directory)
-        #expect(missing.status == 64 && missing.stderr.contains("--netrc-path"), "\(missing.stderr)")
+        #expect(missing.status == 28 && missing.stderr.contains("--netrc-path"), "\(missing.stderr)")
     }
 }

@@ -44,16 +44,37 @@ public final class StoredQueue: Sendable {
 
     // MARK: - Continuing
 
+    /// What `continueOrAdd` did with its entries.
+    public struct Continuation: Sendable {
+        /// The downloads' ids, in entry order.
+        public var ids: [String] = []
+        /// How many entries continued a download of an earlier run.
+        public var continued = 0
+        /// How many are complete already (an earlier run saved them), counted before any
+        /// download starts, so none that completes at once is among them.
+        public var complete = 0
+        /// Files other tools left unfinished that entries with `continue=true` continue.
+        public var unfinished: [UnfinishedFile] = []
+        /// Files of entries without `continue=true` that `-c` would continue; those downloads
+        /// are saved beside them.
+        public var continuable: [String] = []
+        /// Unfinished files that could not be continued, each with why (those downloads start
+        /// from the beginning, beside them).
+        public var problems: [String] = []
+    }
+
     /// Queues `entries`, each continuing the stored download it names when there is one (same
-    /// URIs, options and directory) and added anew otherwise. Continued downloads that failed,
-    /// were cancelled or paused are queued again with fresh attempts; completed ones stay complete.
-    /// Returns the ids in entry order, how many were continued, and how many of those were
-    /// already complete (counted before any download starts, so none that completes at once is
-    /// among them).
-    public func continueOrAdd(_ entries: consuming [QueueEntry]) -> (ids: [String], continued: Int, complete: Int) {
-        let (downloads, named) = matched(consume entries)
-        let complete = downloads.count { $0.state == .complete }
-        return (queue.restore(consume downloads), named.count, complete)
+    /// URIs, options and directory) and added anew otherwise: complete when an earlier run saved
+    /// its file, continuing a file another tool left when it says `continue=true`. Continued
+    /// downloads that failed, were cancelled or paused are queued again with fresh attempts;
+    /// completed ones stay complete.
+    public func continueOrAdd(_ entries: consuming [QueueEntry]) -> Continuation {
+        var continuation = Continuation()
+        let (downloads, named) = matched(consume entries, noting: &continuation)
+        continuation.complete = downloads.count { $0.state == .complete }
+        continuation.continued = named.count
+        continuation.ids = queue.restore(consume downloads)
+        return continuation
     }
 
     /// Queues every stored download as it was (the full-screen UI's queue), then `entries`, each
@@ -61,14 +82,17 @@ public final class StoredQueue: Sendable {
     /// Returns how many entries continued a stored download.
     @discardableResult
     public func restoreAll(adding entries: [QueueEntry]) -> Int {
-        let (downloads, named) = matched(entries)
+        var continuation = Continuation()
+        let (downloads, named) = matched(entries, noting: &continuation)
         let kept = stored.filter { !named.contains($0.id) }
         queue.restore(kept + downloads)
         return named.count
     }
 
-    /// The downloads `entries` ask for, stored ones continued, and the ids of those continued.
-    private func matched(_ entries: consuming [QueueEntry]) -> (downloads: [Download], named: Set<String>) {
+    /// The downloads `entries` ask for, stored ones continued, and the ids of those continued;
+    /// files found on disk go into `continuation`.
+    private func matched(_ entries: consuming [QueueEntry],
+                         noting continuation: inout Continuation) -> (downloads: [Download], named: Set<String>) {
         // Every download still in the store belongs to a run that did not end: completed ones
         // too (a run killed after a file was saved), which stay complete rather than being
         // fetched again under a new name.
@@ -85,12 +109,7 @@ public final class StoredQueue: Sendable {
             guard let index = earlier[key]?.firstIndex(where: { StoredQueue.continues($0, fresh) }),
                   var download = earlier[key]?.remove(at: index) else {
                 if saved == nil { saved = (try? store.savedFiles()) ?? [:] }
-                if let file = savedFile(for: fresh, history: saved?[fresh.displayURI]) {
-                    fresh.state = .complete
-                    fresh.destination = file.destination
-                    fresh.totalBytes = file.bytes
-                    fresh.completed = ByteRanges(file.bytes > 0 ? [0..<file.bytes] : [])
-                }
+                notice(filesOf: &fresh, history: saved?[fresh.displayURI], noting: &continuation)
                 return fresh
             }
             named.insert(download.id)
@@ -107,20 +126,49 @@ public final class StoredQueue: Sendable {
         return (downloads, named)
     }
 
+    /// What a new download finds on disk: the file an earlier run saved (then it is complete),
+    /// or under `continue=true` a file another tool left unfinished (then it continues it);
+    /// without `continue=true` such a file is noted as one `-c` would continue. Overwriting and
+    /// conditional gets ask the server instead.
+    private func notice(filesOf fresh: inout Download, history: DownloadStore.SavedFile?,
+                        noting continuation: inout Continuation) {
+        let options = fresh.options.merged(over: queue.configuration.defaults)
+        guard options.allowOverwrite != true, options.conditionalGet != true, let directory = fresh.directory else {
+            return
+        }
+        if let file = savedFile(for: fresh, history: history, out: options.out, in: directory) {
+            fresh.state = .complete
+            fresh.destination = file.destination
+            fresh.totalBytes = file.bytes
+            fresh.completed = ByteRanges(file.bytes > 0 ? [0..<file.bytes] : [])
+            return
+        }
+        guard let path = fresh.uris.first.flatMap(URL.init(string:))
+                .flatMap({ FileNaming.expectedPath(out: options.out, url: $0, directory: directory) }) else { return }
+        guard options.continueExisting == true else {
+            if FileManager.default.fileExists(atPath: path) { continuation.continuable.append(path) }
+            return
+        }
+        do {
+            guard let unfinished = try UnfinishedFile.find(at: path) else { return }
+            try unfinished.continueAs(&fresh)
+            continuation.unfinished.append(unfinished)
+        } catch {
+            continuation.problems.append("\(error); it is downloaded again beside it")
+        }
+    }
+
     /// The file an earlier run saved for `fresh`'s URI, when it is still that download,
     /// complete, as `wget -c` and `aria2c -c` see it: the file the history names, in the same
     /// place (its `out`, or its directory), a regular file of the size saved and not changed
     /// since; else the file `fresh` would be saved as (its `out`, else the URL's name) when
     /// its mark (`SavedFileMark`) says it came from that URI unchanged, as after a run whose
-    /// store could not be written. Overwriting and conditional gets ask the server again.
-    private func savedFile(for fresh: Download, history: DownloadStore.SavedFile?) -> DownloadStore.SavedFile? {
-        let options = fresh.options.merged(over: queue.configuration.defaults)
-        guard options.allowOverwrite != true, options.conditionalGet != true, let directory = fresh.directory else {
-            return nil
-        }
-        if let history, isStillSaved(history, out: options.out, in: directory) { return history }
+    /// store could not be written.
+    private func savedFile(for fresh: Download, history: DownloadStore.SavedFile?, out: String?,
+                           in directory: String) -> DownloadStore.SavedFile? {
+        if let history, isStillSaved(history, out: out, in: directory) { return history }
         guard let url = fresh.uris.first.flatMap(URL.init(string:)),
-              let path = ConditionalGet.existingFile(out: options.out, url: url, directory: directory),
+              let path = ConditionalGet.existingFile(out: out, url: url, directory: directory),
               let size = SavedFileMark.savedSize(of: path, uri: fresh.displayURI) else { return nil }
         return DownloadStore.SavedFile(destination: path, bytes: size, finishedAt: Date())
     }

@@ -1,0 +1,71 @@
+import Foundation
+import HaulNet
+
+// MARK: - ErrorCode
+
+/// Why a download failed, numbered as aria2 numbers it (its manual's "Exit Status"), so scripts
+/// written for aria2c tell failures apart the same way: `haul get` exits with the code of the
+/// last download that failed, and a download's `errorCode` in aria2's RPC is the same number.
+public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
+    case unknown = 1
+    case timedOut = 2
+    case notFound = 3
+    case network = 6
+    /// Downloads were left unfinished when haul was stopped (SIGINT, SIGTERM).
+    case unfinished = 7
+    case diskFull = 9
+    case fileExists = 13
+    case renameFailed = 14
+    case cannotCreateFile = 16
+    case fileIO = 17
+    case cannotCreateDirectory = 18
+    case nameResolution = 19
+    case badResponse = 22
+    case tooManyRedirects = 23
+    case authorization = 24
+    /// A bad or unknown option, or an unexpected argument.
+    case badOption = 28
+    case serverOverloaded = 29
+    case checksumMismatch = 32
+
+    /// The code for a failed attempt.
+    public init(_ failure: RetryPolicy.Failure) {
+        switch failure {
+        case .status(let code, _): self.init(status: code)
+        case .transport(let kind): self.init(kind)
+        case .local(let code): self = code
+        }
+    }
+
+    /// The code for an HTTP (or FTP reply mapped to HTTP) status that failed a download.
+    public init(status: Int) {
+        switch status {
+        case 404, 410: self = .notFound
+        case 401, 403, 407: self = .authorization
+        case 408, 504: self = .timedOut
+        case 429, 503: self = .serverOverloaded
+        default: self = .badResponse
+        }
+    }
+
+    /// The code for a transfer that failed with `kind`.
+    public init(_ kind: ConnectionError.Kind) {
+        switch kind {
+        case .cannotResolveHost: self = .nameResolution
+        case .timedOut: self = .timedOut
+        case .cannotConnect, .connectionLost, .transport: self = .network
+        case .tooManyRedirects: self = .tooManyRedirects
+        case .httpStatus(let code, _): self.init(status: code)
+        case .badResponse, .redirectRefused: self = .badResponse
+        case .remoteFileNotFound: self = .notFound
+        case .accessDenied, .authenticationCancelled: self = .authorization
+        case .fileWrite: self = .fileIO
+        case .badURL, .unsupportedScheme, .tlsFailure, .bodyStream, .notInCache, .tooLarge: self = .unknown
+        }
+    }
+
+    /// The code for a file-system failure with `errno`: a full disk (or quota) is told apart.
+    public init(fileError errno: Int32?, otherwise: ErrorCode = .fileIO) {
+        self = errno == ENOSPC || errno == EDQUOT || errno == EFBIG ? .diskFull : otherwise
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import HaulCore
+import TOMLKit
+
+// MARK: - ConfigFile
+
+/// `$XDG_CONFIG_HOME/haul/config.toml` (else `~/.config/haul/config.toml`): haul's settings, read
+/// by `haul` and `haul get` alike. `theme` is the UI's; every other key is one of haul's options
+/// by its long name, as aria2's `aria2.conf` takes them. The command line wins.
+///
+/// ```toml
+/// theme = "solarized-dark"         # a theme name or a path to a .toml file
+/// dir = "~/Downloads"
+/// max-connection-per-server = 4
+/// continue = true
+/// header = ["X-From: haul"]        # a repeatable option takes a list
+/// ```
+public struct ConfigFile: Sendable, Equatable {
+    /// One option line: its name, its values as text (several for a list), and its line.
+    public struct Setting: Sendable, Equatable {
+        public let name: String
+        public let values: [String]
+        public let line: Int?
+    }
+
+    public var theme: String?
+    /// The options in the file, by name (not in the file's order: TOML tables are unordered).
+    public var settings: [Setting] = []
+
+    public init(theme: String? = nil, settings: [Setting] = []) {
+        self.theme = theme
+        self.settings = settings
+    }
+
+    /// The config file's path for `environment`.
+    public static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        XDGDirectory.config.path(environment: environment) + "/config.toml"
+    }
+
+    /// Reads the file at `path`; a missing file is an empty config, a broken one an error naming
+    /// the file, line and key.
+    public static func load(path: String) throws(ThemeError) -> ConfigFile {
+        guard let data = FileManager.default.contents(atPath: path) else { return ConfigFile() }
+        let text = String(decoding: data, as: UTF8.self)
+        let table = try ThemeLines.table(from: text, file: path)
+        var config = ConfigFile()
+        let lines = ThemeLines(text: text)
+        for key in table.keys.sorted() {
+            let line = lines.line(of: key)
+            if key == "theme" {
+                guard let theme = table[key]?.string else {
+                    throw ThemeError(file: path, line: line, key: key, message: "must be a string: a theme name or a path")
+                }
+                config.theme = theme
+                continue
+            }
+            let values: [String]? = if let array = table[key]?.array {
+                array.map(text(of:)).allSatisfy { $0 != nil } ? array.compactMap(text(of:)) : nil
+            } else {
+                table[key].flatMap(text(of:))
+                    .map { [$0] }
+            }
+            guard let values else {
+                throw ThemeError(file: path, line: line, key: key,
+                                 message: "must be a string, a number, true or false, or a list of strings")
+            }
+            config.settings.append(Setting(name: key, values: values, line: line))
+        }
+        return config
+    }
+
+    /// A value as an option's text: a string, an integer, or true/false.
+    private static func text(of value: any TOMLValueConvertible) -> String? {
+        value.string ?? value.int.map(String.init) ?? value.bool.map(String.init)
+    }
+}

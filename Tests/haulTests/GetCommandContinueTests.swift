@@ -1,0 +1,111 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// `-c`, as wget and aria2 users expect: a file another tool left unfinished under the
+/// download's name is continued with `Range`, not fetched again beside it.
+@Suite("haul get -c")
+struct GetCommandContinueTests {
+    @Test("a file curl or wget left is continued from its size; without -c haul says -c would continue it")
+    func curlLeft() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let key = UUID().uuidString
+        let url = server.url("/file/20000?key=\(key)").absoluteString
+        let left = directory.appendingPathComponent("20000")
+        try Data(TestPattern.bytes(count: 7000)).write(to: left)
+
+        let continued = try HaulProcess.run(["get", "-c", url], in: directory)
+        #expect(continued.status == 0, "\(continued.stderr)")
+        #expect(continued.stderr.contains("continuing"), "\(continued.stderr)")
+        #expect(server.fileRequests.requests(for: key).map(\.range) == ["bytes=7000-"])
+        let data = try Data(contentsOf: left)
+        #expect(data.count == 20000 && TestPattern.matches(data))
+        #expect(!FileManager.default.fileExists(atPath: left.path + ".1"))
+
+        let otherKey = UUID().uuidString
+        let other = server.url("/file/3000?key=\(otherKey)").absoluteString
+        try Data(TestPattern.bytes(count: 1000)).write(to: directory.appendingPathComponent("3000"))
+        let beside = try HaulProcess.run(["get", other], in: directory)
+        #expect(beside.status == 0, "\(beside.stderr)")
+        #expect(beside.stderr.contains("3000 exists") && beside.stderr.contains("-c continues it"), "\(beside.stderr)")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("3000.1")).count == 3000)
+    }
+
+    @Test("a whole file another tool left: the server's 416 says nothing follows, and it is kept as it is")
+    func wholeFileLeft() throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let nginx = try NginxServer.start(files: ["w.bin": TestPattern.bytes(count: 5000)])
+        defer { nginx.stop() }
+        try Data(TestPattern.bytes(count: 5000)).write(to: directory.appendingPathComponent("w.bin"))
+        let run = try HaulProcess.run(["get", "-c", "--ca-certificate", nginx.caFile, nginx.url("/w.bin").absoluteString],
+                                      in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["w.bin"])
+        #expect(TestPattern.matches(try Data(contentsOf: directory.appendingPathComponent("w.bin"))))
+    }
+
+    @Test("an aria2 control file: only the pieces it lacks are asked for, and the control file goes at the end")
+    func controlFileLeft() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let key = UUID().uuidString
+        let size = 3 << 20
+        // aria2 allocated the whole file and wrote pieces 0 and 2 (of 1 MiB); piece 1 is zeros.
+        var bytes = TestPattern.bytes(count: size)
+        bytes.replaceSubrange((1 << 20)..<(2 << 20), with: [UInt8](repeating: 0, count: 1 << 20))
+        try Data(bytes).write(to: directory.appendingPathComponent("f.bin"))
+        var control: [UInt8] = [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0]
+        control += [0, 0, 0, 0, 0, 0x30, 0, 0] + [UInt8](repeating: 0, count: 8) + [0, 0, 0, 1, 0b1010_0000, 0, 0, 0, 0]
+        try Data(control).write(to: directory.appendingPathComponent("f.bin.aria2"))
+
+        let url = server.url("/file/\(size)?key=\(key)").absoluteString
+        let run = try HaulProcess.run(["get", "-c", "-o", "f.bin", url], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("from its aria2 control file: 2.0 MiB of 3.0 MiB there"), "\(run.stderr)")
+        #expect(server.fileRequests.requests(for: key).map(\.range) == ["bytes=1048576-"])
+        let data = try Data(contentsOf: directory.appendingPathComponent("f.bin"))
+        #expect(data.count == size && TestPattern.matches(data))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["f.bin"])
+    }
+
+    @Test("a file aria2c -x4 left when stopped with SIGINT is finished by haul get -c over ranged requests")
+    func realAria2() throws {
+        let aria2c = "/usr/bin/aria2c"
+        try #require(FileManager.default.isExecutableFile(atPath: aria2c), "make test installs aria2")
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let size = 12 << 20
+        let nginx = try NginxServer.start(files: ["big.bin": TestPattern.bytes(count: size)])
+        defer { nginx.stop() }
+        // 1 MB/s a connection: aria2c's four get about a third of the file before the SIGINT.
+        let slow = try LinkEmulator(targetPort: nginx.port, shape: .init(bytesPerSecond: 1_000_000))
+        defer { slow.shutdown() }
+        let aria2 = try SpawnedProcess(aria2c, ["-x4", "-s4", "-k1M", "--ca-certificate=\(nginx.caFile)",
+                                               "-d", directory.path, slow.url("/big.bin")])
+        // aria2 writes its control file when it stops: its allocated file says it has begun.
+        let file = directory.appendingPathComponent("big.bin").path
+        let deadline = Date().addingTimeInterval(20)
+        while !FileManager.default.fileExists(atPath: file), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 1)
+        aria2.stop(with: SIGINT)
+        try #require(FileManager.default.fileExists(atPath: file + ".aria2"), "aria2c left no control file")
+
+        // The same bytes from a server that counts the requests (nginx and it serve one pattern).
+        let server = try FaultServer.shared()
+        let key = UUID().uuidString
+        let run = try HaulProcess.run(["get", "-c", "-x4", "-k1M", "-o", "big.bin",
+                                       server.url("/file/\(size)?key=\(key)").absoluteString], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("from its aria2 control file"), "\(run.stderr)")
+        let data = try Data(contentsOf: directory.appendingPathComponent("big.bin"))
+        #expect(data.count == size && TestPattern.matches(data))
+        // What aria2c had written was not asked for again: every request is ranged, none from 0.
+        let ranges = server.fileRequests.requests(for: key).map(\.range)
+        #expect(!ranges.isEmpty && ranges.allSatisfy { $0 != nil && $0 != "bytes=0-" }, "\(ranges)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["big.bin"])
+    }
+}
