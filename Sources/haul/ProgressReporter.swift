@@ -113,7 +113,7 @@ final class ProgressReporter: Sendable {
     private func describe(_ response: ResponseSummary, of download: Download) {
         var lines = response.redirectChain.dropLast().map { "< redirected from \(TextSanitizer.visible($0))" }
         lines.append("< \(TextSanitizer.visible(response.redirectChain.last ?? download.displayURI))")
-        lines.append("< HTTP/\(response.httpVersion) \(response.statusCode) \(TextSanitizer.visible(response.reasonPhrase))")
+        lines.append("< \(response.httpVersion) \(response.statusCode) \(TextSanitizer.visible(response.reasonPhrase))")
         lines += response.headers.map { "< \(TextSanitizer.visible($0.name)): \(TextSanitizer.visible($0.value))" }
         report(lines.joined(separator: "\n"))
     }

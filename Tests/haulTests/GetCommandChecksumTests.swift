@@ -7,14 +7,14 @@ import Testing
 @Suite("haul get --checksum")
 struct GetCommandChecksumTests {
     @Test("a wrong digest keeps NAME.part and says so; the rerun with the right digest (sha256=) completes without a request")
-    func correctedDigest() throws {
+    func correctedDigest() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let key = UUID().uuidString
         let url = server.url("/file/30000?key=\(key)").absoluteString
         let body = Data(TestPattern.bytes(count: 30_000))
-        let wrong = try HaulProcess.run(["get", url, "-o", "x.bin", "--checksum", "sha256=" + String(repeating: "0", count: 64)],
+        let wrong = try await HaulProcess.run(["get", url, "-o", "x.bin", "--checksum", "sha256=" + String(repeating: "0", count: 64)],
                                         in: directory)
         #expect(wrong.status == 32, "\(wrong.stderr)")
         #expect(wrong.stderr.contains("checksum mismatch") && wrong.stderr.contains("x.bin.part"), "\(wrong.stderr)")
@@ -22,7 +22,7 @@ struct GetCommandChecksumTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.bin").path))
 
         let digest = try shell("sha256sum x.bin.part | cut -c1-64", in: directory)
-        let right = try HaulProcess.run(["get", url, "-o", "x.bin", "--checksum", "sha256=\(digest)"], in: directory)
+        let right = try await HaulProcess.run(["get", url, "-o", "x.bin", "--checksum", "sha256=\(digest)"], in: directory)
         #expect(right.status == 0, "\(right.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("x.bin")) == body)
         #expect(server.fileRequests.requests(for: key).count == 1)
@@ -46,13 +46,13 @@ struct GetCommandChecksumTests {
 @Suite("haul get and partial files it did not make")
 struct GetCommandForeignPartialTests {
     @Test("a NAME.part another program made is not reported as received data kept")
-    func foreignPartial() throws {
+    func foreignPartial() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         try Data("mine".utf8).write(to: directory.appendingPathComponent("x.bin"))
         try Data("someone else's".utf8).write(to: directory.appendingPathComponent("x.bin.part"))
-        let run = try HaulProcess.run(["get", server.url("/bytes/1000").absoluteString, "-o", "x.bin", "--conditional-get"],
+        let run = try await HaulProcess.run(["get", server.url("/bytes/1000").absoluteString, "-o", "x.bin", "--conditional-get"],
                                       in: directory)
         #expect(run.status == 16, "\(run.stderr)")
         #expect(run.stderr.contains("cannot create"), "\(run.stderr)")
@@ -65,16 +65,16 @@ struct GetCommandForeignPartialTests {
 @Suite("haul get and curl's habits")
 struct GetCommandCurlHabitTests {
     @Test("-k with a URL says -k is --min-split-size here; --insecure skips the certificate check")
-    func curlHabits() throws {
+    func curlHabits() async throws {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let habit = try HaulProcess.run(["get", "-k", "https://127.0.0.1:1/x"], in: directory)
+        let habit = try await HaulProcess.run(["get", "-k", "https://127.0.0.1:1/x"], in: directory)
         #expect(habit.status == 28)
         #expect(habit.stderr.contains("-k is --min-split-size here") && habit.stderr.contains("--insecure"), "\(habit.stderr)")
 
         let nginx = try NginxServer.start(files: ["f.bin": TestPattern.bytes(count: 5000)])
         defer { nginx.stop() }
-        let insecure = try HaulProcess.run(["get", "--insecure", nginx.url("/f.bin").absoluteString], in: directory)
+        let insecure = try await HaulProcess.run(["get", "--insecure", nginx.url("/f.bin").absoluteString], in: directory)
         #expect(insecure.status == 0, "\(insecure.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("f.bin")).count == 5000)
     }
@@ -84,15 +84,15 @@ struct GetCommandCurlHabitTests {
 @Suite("haul get --conditional-get against nginx")
 struct GetCommandConditionalNginxTests {
     @Test("a file saved without flags is found unchanged by a later --conditional-get (nginx answers 304)")
-    func notModified() throws {
+    func notModified() async throws {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let nginx = try NginxServer.start(files: ["c.bin": TestPattern.bytes(count: 7000)])
         defer { nginx.stop() }
         let url = nginx.url("/c.bin").absoluteString
-        let first = try HaulProcess.run(["get", "--ca-certificate", nginx.caFile, url], in: directory)
+        let first = try await HaulProcess.run(["get", "--ca-certificate", nginx.caFile, url], in: directory)
         #expect(first.status == 0, "\(first.stderr)")
-        let again = try HaulProcess.run(["get", "--ca-certificate", nginx.caFile, "--conditional-get", url], in: directory)
+        let again = try await HaulProcess.run(["get", "--ca-certificate", nginx.caFile, "--conditional-get", url], in: directory)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("up to date"), "\(again.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("c.1.bin").path))
@@ -103,7 +103,7 @@ struct GetCommandConditionalNginxTests {
 @Suite("haul --version")
 struct VersionTests {
     @Test("--version names haul's version, libcurl's, its TLS library, its protocols and features")
-    func version() throws {
+    func version() async throws {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let process = Process()

@@ -7,7 +7,7 @@ import Testing
 @Suite("haul get -c")
 struct GetCommandContinueTests {
     @Test("a file curl or wget left is continued from its size; without -c haul says -c would continue it")
-    func curlLeft() throws {
+    func curlLeft() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -16,7 +16,7 @@ struct GetCommandContinueTests {
         let left = directory.appendingPathComponent("20000")
         try Data(TestPattern.bytes(count: 7000)).write(to: left)
 
-        let continued = try HaulProcess.run(["get", "-c", url], in: directory)
+        let continued = try await HaulProcess.run(["get", "-c", url], in: directory)
         #expect(continued.status == 0, "\(continued.stderr)")
         #expect(continued.stderr.contains("continuing"), "\(continued.stderr)")
         #expect(server.fileRequests.requests(for: key).map(\.range) == ["bytes=7000-"])
@@ -27,20 +27,20 @@ struct GetCommandContinueTests {
         let otherKey = UUID().uuidString
         let other = server.url("/file/3000?key=\(otherKey)").absoluteString
         try Data(TestPattern.bytes(count: 1000)).write(to: directory.appendingPathComponent("3000"))
-        let beside = try HaulProcess.run(["get", other], in: directory)
+        let beside = try await HaulProcess.run(["get", other], in: directory)
         #expect(beside.status == 0, "\(beside.stderr)")
         #expect(beside.stderr.contains("3000 exists") && beside.stderr.contains("-c continues it"), "\(beside.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("3000.1")).count == 3000)
     }
 
     @Test("a whole file another tool left: the server's 416 says nothing follows, and it is kept as it is")
-    func wholeFileLeft() throws {
+    func wholeFileLeft() async throws {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let nginx = try NginxServer.start(files: ["w.bin": TestPattern.bytes(count: 5000)])
         defer { nginx.stop() }
         try Data(TestPattern.bytes(count: 5000)).write(to: directory.appendingPathComponent("w.bin"))
-        let run = try HaulProcess.run(["get", "-c", "--ca-certificate", nginx.caFile, nginx.url("/w.bin").absoluteString],
+        let run = try await HaulProcess.run(["get", "-c", "--ca-certificate", nginx.caFile, nginx.url("/w.bin").absoluteString],
                                       in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["w.bin"])
@@ -48,7 +48,7 @@ struct GetCommandContinueTests {
     }
 
     @Test("an aria2 control file: only the pieces it lacks are asked for, and the control file goes at the end")
-    func controlFileLeft() throws {
+    func controlFileLeft() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -63,7 +63,7 @@ struct GetCommandContinueTests {
         try Data(control).write(to: directory.appendingPathComponent("f.bin.aria2"))
 
         let url = server.url("/file/\(size)?key=\(key)").absoluteString
-        let run = try HaulProcess.run(["get", "-c", "-o", "f.bin", url], in: directory)
+        let run = try await HaulProcess.run(["get", "-c", "-o", "f.bin", url], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("from its aria2 control file: 2.0 MiB of 3.0 MiB there"), "\(run.stderr)")
         #expect(server.fileRequests.requests(for: key).map(\.range) == ["bytes=1048576-"])
@@ -73,31 +73,31 @@ struct GetCommandContinueTests {
     }
 
     @Test("a file aria2c -x4 left when stopped with SIGINT is finished by haul get -c over ranged requests")
-    func realAria2() throws {
+    func realAria2() async throws {
         let aria2c = "/usr/bin/aria2c"
         try #require(FileManager.default.isExecutableFile(atPath: aria2c), "make test installs aria2")
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let size = 12 << 20
+        let size = 6 << 20
         let nginx = try NginxServer.start(files: ["big.bin": TestPattern.bytes(count: size)])
         defer { nginx.stop() }
-        // 1 MB/s a connection: aria2c's four get about a third of the file before the SIGINT.
-        let slow = try LinkEmulator(targetPort: nginx.port, shape: .init(bytesPerSecond: 1_000_000))
+        // 500 KB/s a connection: aria2c's four get about a third of the file before the SIGINT.
+        let slow = try LinkEmulator(targetPort: nginx.port, shape: .init(bytesPerSecond: 500_000))
         defer { slow.shutdown() }
         let aria2 = try SpawnedProcess(aria2c, ["-x4", "-s4", "-k1M", "--ca-certificate=\(nginx.caFile)",
                                                "-d", directory.path, slow.url("/big.bin")])
         // aria2 writes its control file when it stops: its allocated file says it has begun.
         let file = directory.appendingPathComponent("big.bin").path
         let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: file), Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        Thread.sleep(forTimeInterval: 1)
+        while !FileManager.default.fileExists(atPath: file), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        try await Task.sleep(for: .seconds(1))
         aria2.stop(with: SIGINT)
         try #require(FileManager.default.fileExists(atPath: file + ".aria2"), "aria2c left no control file")
 
         // The same bytes from a server that counts the requests (nginx and it serve one pattern).
         let server = try FaultServer.shared()
         let key = UUID().uuidString
-        let run = try HaulProcess.run(["get", "-c", "-x4", "-k1M", "-o", "big.bin",
+        let run = try await HaulProcess.run(["get", "-c", "-x4", "-k1M", "-o", "big.bin",
                                        server.url("/file/\(size)?key=\(key)").absoluteString], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("from its aria2 control file"), "\(run.stderr)")

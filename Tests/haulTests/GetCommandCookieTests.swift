@@ -6,14 +6,14 @@ import Testing
 @Suite("haul get with cookies and conditional gets")
 struct GetCommandCookieTests {
     @Test("--load-cookies sends them to every download; --save-cookies keeps what servers set, mode 0600")
-    func cookies() throws {
+    func cookies() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let jar = directory.appendingPathComponent("jar.txt").path
         try "127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tabc123\n".write(toFile: jar, atomically: true, encoding: .utf8)
         let saved = directory.appendingPathComponent("saved.txt").path
-        let run = try HaulProcess.run(["get", "-j", "1", server.url("/cookies?theme=dark").absoluteString,
+        let run = try await HaulProcess.run(["get", "-j", "1", server.url("/cookies?theme=dark").absoluteString,
                                        server.url("/headers").absoluteString, "--load-cookies", jar, "--save-cookies", saved, "-d", "out"],
                                       in: directory)
         #expect(run.status == 0, "\(run.stderr)")
@@ -24,23 +24,23 @@ struct GetCommandCookieTests {
         #expect(kept.contains("\tsid\tabc123") && kept.contains("\ttheme\tdark"))
         #expect(try FileManager.default.attributesOfItem(atPath: saved)[.posixPermissions] as? Int == 0o600)
 
-        let missing = try HaulProcess.run(["get", server.url("/bytes/1").absoluteString, "--load-cookies", "/nonexistent/jar"], in: directory)
+        let missing = try await HaulProcess.run(["get", server.url("/bytes/1").absoluteString, "--load-cookies", "/nonexistent/jar"], in: directory)
         #expect(missing.status == 28 && missing.stderr.contains("--load-cookies"))
     }
 
     @Test("-R then --conditional-get: the second run transfers nothing and keeps the file")
-    func conditionalRun() throws {
+    func conditionalRun() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let key = UUID().uuidString
         let url = server.url("/file/40000?key=\(key)").absoluteString
-        let first = try HaulProcess.run(["get", "-R", url], in: directory)
+        let first = try await HaulProcess.run(["get", "-R", url], in: directory)
         #expect(first.status == 0, "\(first.stderr)")
         let path = directory.appendingPathComponent("40000").path
         let modified = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
         #expect(modified == Date(timeIntervalSince1970: 1_788_256_800))
-        let second = try HaulProcess.run(["get", "--conditional-get", url], in: directory)
+        let second = try await HaulProcess.run(["get", "--conditional-get", url], in: directory)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("up to date"), "\(second.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["40000"])

@@ -7,7 +7,7 @@ import Testing
 @Suite("haul get run again")
 struct GetCommandRerunTests {
     @Test("the same URL and list again download nothing; --allow-overwrite or a changed file fetch again")
-    func rerun() throws {
+    func rerun() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -17,18 +17,18 @@ struct GetCommandRerunTests {
         try "\(listed)\n  out=listed.bin\n".write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
 
         for _ in 0..<2 {
-            let run = try HaulProcess.run(["get", url, "-d", "dl"], in: directory)
+            let run = try await HaulProcess.run(["get", url, "-d", "dl"], in: directory)
             #expect(run.status == 0, "\(run.stderr)")
-            let list = try HaulProcess.run(["get", "-i", "list.txt", "-d", "dl"], in: directory)
+            let list = try await HaulProcess.run(["get", "-i", "list.txt", "-d", "dl"], in: directory)
             #expect(list.status == 0, "\(list.stderr)")
         }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("dl").path).sorted()
         #expect(files == ["20000", "listed.bin"])
         #expect(server.fileRequests.requests(for: key).count == 1 && server.fileRequests.requests(for: listKey).count == 1)
-        let again = try HaulProcess.run(["get", url, "-d", "dl"], in: directory)
+        let again = try await HaulProcess.run(["get", url, "-d", "dl"], in: directory)
         #expect(again.stderr.contains("20000 is complete already"), "\(again.stderr)")
 
-        let overwrite = try HaulProcess.run(["get", url, "-d", "dl", "--allow-overwrite"], in: directory)
+        let overwrite = try await HaulProcess.run(["get", url, "-d", "dl", "--allow-overwrite"], in: directory)
         #expect(overwrite.status == 0, "\(overwrite.stderr)")
         #expect(server.fileRequests.requests(for: key).count == 2)
 
@@ -37,7 +37,7 @@ struct GetCommandRerunTests {
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("edited".utf8))
         try handle.close()
-        let changed = try HaulProcess.run(["get", url, "-d", "dl"], in: directory)
+        let changed = try await HaulProcess.run(["get", url, "-d", "dl"], in: directory)
         #expect(changed.status == 0, "\(changed.stderr)")
         #expect(server.fileRequests.requests(for: key).count == 3)
         #expect(try Data(contentsOf: directory.appendingPathComponent("dl/20000.1")).count == 20_000)
@@ -49,7 +49,7 @@ struct GetCommandRerunTests {
 @Suite("haul get with a store it cannot write")
 struct GetCommandStoreFailureTests {
     @Test("a checkpoint that fails (a file-size limit stands in for a full disk) makes the exit status 1; the next run finds the file complete by its mark")
-    func storeWriteFails() throws {
+    func storeWriteFails() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -57,12 +57,12 @@ struct GetCommandStoreFailureTests {
         let url = server.url("/file/1000?key=\(key)").absoluteString
         // 64 KiB lets the store open and its schema be written, and stops the write-ahead log
         // at the first checkpoints; the 1000-byte download itself fits.
-        let run = try HaulProcess.run(["get", url], in: directory, fileSizeLimitKiB: 64)
+        let run = try await HaulProcess.run(["get", url], in: directory, fileSizeLimitKiB: 64)
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("store could not be written"), "\(run.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("1000")).count == 1000)
 
-        let again = try HaulProcess.run(["get", url], in: directory)
+        let again = try await HaulProcess.run(["get", url], in: directory)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("complete already"), "\(again.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("1000.1").path))

@@ -6,8 +6,8 @@ import Testing
 @Suite("haul get")
 struct GetCommandTests {
     func haul(_ arguments: [String], in directory: URL, stdin: String? = nil,
-              fileSizeLimitKiB: Int? = nil) throws -> HaulProcess.Run {
-        try HaulProcess.run(arguments, in: directory, stdin: stdin, fileSizeLimitKiB: fileSizeLimitKiB)
+              fileSizeLimitKiB: Int? = nil) async throws -> HaulProcess.Run {
+        try await HaulProcess.run(arguments, in: directory, stdin: stdin, fileSizeLimitKiB: fileSizeLimitKiB)
     }
 
     func scratch() throws -> URL {
@@ -15,11 +15,11 @@ struct GetCommandTests {
     }
 
     @Test("downloads several URLs, names them, exits 0")
-    func downloads() throws {
+    func downloads() async throws {
         let server = try FaultServer.shared()
         let directory = try scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let run = try haul(["get", server.url("/bytes/3000000").absoluteString, server.url("/chain/2").absoluteString,
+        let run = try await haul(["get", server.url("/bytes/3000000").absoluteString, server.url("/chain/2").absoluteString,
                             "-d", "out"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         let saved = try Data(contentsOf: directory.appendingPathComponent("out/3000000"))
@@ -30,38 +30,38 @@ struct GetCommandTests {
     }
 
     @Test("a hostile Content-Disposition cannot escape the directory or reach the terminal")
-    func hostileName() throws {
+    func hostileName() async throws {
         let server = try FaultServer.shared()
         let directory = try scratch()
         defer { HaulProcess.cleanUp(directory) }
         let value = "attachment; filename=\"../../evil\u{1B}[2J.txt\""
         let query = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        let run = try haul(["get", server.url("/disposition?value=\(query)").absoluteString], in: directory)
+        let run = try await haul(["get", server.url("/disposition?value=\(query)").absoluteString], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["_.._evil.txt"])
         #expect(!run.stderr.contains("\u{1B}[2J"))
     }
 
     @Test("an error status, a dropped body and a bad flag each exit non-zero with a clear message")
-    func failures() throws {
+    func failures() async throws {
         let server = try FaultServer.shared()
         let directory = try scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let missing = try haul(["get", server.url("/status/404").absoluteString], in: directory)
+        let missing = try await haul(["get", server.url("/status/404").absoluteString], in: directory)
         #expect(missing.status == 3)
         #expect(missing.stderr.contains("the server answered 404 Not Found"))
 
-        let dropped = try haul(["get", "-m", "1", server.url("/drop/1600000").absoluteString, "-o", "d.bin"], in: directory)
+        let dropped = try await haul(["get", "-m", "1", server.url("/drop/1600000").absoluteString, "-o", "d.bin"], in: directory)
         #expect(dropped.status == 6)
         #expect(dropped.stderr.contains("connection was lost"))
         #expect(dropped.stderr.contains("d.bin.part"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("d.bin").path))
 
-        let badFlag = try haul(["get", "--max-download-limit", "fast", server.url("/bytes/1").absoluteString], in: directory)
+        let badFlag = try await haul(["get", "--max-download-limit", "fast", server.url("/bytes/1").absoluteString], in: directory)
         #expect(badFlag.status == 28)
         #expect(badFlag.stderr.contains("'fast' is not a size"))
 
-        let badScheme = try haul(["get", "file:///etc/passwd"], in: directory)
+        let badScheme = try await haul(["get", "file:///etc/passwd"], in: directory)
         #expect(badScheme.status == 28)
         #expect(badScheme.stderr.contains("unsupported scheme 'file'"))
     }
@@ -73,7 +73,7 @@ struct GetQueueFileTests {
     let runner = GetCommandTests()
 
     @Test("a queue file with a bad line: problems by FILE:LINE, the rest downloaded, exit 1")
-    func queueFile() throws {
+    func queueFile() async throws {
         let server = try FaultServer.shared()
         let directory = try runner.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -86,7 +86,7 @@ struct GetQueueFileTests {
           out=two.bin
         """
         try queue.write(to: directory.appendingPathComponent("q.txt"), atomically: true, encoding: .utf8)
-        let run = try runner.haul(["get", "-i", "q.txt", "-j", "2"], in: directory)
+        let run = try await runner.haul(["get", "-i", "q.txt", "-j", "2"], in: directory)
         #expect(run.status == 1)
         #expect(run.stderr.contains("q.txt:5: split: 'many' is not a whole number"))
         #expect(run.stderr.contains("q.txt: 2 entries queued, 1 line rejected"))
@@ -95,7 +95,7 @@ struct GetQueueFileTests {
     }
 
     @Test("a queue file from a pipe is read; an empty one or a directory is a clear error")
-    func queueFileKinds() throws {
+    func queueFileKinds() async throws {
         let server = try FaultServer.shared()
         let directory = try runner.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -105,25 +105,25 @@ struct GetQueueFileTests {
             try? "\(server.url("/file/700?key=\(UUID())"))\n  out=piped.bin\n".write(toFile: fifo, atomically: false, encoding: .utf8)
         }
         writer.start()
-        let piped = try runner.haul(["get", "-q", "-i", "list.fifo"], in: directory)
+        let piped = try await runner.haul(["get", "-q", "-i", "list.fifo"], in: directory)
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("piped.bin")).count == 700)
 
-        let empty = try runner.haul(["get", "-q", "-i", "/dev/null"], in: directory)
+        let empty = try await runner.haul(["get", "-q", "-i", "/dev/null"], in: directory)
         #expect(empty.status == 1)
         #expect(empty.stderr.contains("nothing to download: /dev/null holds no usable entry"))
-        let folder = try runner.haul(["get", "-i", "/tmp"], in: directory)
+        let folder = try await runner.haul(["get", "-i", "/tmp"], in: directory)
         #expect(folder.status == 28)
         #expect(folder.stderr.contains("queue file '/tmp' is a directory"))
     }
 
     @Test("-i - reads standard input; --save-session keeps what did not finish")
-    func stdinAndSession() throws {
+    func stdinAndSession() async throws {
         let server = try FaultServer.shared()
         let directory = try runner.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let list = "\(server.url("/file/500?key=\(UUID())"))\n\(server.url("/status/404"))\n"
-        let run = try runner.haul(["get", "-i", "-", "-m", "1", "--save-session", "session.txt"], in: directory, stdin: list)
+        let run = try await runner.haul(["get", "-i", "-", "-m", "1", "--save-session", "session.txt"], in: directory, stdin: list)
         #expect(run.status == 3, "\(run.stderr)")
         #expect(run.stderr.contains("the server answered 404 Not Found"))
         let session = try String(contentsOf: directory.appendingPathComponent("session.txt"), encoding: .utf8)
@@ -132,11 +132,11 @@ struct GetQueueFileTests {
     }
 
     @Test("a full disk fails that download clearly, keeps what was written, and the others finish")
-    func diskFull() throws {
+    func diskFull() async throws {
         let server = try FaultServer.shared()
         let directory = try runner.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let run = try runner.haul(["get", "-m", "1", "-j", "1", server.url("/file/3000000?key=\(UUID())").absoluteString,
+        let run = try await runner.haul(["get", "-m", "1", "-j", "1", server.url("/file/3000000?key=\(UUID())").absoluteString,
                                    server.url("/file/100000?key=\(UUID())").absoluteString], in: directory,
                                   fileSizeLimitKiB: 1024)
         #expect(run.status == 9)
@@ -153,7 +153,7 @@ struct GetQueueFileTests {
 @Suite("haul get over HTTPS")
 struct GetCommandHTTPSTests {
     @Test("--ca-certificate makes verification pass; without it the download fails clearly")
-    func caCertificate() throws {
+    func caCertificate() async throws {
         let nginx = try NginxServer.start(files: ["secure.bin": TestPattern.bytes(count: 123_456)])
         defer { nginx.stop() }
         let runner = GetCommandTests()
@@ -161,12 +161,12 @@ struct GetCommandHTTPSTests {
         defer { HaulProcess.cleanUp(directory) }
         let url = nginx.url("/secure.bin").absoluteString
 
-        let trusted = try runner.haul(["get", "--ca-certificate", nginx.caFile, url], in: directory)
+        let trusted = try await runner.haul(["get", "--ca-certificate", nginx.caFile, url], in: directory)
         #expect(trusted.status == 0, "\(trusted.stderr)")
         let saved = try Data(contentsOf: directory.appendingPathComponent("secure.bin"))
         #expect(saved.count == 123_456 && TestPattern.matches(saved))
 
-        let untrusted = try runner.haul(["get", "-o", "other.bin", url], in: directory)
+        let untrusted = try await runner.haul(["get", "-o", "other.bin", url], in: directory)
         #expect(untrusted.status == 1)
         #expect(untrusted.stderr.contains("TLS certificate could not be verified"))
         #expect(untrusted.stderr.contains("--ca-certificate"))
@@ -178,7 +178,7 @@ struct GetCommandHTTPSTests {
 @Suite("haul get with netrc")
 struct GetCommandNetrcTests {
     @Test("~/.netrc gives the login unless --no-netrc; --netrc-path names another file; a shared file is warned about")
-    func netrc() throws {
+    func netrc() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -190,24 +190,24 @@ struct GetCommandNetrcTests {
         let url = server.url("/auth/digest?user=fay&pass=n3trc").absoluteString
         let environment = ["HOME": home.path]
 
-        let fromHome = try HaulProcess.run(["get", url, "-o", "a.txt"], in: directory, environment: environment)
+        let fromHome = try await HaulProcess.run(["get", url, "-o", "a.txt"], in: directory, environment: environment)
         #expect(fromHome.status == 0, "\(fromHome.stderr)")
         #expect(String(decoding: try Data(contentsOf: directory.appendingPathComponent("a.txt")), as: UTF8.self) == "welcome")
         #expect(!fromHome.stderr.contains("n3trc") && !fromHome.stderr.contains("warning"))
 
-        let refused = try HaulProcess.run(["get", url, "-o", "b.txt", "--no-netrc"], in: directory, environment: environment)
+        let refused = try await HaulProcess.run(["get", url, "-o", "b.txt", "--no-netrc"], in: directory, environment: environment)
         #expect(refused.status == 24)
         #expect(refused.stderr.contains("401") && refused.stderr.contains("--http-user"), "\(refused.stderr)")
 
         let other = directory.appendingPathComponent("other-netrc").path
         try "default login fay password n3trc".write(toFile: other, atomically: true, encoding: .utf8)
         chmod(other, 0o644)
-        let named = try HaulProcess.run(["get", url, "-o", "c.txt", "--netrc-path", other], in: directory,
+        let named = try await HaulProcess.run(["get", url, "-o", "c.txt", "--netrc-path", other], in: directory,
                                         environment: ["HOME": directory.appendingPathComponent("nowhere").path])
         #expect(named.status == 0, "\(named.stderr)")
         #expect(named.stderr.contains("can be read by other users") && named.stderr.contains("chmod 600"))
 
-        let missing = try HaulProcess.run(["get", url, "--netrc-path", directory.appendingPathComponent("none").path], in: directory)
+        let missing = try await HaulProcess.run(["get", url, "--netrc-path", directory.appendingPathComponent("none").path], in: directory)
         #expect(missing.status == 28 && missing.stderr.contains("--netrc-path"), "\(missing.stderr)")
     }
 }

@@ -40,7 +40,7 @@ struct KillTests {
             #expect(process.terminationReason == .uncaughtSignal, "ended on its own before the kill after \(delay) ms")
         }
         for key in keys { server.fileRequests.liftPace(for: key) }
-        let run = try HaulProcess.run(arguments, in: directory)
+        let run = try await HaulProcess.run(arguments, in: directory)
         #expect(run.status == 0, "\(run.stderr)\nkilled after (ms): \(delays)")
 
         let saved = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).sorted()

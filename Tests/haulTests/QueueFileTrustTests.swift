@@ -8,7 +8,7 @@ import Testing
 @Suite("Queue files from others")
 struct QueueFileTrustTests {
     @Test("a list loaded by URL cannot name a directory elsewhere or turn on overwriting: the file outside stays")
-    func remoteListStaysInside() throws {
+    func remoteListStaysInside() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -22,7 +22,7 @@ struct QueueFileTrustTests {
         let url = server.queueFileURL(lines: list, key: UUID().uuidString).absoluteString
         let environment = ["XDG_CACHE_HOME": directory.appendingPathComponent("cache").path]
 
-        let run = try HaulProcess.run(["get", "-i", url, "-d", "dl"], in: directory, environment: environment)
+        let run = try await HaulProcess.run(["get", "-i", url, "-d", "dl"], in: directory, environment: environment)
         #expect(try Data(contentsOf: victim) == Data("precious".utf8))
         #expect(run.stderr.contains(":2: dir '\(home.path)' is refused"), "\(run.stderr)")
         #expect(run.stderr.contains(":4: warning: allow-overwrite=true is not taken"), "\(run.stderr)")
@@ -34,7 +34,7 @@ struct QueueFileTrustTests {
     }
 
     @Test("a list the user names by path may name any directory; allow-overwrite comes from the command line only")
-    func localListNamesDirectories() throws {
+    func localListNamesDirectories() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -44,41 +44,41 @@ struct QueueFileTrustTests {
         let list = [server.url("/bytes/3000").absoluteString, "  dir=\(elsewhere.path)", "  out=a.bin", "  allow-overwrite=true"]
         try list.joined(separator: "\n").write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
 
-        let run = try HaulProcess.run(["get", "-i", "list.txt"], in: directory)
+        let run = try await HaulProcess.run(["get", "-i", "list.txt"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try Data(contentsOf: elsewhere.appendingPathComponent("a.bin")) == Data("old".utf8))
         #expect(try Data(contentsOf: elsewhere.appendingPathComponent("a.1.bin")).count == 3000)
 
-        let again = try HaulProcess.run(["get", "-i", "list.txt", "--allow-overwrite"], in: directory)
+        let again = try await HaulProcess.run(["get", "-i", "list.txt", "--allow-overwrite"], in: directory)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try Data(contentsOf: elsewhere.appendingPathComponent("a.bin")).count == 3000)
     }
 
     @Test("escape sequences a queue file holds are shown as text in its diagnostics, never sent to the terminal")
-    func diagnosticsShowNoEscapes() throws {
+    func diagnosticsShowNoEscapes() async throws {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let list = ["http://\u{1B}]0;pwned\u{07}/x", "gopher://h/\u{1B}[2J", "http://127.0.0.1:1/f",
                     "  \u{1B}]52;c;ZXZpbA==\u{07}=1", "  out=\u{1B}[31mred", "  split=\u{1B}[2J"]
         try list.joined(separator: "\n").write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
-        let run = try HaulProcess.run(["get", "-i", "list.txt", "-m", "1"], in: directory)
+        let run = try await HaulProcess.run(["get", "-i", "list.txt", "-m", "1"], in: directory)
         #expect(!run.stderr.contains("\u{1B}") && !run.stderr.contains("\u{07}"), "\(run.stderr.debugDescription)")
         #expect(run.stderr.contains("list.txt:4:") && run.stderr.contains("^[]52;c;"), "\(run.stderr)")
         #expect(run.stderr.contains("list.txt:6:") && run.stderr.contains("^[[2J"), "\(run.stderr)")
     }
 
     @Test("a header with no name, from the command line or a queue file, is refused by name and line; haul does not crash")
-    func namelessHeader() throws {
+    func namelessHeader() async throws {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         for header in [":", "::", ": value", "Bad Name: x"] {
-            let run = try HaulProcess.run(["get", "--header", header, "http://127.0.0.1:1/f"], in: directory)
+            let run = try await HaulProcess.run(["get", "--header", header, "http://127.0.0.1:1/f"], in: directory)
             #expect(run.status == 28, "\(header): \(run.stderr)")
             #expect(run.stderr.contains("--header") && run.stderr.contains("not a header"), "\(run.stderr)")
         }
         let list = ["http://127.0.0.1:1/f", "  header=:", "  header=::", "  user-agent=a\rX-Evil: 1"]
         try list.joined(separator: "\n").write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
-        let run = try HaulProcess.run(["get", "-i", "list.txt", "-m", "1"], in: directory)
+        let run = try await HaulProcess.run(["get", "-i", "list.txt", "-m", "1"], in: directory)
         #expect(run.status == 6, "\(run.stderr)")
         #expect(run.stderr.contains("list.txt:2: header:") && run.stderr.contains("list.txt:3: header:"), "\(run.stderr)")
         #expect(run.stderr.contains("list.txt:4: user-agent:"), "\(run.stderr)")

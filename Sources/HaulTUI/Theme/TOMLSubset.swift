@@ -2,7 +2,7 @@
 
 /// The part of TOML that theme and config files use, checked line by line before TOMLKit reads
 /// them: comments, `[section]` headers, and `key = value` where a value is a string, a
-/// boolean, an integer or a one-line inline table of those. TOMLKit's parser assumes, without
+/// boolean, an integer, or a one-line inline table or array of those. TOMLKit's parser assumes, without
 /// checking, things some malformed files break (undefined behaviour in a release build, found
 /// by fuzzing), so nothing outside this subset reaches it.
 struct TOMLSubset {
@@ -18,7 +18,7 @@ struct TOMLSubset {
         }
         return scanner.checkLine() ? nil
             : "not a line this file may hold: a comment, a [section], or key = value "
-            + "(a string, true or false, a number, or { key = value, … } on one line)"
+            + "(a string, true or false, a number, { key = value, … } or [ value, … ] on one line)"
     }
 
     // MARK: - Grammar
@@ -45,7 +45,22 @@ struct TOMLSubset {
         guard take("=") else { return false }
         skipBlanks()
         if allowingTables, peek == "{" { return inlineTable() }
+        if allowingTables, peek == "[" { return array() }
         return scalarValue()
+    }
+
+    /// `[ value, … ]` of scalars on one line (a trailing comma allowed, as TOML allows).
+    private mutating func array() -> Bool {
+        index += 1
+        skipBlanks()
+        while true {
+            if take("]") { return true }
+            guard scalarValue() else { return false }
+            skipBlanks()
+            if take("]") { return true }
+            guard take(",") else { return false }
+            skipBlanks()
+        }
     }
 
     private mutating func inlineTable() -> Bool {

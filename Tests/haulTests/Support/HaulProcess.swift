@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // MARK: - HaulProcess
 
@@ -8,6 +9,8 @@ struct HaulProcess {
     struct Run {
         let status: Int32
         let stderr: String
+        /// What haul wrote to stdout, when the run was asked to keep it.
+        var stdout = Data()
     }
 
     /// The `haul` binary built beside this test bundle.
@@ -36,7 +39,8 @@ struct HaulProcess {
     /// Starts haul with `arguments` in `directory`; stderr goes to the returned pipe. With
     /// `fileSizeLimitKiB`, bash applies that limit (ulimit -f) and then becomes haul.
     static func start(_ arguments: [String], in directory: URL, stdin: String? = nil,
-                      fileSizeLimitKiB: Int? = nil, environment extra: [String: String] = [:]) throws -> (Process, Pipe) {
+                      fileSizeLimitKiB: Int? = nil, environment extra: [String: String] = [:],
+                      output: Pipe? = nil) throws -> (Process, Pipe) {
         let process = Process()
         if let fileSizeLimitKiB {
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -59,18 +63,33 @@ struct HaulProcess {
         process.currentDirectoryURL = directory
         let errors = Pipe()
         process.standardError = errors
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardOutput = output ?? FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
         return (process, errors)
     }
 
     /// Runs haul to its end.
+    /// Runs haul to its end. Awaited, not blocked on: the pipes are read and the process waited
+    /// for on a thread of its own, so a test waiting for haul leaves Swift concurrency's few
+    /// threads (two on a two-core machine) to the tests that run beside it.
     static func run(_ arguments: [String], in directory: URL, stdin: String? = nil, fileSizeLimitKiB: Int? = nil,
-                    environment: [String: String] = [:]) throws -> Run {
+                    environment: [String: String] = [:], keepingStdout: Bool = false) async throws -> Run {
+        let stdout = keepingStdout ? Pipe() : nil
         let (process, errors) = try start(arguments, in: directory, stdin: stdin, fileSizeLimitKiB: fileSizeLimitKiB,
-                                          environment: environment)
-        let output = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stderr: String(decoding: output, as: UTF8.self))
+                                          environment: environment, output: stdout)
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                // Read side by side, so that neither pipe fills while the other is read.
+                let kept = Mutex(Data())
+                let reader = Thread { kept.withLock { $0 = stdout?.fileHandleForReading.readDataToEndOfFile() ?? Data() } }
+                reader.start()
+                let output = errors.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+                continuation.resume(returning: Run(status: process.terminationStatus,
+                                                   stderr: String(decoding: output, as: UTF8.self),
+                                                   stdout: kept.withLock { $0 }))
+            }
+        }
     }
 }

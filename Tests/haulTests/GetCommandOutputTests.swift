@@ -1,0 +1,103 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// Where the body goes and what haul says about it: `-o` with any path, `-o -`, `--dry-run`,
+/// `-v`, and config.toml's options under the command line's.
+@Suite("haul get output options")
+struct GetCommandOutputTests {
+    @Test("-o takes an absolute path, or a path relative to -d; -o - writes the body to stdout and no file")
+    func outPaths() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let elsewhere = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(elsewhere) }
+        let url = server.url("/bytes/3000").absoluteString
+
+        let absolute = try await HaulProcess.run(["get", url, "-o", elsewhere.path + "/new/x.bin"], in: directory)
+        #expect(absolute.status == 0, "\(absolute.stderr)")
+        #expect(try Data(contentsOf: elsewhere.appendingPathComponent("new/x.bin")).count == 3000)
+        let relative = try await HaulProcess.run(["get", url, "-d", "dl", "-o", "sub/y.bin"], in: directory)
+        #expect(relative.status == 0, "\(relative.stderr)")
+        #expect(try Data(contentsOf: directory.appendingPathComponent("dl/sub/y.bin")).count == 3000)
+
+        let piped = try await HaulProcess.run(["get", url, "-o", "-"], in: directory, keepingStdout: true)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout == Data(TestPattern.bytes(count: 3000)))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["dl"])
+        let missing = try await HaulProcess.run(["get", server.url("/status/404").absoluteString, "-o", "-"], in: directory,
+                                          keepingStdout: true)
+        #expect(missing.status == 3 && missing.stdout.isEmpty, "\(missing.stderr)")
+        #expect(missing.stderr.contains("404"), "\(missing.stderr)")
+    }
+
+    @Test("--dry-run says each file's name and size and saves nothing; a missing one exits 3")
+    func dryRun() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let run = try await HaulProcess.run(["get", "--dry-run", server.url("/bytes/4096").absoluteString], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("found") && run.stderr.contains("4096 (4.0 KiB)"), "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        let missing = try await HaulProcess.run(["get", "--dry-run", server.url("/status/404").absoluteString], in: directory)
+        #expect(missing.status == 3, "\(missing.stderr)")
+    }
+
+    @Test("-v prints the hops and every response header, a cookie's value as ***")
+    func verbose() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let run = try await HaulProcess.run(["get", "-v", "-o", "c.txt", server.url("/cookies?session=s3cret").absoluteString],
+                                      in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("< HTTP/1.1 200") && run.stderr.contains("< Set-Cookie: ***"), "\(run.stderr)")
+        #expect(!run.stderr.contains("s3cret; Path"), "\(run.stderr)")
+    }
+
+    @Test("config.toml sets any option by its long name; the command line wins; a bad value names file and line")
+    func configFile() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let config = directory.appendingPathComponent("config/haul")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let environment = ["XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+        try "dir = \"from-config\"\nquiet = true\nheader = [\"X-A: 1\"]\n"
+            .write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let url = server.url("/bytes/100").absoluteString
+        let configured = try await HaulProcess.run(["get", url], in: directory, environment: environment)
+        #expect(configured.status == 0 && configured.stderr.isEmpty, "\(configured.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("from-config/100").path))
+        let overridden = try await HaulProcess.run(["get", "-d", "mine", url], in: directory, environment: environment)
+        #expect(overridden.status == 0, "\(overridden.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("mine/100").path))
+
+        try "\n\nmax-tries = \"many\"\n".write(to: config.appendingPathComponent("config.toml"), atomically: true,
+                                             encoding: .utf8)
+        let bad = try await HaulProcess.run(["get", url], in: directory, environment: environment)
+        #expect(bad.status == 28, "\(bad.stderr)")
+        #expect(bad.stderr.contains("config.toml:3: max-tries"), "\(bad.stderr)")
+    }
+
+    @Test("--ask-password needs --http-user, and asks on the terminal without echo")
+    func askPassword() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let url = server.url("/auth/basic?user=u&pass=pw").absoluteString
+        let alone = try await HaulProcess.run(["get", "--ask-password", url], in: directory)
+        #expect(alone.status == 28 && alone.stderr.contains("--http-user"), "\(alone.stderr)")
+
+        let command = "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' '\(HaulProcess.binary.path)' "
+            + "get --http-user u --ask-password -o a.txt '\(url)'; echo \"exit=$?\"; sleep 30"
+        let session = try TmuxSession(command: command)
+        #expect(session.wait { $0.contains("Password for u:") }.held, "\(session.capture())")
+        try session.send("pw", "Enter")
+        let ended = session.wait { $0.contains("exit=") }
+        #expect(ended.text.contains("exit=0") && !ended.text.contains("pw\n"), "\(ended.text)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("a.txt").path))
+    }
+}
