@@ -28,6 +28,38 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
     case serverOverloaded = 29
     case checksumMismatch = 32
 
+    /// What the code says, for the manual's table.
+    public var meaning: String {
+        switch self {
+        case .unknown: "another error (a TLS certificate not verified, a bad URL…)"
+        case .timedOut: "the server did not answer in time"
+        case .notFound: "the file was not found (404, 410, FTP 550)"
+        case .network: "a network problem: the connection was refused, reset or lost"
+        case .unfinished: "stopped with downloads unfinished (the same command continues)"
+        case .diskFull: "not enough disk space (or a file-size limit)"
+        case .fileExists: "the file already exists and auto-file-renaming=false"
+        case .renameFailed: "the finished file could not be given its name"
+        case .cannotCreateFile: "the partial file could not be created"
+        case .fileIO: "writing or reading the file failed"
+        case .cannotCreateDirectory: "the directory could not be created"
+        case .nameResolution: "the host name could not be resolved"
+        case .badResponse: "the server's answer was bad or unexpected"
+        case .tooManyRedirects: "too many redirects"
+        case .authorization: "the login was refused or missing (401, 403, 407)"
+        case .badOption: "a bad option or argument (command line or config.toml)"
+        case .serverOverloaded: "the server was overloaded or in maintenance (429, 503)"
+        case .checksumMismatch: "the file's checksum did not match --checksum"
+        }
+    }
+
+    /// Every code and its meaning, one a line, for `--help` and the manual.
+    public static var table: String {
+        // Numbers right-aligned in two columns.
+        let codes = ["0  every download completed"] + allCases.map { "\($0.rawValue)  \($0.meaning)" }
+        return codes.map { ($0.hasPrefix("0 ") || $0.dropFirst().hasPrefix(" ") ? "   " : "  ") + $0 }
+            .joined(separator: "\n")
+    }
+
     /// The code for a failed attempt.
     public init(_ failure: RetryPolicy.Failure) {
         switch failure {

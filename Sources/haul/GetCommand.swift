@@ -18,11 +18,9 @@ struct GetCommand: ParsableCommand {
         its last checkpoint left it. With no URL and no -i, haul get continues every download \
         that was queued or running when the last run ended. Entries with pause=true are queued \
         but not run (--save-session keeps them). Exit status, as aria2c's: 0 when every \
-        download that ran completed; when one failed, the code of the last failure (2 timed \
-        out, 3 not found, 6 network, 9 disk full, 13 file exists, 19 name not resolved, 22 \
-        unexpected answer, 24 login refused, 32 checksum mismatch; man haul lists them all); 1 \
-        when a queue-file line was rejected or the store could not be used; 7 when stopped \
-        with downloads unfinished; 28 for a bad option.
+        download that ran completed; when one failed, the code of the last failure (haul --help \
+        and man haul list them: 3 not found, 9 disk full, 19 name not resolved, 24 login \
+        refused…); 1 when a queue-file line was rejected or the store could not be used.
         """
     )
 

@@ -20,8 +20,10 @@ struct Haul: ParsableCommand {
         discussion: """
         haul with no command opens the full-screen queue (haul ui); haul get downloads without \
         it. Both read $XDG_CONFIG_HOME/haul/config.toml, where any option can be set by its long \
-        name (max-connection-per-server = 4); the command line wins. Exit status, as aria2c's \
-        (see haul get --help and man haul): 0 when every download completed, 28 for a bad option.
+        name (max-connection-per-server = 4); the command line wins.
+
+        EXIT STATUS (as aria2c's; haul get exits with the code of the last download that failed):
+        \(ErrorCode.table)
         """,
         version: "haul \(Haul.version)\n\(LibcurlVersion.description)",
         subcommands: [UICommand.self, GetCommand.self],
@@ -31,8 +33,13 @@ struct Haul: ParsableCommand {
     /// Parses the command line (config.toml's options first) and runs the command. A usage
     /// error prints the failing command's usage and exits 28, aria2's code for a bad option.
     static func main() {
+        let given = Array(CommandLine.arguments.dropFirst())
+        if given == ["--help"] || given == ["-h"] || given == ["help"] {
+            print(helpFirstUsage)
+            return
+        }
         do {
-            let arguments = try ConfigArguments.commandLine(Array(CommandLine.arguments.dropFirst()),
+            let arguments = try ConfigArguments.commandLine(given,
                                                             environment: ProcessInfo.processInfo.environment)
             var command = try parseAsRoot(arguments)
             try command.run()
@@ -41,5 +48,16 @@ struct Haul: ParsableCommand {
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(ErrorCode.badOption.rawValue)
         }
+    }
+
+    /// `haul --help` with the usage first (`haul [<url> ...] [-i <file>] [-d <dir>]`), then the
+    /// rest of ArgumentParser's text as it comes.
+    static var helpFirstUsage: String {
+        let sections = helpMessage().components(separatedBy: "\n\n")
+        guard let usage = sections.firstIndex(where: { $0.hasPrefix("USAGE:") }) else { return helpMessage() }
+        var reordered = sections
+        reordered.remove(at: usage)
+        return ([sections[usage], "See haul get --help for every option, grouped by task."] + reordered)
+            .joined(separator: "\n\n")
     }
 }

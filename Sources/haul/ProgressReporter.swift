@@ -64,7 +64,7 @@ final class ProgressReporter: Sendable {
             return download.state == .active ? state.active[download.id] : state.active.removeValue(forKey: download.id)
         }
         // Only what is shown is formatted: with -q most events show nothing.
-        var label: String { TextSanitizer.visible(download.destination ?? download.displayURI) }
+        var label: String { TextSanitizer.visible(download.destination ?? download.options.out ?? download.displayURI) }
         if verbosity.verbose, let response = download.response, response !== previous?.response {
             describe(response, of: download)
         }

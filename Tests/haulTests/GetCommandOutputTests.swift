@@ -100,4 +100,35 @@ struct GetCommandOutputTests {
         #expect(ended.text.contains("exit=0") && !ended.text.contains("pw\n"), "\(ended.text)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("a.txt").path))
     }
+
+    @Test("on an 80-column terminal the status line fits: a long name is shortened in the middle, numbers stay")
+    func statusLineFits() throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let name = String(repeating: "a-very-long-file-name-", count: 6) + "end.iso"
+        let url = server.url("/file/3000000?key=\(UUID())&pace=32768").absoluteString
+        let command = "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' '\(HaulProcess.binary.path)' "
+            + "get -o '\(name)' '\(url)'"
+        let session = try TmuxSession(command: command, width: 80, height: 24)
+        let shown = session.wait { $0.contains("ETA") }
+        #expect(shown.held, "\(shown.text)")
+        let line = shown.text.split(separator: "\n").first { $0.contains("ETA") } ?? ""
+        #expect(line.hasPrefix("a-very-long") && line.contains("…") && line.contains("end.iso"), "\(line)")
+        #expect(line.contains("%") && line.contains("/s"), "\(line)")
+        #expect(shown.text.split(separator: "\n").count <= 2, "the line wrapped: \(shown.text)")
+    }
+
+    @Test("a retry line says how long the wait is, and names the download once")
+    func retryLine() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let url = server.url("/file/1000?key=\(UUID())&fail=503&times=1&retryAfter=1").absoluteString
+        let run = try await HaulProcess.run(["get", "-o", "r.bin", url], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let retry = run.stderr.split(separator: "\n").first { $0.hasPrefix("retrying") } ?? ""
+        #expect(retry.contains("r.bin in 1 s (attempt 1 failed: the server answered 503"), "\(run.stderr)")
+        #expect(!retry.contains("127.0.0.1"), "\(retry)")
+    }
 }
