@@ -1,4 +1,5 @@
 #include "CNcurses.h"
+#include <ncursesw/term.h>
 
 WINDOW *haul_stdscr(void) { return stdscr; }
 int haul_lines(void) { return LINES; }
@@ -29,4 +30,9 @@ int haul_read_mouse(int *row) {
     if (event.bstate & BUTTON4_PRESSED) return 2;
     if (event.bstate & BUTTON5_PRESSED) return 3;
     return 0;
+}
+
+int haul_can_address_cursor(void) {
+    char *capability = tigetstr("cup");
+    return capability != NULL && capability != (char *)-1;
 }

@@ -52,6 +52,29 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// The code in a word or two, for a queue row.
+    public var shortText: String {
+        switch self {
+        case .unknown: "failed"
+        case .timedOut: "timed out"
+        case .notFound: "not found"
+        case .network: "network error"
+        case .unfinished: "stopped"
+        case .diskFull: "disk full"
+        case .fileExists: "file exists"
+        case .renameFailed: "rename failed"
+        case .cannotCreateFile, .fileIO: "file error"
+        case .cannotCreateDirectory: "no directory"
+        case .nameResolution: "unknown host"
+        case .badResponse: "bad answer"
+        case .tooManyRedirects: "redirect loop"
+        case .authorization: "login refused"
+        case .badOption: "bad option"
+        case .serverOverloaded: "server busy"
+        case .checksumMismatch: "bad checksum"
+        }
+    }
+
     /// Every code and its meaning, one a line, for `--help` and the manual.
     public static var table: String {
         // Numbers right-aligned in two columns.

@@ -44,6 +44,12 @@ public final class CursesTerminal: Terminal {
             throw StartError(description: "cannot start the full-screen UI on TERM=\(environment["TERM"] ?? "(unset)"); "
                 + "set TERM to your terminal's type, or use haul get")
         }
+        guard haul_can_address_cursor() != 0 else {
+            endwin()
+            delscreen(screen)
+            throw StartError(description: "this terminal (TERM=\(environment["TERM"] ?? "(unset)")) cannot move the cursor, "
+                + "so it cannot draw the full-screen queue")
+        }
         self.screen = screen
         window = haul_stdscr()
         cbreak()

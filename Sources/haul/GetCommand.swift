@@ -60,7 +60,7 @@ struct GetCommand: ParsableCommand {
         try options.startCookies { reporter.report($0) }
         let stored: StoredQueue
         do {
-            stored = try StoredQueue(stateDirectory: options.stateDirectoryPath,
+            stored = try StoredQueue(stateDirectory: options.getStateDirectoryPath,
                                      configuration: configuration, checkpointInterval: options.basic.checkpointInterval,
                                      onStoreError: { error in
                                          storeFailed.withLock { $0 = true }

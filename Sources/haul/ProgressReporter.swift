@@ -54,7 +54,11 @@ final class ProgressReporter: Sendable {
 
     func handle(_ event: DownloadEvent) {
         guard case .changed(let download) = event else {
-            if case .added(let downloads) = event { state.withLock { $0.added += downloads.count } }
+            // Saved or paused entries will not run: they are not waiting.
+            if case .added(let downloads) = event {
+                let runnable = downloads.count { $0.state == .queued || $0.state == .active }
+                state.withLock { $0.added += runnable }
+            }
             return
         }
         let previous = state.withLock { state -> Download? in

@@ -46,6 +46,7 @@ struct QueueOptions: ParsableArguments {
             if let problem = QueueEntry.uriProblem(text) { throw ValidationError(problem) }
         }
         guard connections.maxConcurrentDownloads >= 1 else { throw ValidationError("-j must be at least 1") }
+        guard basic.maxDownloadResult >= 0 else { throw ValidationError("--max-download-result must be 0 or more") }
         guard connections.maxConnectionsPerHost >= 0 else {
             throw ValidationError("--max-connections-per-host must be 0 (no cap) or more")
         }
@@ -199,9 +200,17 @@ struct QueueOptions: ParsableArguments {
         }
     }
 
-    /// The state directory to use.
+    /// The state directory of the full-screen queue: `--state-dir`, else the default.
     var stateDirectoryPath: String {
         basic.stateDirectory ?? StateDirectory.defaultPath()
+    }
+
+    /// The state directory of `haul get` runs: `--state-dir`, else `get/` in the default one. A
+    /// `haul get` command remembers its downloads there so that the same command continues
+    /// them; they never join the full-screen queue, nor start when it opens, and a `haul get`
+    /// can run while the full-screen queue is open.
+    var getStateDirectoryPath: String {
+        basic.stateDirectory ?? StateDirectory.defaultPath() + "/get"
     }
 
     /// The downloads the URLs and the queue file ask for; a queue file's problems and summary

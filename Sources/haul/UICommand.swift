@@ -36,18 +36,39 @@ struct UICommand: ParsableCommand {
             try GetCommand.download(options)
             return
         }
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        if term.isEmpty || term == "dumb" {
+            FileHandle.standardError.write(Data(("haul: this terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot "
+                + "draw the full-screen queue; downloading as haul get does\n").utf8))
+            try GetCommand.download(options)
+            return
+        }
         signal(SIGXFSZ, SIG_IGN)
+        var options = options
+        try options.askForPassword()
         var notices: [String] = []
         let (entries, _) = try options.entries { notices.append($0) }
         let inbox = EventInbox()
         let configuration = try options.configuration { notices.append($0) }
         try options.startCookies { notices.append($0) }
+        let (startTheme, themeProblem) = chooseTheme()
+        let terminal: CursesTerminal
+        do {
+            terminal = try CursesTerminal()
+        } catch {
+            // A terminal that cannot draw the queue still downloads, as haul get does.
+            FileHandle.standardError.write(Data("haul: \(error); downloading as haul get does\n".utf8))
+            try GetCommand.download(options)
+            return
+        }
         let stored: StoredQueue
         do {
             stored = try StoredQueue(stateDirectory: options.stateDirectoryPath, configuration: configuration,
                                      checkpointInterval: options.basic.checkpointInterval,
+                                     maxDownloadResults: options.basic.maxDownloadResult,
                                      onStoreError: { inbox.postError("\($0)") }, onEvent: { inbox.post($0) })
         } catch {
+            terminal.restore()
             FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
             throw ExitCode(1)
         }
@@ -56,15 +77,6 @@ struct UICommand: ParsableCommand {
         stored.queue.setMaxOverallDownloadLimit(limit)
         stored.restoreAll(adding: entries)
 
-        let (startTheme, themeProblem) = chooseTheme()
-        let terminal: CursesTerminal
-        do {
-            terminal = try CursesTerminal()
-        } catch {
-            stored.flush()
-            FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
         CrashGuard.arm()
         let runner = AppRunner(terminal: terminal, queue: stored.queue, inbox: inbox, themes: .standard(),
                                theme: startTheme, globalLimit: limit,

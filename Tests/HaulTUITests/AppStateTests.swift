@@ -11,7 +11,7 @@ struct AppStateTests {
     func events() {
         var state = Fixtures.state()
         #expect(state.counts[.active] == 2 && state.counts[.paused] == 1 && state.counts[.failed] == 1)
-        #expect(state.visible == state.order && state.order.count == 7)
+        #expect(state.visible == state.order && state.order.count == 8)
         #expect(state.selected == Fixtures.mixed[0].id)
         #expect(state.totalSpeed == 12_582_912 + 4_194_304)
         #expect(state.speedHistory.count == 8)
@@ -26,7 +26,7 @@ struct AppStateTests {
         #expect(state.order.first == Fixtures.mixed[6].id && state.selectedIndex == 1)
 
         _ = state.reduce(.queue(.removed(id: Fixtures.mixed[0].id)))
-        #expect(state.order.count == 6 && state.selected == state.visible[1])
+        #expect(state.order.count == 7 && state.selected == state.visible[1])
     }
 
     @Test("moving: arrows, j/k, pages, Home/End, click and wheel, all clamped")
@@ -66,7 +66,7 @@ struct AppStateTests {
         _ = state.reduce(.keys([.down, .down]))
         #expect(state.reduce(.keys([.character("r")])) == [.retry([ids[4]])])
         #expect(state.reduce(.keys([.character("R")])) == [.retry([ids[4]])])
-        #expect(state.reduce(.keys([.character("P")])) == [.pause([ids[0], ids[1], ids[5]])])
+        #expect(state.reduce(.keys([.character("P")])) == [.pause([ids[0], ids[1], ids[5], ids[7]])])
         #expect(state.reduce(.keys([.character("+")])) == [.move(ids[4], .up)])
         #expect(state.reduce(.keys([.character("-")])) == [.move(ids[4], .down)])
         #expect(state.reduce(.keys([.character("t")])) == [.cycleTheme])
@@ -111,7 +111,7 @@ struct AppStateTests {
         #expect(state.filter == "ISO" && state.mode == .normal)
         #expect(state.reduce(.keys([.character("+")])) == [.move(state.selected!, .up)])
         _ = state.reduce(.keys([.character("/"), .escape]))
-        #expect(state.filter.isEmpty && state.visible.count == 7)
+        #expect(state.filter.isEmpty && state.visible.count == 8)
 
         _ = state.reduce(.keys([.character("s")]))
         #expect(state.sort == .name)
@@ -140,5 +140,73 @@ struct AppStateTests {
         #expect(state.selectedIndex == 99_999)
         let grid = ScreenRenderer.render(state)
         #expect(grid.line(AppState.listTop + state.listHeight - 1).contains("f99999"))
+    }
+
+    @Test("C clears every ended row after a yes; the ids are those ended when answered")
+    func clearEnded() {
+        var state = Fixtures.state()
+        #expect(state.reduce(.keys([.character("C")])) == [])
+        #expect(state.mode == .confirm(.clearEnded(count: 3)))
+        #expect(state.reduce(.keys([.character("n")])) == [] && state.mode == .normal)
+        _ = state.reduce(.keys([.character("C")]))
+        var finished = Fixtures.mixed[0]
+        finished.state = .complete
+        _ = state.reduce(.queue(.changed(finished)))
+        let ended = [Fixtures.mixed[0].id, Fixtures.mixed[3].id, Fixtures.mixed[4].id, Fixtures.mixed[6].id]
+        #expect(state.reduce(.keys([.character("y")])) == [.removeRows(ended)])
+
+        var idle = Fixtures.state([Fixtures.download(1, name: "a", state: .active)])
+        #expect(idle.reduce(.keys([.character("C")])) == [] && idle.mode == .normal)
+        #expect(idle.message?.text == "no ended rows to clear")
+    }
+
+    @Test("a message fades after 5 s, an error after 10 s")
+    func messagesFade() {
+        var state = Fixtures.state()
+        _ = state.reduce(.notice("imported 3", isError: false))
+        for _ in 0..<4 { _ = state.reduce(.tick(Fixtures.now)) }
+        #expect(state.message?.text == "imported 3")
+        _ = state.reduce(.tick(Fixtures.now))
+        #expect(state.message == nil)
+        _ = state.reduce(.notice("broken", isError: true))
+        for _ in 0..<9 { _ = state.reduce(.tick(Fixtures.now)) }
+        #expect(state.message?.text == "broken")
+        _ = state.reduce(.tick(Fixtures.now))
+        #expect(state.message == nil)
+    }
+
+    @Test("u on a finished download does nothing but say so")
+    func credentialsOnFinished() {
+        var state = Fixtures.state()
+        _ = state.reduce(.keys([.down, .down, .down]))
+        #expect(state.selectedDownload?.state == .complete)
+        #expect(state.reduce(.keys([.character("u")])) == [] && state.mode == .normal)
+        #expect(state.message?.isError == true)
+    }
+
+    @Test("the totals follow every change: bytes received, sizes known, bytes still to come")
+    func totals() {
+        var state = Fixtures.state([Fixtures.download(1, name: "a", state: .active, total: 1000, done: 200),
+                                    Fixtures.download(2, name: "b", state: .complete, total: 500, done: 500),
+                                    Fixtures.download(3, name: "c", total: -1)])
+        #expect(state.totals == AppState.Totals(done: 700, size: 1500, remaining: 800))
+        var more = Fixtures.download(1, name: "a", state: .active, total: 1000, done: 600)
+        _ = state.reduce(.queue(.changed(more)))
+        #expect(state.totals == AppState.Totals(done: 1100, size: 1500, remaining: 400))
+        more.state = .failed
+        _ = state.reduce(.queue(.changed(more)))
+        #expect(state.totals.remaining == 0)
+        _ = state.reduce(.queue(.removed(id: more.id)))
+        #expect(state.totals == AppState.Totals(done: 500, size: 500, remaining: 0))
+    }
+
+    @Test("a queued row held back by full slots says so when selected")
+    func heldBack() {
+        var state = AppState(width: 80, height: 24, maxConcurrentDownloads: 1)
+        _ = state.reduce(.queue(.added([Fixtures.download(1, name: "a", state: .active),
+                                        Fixtures.download(2, name: "b")])))
+        #expect(BottomBarView.heldBack(state) == nil)
+        _ = state.reduce(.keys([.down]))
+        #expect(BottomBarView.heldBack(state) == "b waits for a free slot: 1 of 1 downloads run (-j)")
     }
 }

@@ -7,6 +7,9 @@ import Testing
 
 /// Downloads and states made the same way every time, for reducer tests and snapshots.
 enum Fixtures {
+    /// The clock of every fixture state.
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
     static func download(_ number: Int, name: String, state: Download.State = .queued, total: Int64 = 10_000_000,
                          done: Int64 = 0, speed: Double = 0) -> Download {
         var download = Download(id: String(format: "%016x", number), uris: ["https://example.com/files/\(name)"])
@@ -22,7 +25,16 @@ enum Fixtures {
     static var mixed: [Download] {
         var failed = download(5, name: "broken.iso", state: .failed, total: -1)
         failed.lastError = "the server answered 503 Service Unavailable"
+        failed.errorCode = .serverOverloaded
         failed.attempts = 5
+        var retrying = download(8, name: "mirror-list.txt", total: -1)
+        retrying.lastError = "could not connect to the server: Connection refused; check that the server (or the proxy "
+            + "the load went through) is up and the port is right"
+        retrying.directory = "/data/lists"
+        retrying.options.out = "mirrors.txt"
+        retrying.errorCode = .network
+        retrying.attempts = 2
+        retrying.nextAttemptAt = now.addingTimeInterval(12)
         return [
             download(1, name: "debian-12.4.0-amd64-netinst.iso", state: .active, total: 658_505_728, done: 219_502_592, speed: 12_582_912),
             download(2, name: "数据集-训练-第一部分.tar.gz", state: .active, total: 2_147_483_648, done: 1_932_735_283, speed: 4_194_304),
@@ -31,6 +43,7 @@ enum Fixtures {
             failed,
             download(6, name: "a-very-long-file-name-that-goes-on-and-on-and-on-well-past-any-column-width-v2.3.1.tar.xz"),
             download(7, name: "evil\u{1B}[2Jname.bin", state: .cancelled, total: 1000, done: 300),
+            retrying,
         ]
     }
 
@@ -40,7 +53,7 @@ enum Fixtures {
         _ = state.reduce(.queue(.added(downloads)))
         for sample in [1.0, 3, 5, 8, 13, 16, 16, 12] {
             _ = state.reduce(.queue(.changed(downloads[0].with(speed: sample * 1_048_576))))
-            _ = state.reduce(.tick)
+            _ = state.reduce(.tick(Fixtures.now))
         }
         _ = state.reduce(.queue(.changed(downloads[0])))
         return state

@@ -45,8 +45,12 @@ struct GridTests {
         }
         #expect(map.barEntries.first?.key == "?" && map.barEntries.first?.label == "Help")
         #expect(map.action(for: .character("j")) == .moveDown && map.action(for: .character(" ")) == .togglePause)
-        var grid = CellGrid(width: 30, height: 1)
+        var grid = CellGrid(width: 36, height: 1)
         BottomBarView.drawFunctionBar(map, y: 0, grid: &grid)
-        #expect(grid.line(0).hasPrefix("? Help Enter Detail p Pause"))
+        // Help and Quit always; in between what fits.
+        #expect(grid.line(0).hasPrefix("? Help Enter Detail p Pause q Quit"), "\(grid.line(0))")
+        var narrow = CellGrid(width: 16, height: 1)
+        BottomBarView.drawFunctionBar(map, y: 0, grid: &narrow)
+        #expect(narrow.line(0).hasPrefix("? Help q Quit"), "\(narrow.line(0))")
     }
 }

@@ -36,6 +36,13 @@ struct SnapshotTests {
         expectSnapshot(ScreenRenderer.render(state), named: "detail-split-100x30")
     }
 
+    @Test("a filter shows in the header; a waiting row's detail: its file name as title, where it goes, the error wrapped")
+    func filterAndWaitingDetail() {
+        var state = Fixtures.state(width: 80, height: 24)
+        _ = state.reduce(.keys([.character("/")] + "list".map { .character($0) } + [.enter, .enter]))
+        expectSnapshot(ScreenRenderer.render(state), named: "filter-detail-80x24")
+    }
+
     @Test("the help screen lists every key")
     func help() {
         var state = Fixtures.state(width: 80, height: 34)

@@ -74,4 +74,25 @@ struct ThemeTests {
         let error = #expect(throws: ThemeError.self) { try ConfigFile.load(path: path) }
         #expect(error?.description == "\(path):2: theme: must be a string: a theme name or a path")
     }
+
+    @Test("config.toml's options: strings, numbers, booleans and lists; the theme t chose is written back alone")
+    func configOptions() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-config-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("haul/config.toml").path
+        try ConfigFile.remember(theme: "dracula", at: path)
+        #expect(try ConfigFile.load(path: path).theme == "dracula")
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+        let text = "# mine\nmax-tries = 3\ncontinue = true\ntheme = \"light\"\nheader = [\"A: 1\", \"B: 2\"]\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let config = try ConfigFile.load(path: path)
+        #expect(config.settings == [ConfigFile.Setting(name: "continue", values: ["true"], line: 3),
+                                    ConfigFile.Setting(name: "header", values: ["A: 1", "B: 2"], line: 5),
+                                    ConfigFile.Setting(name: "max-tries", values: ["3"], line: 2)])
+        try ConfigFile.remember(theme: "solarized-dark", at: path)
+        let kept = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(kept == text.replacingOccurrences(of: "theme = \"light\"", with: "theme = \"solarized-dark\""))
+        try "size = { a = 1 }\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: ThemeError.self) { try ConfigFile.load(path: path) }
+    }
 }

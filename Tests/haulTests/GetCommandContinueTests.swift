@@ -91,8 +91,10 @@ struct GetCommandContinueTests {
         let deadline = Date().addingTimeInterval(20)
         while !FileManager.default.fileExists(atPath: file), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         try await Task.sleep(for: .seconds(1))
-        aria2.stop(with: SIGINT)
-        try #require(FileManager.default.fileExists(atPath: file + ".aria2"), "aria2c left no control file")
+        let status = aria2.stop(with: SIGINT)
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        try #require(FileManager.default.fileExists(atPath: file + ".aria2"),
+                     "aria2c (exit \(status)) left no control file, only \(left)")
 
         // The same bytes from a server that counts the requests (nginx and it serve one pattern).
         let server = try FaultServer.shared()

@@ -16,6 +16,9 @@ int haul_lines(void);
 int haul_cols(void);
 int haul_colors(void);
 int haul_color_pairs(void);
+/// Whether the terminal can move the cursor to a place (terminfo's `cup`): without it no
+/// full-screen UI can be drawn.
+int haul_can_address_cursor(void);
 
 // MARK: - Macros
 

@@ -1,5 +1,6 @@
 import Foundation
 import HaulNet
+import Synchronization
 
 // MARK: - StoredQueue
 
@@ -20,8 +21,10 @@ public final class StoredQueue: Sendable {
 
     /// Opens the store in `stateDirectory` (taking its lock) and makes the queue.
     /// `onStoreError` runs when a checkpoint cannot be written (the changes are kept for the next).
+    /// `maxDownloadResults`: the queue keeps at most this many ended downloads, the oldest
+    /// leaving it (`--max-download-result`); nil keeps all.
     public init(stateDirectory: String, configuration: DownloadQueue.Configuration, engine: ConnectionEngine = .shared,
-                checkpointInterval: Double = 1,
+                checkpointInterval: Double = 1, maxDownloadResults: Int? = nil,
                 onStoreError: @escaping @Sendable (StoreError) -> Void,
                 onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(StoreError) {
         directory = try StateDirectory(path: stateDirectory)
@@ -31,7 +34,13 @@ public final class StoredQueue: Sendable {
         problems = contents.problems
         let checkpointer = Checkpointer(store: store, interval: checkpointInterval, onError: onStoreError)
         self.checkpointer = checkpointer
-        queue = DownloadQueue(configuration: configuration, engine: engine, journal: checkpointer, onEvent: onEvent)
+        let results = maxDownloadResults.map(ResultLimit.init)
+        let owner = QueueReference()
+        queue = DownloadQueue(configuration: configuration, engine: engine, journal: checkpointer) { event in
+            onEvent(event)
+            if let dropped = results?.note(event), !dropped.isEmpty { owner.queue?.remove(dropped) }
+        }
+        owner.queue = queue
         checkpointer.setOrderSource { [weak queue] in queue?.ids ?? [] }
     }
 
@@ -222,5 +231,20 @@ public final class StoredQueue: Sendable {
             download.destination = nil
         }
         return download
+    }
+}
+
+/// The queue a `StoredQueue`'s event handler takes ended downloads off: set once the queue
+/// exists, read on the queue's callback queue; weak, as the queue holds the handler.
+private final class QueueReference: Sendable {
+    private struct Weak {
+        weak var queue: DownloadQueue?
+    }
+
+    private let reference = Mutex(Weak())
+
+    var queue: DownloadQueue? {
+        get { reference.withLock { $0.queue } }
+        set { reference.withLock { $0.queue = newValue } }
     }
 }

@@ -41,7 +41,8 @@ public final class AppRunner {
         stats = recordsFrameStats ? FrameStats() : nil
         self.theme = terminal.colorCount > 0 ? theme : Theme.attributesOnly
         let size = terminal.size
-        state = AppState(width: size.width, height: size.height, themeName: self.theme.name, globalLimit: globalLimit)
+        state = AppState(width: size.width, height: size.height, themeName: self.theme.name, globalLimit: globalLimit,
+                         maxConcurrentDownloads: queue.configuration.maxConcurrentDownloads)
     }
 
     /// Shows `text` on the message line (for example a queue file's summary).
@@ -64,7 +65,7 @@ public final class AppRunner {
             let now = ProcessInfo.processInfo.systemUptime
             if now - lastTick >= 1 {
                 lastTick = now
-                _ = state.reduce(.tick)
+                _ = state.reduce(.tick(Date()))
                 dirty = true
             }
             let keyed = !keys.isEmpty
@@ -99,6 +100,7 @@ public final class AppRunner {
         case .cancel(let id): queue.cancel(id)
         case .retry(let ids): for id in ids { queue.retry(id) }
         case .remove(let id, let deleteFile): remove(id, deleteFile: deleteFile)
+        case .removeRows(let ids): queue.remove(ids)
         case .move(let id, let move): queue.move(id, move)
         case .add(let uris): queue.add(uris.map { QueueEntry(uris: [$0]) })
         case .importFile(let path): importFile(path)
@@ -124,7 +126,9 @@ public final class AppRunner {
 
     /// Queues a queue file's entries: a path at once, a URL when it has loaded (the UI goes on
     /// meanwhile; the summary arrives through the inbox).
-    private func importFile(_ path: String) {
+    private func importFile(_ typed: String) {
+        // `~` is the home directory, as in a shell.
+        let path = typed == "~" || typed.hasPrefix("~/") ? NSHomeDirectory() + typed.dropFirst() : typed
         if let url = RemoteQueueFile.url(in: path) {
             notify("loading \(url.redactedString)…", isError: false)
             remoteQueueFiles.read(url) { [queue, inbox] result in
@@ -169,6 +173,8 @@ public final class AppRunner {
         do {
             theme = try themes.load(next)
             _ = state.reduce(.themeChanged(theme.name))
+            // Remembered for the next start, in config.toml.
+            try ConfigFile.remember(theme: theme.name, at: ConfigFile.path())
         } catch {
             notify("\(error)", isError: true)
         }

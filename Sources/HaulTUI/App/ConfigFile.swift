@@ -69,6 +69,36 @@ public struct ConfigFile: Sendable, Equatable {
         return config
     }
 
+    /// Sets `theme = "NAME"` in the config file at `path`, keeping every other line as it is
+    /// (the file and its directory are created when missing; a new file is mode 0600, as it may
+    /// come to hold a password).
+    public static func remember(theme: String, at path: String) throws(ThemeError) {
+        let text = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let escaped = theme.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        let setting = "theme = \"\(escaped)\""
+        var lines = text.isEmpty ? [] : text.components(separatedBy: "\n")
+        if let index = lines.firstIndex(where: { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return trimmed.hasPrefix("theme") && trimmed.dropFirst(5).trimmingCharacters(in: .whitespaces).hasPrefix("=")
+        }) {
+            lines[index] = setting
+        } else {
+            // At the top: a key after a [section] would belong to that section.
+            lines.insert(setting, at: 0)
+        }
+        if lines.last != "" { lines.append("") }
+        do {
+            let directory = (path as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            // The replacement keeps the file's mode (0600 for a new one).
+            let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] ?? 0o600
+            try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        } catch {
+            throw ThemeError(file: path, line: nil, key: "theme", message: "cannot remember the theme: \(error.localizedDescription)")
+        }
+    }
+
     /// A value as an option's text: a string, an integer, or true/false.
     private static func text(of value: any TOMLValueConvertible) -> String? {
         value.string ?? value.int.map(String.init) ?? value.bool.map(String.init)

@@ -5,7 +5,7 @@ public enum Action: String, CaseIterable, Sendable {
     case moveUp, moveDown, pageUp, pageDown, first, last
     case toggleDetail
     case cancel, retry, retryAllFailed, togglePause, togglePauseAll
-    case add, importFile, remove, removeWithFile
+    case add, importFile, remove, removeWithFile, clearEnded
     case raise, lower
     case filter, cycleSort
     case limitSelected, limitGlobal

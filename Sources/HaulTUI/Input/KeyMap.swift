@@ -52,6 +52,7 @@ public struct KeyMap: Sendable {
         Binding(keys: [.character("i")], action: .importFile, barLabel: "Import", help: "import a queue file (aria2 or URL list) from a path or a URL"),
         Binding(keys: [.character("d")], action: .remove, barLabel: "Remove", help: "remove the selected download from the queue (asks)"),
         Binding(keys: [.character("D")], action: .removeWithFile, barLabel: nil, help: "remove it and delete its file (asks)"),
+        Binding(keys: [.character("C")], action: .clearEnded, barLabel: nil, help: "clear every ended row: done, failed and cancelled (asks; files stay)"),
         Binding(keys: [.character("+")], action: .raise, barLabel: nil, help: "move the selected download up the queue"),
         Binding(keys: [.character("-")], action: .lower, barLabel: nil, help: "move the selected download down the queue"),
         Binding(keys: [.character("/")], action: .filter, barLabel: "Filter", help: "show only downloads whose name contains a text"),

@@ -1,3 +1,4 @@
+import Foundation
 import HaulCore
 
 // MARK: - AppEvent
@@ -8,8 +9,9 @@ public enum AppEvent: Sendable {
     case keys([Key])
     /// A change in the download queue.
     case queue(DownloadEvent)
-    /// A second passed: the speed graph takes a sample, dynamic sorts re-sort.
-    case tick
+    /// A second passed (the time now): the speed graph takes a sample, dynamic sorts re-sort,
+    /// messages age, and countdowns to a retry move on.
+    case tick(Date)
     /// The theme now in use.
     case themeChanged(String)
     /// Something to tell the user, from outside the reducer (a queue file's summary, an error).
@@ -25,6 +27,8 @@ public enum Effect: Equatable, Sendable {
     case cancel(String)
     case retry([String])
     case remove(String, deleteFile: Bool)
+    /// Take these rows off the queue (their files stay).
+    case removeRows([String])
     case move(String, DownloadQueue.Move)
     /// New downloads from these URIs, in order.
     case add([String])

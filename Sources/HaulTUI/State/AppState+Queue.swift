@@ -16,6 +16,7 @@ extension AppState {
                 order.append(download.id)
                 downloads[download.id] = download
                 counts[download.state, default: 0] += 1
+                totals.count(download, 1)
                 if download.state == .active { activeSpeeds[download.id] = download.speed }
             }
             if selected == nil { selected = order.first }
@@ -23,6 +24,8 @@ extension AppState {
         case .changed(let download):
             guard let old = downloads[download.id] else { return }
             downloads[download.id] = download
+            totals.count(old, -1)
+            totals.count(download, 1)
             if old.state != download.state {
                 counts[old.state, default: 1] -= 1
                 counts[download.state, default: 0] += 1
@@ -33,6 +36,7 @@ extension AppState {
             let selectedIndex = self.selectedIndex
             guard let old = downloads.removeValue(forKey: id), let position = orderPosition.removeValue(forKey: id) else { return }
             counts[old.state, default: 1] -= 1
+            totals.count(old, -1)
             activeSpeeds.removeValue(forKey: id)
             order.remove(at: position)
             for index in position..<order.count { orderPosition[order[index]] = index }
@@ -95,11 +99,12 @@ extension AppState {
         keepSelectionInView()
     }
 
-    /// The name a row shows: the file's name once known, else the URI's last part.
+    /// The name a row shows: the file's name once known, else the one `out` gives, else the
+    /// URI's last part.
     static func name(of download: Download?) -> String {
         guard let download else { return "" }
-        if let destination = download.destination, let slash = destination.lastIndex(of: "/") {
-            return String(destination[destination.index(after: slash)...])
+        if let path = download.destination ?? download.options.out {
+            return path.split(separator: "/").last.map(String.init) ?? path
         }
         let uri = download.displayURI
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri

@@ -23,7 +23,11 @@ extension AppState {
             apply(change)
             if case .changed(let download) = change { askForCredentialsIfRefused(download) }
             return []
-        case .tick:
+        case .tick(let time):
+            now = time
+            if let shown = message {
+                message = shown.aged(by: 1)
+            }
             speedHistory.append(totalSpeed)
             if speedHistory.count > AppState.historyLength { speedHistory.removeFirst(speedHistory.count - AppState.historyLength) }
             if sort == .speed || sort == .progress { visibleDirty = true }
@@ -62,6 +66,11 @@ extension AppState {
             }
             switch confirmation {
             case .remove(let id, let deleteFile): return [.remove(id, deleteFile: deleteFile)]
+            case .clearEnded:
+                // The rows ended by now, not only those counted when asked.
+                let ended = order.filter { downloads[$0]?.state.isFinal ?? false }
+                say("cleared \(ended.count) ended row\(ended.count == 1 ? "" : "s")", error: false)
+                return [.removeRows(ended)]
             case .quit: return [.quit]
             }
         case .normal:
@@ -142,10 +151,21 @@ extension AppState {
         case .limitGlobal: mode = .prompt(Prompt(kind: .limitGlobal))
         case .credentials:
             guard let download else { return nothing() }
+            guard download.state != .complete else {
+                say("this download is complete: it needs no login", error: true)
+                return []
+            }
             askForCredentials(download)
         case .remove, .removeWithFile:
             guard let download else { return nothing() }
             mode = .confirm(.remove(download.id, deleteFile: action == .removeWithFile))
+        case .clearEnded:
+            let ended = counts[.complete, default: 0] + counts[.failed, default: 0] + counts[.cancelled, default: 0]
+            guard ended > 0 else {
+                say("no ended rows to clear", error: false)
+                return []
+            }
+            mode = .confirm(.clearEnded(count: ended))
         case .raise, .lower:
             guard let download else { return nothing() }
             guard sort == .queue else {

@@ -1,3 +1,4 @@
+import Foundation
 import HaulCore
 
 // MARK: - AppState
@@ -49,6 +50,8 @@ public struct AppState: Sendable {
 
     public enum Confirmation: Equatable, Sendable {
         case remove(String, deleteFile: Bool)
+        /// Clear the rows of ended downloads (how many there are when asked).
+        case clearEnded(count: Int)
         case quit(active: Int)
     }
 
@@ -58,9 +61,27 @@ public struct AppState: Sendable {
         case confirm(Confirmation)
     }
 
+    /// A line on the message row; it fades after a few seconds (an error after a few more).
     public struct Message: Equatable, Sendable {
         public let text: String
         public let isError: Bool
+        /// Seconds it has been shown.
+        public private(set) var age = 0
+
+        public init(text: String, isError: Bool) {
+            self.text = text
+            self.isError = isError
+        }
+
+        /// Seconds a message stays: 5, an error 10.
+        public var lifetime: Int { isError ? 10 : 5 }
+
+        /// This message `seconds` later, or nil once it has faded.
+        func aged(by seconds: Int) -> Message? {
+            var older = self
+            older.age += seconds
+            return older.age >= lifetime ? nil : older
+        }
     }
 
     // MARK: - Downloads
@@ -79,6 +100,24 @@ public struct AppState: Sendable {
     public internal(set) var counts: [Download.State: Int] = [:]
     /// Bytes a second of each active download.
     var activeSpeeds: [String: Double] = [:]
+    /// Bytes received and file sizes summed over the queue (sizes where known), and the bytes
+    /// still to come of unfinished downloads of known size: the header's totals and ETA.
+    public internal(set) var totals = Totals()
+
+    public struct Totals: Equatable, Sendable {
+        public var done: Int64 = 0
+        public var size: Int64 = 0
+        public var remaining: Int64 = 0
+
+        /// `download`'s share: added with `sign` 1, taken away with -1.
+        mutating func count(_ download: Download, _ sign: Int64) {
+            done += sign * download.bytesDone
+            size += sign * max(download.totalBytes, 0)
+            if !download.state.isFinal, download.totalBytes > 0 {
+                remaining += sign * max(download.totalBytes - download.bytesDone, 0)
+            }
+        }
+    }
 
     // MARK: - View
 
@@ -99,10 +138,16 @@ public struct AppState: Sendable {
     var credentialsAsked: Set<String> = []
     public internal(set) var themeName: String
     public let keyMap: KeyMap
+    /// The time of the last tick: retry countdowns count to it.
+    public internal(set) var now = Date(timeIntervalSince1970: 0)
+    /// Downloads that run at once (`-j`): a queued row says it waits for a free slot.
+    public let maxConcurrentDownloads: Int
 
     public static let historyLength = 60
 
-    public init(width: Int, height: Int, themeName: String = "default", globalLimit: Int64? = nil, keyMap: KeyMap = .standard) {
+    public init(width: Int, height: Int, themeName: String = "default", globalLimit: Int64? = nil,
+                keyMap: KeyMap = .standard, maxConcurrentDownloads: Int = 5) {
+        self.maxConcurrentDownloads = maxConcurrentDownloads
         self.width = width
         self.height = height
         self.themeName = themeName

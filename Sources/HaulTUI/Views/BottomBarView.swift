@@ -16,6 +16,8 @@ enum BottomBarView {
         case .normal, .help:
             if let message = state.message {
                 grid.put(TextSanitizer.visible(message.text), x: 0, y: messageRow, role: message.isError ? .error : .message)
+            } else if let waiting = heldBack(state) {
+                grid.put(waiting, x: 0, y: messageRow, role: .muted)
             } else if state.sort != .queue || !state.filter.isEmpty {
                 var note = "sorted by \(state.sort.rawValue)"
                 if !state.filter.isEmpty { note += ", filter '\(TextSanitizer.visible(state.filter))': \(state.visible.count) of \(state.order.count)" }
@@ -25,11 +27,21 @@ enum BottomBarView {
         drawFunctionBar(state.keyMap, y: grid.height - 1, grid: &grid)
     }
 
+    /// Why the selected queued download has not started: every slot is taken.
+    static func heldBack(_ state: AppState) -> String? {
+        guard let download = state.selectedDownload, download.state == .queued, download.nextAttemptAt == nil,
+              state.counts[.active, default: 0] >= state.maxConcurrentDownloads else { return nil }
+        return "\(AppState.name(of: download)) waits for a free slot: \(state.counts[.active, default: 0]) of "
+            + "\(state.maxConcurrentDownloads) downloads run (-j)"
+    }
+
     private static func question(_ confirmation: AppState.Confirmation, state: AppState) -> String {
         switch confirmation {
         case .remove(let id, let deleteFile):
             let name = TextSanitizer.visible(AppState.name(of: state.downloads[id]))
             return deleteFile ? "Remove \(name) and delete its file? (y/n)" : "Remove \(name) from the queue? The file stays. (y/n)"
+        case .clearEnded(let count):
+            return "Clear \(count) ended row\(count == 1 ? "" : "s") (done, failed, cancelled)? Files stay. (y/n)"
         case .quit(let active):
             return "\(active) download\(active == 1 ? " is" : "s are") running. Quit? The queue is saved and continues next time. (y/n)"
         }
@@ -52,17 +64,25 @@ enum BottomBarView {
         }
     }
 
-    /// `? Help  Enter Detail …`: each key in the key role, its word in the label role, while
-    /// they fit.
+    /// `? Help  Enter Detail … q Quit`: each key in the key role, its word in the label role.
+    /// Help (the first) and Quit (the last) always show; the others in between while they fit.
     static func drawFunctionBar(_ keyMap: KeyMap, y: Int, grid: inout CellGrid) {
         grid.fill(x: 0, y: y, count: grid.width, role: .functionLabel)
+        let entries = keyMap.barEntries.map { (key: $0.key + " ", label: $0.label + " ") }
+        guard let first = entries.first, let last = entries.last else { return }
+        let width = { (entry: (key: String, label: String)) in DisplayWidth.of(entry.key) + DisplayWidth.of(entry.label) }
+        var room = grid.width - width(first) - (entries.count > 1 ? width(last) : 0)
+        var shown = [first]
+        for entry in entries.dropFirst().dropLast() {
+            guard width(entry) <= room else { break }
+            room -= width(entry)
+            shown.append(entry)
+        }
+        if entries.count > 1 { shown.append(last) }
         var x = 0
-        for entry in keyMap.barEntries {
-            let key = entry.key + " "
-            let label = entry.label + " "
-            guard x + DisplayWidth.of(key) + DisplayWidth.of(label) <= grid.width else { break }
-            x = grid.put(key, x: x, y: y, role: .functionKey)
-            x = grid.put(label, x: x, y: y, role: .functionLabel)
+        for entry in shown {
+            x = grid.put(entry.key, x: x, y: y, role: .functionKey)
+            x = grid.put(entry.label, x: x, y: y, role: .functionLabel)
         }
     }
 }

@@ -15,16 +15,24 @@ enum DetailView {
             grid.put(" no download selected ", x: 2, y: top, role: .muted)
             return
         }
-        grid.put(" \(download.id) ", x: 2, y: top, role: .detailLabel)
+        grid.put(" \(TextSanitizer.visible(AppState.name(of: download))) ", x: 2, y: top, role: .detailLabel,
+                 limit: grid.width - 2)
+        let labelWidth = 15
         var lines: [(String, String, Role)] = []
         for (index, uri) in download.uris.enumerated() {
             lines.append((index == 0 ? "URI" : "mirror", uriText(uri), .row))
         }
-        lines.append(("saved as", download.destination.map(TextSanitizer.visible) ?? "(named by the first response)", .row))
+        lines.append(("saved as", savedAs(download), .row))
         var status = "\(download.state.rawValue), attempt \(download.attempts)"
         if download.totalBytes >= 0 { status += ", \(ByteCount.format(download.bytesDone)) of \(ByteCount.format(download.totalBytes))" }
         lines.append(("state", status, QueueListView.role(of: download.state)))
-        if let error = download.lastError { lines.append(("error", TextSanitizer.visible(error), .error)) }
+        if let error = download.lastError {
+            // Wrapped, on up to three lines: the end of an error says what to do.
+            let width = max(grid.width - labelWidth - 2, 10)
+            for (index, part) in wrapped(TextSanitizer.visible(error), width: width).prefix(3).enumerated() {
+                lines.append((index == 0 ? "error" : "", part, .error))
+            }
+        }
         if let hint = download.hint { lines.append(("hint", hint, .muted)) }
         for dropped in download.droppedMirrors { lines.append(("mirror dropped", TextSanitizer.visible(dropped), .error)) }
         if download.state == .active {
@@ -48,7 +56,6 @@ enum DetailView {
             let verdict = download.state == .complete ? "matched" : "checked when complete"
             lines.append(("checksum", "\(checksum.algorithm.rawValue) \(verdict)", .row))
         }
-        let labelWidth = 15
         let rangeRow = top + height - 1
         for (index, line) in lines.enumerated() where top + 1 + index < rangeRow {
             let y = top + 1 + index
@@ -56,6 +63,30 @@ enum DetailView {
             grid.put(line.1, x: labelWidth + 1, y: y, role: line.2)
         }
         drawRangeMap(download, y: rangeRow, labelWidth: labelWidth, grid: &grid)
+    }
+
+    /// The path the file has, or will have: the directory and the name `out` gives, else the
+    /// directory and a note that the first response names it.
+    private static func savedAs(_ download: Download) -> String {
+        if let destination = download.destination { return TextSanitizer.visible(destination) }
+        let directory = download.directory.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? ""
+        guard let out = download.options.out else { return TextSanitizer.visible(directory) + " (name from the first response)" }
+        return TextSanitizer.visible(directory + out)
+    }
+
+    /// `text` in lines of at most `width` columns, broken at spaces where it can be.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var rest = Substring(text)
+        while DisplayWidth.of(rest) > width {
+            let head = DisplayWidth.prefix(String(rest), width: width)
+            let cut = head.lastIndex(of: " ").map { head.distance(from: head.startIndex, to: $0) } ?? head.count
+            let line = rest.prefix(max(cut, 1))
+            lines.append(String(line))
+            rest = rest.dropFirst(line.count).drop { $0 == " " }
+        }
+        if !rest.isEmpty { lines.append(String(rest)) }
+        return lines
     }
 
     /// A URI as shown: any password replaced, control characters visible.

@@ -1,10 +1,12 @@
+import Foundation
 import HaulCore
 
 // MARK: - QueueListView
 
 /// Row 2 holds the column titles; the rows below, one per download: state, name (cut in the
-/// middle by display width), size, a progress bar with percent, speed, ETA and connections.
-/// On a narrow terminal columns drop by priority (see `columns(width:)`).
+/// middle by display width), size, a progress bar with percent (or why it failed, or when it
+/// retries), speed, ETA and connections. On a narrow terminal columns drop by priority (see
+/// `columns(width:)`); on a wide one the bar takes half of what the name would get beyond 30.
 enum QueueListView {
     /// One column: title, width, and what it shows for a download.
     struct Column {
@@ -21,7 +23,8 @@ enum QueueListView {
     /// The columns that fit in `width`, name taking what is left. They drop in this order:
     /// connections, ETA, size, the bar (its percent stays), speed, the percent.
     static func columns(width: Int) -> [Column] {
-        let speed = Column(title: "SPEED", width: 11, rightAligned: true, kind: .speed)
+        // `1023.9 KiB/s` is the widest speed: at 1024 KiB/s it is `1.0 MiB/s`.
+        let speed = Column(title: "SPEED", width: 12, rightAligned: true, kind: .speed)
         let bar = Column(title: "PROGRESS", width: 16, rightAligned: false, kind: .progress)
         let percent = Column(title: "%", width: 4, rightAligned: true, kind: .percent)
         let size = Column(title: "SIZE", width: 10, rightAligned: true, kind: .size)
@@ -35,9 +38,16 @@ enum QueueListView {
         let optional = choices.first { columns in
             columns.reduce(stateWidth + 1) { $0 + $1.width + 1 } + minimumName <= width
         } ?? []
-        let nameWidth = width - optional.reduce(stateWidth + 1) { $0 + $1.width + 1 }
+        var nameWidth = width - optional.reduce(stateWidth + 1) { $0 + $1.width + 1 }
+        // The bar is what a user watches: beyond 30 cells of name, it takes half the room.
+        let shared = max(nameWidth - 30, 0) / 2
+        let columns = optional.map { column in
+            guard column.kind == .progress, shared > 0 else { return column }
+            nameWidth -= shared
+            return Column(title: column.title, width: column.width + shared, rightAligned: false, kind: .progress)
+        }
         return [Column(title: "STATE", width: stateWidth, rightAligned: false, kind: .state),
-                Column(title: "NAME", width: nameWidth, rightAligned: false, kind: .name)] + optional
+                Column(title: "NAME", width: nameWidth, rightAligned: false, kind: .name)] + columns
     }
 
     static func draw(_ state: AppState, into grid: inout CellGrid) {
@@ -56,7 +66,7 @@ enum QueueListView {
                 grid.fill(x: 0, y: y, count: grid.width, role: .row)
                 continue
             }
-            drawRow(download, columns: columns, y: y, grid: &grid)
+            drawRow(download, columns: columns, now: state.now, y: y, grid: &grid)
             if index == selectedIndex { grid.recolor(x: 0, y: y, count: grid.width, role: .selectedRow) }
         }
         if state.visible.isEmpty {
@@ -66,7 +76,7 @@ enum QueueListView {
         }
     }
 
-    private static func drawRow(_ download: Download, columns: [Column], y: Int, grid: inout CellGrid) {
+    private static func drawRow(_ download: Download, columns: [Column], now: Date, y: Int, grid: inout CellGrid) {
         grid.fill(x: 0, y: y, count: grid.width, role: .row)
         var x = 0
         for column in columns {
@@ -79,9 +89,16 @@ enum QueueListView {
             case .size:
                 put(download.totalBytes >= 0 ? ByteCount.format(download.totalBytes) : "?", in: column, x: x, y: y, role: .row, grid: &grid)
             case .progress:
-                drawBar(download, x: x, width: column.width, y: y, grid: &grid)
+                if let note = note(for: download, now: now) {
+                    put(wholeWords(of: note, width: column.width), in: column, x: x, y: y,
+                        role: download.state == .failed ? .error : .muted, grid: &grid)
+                } else {
+                    drawBar(download, x: x, width: column.width, y: y, grid: &grid)
+                }
             case .percent:
-                put(percent(download), in: column, x: x, y: y, role: .row, grid: &grid)
+                let text = note(for: download, now: now).map { wholeWords(of: $0, width: column.width) }
+                    ?? percent(download)
+                put(text, in: column, x: x, y: y, role: download.state == .failed ? .error : .row, grid: &grid)
             case .speed:
                 put(download.state == .active ? ScreenRenderer.speed(download.speed) : "", in: column, x: x, y: y, role: .speed, grid: &grid)
             case .eta:
@@ -102,6 +119,40 @@ enum QueueListView {
         grid.fill(x: x + done, y: y, count: barWidth - done, role: .progressTodo)
         let text = percent(download)
         grid.put(text, x: x + width - DisplayWidth.of(text), y: y, role: .row)
+    }
+
+    /// What a row says instead of its bar: why it failed (`503 Service Unavailable`,
+    /// `refused`), or when it is tried again (`retry in 12 s`).
+    static func note(for download: Download, now: Date) -> String? {
+        if download.state == .failed { return shortReason(download) }
+        guard download.state == .queued, let next = download.nextAttemptAt else { return nil }
+        let seconds = max(Int(next.timeIntervalSince(now).rounded(.up)), 0)
+        return seconds > 0 ? "retry in \(seconds) s" : "retrying"
+    }
+
+    /// The first words of `text` that fit in `width` (`503 Service` of `503 Service
+    /// Unavailable`); the first word cut when even it does not fit.
+    static func wholeWords(of text: String, width: Int) -> String {
+        guard DisplayWidth.of(text) > width else { return text }
+        var fitted = ""
+        for word in text.split(separator: " ") {
+            let candidate = fitted.isEmpty ? String(word) : fitted + " " + word
+            guard DisplayWidth.of(candidate) <= width else { break }
+            fitted = candidate
+        }
+        return fitted.isEmpty ? DisplayWidth.prefix(text, width: width) : fitted
+    }
+
+    /// A failure in a few words: the HTTP status when the server gave one, else the kind.
+    static func shortReason(_ download: Download) -> String {
+        let error = download.lastError ?? ""
+        let answered = "the server answered "
+        if error.hasPrefix(answered) {
+            let status = error.dropFirst(answered.count).prefix { $0 != ":" && $0 != ";" && $0 != "(" }
+            return TextSanitizer.visible(status.trimmingCharacters(in: .whitespaces))
+        }
+        if error.hasPrefix("could not connect") { return "refused" }
+        return download.errorCode?.shortText ?? "failed"
     }
 
     static func percent(_ download: Download) -> String {

@@ -60,7 +60,12 @@ public enum ScreenRenderer {
     /// `1:02:03` or `2:03`; empty when it cannot be known.
     static func eta(_ download: Download) -> String {
         guard download.state == .active, download.totalBytes > 0, download.speed > 1 else { return "" }
-        let seconds = Int(Double(max(download.totalBytes - download.bytesDone, 0)) / download.speed)
+        return duration(Double(max(download.totalBytes - download.bytesDone, 0)) / download.speed)
+    }
+
+    /// `1:02:03`, `2:03`, or `∞` from 100 hours on.
+    static func duration(_ interval: Double) -> String {
+        let seconds = Int(interval)
         if seconds >= 360_000 { return "∞" }
         return seconds >= 3600 ? String(format: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
             : String(format: "%d:%02d", seconds / 60, seconds % 60)

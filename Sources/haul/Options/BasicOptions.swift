@@ -38,6 +38,11 @@ struct BasicOptions: ParsableArguments {
             help: ArgumentHelp("At the end, write the unfinished downloads to this queue file.", valueName: "file"))
     var saveSession: String?
 
+    @Option(name: .customLong("max-download-result"),
+            help: ArgumentHelp("The full-screen queue keeps this many ended downloads (done, failed, cancelled); "
+                + "the oldest leave it (their files stay).", valueName: "n"))
+    var maxDownloadResult: Int = 1000
+
     @Option(name: .customLong("state-dir"),
             help: ArgumentHelp("Keep the queue's store here (default: $XDG_STATE_HOME/haul, else ~/.local/state/haul).",
                                valueName: "dir"))
