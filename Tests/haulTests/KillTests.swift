@@ -52,7 +52,11 @@ struct KillTests {
         // The runs continued from their checkpoints rather than starting over each time.
         let resumed = keys.flatMap { server.fileRequests.requests(for: $0) }.filter { $0.range != nil }
         #expect(resumed.count >= (split ? 30 : 4), "killed after (ms): \(delays)")
-        // A resumed first connection carries If-Range; a split's helpers check the validator.
-        #expect(resumed.contains { $0.ifRange == "\"v1\"" })
+        // A resumed first connection (an open-ended range) carries If-Range; a split's helpers
+        // (closed ranges) check the validator of the answer instead. Which of them a kill
+        // interrupts depends on the machine's load, so every open-ended one is checked.
+        let reopened = resumed.filter { $0.range?.hasSuffix("-") == true }
+        #expect(reopened.allSatisfy { $0.ifRange == "\"v1\"" }, "\(reopened)")
+        if !split { #expect(!reopened.isEmpty) }
     }
 }
