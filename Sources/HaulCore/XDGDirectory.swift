@@ -24,6 +24,13 @@ public enum XDGDirectory: Sendable {
         return XDGDirectory.home(environment: environment) + underHome + "/haul"
     }
 
+    /// `path` with a leading `~` (alone or before `/`) made the home directory, as a shell does.
+    public static func expandingTilde(_ path: String,
+                                      environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        return home(environment: environment) + path.dropFirst()
+    }
+
     /// `$HOME` (as curl and the shell read it), else the account's home directory.
     public static func home(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()

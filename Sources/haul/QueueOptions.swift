@@ -68,8 +68,7 @@ struct QueueOptions: ParsableArguments {
     /// The directory and file name of a path the user typed for `-o` (`~` is the home
     /// directory; a bare name goes into --dir), or nil when it names no file.
     static func place(of out: String) -> (directory: String?, name: String)? {
-        var path = out
-        if path == "~" || path.hasPrefix("~/") { path = NSHomeDirectory() + path.dropFirst() }
+        let path = XDGDirectory.expandingTilde(out)
         guard !path.hasSuffix("/"), let name = path.split(separator: "/").last, name != ".", name != ".." else {
             return nil
         }

@@ -6,12 +6,8 @@ import Testing
 /// the screen read back.
 @Suite("haul full-screen UI", .serialized)
 struct UITests {
-    /// `haul ARGS` in `directory` with its own state and config, then a line with its exit status.
     private func session(_ arguments: [String], in directory: URL, environment: String = "") throws -> TmuxSession {
-        let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
-        let command = "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' XDG_CONFIG_HOME='\(directory.path)-config' "
-            + "\(environment) '\(HaulProcess.binary.path)' \(quoted); echo EXIT=$?; sleep 30"
-        return try TmuxSession(command: command)
+        try TmuxSession.haul(arguments, in: directory, environment: environment)
     }
 
     /// Sends `signal` to the haul downloading the fault server's `key`: haul's own command line

@@ -128,7 +128,7 @@ public final class AppRunner {
     /// meanwhile; the summary arrives through the inbox).
     private func importFile(_ typed: String) {
         // `~` is the home directory, as in a shell.
-        let path = typed == "~" || typed.hasPrefix("~/") ? NSHomeDirectory() + typed.dropFirst() : typed
+        let path = XDGDirectory.expandingTilde(typed)
         if let url = RemoteQueueFile.url(in: path) {
             notify("loading \(url.redactedString)…", isError: false)
             remoteQueueFiles.read(url) { [queue, inbox] result in

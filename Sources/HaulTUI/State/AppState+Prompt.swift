@@ -64,8 +64,7 @@ extension AppState {
             return good.isEmpty ? [] : [.add(good)]
         case .importFile:
             guard !text.isEmpty else { return [] }
-            let path = text.hasPrefix("~/") ? NSHomeDirectory() + text.dropFirst() : text
-            return [.importFile(path)]
+            return [.importFile(text)]
         case .limitSelected(let id):
             guard let limit = parseLimit(text) else { return [] }
             say(limit.map { "limit for this download: \(ByteCount.format($0))/s" } ?? "no limit for this download", error: false)

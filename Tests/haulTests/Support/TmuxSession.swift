@@ -11,6 +11,16 @@ final class TmuxSession {
         try tmux(["new-session", "-d", "-x", String(width), "-y", String(height), command])
     }
 
+    /// `haul ARGS` in `directory` with its own state and config (`DIR-state`, `DIR-config`), then
+    /// a line with its exit status.
+    static func haul(_ arguments: [String], in directory: URL, environment: String = "") throws -> TmuxSession {
+        let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
+        let command = "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' "
+            + "XDG_CONFIG_HOME='\(directory.path)-config' \(environment) '\(HaulProcess.binary.path)' \(quoted); "
+            + "echo EXIT=$?; sleep 30"
+        return try TmuxSession(command: command)
+    }
+
     deinit {
         _ = try? tmux(["kill-server"])
     }
