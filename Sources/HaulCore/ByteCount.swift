@@ -33,7 +33,8 @@ public enum ByteCount {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(bytes)
         var unit = 0
-        while value >= 1024, unit < units.count - 1 {
+        // 1023.96 KiB would print as `1024.0 KiB`: it is `1.0 MiB`.
+        while value >= 1024 || (unit > 0 && value >= 1023.95), unit < units.count - 1 {
             value /= 1024
             unit += 1
         }

@@ -71,5 +71,9 @@ struct TextAndSizeTests {
         #expect(throws: ByteCount.ParseError.self) { try ByteCount.parse("-1") }
         #expect(ByteCount.format(1536) == "1.5 KiB")
         #expect(ByteCount.format(10) == "10 B")
+        // Never `1024.0 KiB`: the next unit takes over where rounding would reach 1024.
+        #expect(ByteCount.format(1023 * 1024 + 614) == "1023.6 KiB")
+        #expect(ByteCount.format(1_048_575) == "1.0 MiB")
+        #expect(ByteCount.format(1023) == "1023 B")
     }
 }

@@ -53,4 +53,14 @@ struct GridTests {
         BottomBarView.drawFunctionBar(map, y: 0, grid: &narrow)
         #expect(narrow.line(0).hasPrefix("? Help q Quit"), "\(narrow.line(0))")
     }
+
+    @Test("the widest speed fits its column whole: 1023.6 KiB/s, then 1.0 MiB/s")
+    func speedsFit() {
+        let column = QueueListView.columns(width: 120).first { $0.kind == .speed }
+        for speed in [1023.6 * 1024, 1_048_575, 999.9 * 1_048_576] {
+            let text = ScreenRenderer.speed(speed)
+            #expect(DisplayWidth.of(text) <= column?.width ?? 0, "\(text)")
+        }
+        #expect(ScreenRenderer.speed(1_048_575) == "1.0 MiB/s")
+    }
 }

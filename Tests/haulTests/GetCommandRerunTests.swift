@@ -27,6 +27,11 @@ struct GetCommandRerunTests {
         #expect(server.fileRequests.requests(for: key).count == 1 && server.fileRequests.requests(for: listKey).count == 1)
         let again = try await HaulProcess.run(["get", url, "-d", "dl"], in: directory)
         #expect(again.stderr.contains("20000 is complete already"), "\(again.stderr)")
+        // Beside a download that runs, a file saved already is not counted as waiting.
+        let slow = server.url("/file/600000?key=\(UUID())&pace=32768").absoluteString
+        let beside = try await HaulProcess.run(["get", url, slow, "-d", "dl"], in: directory)
+        #expect(beside.status == 0 && beside.stderr.contains("600000  "), "\(beside.stderr)")
+        #expect(!beside.stderr.contains("waiting"), "\(beside.stderr)")
 
         let overwrite = try await HaulProcess.run(["get", url, "-d", "dl", "--allow-overwrite"], in: directory)
         #expect(overwrite.status == 0, "\(overwrite.stderr)")
