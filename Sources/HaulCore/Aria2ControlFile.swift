@@ -34,7 +34,8 @@ public struct Aria2ControlFile: Sendable, Equatable {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
         guard status.st_mode & S_IFMT == S_IFREG, status.st_size <= longest,
-              let data = FileManager.default.contents(atPath: path) else {
+            let data = FileManager.default.contents(atPath: path)
+        else {
             throw OptionError("\(TextSanitizer.visible(path)) is not an aria2 control file haul can read")
         }
         do {
@@ -52,7 +53,9 @@ public struct Aria2ControlFile: Sendable, Equatable {
         reader.bigEndian = version == 1
         _ = try reader.integer(4, "extension")
         let hashLength = try reader.integer(4, "info hash length")
-        guard hashLength == 0 else { throw OptionError("a BitTorrent download's control file (haul speaks no BitTorrent)") }
+        guard hashLength == 0 else {
+            throw OptionError("a BitTorrent download's control file (haul speaks no BitTorrent)")
+        }
         let pieceLength = try reader.integer(4, "piece length")
         let total = try reader.integer(8, "total length")
         _ = try reader.integer(8, "upload length")
@@ -75,10 +78,14 @@ public struct Aria2ControlFile: Sendable, Equatable {
         for _ in 0..<inFlight {
             let index = try reader.integer(4, "in-flight piece index")
             let length = try reader.integer(4, "in-flight piece length")
-            guard index < pieces, length <= pieceLength else { throw OptionError("in-flight piece \(index) is not one") }
+            guard index < pieces, length <= pieceLength else {
+                throw OptionError("in-flight piece \(index) is not one")
+            }
             let blocks = (length + Aria2ControlFile.blockLength - 1) / Aria2ControlFile.blockLength
             let blockBitfieldLength = try reader.integer(4, "block bitfield length")
-            guard blockBitfieldLength <= (blocks + 7) / 8 else { throw OptionError("in-flight piece \(index) has too long a bitfield") }
+            guard blockBitfieldLength <= (blocks + 7) / 8 else {
+                throw OptionError("in-flight piece \(index) has too long a bitfield")
+            }
             let blockBitfield = Array(try reader.bytes(Int(blockBitfieldLength), "block bitfield"))
             let start = piece(index).lowerBound
             let end = min(start + length, total)
@@ -127,7 +134,8 @@ public struct Aria2ControlFile: Sendable, Equatable {
             return bytes[offset..<(offset + count)]
         }
 
-        mutating func integer(_ width: Int, _ field: String, bigEndian forced: Bool? = nil) throws(OptionError) -> Int64 {
+        mutating func integer(_ width: Int, _ field: String, bigEndian forced: Bool? = nil) throws(OptionError) -> Int64
+        {
             let slice = try bytes(width, field)
             let ordered = (forced ?? bigEndian) ? Array(slice) : slice.reversed()
             var value: UInt64 = 0

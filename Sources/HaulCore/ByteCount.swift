@@ -7,7 +7,9 @@ import Foundation
 public enum ByteCount {
     public struct ParseError: Error, CustomStringConvertible {
         public let text: String
-        public var description: String { "'\(text)' is not a size; use a number with an optional K, M or G suffix (e.g. 500K, 2M)" }
+        public var description: String {
+            "'\(text)' is not a size; use a number with an optional K, M or G suffix (e.g. 500K, 2M)"
+        }
     }
 
     /// Parses a size with an optional K/M/G (or KiB/MiB/GiB) suffix.
@@ -15,8 +17,10 @@ public enum ByteCount {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         var digits = Substring(trimmed)
         var multiplier: Double = 1
-        for (suffixes, factor) in [(["K", "KIB", "KB"], 1024.0), (["M", "MIB", "MB"], 1_048_576.0),
-                                   (["G", "GIB", "GB"], 1_073_741_824.0)] {
+        for (suffixes, factor) in [
+            (["K", "KIB", "KB"], 1024.0), (["M", "MIB", "MB"], 1_048_576.0),
+            (["G", "GIB", "GB"], 1_073_741_824.0),
+        ] {
             if let suffix = suffixes.first(where: { trimmed.uppercased().hasSuffix($0) }) {
                 digits = digits.dropLast(suffix.count)
                 multiplier = factor
@@ -24,7 +28,8 @@ public enum ByteCount {
             }
         }
         guard let value = Double(digits.trimmingCharacters(in: .whitespaces)), value >= 0, value.isFinite,
-              value * multiplier < 9e18 else { throw ParseError(text: text) }
+            value * multiplier < 9e18
+        else { throw ParseError(text: text) }
         return Int64(value * multiplier)
     }
 

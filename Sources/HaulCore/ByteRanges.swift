@@ -78,7 +78,8 @@ public struct ByteRanges: Sendable, Equatable, CustomStringConvertible {
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
             guard bounds.count == 2, let lower = Int64(bounds[0]), let upper = Int64(bounds[1]),
-                  lower >= 0, lower <= upper else { return nil }
+                lower >= 0, lower <= upper
+            else { return nil }
             insert(lower..<upper)
         }
     }

@@ -8,15 +8,18 @@ import Foundation
 /// (swift-crypto has no SHA-224).
 public enum Checksum {
     /// The lower-case hex digest of the file at `path`, read in 1 MiB pieces.
-    public static func digest(ofFileAt path: String, algorithm: ExpectedChecksum.Algorithm) throws(OptionError) -> String {
-        let name = switch algorithm {
-        case .md5: "MD5"
-        case .sha1: "SHA1"
-        case .sha224: "SHA224"
-        case .sha256: "SHA256"
-        case .sha384: "SHA384"
-        case .sha512: "SHA512"
-        }
+    public static func digest(
+        ofFileAt path: String, algorithm: ExpectedChecksum.Algorithm
+    ) throws(OptionError) -> String {
+        let name =
+            switch algorithm {
+            case .md5: "MD5"
+            case .sha1: "SHA1"
+            case .sha224: "SHA224"
+            case .sha256: "SHA256"
+            case .sha384: "SHA384"
+            case .sha512: "SHA512"
+            }
         guard let digest = EVP_get_digestbyname(name), let context = EVP_MD_CTX_new() else {
             throw OptionError("OpenSSL has no \(algorithm.rawValue) digest")
         }

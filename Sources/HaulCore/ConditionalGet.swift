@@ -30,7 +30,8 @@ enum ConditionalGet {
         if let kept = attribute(lastModifiedAttribute, of: path), HTTPDate.parse(kept) != nil {
             headers.append(("If-Modified-Since", kept))
         } else if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate]
-                    as? Date {
+            as? Date
+        {
             headers.append(("If-Modified-Since", HTTPDate.format(modified)))
         }
         if let tag = attribute(entityTagAttribute, of: path) { headers.append(("If-None-Match", tag)) }

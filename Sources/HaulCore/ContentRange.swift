@@ -15,7 +15,8 @@ public struct ContentRange: Sendable, Equatable {
         let parts = text.dropFirst(6).split(separator: "/", maxSplits: 1)
         let bounds = parts.first?.split(separator: "-", maxSplits: 1) ?? []
         guard parts.count == 2, bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]),
-              first <= last else { return nil }
+            first <= last
+        else { return nil }
         self.first = first
         self.last = last
         total = parts[1] == "*" ? nil : Int64(parts[1])

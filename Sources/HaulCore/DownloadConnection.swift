@@ -29,8 +29,11 @@ final class DownloadConnection: Connection, @unchecked Sendable {
     /// The last 401 or 407 challenge the server sent, to say why a login failed.
     let challenge = Mutex<AuthenticationChallenge?>(nil)
 
-    init(request: Request, downloadID: String, hostKey: String, resumeOffset: Int64, expectedValidator: String?,
-         expectedTotal: Int64? = nil, isHelper: Bool = false, conditionalFile: String? = nil, queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine) {
+    init(
+        request: Request, downloadID: String, hostKey: String, resumeOffset: Int64, expectedValidator: String?,
+        expectedTotal: Int64? = nil, isHelper: Bool = false, conditionalFile: String? = nil, queue: DownloadQueue,
+        callbackQueue: any DelegateQueue, engine: ConnectionEngine
+    ) {
         self.downloadID = downloadID
         self.hostKey = hostKey
         self.resumeOffset = resumeOffset

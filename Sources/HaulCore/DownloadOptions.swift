@@ -140,8 +140,9 @@ extension DownloadOptions {
             case "lowest-speed-limit": lowestSpeedLimit = try Self.size(value, atLeast: 0)
             case "header":
                 guard Self.headerField(value) != nil else {
-                    throw OptionError("'\(TextSanitizer.visible(value))' is not a header: "
-                        + "write \"Name: value\" on one line, the name of letters, digits and -")
+                    throw OptionError(
+                        "'\(TextSanitizer.visible(value))' is not a header: "
+                            + "write \"Name: value\" on one line, the name of letters, digits and -")
                 }
                 headers.append(value)
             case "user-agent": userAgent = value
@@ -160,7 +161,9 @@ extension DownloadOptions {
             case "dry-run": dryRun = try Self.boolean(value)
             case "remote-time": remoteTime = try Self.boolean(value)
             case "gid":
-                guard value.count == 16, value.allSatisfy(\.isHexDigit) else { throw OptionError("a gid is 16 hex digits") }
+                guard value.count == 16, value.allSatisfy(\.isHexDigit) else {
+                    throw OptionError("a gid is 16 hex digits")
+                }
                 gid = value.lowercased()
             default:
                 throw OptionError("unknown option '\(name)'")
@@ -175,10 +178,12 @@ extension DownloadOptions {
             var pairs: [(String, String?)] = [
                 ("dir", dir), ("out", out), ("split", split.map(String.init)),
                 ("max-connection-per-server", maxConnectionPerServer.map(String.init)),
-                ("min-split-size", minSplitSize.map(String.init)), ("max-download-limit", maxDownloadLimit.map(String.init)),
+                ("min-split-size", minSplitSize.map(String.init)),
+                ("max-download-limit", maxDownloadLimit.map(String.init)),
                 ("checksum", checksum?.description), ("max-tries", maxTries.map(String.init)),
                 ("retry-wait", retryWait.map(String.init)), ("timeout", timeout.map(String.init)),
-                ("connect-timeout", connectTimeout.map(String.init)), ("lowest-speed-limit", lowestSpeedLimit.map(String.init)),
+                ("connect-timeout", connectTimeout.map(String.init)),
+                ("lowest-speed-limit", lowestSpeedLimit.map(String.init)),
                 ("user-agent", userAgent),
                 ("referer", referer.map { URIText.shown($0, includingSecrets: includingSecrets) }),
                 ("http-user", httpUser),
@@ -205,7 +210,8 @@ extension DownloadOptions {
             let name = line[..<colon].trimmingCharacters(in: .whitespaces)
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty, name.unicodeScalars.allSatisfy(isTokenScalar),
-                  !value.unicodeScalars.contains(where: { $0 != "\t" && TextSanitizer.isUnsafe($0) }) else {
+                !value.unicodeScalars.contains(where: { $0 != "\t" && TextSanitizer.isUnsafe($0) })
+            else {
                 return nil
             }
             return (name, value)
@@ -231,9 +237,11 @@ extension DownloadOptions {
         private static func relativeName(_ value: String) throws(OptionError) -> String {
             let name = try nonEmpty(value)
             guard !name.hasPrefix("/"), !name.split(separator: "/").contains(".."),
-                  !name.unicodeScalars.contains(where: TextSanitizer.isUnsafe) else {
-                throw OptionError("'\(TextSanitizer.visible(name))' must be a name inside the download directory "
-                    + "(no leading /, no .., no control characters)")
+                !name.unicodeScalars.contains(where: TextSanitizer.isUnsafe)
+            else {
+                throw OptionError(
+                    "'\(TextSanitizer.visible(name))' must be a name inside the download directory "
+                        + "(no leading /, no .., no control characters)")
             }
             return name
         }
@@ -250,8 +258,9 @@ extension DownloadOptions {
             }
             let scheme = proxy[..<separator.lowerBound].lowercased()
             guard Proxies.schemes.contains(scheme), URL(string: proxy)?.host != nil else {
-                throw OptionError("'\(shown)' is not a proxy: "
-                    + "its scheme must be one of \(Proxies.schemes.sorted().joined(separator: ", "))")
+                throw OptionError(
+                    "'\(shown)' is not a proxy: "
+                        + "its scheme must be one of \(Proxies.schemes.sorted().joined(separator: ", "))")
             }
             return proxy
         }
@@ -275,7 +284,9 @@ extension DownloadOptions {
             } catch {
                 throw OptionError(error.description)
             }
-            guard bytes >= minimum else { throw OptionError("'\(value)' is below the minimum of \(ByteCount.format(minimum))") }
+            guard bytes >= minimum else {
+                throw OptionError("'\(value)' is below the minimum of \(ByteCount.format(minimum))")
+            }
             return bytes
         }
 

@@ -19,12 +19,18 @@ extension DownloadQueue {
         var heldBack = 0
         let hostCap = configuration.maxConnectionsPerHost
         while index < state.order.count, state.connections.count < configuration.maxConcurrentDownloads,
-              heldBack < DownloadQueue.hostLookahead {
+            heldBack < DownloadQueue.hostLookahead
+        {
             let id = state.order[index]
             index += 1
-            guard var download = state.downloads[id], download.state == .queued, !state.waiting.contains(id) else { continue }
+            guard var download = state.downloads[id], download.state == .queued, !state.waiting.contains(id) else {
+                continue
+            }
             if hostCap > 0, !download.uris.isEmpty,
-               state.hostConnections[DownloadQueue.hostKey(download.uris[download.attempts % download.uris.count]), default: 0] >= hostCap {
+                state.hostConnections[
+                    DownloadQueue.hostKey(download.uris[download.attempts % download.uris.count]), default: 0]
+                    >= hostCap
+            {
                 firstHeldBack = firstHeldBack ?? index - 1
                 heldBack += 1
                 continue
@@ -85,9 +91,11 @@ extension DownloadQueue {
         let prefix = download.completed.prefixLength
         // Without a validator only a file the user asked to continue (`-c`) is resumed, as wget
         // does: its first bytes came from another tool, which kept none.
-        if prefix > 0, download.validator != nil || options.continueExisting == true, let partial = download.partialPath,
-           let size = (try? FileManager.default.attributesOfItem(atPath: partial)[.size]) as? Int64,
-           size >= prefix {
+        if prefix > 0, download.validator != nil || options.continueExisting == true,
+            let partial = download.partialPath,
+            let size = (try? FileManager.default.attributesOfItem(atPath: partial)[.size]) as? Int64,
+            size >= prefix
+        {
             resumeOffset = prefix
             request.byteRange = ByteRange(from: resumeOffset)
             if let validator = download.validator { request.headers.set("If-Range", validator) }
@@ -96,14 +104,17 @@ extension DownloadQueue {
         }
         var conditionalFile: String?
         if options.conditionalGet == true, resumeOffset == 0, download.destination == nil,
-           let existing = ConditionalGet.existingFile(out: options.out, url: url, directory: download.directory ?? configuration.directory) {
+            let existing = ConditionalGet.existingFile(
+                out: options.out, url: url, directory: download.directory ?? configuration.directory)
+        {
             conditionalFile = existing
             for header in ConditionalGet.headers(for: existing) { request.headers.set(header.name, header.value) }
         }
-        return DownloadConnection(request: request, downloadID: download.id, hostKey: DownloadQueue.hostKey(url.absoluteString),
-                                  resumeOffset: resumeOffset,
-                                  expectedValidator: resumeOffset > 0 ? download.validator : nil,
-                                  expectedTotal: resumeOffset > 0 && download.totalBytes > 0 ? download.totalBytes : nil,
-                                  conditionalFile: conditionalFile, queue: self, callbackQueue: callbackQueue, engine: engine)
+        return DownloadConnection(
+            request: request, downloadID: download.id, hostKey: DownloadQueue.hostKey(url.absoluteString),
+            resumeOffset: resumeOffset,
+            expectedValidator: resumeOffset > 0 ? download.validator : nil,
+            expectedTotal: resumeOffset > 0 && download.totalBytes > 0 ? download.totalBytes : nil,
+            conditionalFile: conditionalFile, queue: self, callbackQueue: callbackQueue, engine: engine)
     }
 }

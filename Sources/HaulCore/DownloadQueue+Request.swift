@@ -22,8 +22,9 @@ extension DownloadQueue.Configuration {
         } else if let host = request.url.host, let entry = netrc?.entry(for: host) {
             request.credentials = Credentials(user: entry.login, password: entry.password)
         }
-        request.proxies = Proxies(all: options.allProxy, http: options.httpProxy, https: options.httpsProxy,
-                                  bypass: options.noProxy)
+        request.proxies = Proxies(
+            all: options.allProxy, http: options.httpProxy, https: options.httpsProxy,
+            bypass: options.noProxy)
         if let limit = options.maxDownloadLimit, limit > 0 { request.maxReceiveSpeed = limit }
         if let lowest = options.lowestSpeedLimit, lowest > 0 { request.lowestSpeed = lowest }
         return request

@@ -18,8 +18,11 @@ extension DownloadQueue {
     // MARK: - Progress
 
     /// Records what a connection of a split download has written.
-    func recordSegmentProgress(_ state: inout State, _ attempt: DownloadConnection, written: Int64, now: Double) -> Range<Int64>? {
-        guard var split = state.splits[attempt.downloadID], var segment = split.segments[ObjectIdentifier(attempt)] else { return nil }
+    func recordSegmentProgress(
+        _ state: inout State, _ attempt: DownloadConnection, written: Int64, now: Double
+    ) -> Range<Int64>? {
+        guard var split = state.splits[attempt.downloadID], var segment = split.segments[ObjectIdentifier(attempt)]
+        else { return nil }
         if written > segment.written { segment.lastWriteAt = now }
         segment.written = written
         var sample = segment.sample ?? SpeedSample(bytes: written, at: now)
@@ -34,8 +37,9 @@ extension DownloadQueue {
     func liveSegments(_ state: State, _ id: String) -> [Download.LiveSegment] {
         guard let split = state.splits[id] else { return [] }
         return split.segments.values.sorted { $0.start < $1.start }.map { segment in
-            Download.LiveSegment(range: segment.start..<segment.end, written: segment.next - segment.start,
-                                 mirror: split.mirrorLabels[segment.mirror], speed: segment.speed)
+            Download.LiveSegment(
+                range: segment.start..<segment.end, written: segment.next - segment.start,
+                mirror: split.mirrorLabels[segment.mirror], speed: segment.speed)
         }
     }
 
@@ -44,13 +48,16 @@ extension DownloadQueue {
     /// A connection of a split download ended well. Settles a race it was in, gives it new work
     /// on its own mirror (see the extension's comment), and returns whether the whole file is
     /// now done (every byte written, no connection left) and the connections to start.
-    func segmentFinished(_ state: inout State, _ attempt: DownloadConnection) -> (done: Bool, toStart: [DownloadConnection]) {
+    func segmentFinished(
+        _ state: inout State, _ attempt: DownloadConnection
+    ) -> (done: Bool, toStart: [DownloadConnection]) {
         let id = attempt.downloadID
         guard var split = state.splits[id], let download = state.downloads[id] else { return (true, []) }
         let finished = split.segments.removeValue(forKey: ObjectIdentifier(attempt))
         split.helpers.removeAll { $0 === attempt }
         if let finished, let rival = finished.rival { settleRace(&state, &split, id, winner: finished, loser: rival) }
-        let toStart = newWork(&split, download, holder: state.connections[id], preferring: finished?.mirror).map { [$0] } ?? []
+        let toStart =
+            newWork(&split, download, holder: state.connections[id], preferring: finished?.mirror).map { [$0] } ?? []
         passSlot(&state, &split, id, last: attempt)
         state.splits[id] = split
         shareSpeedLimit(state, id)
@@ -61,7 +68,9 @@ extension DownloadQueue {
     /// A connection that won a tail race: if it was the racer (it fetched the tail), the victim
     /// now ends where the racer began; if it was the victim (it got to the end first), the
     /// racer is stopped.
-    private func settleRace(_ state: inout State, _ split: inout Split, _ id: String, winner: Split.Segment, loser: ObjectIdentifier) {
+    private func settleRace(
+        _ state: inout State, _ split: inout Split, _ id: String, winner: Split.Segment, loser: ObjectIdentifier
+    ) {
         guard var other = split.segments[loser] else { return }
         if winner.start > other.start {
             other.end = min(other.end, winner.start)
@@ -76,8 +85,10 @@ extension DownloadQueue {
     /// Work for a connection that is free, on `preferred` mirror if it has room: a gap, else a
     /// steal, else a tail race; nil when there is nothing worth starting. `holder` holds the
     /// download's slot.
-    func newWork(_ split: inout Split, _ download: Download, holder: DownloadConnection?,
-                 preferring preferred: Int?) -> DownloadConnection? {
+    func newWork(
+        _ split: inout Split, _ download: Download, holder: DownloadConnection?,
+        preferring preferred: Int?
+    ) -> DownloadConnection? {
         guard let path = download.partialPath, let mirror = split.mirror(preferring: preferred) else { return nil }
         if let gap = split.gaps(completed: download.completed).first {
             return makeHelper(for: gap, mirror: mirror, of: download, split: &split, path: path)
@@ -112,23 +123,24 @@ extension DownloadQueue {
     /// Drops the connections of `id` that stalled or lag far behind the others; a new
     /// connection, on the least used mirror, takes what each had left.
     private func replaceLaggards(of id: String) {
-        startConnections(state.withLock { state -> [DownloadConnection] in
-            state.watchedSplits.remove(id)
-            guard var split = state.splits[id], let download = state.downloads[id] else { return [] }
-            let (keys, running) = split.planned(now: uptime())
-            var toStart: [DownloadConnection] = []
-            for index in split.planner.laggards(in: running) {
-                retire(keys[index], &state, &split, id)
-                if let replacement = newWork(&split, download, holder: state.connections[id], preferring: nil) {
-                    toStart.append(replacement)
+        startConnections(
+            state.withLock { state -> [DownloadConnection] in
+                state.watchedSplits.remove(id)
+                guard var split = state.splits[id], let download = state.downloads[id] else { return [] }
+                let (keys, running) = split.planned(now: uptime())
+                var toStart: [DownloadConnection] = []
+                for index in split.planner.laggards(in: running) {
+                    retire(keys[index], &state, &split, id)
+                    if let replacement = newWork(&split, download, holder: state.connections[id], preferring: nil) {
+                        toStart.append(replacement)
+                    }
                 }
-            }
-            passSlot(&state, &split, id, last: nil)
-            state.splits[id] = split
-            if !toStart.isEmpty { shareSpeedLimit(state, id) }
-            watchForLaggards(&state, id)
-            return toStart
-        })
+                passSlot(&state, &split, id, last: nil)
+                state.splits[id] = split
+                if !toStart.isEmpty { shareSpeedLimit(state, id) }
+                watchForLaggards(&state, id)
+                return toStart
+            })
     }
 
     // MARK: - Pieces

@@ -17,8 +17,10 @@ import HaulNet
 extension DownloadQueue {
     /// On the first connection's response: plans the split when it is worth it and returns the
     /// first connection's end and the helpers to start, or nil to stay on one connection.
-    func planSplit(_ state: inout State, _ download: Download, primary: DownloadConnection, response: Response,
-                   offset: Int64, total: Int64) -> (end: Int64, helpers: [DownloadConnection])? {
+    func planSplit(
+        _ state: inout State, _ download: Download, primary: DownloadConnection, response: Response,
+        offset: Int64, total: Int64
+    ) -> (end: Int64, helpers: [DownloadConnection])? {
         let options = download.options.merged(over: configuration.defaults)
         let mirrors = mirrorRequests(of: download, primary: primary)
         let perMirror = options.maxConnectionPerServer ?? 1
@@ -26,19 +28,25 @@ extension DownloadQueue {
         let limit = min(options.split ?? 5, perMirror * mirrors.count)
         let validator = response.validator
         guard limit > 1, total > 0, validator != nil, !state.noSplit.contains(download.id), !response.isMultipartPart,
-              response.statusCode == 206 || response.headers["Accept-Ranges"]?.lowercased() == "bytes",
-              let path = download.partialPath else { return nil }
-        let planner = SegmentPlanner(length: total, minSplitSize: options.minSplitSize ?? 20 << 20, maxConnections: limit,
-                                     patience: configuration.patience)
+            response.statusCode == 206 || response.headers["Accept-Ranges"]?.lowercased() == "bytes",
+            let path = download.partialPath
+        else { return nil }
+        let planner = SegmentPlanner(
+            length: total, minSplitSize: options.minSplitSize ?? 20 << 20, maxConnections: limit,
+            patience: configuration.patience)
         var completed = offset == 0 ? ByteRanges() : download.completed
         completed.insert(0..<offset)
         let ranges = planner.initialRanges(completed: completed)
         guard ranges.count > 1, ranges[0].lowerBound == offset else { return nil }
-        var split = Split(planner: planner, total: total, validator: validator, mirrors: mirrors,
-                          mirrorLabels: mirrors.map(\.url.redactedString), perMirror: perMirror)
-        split.segments[ObjectIdentifier(primary)] = Split.Segment(start: offset, end: ranges[0].upperBound, mirror: 0, now: uptime())
+        var split = Split(
+            planner: planner, total: total, validator: validator, mirrors: mirrors,
+            mirrorLabels: mirrors.map(\.url.redactedString), perMirror: perMirror)
+        split.segments[ObjectIdentifier(primary)] = Split.Segment(
+            start: offset, end: ranges[0].upperBound, mirror: 0, now: uptime())
         let helpers = ranges.dropFirst().compactMap { range in
-            split.mirror(preferring: nil).map { makeHelper(for: range, mirror: $0, of: download, split: &split, path: path) }
+            split.mirror(preferring: nil).map {
+                makeHelper(for: range, mirror: $0, of: download, split: &split, path: path)
+            }
         }
         state.splits[download.id] = split
         shareSpeedLimit(state, download.id)
@@ -51,27 +59,34 @@ extension DownloadQueue {
         var first = primary.currentRequest
         first.byteRange = nil
         first.headers.remove("If-Range")
-        let others = download.uris.indices.filter { $0 != download.attemptURIIndex }.compactMap { URL(string: download.uris[$0]) }
-        return [first] + others.map { url in
-            var request = first
-            request.url = url
-            return request
+        let others = download.uris.indices.filter { $0 != download.attemptURIIndex }.compactMap {
+            URL(string: download.uris[$0])
         }
+        return [first]
+            + others.map { url in
+                var request = first
+                request.url = url
+                return request
+            }
     }
 
     /// A connection for `range` of a split download from `mirror`, filed in `split`.
-    func makeHelper(for range: Range<Int64>, mirror: Int, of download: Download, split: inout Split,
-                    path: String) -> DownloadConnection {
+    func makeHelper(
+        for range: Range<Int64>, mirror: Int, of download: Download, split: inout Split,
+        path: String
+    ) -> DownloadConnection {
         var request = split.mirrors[mirror]
         request.byteRange = ByteRange(from: range.lowerBound, through: range.upperBound - 1)
         // Each connection of a split is a TCP connection: a link's cap per connection then binds
         // each segment, not the whole download (as HTTP/2 streams on one connection would).
         request.ownsConnection = true
-        let helper = DownloadConnection(request: request, downloadID: download.id, hostKey: DownloadQueue.hostKey(request.url.absoluteString),
-                                        resumeOffset: range.lowerBound, expectedValidator: split.validator, isHelper: true,
-                                        queue: self, callbackQueue: callbackQueue, engine: engine)
+        let helper = DownloadConnection(
+            request: request, downloadID: download.id, hostKey: DownloadQueue.hostKey(request.url.absoluteString),
+            resumeOffset: range.lowerBound, expectedValidator: split.validator, isHelper: true,
+            queue: self, callbackQueue: callbackQueue, engine: engine)
         split.helpers.append(helper)
-        split.segments[ObjectIdentifier(helper)] = Split.Segment(start: range.lowerBound, end: range.upperBound, mirror: mirror, now: uptime())
+        split.segments[ObjectIdentifier(helper)] = Split.Segment(
+            start: range.lowerBound, end: range.upperBound, mirror: mirror, now: uptime())
         return helper
     }
 
@@ -104,26 +119,37 @@ extension DownloadQueue {
     /// (206 at the segment's start, same length, and on the first server the same validator).
     /// Otherwise: another mirror is dropped; the first server's disagreement stops the split and
     /// the file restarts on one connection.
-    func helperResponse(_ state: inout State, _ helper: DownloadConnection, _ response: Response) -> (ResponseDisposition, [DownloadConnection]) {
+    func helperResponse(
+        _ state: inout State, _ helper: DownloadConnection, _ response: Response
+    ) -> (ResponseDisposition, [DownloadConnection]) {
         let id = helper.downloadID
         guard let split = state.splits[id], let segment = split.segments[ObjectIdentifier(helper)],
-              let path = state.downloads[id]?.partialPath else { return (.cancel, []) }
+            let path = state.downloads[id]?.partialPath
+        else { return (.cancel, []) }
         // Mirrors are other servers: their validators need not match the first one's.
         let sameServer = segment.mirror == 0
         let judged = ResumeRule.judge(response, rangeFrom: segment.start, validator: sameServer ? split.validator : nil)
         if case .write(let offset, let total) = judged, offset == segment.start, total == split.total,
-           !sameServer || response.validator == split.validator {
-            return (.becomeDownload(DownloadTarget(path: path, offset: segment.start, end: segment.end, keepsTail: true, mustExist: true)), [])
+            !sameServer || response.validator == split.validator
+        {
+            return (
+                .becomeDownload(
+                    DownloadTarget(
+                        path: path, offset: segment.start, end: segment.end, keepsTail: true, mustExist: true)), []
+            )
         }
         guard sameServer else {
-            let reason = response.isSuccess
+            let reason =
+                response.isSuccess
                 ? "it answered for another file (length \(judgedLength(judged)), not \(split.total))"
                 : "it answered \(response.statusCode) \(TextSanitizer.visible(response.reasonPhrase))"
             return (.cancel, dropMirror(&state, helper, reason: reason))
         }
         // Never splice two versions: every connection stops and the file restarts on one.
         state.noSplit.insert(id)
-        return (.cancel, startOver(&state, id, reason: "a second connection got a different answer", refundAttempt: false))
+        return (
+            .cancel, startOver(&state, id, reason: "a second connection got a different answer", refundAttempt: false)
+        )
     }
 
     private func judgedLength(_ judged: ResumeRule) -> String {
@@ -134,7 +160,9 @@ extension DownloadQueue {
     /// A helper failed. On another mirror, that mirror is dropped and its range fetched from the
     /// others now; on the first server, its range becomes a gap that the next connection to
     /// finish takes over.
-    func helperFailed(_ state: inout State, _ helper: DownloadConnection, _ error: ConnectionError) -> [DownloadConnection] {
+    func helperFailed(
+        _ state: inout State, _ helper: DownloadConnection, _ error: ConnectionError
+    ) -> [DownloadConnection] {
         let id = helper.downloadID
         guard var split = state.splits[id], let segment = split.segments[ObjectIdentifier(helper)] else { return [] }
         if segment.mirror != 0 { return dropMirror(&state, helper, reason: error.description) }
@@ -147,10 +175,12 @@ extension DownloadQueue {
     /// Gives up on the mirror of `helper`: records it and why in the download's
     /// `droppedMirrors`, and starts a connection on another mirror for what the helper did not
     /// write.
-    private func dropMirror(_ state: inout State, _ helper: DownloadConnection, reason: String) -> [DownloadConnection] {
+    private func dropMirror(_ state: inout State, _ helper: DownloadConnection, reason: String) -> [DownloadConnection]
+    {
         let id = helper.downloadID
         guard var split = state.splits[id], var download = state.downloads[id],
-              let segment = split.forget(ObjectIdentifier(helper)) else { return [] }
+            let segment = split.forget(ObjectIdentifier(helper))
+        else { return [] }
         // Its other connections fail too, but the mirror is dropped, and said, once.
         if split.dropped[segment.mirror] == nil {
             split.dropped[segment.mirror] = reason

@@ -64,12 +64,15 @@ extension DownloadQueue {
 
         /// The running segments as the planner sees them, each known by its index in `keys`;
         /// with `excludingRaces`, without the segments already in a tail race.
-        func planned(now: Double, excludingRaces: Bool = false) -> (keys: [ObjectIdentifier], segments: [SegmentPlanner.Segment]) {
+        func planned(
+            now: Double, excludingRaces: Bool = false
+        ) -> (keys: [ObjectIdentifier], segments: [SegmentPlanner.Segment]) {
             let keys = Array(segments.keys)
             let planned = keys.indices.compactMap { index -> SegmentPlanner.Segment? in
                 guard let segment = segments[keys[index]], !excludingRaces || segment.rival == nil else { return nil }
-                return SegmentPlanner.Segment(id: index, start: segment.start, next: segment.next, end: segment.end, speed: segment.speed,
-                                              age: now - segment.startedAt, idle: now - segment.lastWriteAt)
+                return SegmentPlanner.Segment(
+                    id: index, start: segment.start, next: segment.next, end: segment.end, speed: segment.speed,
+                    age: now - segment.startedAt, idle: now - segment.lastWriteAt)
             }
             return (keys, planned)
         }

@@ -7,7 +7,8 @@ import HaulNet
 /// `callbackQueue`; a message from a connection the queue no longer tracks (paused, cancelled,
 /// replaced) is ignored.
 extension DownloadQueue {
-    public func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request? {
+    public func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request?
+    {
         if let redirectResponse, let attempt = connection as? DownloadConnection {
             attempt.redirects.withLock { $0.append(redirectResponse.url.redactedString) }
         }
@@ -26,14 +27,17 @@ extension DownloadQueue {
                 return toStart
             }
             guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
-            download.response = ResponseSummary(response, redirectChain: attempt.redirects.withLock { $0 },
-                                                everyHeader: configuration.keepsEveryHeader)
+            download.response = ResponseSummary(
+                response, redirectChain: attempt.redirects.withLock { $0 },
+                everyHeader: configuration.keepsEveryHeader)
             state.downloads[id] = download
             if response.statusCode == 304, let existing = attempt.conditionalFile {
                 return keepUnchanged(&state, id, existing)
             }
-            switch ResumeRule.judge(response, rangeFrom: attempt.originalRequest.byteRange?.lowerBound,
-                                     validator: attempt.expectedValidator, total: attempt.expectedTotal) {
+            switch ResumeRule.judge(
+                response, rangeFrom: attempt.originalRequest.byteRange?.lowerBound,
+                validator: attempt.expectedValidator, total: attempt.expectedTotal)
+            {
             case .fail(let mismatch?):
                 state.endAttempt(id)
                 return failed(&state, id, .transport(.transport), mismatch)
@@ -41,8 +45,9 @@ extension DownloadQueue {
                 state.endAttempt(id)
                 let reason = TextSanitizer.visible(response.reasonPhrase)
                 let advice = response.statusCode == 401 ? DownloadQueue.loginAdvice(for: attempt) : ""
-                return failed(&state, id, .status(response.statusCode, retryAfter: response.headers["Retry-After"]),
-                              "the server answered \(response.statusCode) \(reason)\(advice)")
+                return failed(
+                    &state, id, .status(response.statusCode, retryAfter: response.headers["Retry-After"]),
+                    "the server answered \(response.statusCode) \(reason)\(advice)")
             case .startOver:
                 // Never splice two versions: drop the partial data and ask for the whole file. The
                 // ranged attempt that found the change is not counted; the request for the whole
@@ -71,8 +76,11 @@ extension DownloadQueue {
                 state.downloads[id] = download
                 emit(.changed(download))
                 guard let partial = download.partialPath else { return [] }
-                if let split = planSplit(&state, download, primary: attempt, response: response, offset: offset, total: total) {
-                    disposition = .becomeDownload(DownloadTarget(path: partial, offset: offset, end: split.end, keepsTail: true, mustExist: true))
+                if let split = planSplit(
+                    &state, download, primary: attempt, response: response, offset: offset, total: total)
+                {
+                    disposition = .becomeDownload(
+                        DownloadTarget(path: partial, offset: offset, end: split.end, keepsTail: true, mustExist: true))
                     return split.helpers
                 }
                 disposition = .becomeDownload(DownloadTarget(path: partial, offset: offset, mustExist: true))
@@ -85,8 +93,10 @@ extension DownloadQueue {
 
     /// A challenge the request's credentials did not answer: kept to say why the login failed;
     /// the 401 or 407 itself becomes the response.
-    public func connection(_ connection: Connection,
-                           didReceive challenge: AuthenticationChallenge) -> ChallengeDisposition {
+    public func connection(
+        _ connection: Connection,
+        didReceive challenge: AuthenticationChallenge
+    ) -> ChallengeDisposition {
         (connection as? DownloadConnection)?.challenge.withLock { $0 = challenge }
         return .performDefaultHandling
     }
@@ -104,15 +114,18 @@ extension DownloadQueue {
             + "the server offers \(schemes)), so the user name and password were not sent"
     }
 
-    public func connection(_ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
-                           totalBytesExpectedToWrite: Int64) {
+    public func connection(
+        _ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {
         guard let attempt = connection as? DownloadConnection else { return }
         state.withLock { state in
             let id = attempt.downloadID
             guard isCurrent(attempt, in: state), var download = state.downloads[id] else { return }
             let now = uptime()
-            download.completed.insert(recordSegmentProgress(&state, attempt, written: totalBytesWritten, now: now)
-                ?? attempt.resumeOffset..<(attempt.resumeOffset + totalBytesWritten))
+            download.completed.insert(
+                recordSegmentProgress(&state, attempt, written: totalBytesWritten, now: now)
+                    ?? attempt.resumeOffset..<(attempt.resumeOffset + totalBytesWritten))
             download.connections = 1 + (state.splits[id]?.helpers.count ?? 0)
             download.liveSegments = liveSegments(state, id)
             state.speedSamples[id, default: SpeedSample(bytes: download.bytesDone, at: now)]
@@ -120,13 +133,15 @@ extension DownloadQueue {
             scheduleSpeedSettling(&state)
             if download.hint == nil, state.splits[id] == nil, let sample = state.speedSamples[id] {
                 // Read directly, not through `merged(over:)`: this runs on every progress message.
-                let connections = download.options.maxConnectionPerServer
+                let connections =
+                    download.options.maxConnectionPerServer
                     ?? configuration.defaults.maxConnectionPerServer
                 let ranges = download.response?.header("Accept-Ranges")?.lowercased() == "bytes"
-                download.hint = SplitHint.text(elapsed: now - sample.startedAt, speed: download.speed,
-                                               remaining: download.totalBytes - download.bytesDone,
-                                               maxConnections: connections ?? 1,
-                                               takesRanges: download.validator != nil && ranges)
+                download.hint = SplitHint.text(
+                    elapsed: now - sample.startedAt, speed: download.speed,
+                    remaining: download.totalBytes - download.bytesDone,
+                    maxConnections: connections ?? 1,
+                    takesRanges: download.validator != nil && ranges)
             }
             state.downloads[id] = download
             emit(.changed(download))
@@ -138,18 +153,21 @@ extension DownloadQueue {
     /// events, and the attempt ends when the digest is known.
     public func connection(_ connection: Connection, didFinishDownloadingTo path: String) {
         guard let attempt = connection as? DownloadConnection,
-              let download = state.withLock({ state in
-                  // One segment of a split download is not the file: it is finished at the end.
-                  state.connections[attempt.downloadID] === attempt && state.splits[attempt.downloadID] == nil
-                      ? state.downloads[attempt.downloadID] : nil
-              }) else { return }
+            let download = state.withLock({ state in
+                // One segment of a split download is not the file: it is finished at the end.
+                state.connections[attempt.downloadID] === attempt && state.splits[attempt.downloadID] == nil
+                    ? state.downloads[attempt.downloadID] : nil
+            })
+        else { return }
         finishDownload(download, attempt: attempt, at: path)
     }
 
     /// A dry run's answer (`dry-run`): the server has the file, and its name and size are
     /// known. Nothing is written; the download is complete.
-    private func answeredDryRun(_ state: inout State, _ download: Download, response: Response,
-                                total: Int64) -> [DownloadConnection] {
+    private func answeredDryRun(
+        _ state: inout State, _ download: Download, response: Response,
+        total: Int64
+    ) -> [DownloadConnection] {
         state.endAttempt(download.id)
         var download = download
         let name = download.options.merged(over: configuration.defaults).out ?? FileNaming.name(for: response)
@@ -201,44 +219,47 @@ extension DownloadQueue {
 
     /// Ends a finished attempt: complete, or failed with what `finishFile` found.
     func complete(_ attempt: DownloadConnection) {
-        startConnections(state.withLock { state -> [DownloadConnection] in
-            let id = attempt.downloadID
-            guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
-            state.endAttempt(id)
-            if let failure = state.lateFailure.removeValue(forKey: id) {
-                // The received data stays in the partial file, complete: a retry checks it again
-                // (`verifyWhole`) instead of downloading it again.
+        startConnections(
+            state.withLock { state -> [DownloadConnection] in
+                let id = attempt.downloadID
+                guard state.connections[id] === attempt, var download = state.downloads[id] else { return [] }
+                state.endAttempt(id)
+                if let failure = state.lateFailure.removeValue(forKey: id) {
+                    // The received data stays in the partial file, complete: a retry checks it again
+                    // (`verifyWhole`) instead of downloading it again.
+                    state.downloads[id] = download
+                    return failed(&state, id, .local(failure.code), failure.message)
+                }
+                guard state.saved.remove(id) != nil else {
+                    // The load ended well but left no file (a reply whose body never began): never a
+                    // success without its file.
+                    return failed(&state, id, .transport(.transport), "the server's reply ended without a body to save")
+                }
+                download.state = .complete
+                download.speed = 0
+                download.lastError = nil
+                if download.totalBytes < 0 { download.totalBytes = download.bytesDone }
                 state.downloads[id] = download
-                return failed(&state, id, .local(failure.code), failure.message)
-            }
-            guard state.saved.remove(id) != nil else {
-                // The load ended well but left no file (a reply whose body never began): never a
-                // success without its file.
-                return failed(&state, id, .transport(.transport), "the server's reply ended without a body to save")
-            }
-            download.state = .complete
-            download.speed = 0
-            download.lastError = nil
-            if download.totalBytes < 0 { download.totalBytes = download.bytesDone }
-            state.downloads[id] = download
-            emit(.changed(download))
-            return admit(&state)
-        })
+                emit(.changed(download))
+                return admit(&state)
+            })
     }
 
     public func connection(_ connection: Connection, didFailWithError error: ConnectionError) {
         guard let attempt = connection as? DownloadConnection else { return }
-        startConnections(state.withLock { state -> [DownloadConnection] in
-            let id = attempt.downloadID
-            if state.connections[id] !== attempt, isCurrent(attempt, in: state) {
-                return helperFailed(&state, attempt, error)
-            }
-            guard state.connections[id] === attempt else { return [] }
-            state.endAttempt(id)
-            let failure: RetryPolicy.Failure = error.kind == .fileWrite
-                ? .local(ErrorCode(fileError: error.systemError)) : .transport(error.kind)
-            return failed(&state, id, failure, error.descriptionWithoutURL)
-        })
+        startConnections(
+            state.withLock { state -> [DownloadConnection] in
+                let id = attempt.downloadID
+                if state.connections[id] !== attempt, isCurrent(attempt, in: state) {
+                    return helperFailed(&state, attempt, error)
+                }
+                guard state.connections[id] === attempt else { return [] }
+                state.endAttempt(id)
+                let failure: RetryPolicy.Failure =
+                    error.kind == .fileWrite
+                    ? .local(ErrorCode(fileError: error.systemError)) : .transport(error.kind)
+                return failed(&state, id, failure, error.descriptionWithoutURL)
+            })
     }
 
     // MARK: - Starting over
@@ -252,7 +273,8 @@ extension DownloadQueue {
     }
 
     /// Ends the download's attempt and queues it again at once (`reason` becomes its last error).
-    func requeue(_ state: inout State, _ id: String, reason: String? = nil, refundAttempt: Bool) -> [DownloadConnection] {
+    func requeue(_ state: inout State, _ id: String, reason: String? = nil, refundAttempt: Bool) -> [DownloadConnection]
+    {
         state.endAttempt(id)?.cancel()
         guard var download = state.downloads[id] else { return [] }
         if refundAttempt { download.attempts -= 1 }
@@ -268,7 +290,9 @@ extension DownloadQueue {
 
     /// Records a failed attempt: queued again after the policy's wait, or failed for good.
     /// Returns downloads admitted into the freed slot.
-    func failed(_ state: inout State, _ id: String, _ failure: RetryPolicy.Failure, _ message: String) -> [DownloadConnection] {
+    func failed(
+        _ state: inout State, _ id: String, _ failure: RetryPolicy.Failure, _ message: String
+    ) -> [DownloadConnection] {
         guard var download = state.downloads[id] else { return [] }
         let options = download.options.merged(over: configuration.defaults)
         let policy = RetryPolicy(maxTries: options.maxTries ?? 5, fixedWait: options.retryWait.map(Double.init))
@@ -291,11 +315,12 @@ extension DownloadQueue {
     }
 
     private func retryTimerFired(_ id: String) {
-        startConnections(state.withLock { state -> [DownloadConnection] in
-            guard state.waiting.remove(id) != nil else { return [] }
-            state.markAdmittable(id)
-            return admit(&state)
-        })
+        startConnections(
+            state.withLock { state -> [DownloadConnection] in
+                guard state.waiting.remove(id) != nil else { return [] }
+                state.markAdmittable(id)
+                return admit(&state)
+            })
     }
 
     // MARK: - Names
@@ -303,8 +328,10 @@ extension DownloadQueue {
     /// Chooses the destination on the first response (the file a conditional request asked
     /// about, else the user's `out`, else the response's name, sanitized, made unique unless
     /// `auto-file-renaming=false`) and creates the partial file, which reserves the name.
-    private func reserveName(for download: inout Download, response: Response, replacing existing: String?,
-                             in state: inout State) throws(DownloadFailure) {
+    private func reserveName(
+        for download: inout Download, response: Response, replacing existing: String?,
+        in state: inout State
+    ) throws(DownloadFailure) {
         if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) { return }
         let options = download.options.merged(over: configuration.defaults)
         let name = options.out ?? FileNaming.name(for: response)
@@ -313,8 +340,9 @@ extension DownloadQueue {
         if existing == nil, !overwrite, options.autoFileRenaming == false {
             let path = FileNaming.path(for: name, in: directory)
             if FileNaming.isTaken(path) {
-                throw DownloadFailure("\(path) already exists: set allow-overwrite=true to replace it, "
-                    + "or auto-file-renaming=true to save under a new name", code: .fileExists)
+                throw DownloadFailure(
+                    "\(path) already exists: set allow-overwrite=true to replace it, "
+                        + "or auto-file-renaming=true to save under a new name", code: .fileExists)
             }
         }
         let destination = existing ?? FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: overwrite)
@@ -324,8 +352,9 @@ extension DownloadQueue {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw DownloadFailure("cannot create directory \(folder): \(error.localizedDescription)",
-                                      code: .cannotCreateDirectory)
+                throw DownloadFailure(
+                    "cannot create directory \(folder): \(error.localizedDescription)",
+                    code: .cannotCreateDirectory)
             }
             state.createdDirectories.insert(folder)
         }
@@ -337,8 +366,9 @@ extension DownloadQueue {
             let number = errno
             // Whatever is at that path is not this download's.
             download.destination = nil
-            throw DownloadFailure("cannot create \(partial): \(String(cString: strerror(number)))",
-                                  code: ErrorCode(fileError: number, otherwise: .cannotCreateFile))
+            throw DownloadFailure(
+                "cannot create \(partial): \(String(cString: strerror(number)))",
+                code: ErrorCode(fileError: number, otherwise: .cannotCreateFile))
         }
         close(descriptor)
     }

@@ -29,10 +29,12 @@ extension DownloadQueue {
     /// next attempt needs no transfer; nil otherwise.
     func wholePartialFile(of download: Download) -> String? {
         guard download.totalBytes > 0, download.completed.prefixLength >= download.totalBytes,
-              let partial = download.partialPath else { return nil }
+            let partial = download.partialPath
+        else { return nil }
         var status = stat()
         guard lstat(partial, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-              Int64(status.st_size) == download.totalBytes else { return nil }
+            Int64(status.st_size) == download.totalBytes
+        else { return nil }
         return partial
     }
 
@@ -41,22 +43,24 @@ extension DownloadQueue {
     func verifyWhole(_ download: Download, at path: String) {
         verify(download, at: path) { [self] failure in
             let outcome = nameFile(download, at: path, failure: failure, replacing: false)
-            startConnections(state.withLock { state -> [DownloadConnection] in
-                guard var current = state.downloads[download.id], current.state == .active,
-                      state.connections[download.id] == nil else { return [] }
-                switch outcome {
-                case .failure(let failure):
-                    return failed(&state, download.id, .local(failure.code), failure.message)
-                case .success(let destination):
-                    current.destination = destination
-                    current.state = .complete
-                    current.speed = 0
-                    current.lastError = nil
-                    state.downloads[download.id] = current
-                    emit(.changed(current))
-                    return admit(&state)
-                }
-            })
+            startConnections(
+                state.withLock { state -> [DownloadConnection] in
+                    guard var current = state.downloads[download.id], current.state == .active,
+                        state.connections[download.id] == nil
+                    else { return [] }
+                    switch outcome {
+                    case .failure(let failure):
+                        return failed(&state, download.id, .local(failure.code), failure.message)
+                    case .success(let destination):
+                        current.destination = destination
+                        current.state = .complete
+                        current.speed = 0
+                        current.lastError = nil
+                        state.downloads[download.id] = current
+                        emit(.changed(current))
+                        return admit(&state)
+                    }
+                })
         }
     }
 
@@ -75,10 +79,11 @@ extension DownloadQueue {
             do {
                 let actual = try Checksum.digest(ofFileAt: path, algorithm: expected.algorithm)
                 if actual != expected.hex {
-                    failure = DownloadFailure("checksum mismatch: expected \(expected), got "
-                        + "\(expected.algorithm.rawValue)=\(actual); the data is kept in \(path): correct the digest "
-                        + "and retry to check it again without downloading, or delete it to download again",
-                                              code: .checksumMismatch)
+                    failure = DownloadFailure(
+                        "checksum mismatch: expected \(expected), got \(expected.algorithm.rawValue)=\(actual); "
+                            + "the data is kept in \(path): correct the digest and retry to check it again "
+                            + "without downloading, or delete it to download again",
+                        code: .checksumMismatch)
                 }
             } catch {
                 failure = DownloadFailure("\(error)", code: .fileIO)
@@ -90,8 +95,10 @@ extension DownloadQueue {
     /// Gives a verified file its final name (and, as its options ask, the server's
     /// Last-Modified as its mtime, and its ETag for the next conditional get). Returns the path
     /// it got, or why it has none.
-    private func nameFile(_ download: Download, at path: String, failure: DownloadFailure?,
-                          replacing: Bool) -> Result<String, DownloadFailure> {
+    private func nameFile(
+        _ download: Download, at path: String, failure: DownloadFailure?,
+        replacing: Bool
+    ) -> Result<String, DownloadFailure> {
         if let failure { return .failure(failure) }
         guard let destination = download.destination else {
             return .failure(DownloadFailure("the download has no file name", code: .unknown))
@@ -99,8 +106,9 @@ extension DownloadQueue {
         let options = download.options.merged(over: configuration.defaults)
         let named: String
         do {
-            named = try FileNaming.moveIntoPlace(path, to: destination,
-                                                 replacing: replacing || options.allowOverwrite == true)
+            named = try FileNaming.moveIntoPlace(
+                path, to: destination,
+                replacing: replacing || options.allowOverwrite == true)
         } catch {
             return .failure(DownloadFailure(error.description, code: .renameFailed))
         }

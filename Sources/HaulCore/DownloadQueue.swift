@@ -78,9 +78,11 @@ public final class DownloadQueue: ConnectionDelegate {
 
     /// `journal` (if any) keeps every change; `onEvent` runs on `callbackQueue`, after the journal
     /// has filed the event.
-    public init(configuration: Configuration = Configuration(), engine: ConnectionEngine = .shared,
-                timer: any RetryTimer = DispatchRetryTimer(), journal: (any DownloadJournal)? = nil,
-                onEvent: @escaping @Sendable (DownloadEvent) -> Void) {
+    public init(
+        configuration: Configuration = Configuration(), engine: ConnectionEngine = .shared,
+        timer: any RetryTimer = DispatchRetryTimer(), journal: (any DownloadJournal)? = nil,
+        onEvent: @escaping @Sendable (DownloadEvent) -> Void
+    ) {
         var configuration = configuration
         // Resolved once: a relative directory would cost a getcwd for every download.
         workingDirectory = FileManager.default.currentDirectoryPath
@@ -107,7 +109,8 @@ public final class DownloadQueue: ConnectionDelegate {
     /// The ids of the downloads in `states`, in queue order (without copying the downloads, which
     /// for a long queue would cost memory).
     public func ids(in states: Set<Download.State>) -> [String] {
-        state.withLock { state in state.order.filter { state.downloads[$0].map { states.contains($0.state) } ?? false } }
+        state.withLock { state in state.order.filter { state.downloads[$0].map { states.contains($0.state) } ?? false }
+        }
     }
 
     public func download(_ id: String) -> Download? {
@@ -151,17 +154,18 @@ public final class DownloadQueue: ConnectionDelegate {
 
     private func insert(_ batch: consuming [Download]) -> [String] {
         var downloads = batch
-        startConnections(state.withLock { state in
-            state.downloads.append(&downloads)
-            state.position.reserveCapacity(state.position.count + downloads.count)
-            state.order.reserveCapacity(state.order.count + downloads.count)
-            for download in downloads {
-                state.position[download.id] = state.order.count
-                state.order.append(download.id)
-            }
-            emit(.added(downloads))
-            return admit(&state)
-        })
+        startConnections(
+            state.withLock { state in
+                state.downloads.append(&downloads)
+                state.position.reserveCapacity(state.position.count + downloads.count)
+                state.order.reserveCapacity(state.order.count + downloads.count)
+                for download in downloads {
+                    state.position[download.id] = state.order.count
+                    state.order.append(download.id)
+                }
+                emit(.added(downloads))
+                return admit(&state)
+            })
         return downloads.map(\.id)
     }
 
@@ -169,7 +173,8 @@ public final class DownloadQueue: ConnectionDelegate {
     /// `dir`, else the queue's directory. An entry from a list loaded by URL stays inside the
     /// directory the user chose: its `dir` is taken from there and may not leave it.
     private func directory(for entry: QueueEntry) -> String {
-        let chosen = configuration.defaults.dir.map { DownloadQueue.absolute($0, in: workingDirectory) }
+        let chosen =
+            configuration.defaults.dir.map { DownloadQueue.absolute($0, in: workingDirectory) }
             ?? configuration.directory
         guard let dir = entry.options.dir else { return chosen }
         guard entry.origin == .remote else { return DownloadQueue.absolute(dir, in: workingDirectory) }
@@ -244,22 +249,24 @@ public final class DownloadQueue: ConnectionDelegate {
 
     /// Moves a download in the queue order; a download moved ahead of others is admitted first.
     public func move(_ id: String, _ move: Move) {
-        startConnections(state.withLock { state -> [DownloadConnection] in
-            guard let from = state.position[id] else { return [] }
-            let to = switch move {
-            case .up: max(from - 1, 0)
-            case .down: min(from + 1, state.order.count - 1)
-            case .top: 0
-            case .bottom: state.order.count - 1
-            }
-            guard to != from else { return [] }
-            state.order.remove(at: from)
-            state.order.insert(id, at: to)
-            for index in min(from, to)...max(from, to) { state.position[state.order[index]] = index }
-            state.scanFrom = min(state.scanFrom, from, to)
-            emit(.moved(id: id, to: to))
-            return admit(&state)
-        })
+        startConnections(
+            state.withLock { state -> [DownloadConnection] in
+                guard let from = state.position[id] else { return [] }
+                let to =
+                    switch move {
+                    case .up: max(from - 1, 0)
+                    case .down: min(from + 1, state.order.count - 1)
+                    case .top: 0
+                    case .bottom: state.order.count - 1
+                    }
+                guard to != from else { return [] }
+                state.order.remove(at: from)
+                state.order.insert(id, at: to)
+                for index in min(from, to)...max(from, to) { state.position[state.order[index]] = index }
+                state.scanFrom = min(state.scanFrom, from, to)
+                emit(.moved(id: id, to: to))
+                return admit(&state)
+            })
     }
 
     /// Takes a download off the queue (its files stay).

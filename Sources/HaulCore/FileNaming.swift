@@ -69,8 +69,10 @@ public enum FileNaming {
     /// Unless `replacing`, an existing file is never replaced (`RENAME_NOREPLACE`): when
     /// something took `destination` meanwhile (another download, another program), the file
     /// gets the next free name (`name.1.ext`…) instead.
-    public static func moveIntoPlace(_ partial: String, to destination: String,
-                                     replacing: Bool) throws(OptionError) -> String {
+    public static func moveIntoPlace(
+        _ partial: String, to destination: String,
+        replacing: Bool
+    ) throws(OptionError) -> String {
         if replacing {
             guard rename(partial, destination) == 0 else { throw renameError(partial, destination) }
             return destination
@@ -102,7 +104,8 @@ public enum FileNaming {
             return (String(name.dropLast(compound.count)), String(name.suffix(compound.count)))
         }
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex,
-              name.distance(from: dot, to: name.endIndex) <= 16 else { return (name, "") }
+            name.distance(from: dot, to: name.endIndex) <= 16
+        else { return (name, "") }
         return (String(name[..<dot]), String(name[dot...]))
     }
 

@@ -67,7 +67,9 @@ public enum InputFile {
         }
         let handle = path == "-" ? FileHandle.standardInput : FileHandle(forReadingAtPath: path)
         guard let handle else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (check its permissions)" : "does not exist"
+            let reason =
+                FileManager.default.fileExists(atPath: path)
+                ? "cannot be read (check its permissions)" : "does not exist"
             throw FileError(description: "queue file '\(path)' \(reason)")
         }
         var reader = InputFileReader(name: path == "-" ? "<stdin>" : path, origin: .user, limit: limit)
@@ -85,8 +87,10 @@ public enum InputFile {
     }
 
     /// Reads queue-file bytes; `name` is used in problem messages, `origin` says who wrote them.
-    public static func read(_ bytes: some ContiguousBytes, name: String, origin: QueueEntry.Origin,
-                            limit: Int64 = defaultLimit) throws(FileError) -> ReadResult {
+    public static func read(
+        _ bytes: some ContiguousBytes, name: String, origin: QueueEntry.Origin,
+        limit: Int64 = defaultLimit
+    ) throws(FileError) -> ReadResult {
         var reader = InputFileReader(name: name, origin: origin, limit: limit)
         try reader.feed(contentsOf: bytes)
         return try reader.finish()
@@ -105,7 +109,9 @@ public enum InputFile {
     /// it), mode 0600: even without the secrets haul knows of, a queue's URLs may carry tokens.
     /// The text is written as it is made, a piece at a time, so a long queue is never held as
     /// one text in memory.
-    public static func save(_ entries: some Sequence<QueueEntry>, to path: String, includingSecrets: Bool) throws(FileError) {
+    public static func save(
+        _ entries: some Sequence<QueueEntry>, to path: String, includingSecrets: Bool
+    ) throws(FileError) {
         guard let (descriptor, temporary) = PosixFile.createTemporary(beside: path, mode: 0o600) else {
             throw FileError(description: "cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
@@ -132,7 +138,8 @@ public enum InputFile {
 
     /// One entry's lines.
     private static func text(of entry: QueueEntry, includingSecrets: Bool) -> String {
-        var text = entry.uris.map { URIText.shown($0, includingSecrets: includingSecrets) }.joined(separator: "\t") + "\n"
+        var text =
+            entry.uris.map { URIText.shown($0, includingSecrets: includingSecrets) }.joined(separator: "\t") + "\n"
         for (name, value) in entry.options.pairs(includingSecrets: includingSecrets) {
             text += " \(name)=\(value)\n"
         }

@@ -95,11 +95,15 @@ struct InputFileParser {
     private func refusal(of name: String, _ value: String) -> (message: String, isWarning: Bool)? {
         switch (name, origin) {
         case ("allow-overwrite", _) where value == "true":
-            return ("allow-overwrite=true is not taken from a queue file; give --allow-overwrite on the command line "
-                + "to replace existing files", true)
+            return (
+                "allow-overwrite=true is not taken from a queue file; give --allow-overwrite on the command line "
+                    + "to replace existing files", true
+            )
         case ("dir", .remote) where value.hasPrefix("/") || value.split(separator: "/").contains(".."):
-            return ("dir '\(value)' is refused in a list loaded by URL: it may only name a subdirectory "
-                + "(no leading /, no ..) of the download directory", false)
+            return (
+                "dir '\(value)' is refused in a list loaded by URL: it may only name a subdirectory "
+                    + "(no leading /, no ..) of the download directory", false
+            )
         case ("conditional-get", .remote) where value == "true":
             return ("conditional-get=true is refused in a list loaded by URL: it would replace existing files", false)
         default:

@@ -38,7 +38,9 @@ public struct QueueEntry: Sendable, Equatable {
             return "'\(TextSanitizer.visible(text))' holds a control character (a stray CR or escape)"
         }
         guard let url = URL(string: text) else { return "'\(text)' cannot be parsed as a URI" }
-        guard let scheme = url.scheme?.lowercased() else { return "'\(text)' has no scheme (expected e.g. https://…)" }
+        guard let scheme = url.scheme?.lowercased() else {
+            return "'\(text)' has no scheme (expected e.g. https://…)"
+        }
         guard Request.supportedSchemes.contains(scheme) else {
             return "'\(text)' has the unsupported scheme '\(scheme)' (haul loads http, https, ftp and ftps)"
         }
@@ -53,12 +55,15 @@ public struct QueueEntry: Sendable, Equatable {
     static func isPlainWebURI(_ text: String) -> Bool {
         let bytes = text.utf8
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-              Request.supportedSchemes.contains(String(text[..<colon]).lowercased()),
-              bytes[colon...].starts(with: "://".utf8) else { return false }
+            Request.supportedSchemes.contains(String(text[..<colon]).lowercased()),
+            bytes[colon...].starts(with: "://".utf8)
+        else { return false }
         let host = bytes.index(colon, offsetBy: 3)
         let hostEnd = bytes[host...].firstIndex { !isHostByte($0) } ?? bytes.endIndex
         guard hostEnd != host else { return false }
-        if hostEnd != bytes.endIndex, bytes[hostEnd] != UInt8(ascii: "/"), bytes[hostEnd] != UInt8(ascii: ":") { return false }
+        if hostEnd != bytes.endIndex, bytes[hostEnd] != UInt8(ascii: "/"), bytes[hostEnd] != UInt8(ascii: ":") {
+            return false
+        }
         return bytes[hostEnd...].allSatisfy(isPlainURIByte)
     }
 
@@ -73,10 +78,10 @@ public struct QueueEntry: Sendable, Equatable {
         if isHostByte(byte) { return true }
         switch byte {
         case UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "?"),
-             UInt8(ascii: "#"), UInt8(ascii: "@"), UInt8(ascii: "!"),
-             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
-             UInt8(ascii: "%"):
+            UInt8(ascii: "#"), UInt8(ascii: "@"), UInt8(ascii: "!"),
+            UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+            UInt8(ascii: "%"):
             return true
         default:
             return false

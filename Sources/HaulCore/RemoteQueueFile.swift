@@ -29,8 +29,10 @@ public final class RemoteQueueFile: Sendable {
 
     /// A reader whose fetcher keeps responses in `cacheDirectory(environment:)`. A cache that
     /// cannot be opened is reported to `warn` and the file is loaded without one.
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                limit: Int64 = InputFile.defaultLimit, warn: (String) -> Void) -> RemoteQueueFile {
+    public static func standard(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        limit: Int64 = InputFile.defaultLimit, warn: (String) -> Void
+    ) -> RemoteQueueFile {
         let cache: ResponseCache?
         do {
             cache = try ResponseCache(directory: cacheDirectory(environment: environment), capacity: cacheCapacity)
@@ -56,16 +58,23 @@ public final class RemoteQueueFile: Sendable {
 
     /// Loads the queue file at `url` and reads it as `InputFile.read(_:name:origin:limit:)` does
     /// (its entries `.remote`), naming it by its URL without any password.
-    public func read(_ url: URL, completion: @escaping @Sendable (Result<InputFile.ReadResult, InputFile.FileError>) -> Void) {
+    public func read(
+        _ url: URL, completion: @escaping @Sendable (Result<InputFile.ReadResult, InputFile.FileError>) -> Void
+    ) {
         let name = url.redactedString
         let limit = limit
-        fetcher.fetch(url, completion: { data, _ in
-            completion(Result { () throws(InputFile.FileError) in
-                try InputFile.read(data, name: name, origin: .remote, limit: limit)
+        fetcher.fetch(
+            url,
+            completion: { data, _ in
+                completion(
+                    Result { () throws(InputFile.FileError) in
+                        try InputFile.read(data, name: name, origin: .remote, limit: limit)
+                    })
+            },
+            failure: { error in
+                completion(
+                    .failure(InputFile.FileError(description: "queue file '\(name)' could not be loaded: \(error)")))
             })
-        }, failure: { error in
-            completion(.failure(InputFile.FileError(description: "queue file '\(name)' could not be loaded: \(error)")))
-        })
     }
 
     /// `read(_:completion:)`, waiting for it: for the command line, before anything else runs.

@@ -13,8 +13,10 @@ public final class ResponseSummary: Sendable, Equatable {
     }
 
     /// The headers kept; the rest (and any Set-Cookie) are not.
-    public static let keptHeaders = ["Content-Type", "Content-Length", "Content-Range", "Content-Disposition",
-                                     "ETag", "Last-Modified", "Accept-Ranges", "Server", "Retry-After"]
+    public static let keptHeaders = [
+        "Content-Type", "Content-Length", "Content-Range", "Content-Disposition",
+        "ETag", "Last-Modified", "Accept-Ranges", "Server", "Retry-After",
+    ]
 
     public let statusCode: Int
     public let reasonPhrase: String
@@ -31,7 +33,8 @@ public final class ResponseSummary: Sendable, Equatable {
         httpVersion = response.httpVersion
         if everyHeader {
             headers = response.headers.map { field in
-                let secret = DownloadOptions.Values.isSecretHeader(field.name) || field.name.lowercased() == "set-cookie"
+                let secret =
+                    DownloadOptions.Values.isSecretHeader(field.name) || field.name.lowercased() == "set-cookie"
                 return Header(name: field.name, value: secret ? "***" : field.value)
             }
         } else {
@@ -48,8 +51,9 @@ public final class ResponseSummary: Sendable, Equatable {
     }
 
     public static func == (left: ResponseSummary, right: ResponseSummary) -> Bool {
-        left === right || (left.statusCode == right.statusCode && left.reasonPhrase == right.reasonPhrase
-            && left.httpVersion == right.httpVersion && left.headers == right.headers
-            && left.redirectChain == right.redirectChain)
+        left === right
+            || (left.statusCode == right.statusCode && left.reasonPhrase == right.reasonPhrase
+                && left.httpVersion == right.httpVersion && left.headers == right.headers
+                && left.redirectChain == right.redirectChain)
     }
 }

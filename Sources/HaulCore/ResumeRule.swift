@@ -18,7 +18,9 @@ enum ResumeRule: Equatable {
 
     /// `rangeFrom`: the first byte the request asked for with `Range` (nil: no range, the
     /// whole file); `total`: the whole file's length the partial data belongs to, when known.
-    static func judge(_ response: Response, rangeFrom: Int64?, validator: String?, total expected: Int64? = nil) -> ResumeRule {
+    static func judge(
+        _ response: Response, rangeFrom: Int64?, validator: String?, total expected: Int64? = nil
+    ) -> ResumeRule {
         let status = response.statusCode
         if status == 416, let rangeFrom, rangeFrom > 0 {
             let length = response.headers["Content-Range"].flatMap(ContentRange.unsatisfiedLength)

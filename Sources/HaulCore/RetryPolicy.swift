@@ -34,11 +34,14 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The decision after attempt number `attempt` (from 1) failed with `failure`.
-    public func decide(attempt: Int, failure: Failure, now: Date = Date(),
-                       jitter: Double = Double.random(in: 0.8...1.2)) -> Decision {
+    public func decide(
+        attempt: Int, failure: Failure, now: Date = Date(),
+        jitter: Double = Double.random(in: 0.8...1.2)
+    ) -> Decision {
         guard isRetryable(failure, attempt: attempt), maxTries == 0 || attempt < maxTries else { return .giveUp }
         if case .status(let code, let retryAfter?) = failure, code == 429 || code == 503,
-           let seconds = RetryPolicy.parseRetryAfter(retryAfter, now: now) {
+            let seconds = RetryPolicy.parseRetryAfter(retryAfter, now: now)
+        {
             return .retry(afterSeconds: min(seconds, 3600))
         }
         if let fixedWait { return .retry(afterSeconds: fixedWait) }

@@ -20,7 +20,9 @@ public struct SegmentPlanner: Sendable {
         /// Seconds since it last wrote a byte.
         public var idle: Double
 
-        public init(id: Int, start: Int64, next: Int64? = nil, end: Int64, speed: Double = 0, age: Double = 0, idle: Double = 0) {
+        public init(
+            id: Int, start: Int64, next: Int64? = nil, end: Int64, speed: Double = 0, age: Double = 0, idle: Double = 0
+        ) {
             self.id = id
             self.start = start
             self.next = next ?? start
@@ -59,7 +61,8 @@ public struct SegmentPlanner: Sendable {
         /// How often the queue looks for laggards (seconds).
         public var checkEvery = 1.0
 
-        public init(grace: Double = 3.0, laggardFraction: Double = 0.1, stall: Double = 10.0, checkEvery: Double = 1.0) {
+        public init(grace: Double = 3.0, laggardFraction: Double = 0.1, stall: Double = 10.0, checkEvery: Double = 1.0)
+        {
             self.grace = grace
             self.laggardFraction = laggardFraction
             self.stall = stall
@@ -90,8 +93,10 @@ public struct SegmentPlanner: Sendable {
     public func initialRanges(completed: ByteRanges) -> [Range<Int64>] {
         var ranges = completed.gaps(upTo: length)
         guard !ranges.isEmpty else { return [] }
-        while ranges.count < maxConnections, let index = ranges.indices.max(by: { ranges[$0].count < ranges[$1].count }),
-              let middle = splitPoint(of: ranges[index]) {
+        while ranges.count < maxConnections,
+            let index = ranges.indices.max(by: { ranges[$0].count < ranges[$1].count }),
+            let middle = splitPoint(of: ranges[index])
+        {
             let range = ranges[index]
             ranges[index] = range.lowerBound..<middle
             ranges.insert(middle..<range.upperBound, at: index + 1)
@@ -105,7 +110,8 @@ public struct SegmentPlanner: Sendable {
     /// halves stay at least `minSplitSize`.
     public func steal(from segments: [Segment]) -> Split? {
         guard let largest = segments.max(by: { $0.remaining < $1.remaining }),
-              let middle = splitPoint(of: largest.next..<largest.end) else { return nil }
+            let middle = splitPoint(of: largest.next..<largest.end)
+        else { return nil }
         return Split(victim: largest.id, newEnd: middle, range: middle..<largest.end)
     }
 
@@ -114,8 +120,9 @@ public struct SegmentPlanner: Sendable {
     /// than two alignment units left are not worth a new request.
     public func tailToRace(in segments: [Segment]) -> Race? {
         guard steal(from: segments) == nil,
-              let last = segments.filter({ $0.remaining >= 2 * SegmentPlanner.alignment })
-                  .max(by: { estimatedFinish($0) < estimatedFinish($1) }) else {
+            let last = segments.filter({ $0.remaining >= 2 * SegmentPlanner.alignment })
+                .max(by: { estimatedFinish($0) < estimatedFinish($1) })
+        else {
             return nil
         }
         let middle = last.next + last.remaining / 2

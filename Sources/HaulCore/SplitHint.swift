@@ -16,13 +16,17 @@ enum SplitHint {
     /// bytes a second with `remaining` bytes left, or nil: none unless it runs on one
     /// connection because it was not asked for more (`maxConnections` 1), the server takes
     /// ranges and names a validator, and it would take long.
-    static func text(elapsed: Double, speed: Double, remaining: Int64, maxConnections: Int,
-                     takesRanges: Bool) -> String? {
+    static func text(
+        elapsed: Double, speed: Double, remaining: Int64, maxConnections: Int,
+        takesRanges: Bool
+    ) -> String? {
         guard maxConnections <= 1, takesRanges, elapsed >= settleTime, speed > 0, remaining > 0 else { return nil }
         let seconds = Double(remaining) / speed
         guard seconds >= worthwhile else { return nil }
         let whole = Int(seconds)
-        let left = whole >= 3600 ? "\(whole / 3600) h \(whole % 3600 / 60) min"
+        let left =
+            whole >= 3600
+            ? "\(whole / 3600) h \(whole % 3600 / 60) min"
             : "\(whole / 60):" + String(format: "%02d", whole % 60)
         return "one connection at \(ByteCount.format(Int64(speed)))/s, \(left) left, and the server takes ranges: "
             + "a link that caps each connection gives more to more connections (try -x \(suggested) -s \(suggested))"

@@ -32,8 +32,10 @@ public enum TextSanitizer {
     /// Copies `text`, replacing every unsafe scalar with `replacement(scalar)`; with
     /// `droppingSequences`, whole ESC sequences (CSI, OSC/DCS up to BEL or ST, and two-byte
     /// ones) are dropped instead.
-    private static func rewrite(_ text: String, droppingSequences: Bool,
-                                replacement: (Unicode.Scalar) -> String) -> String {
+    private static func rewrite(
+        _ text: String, droppingSequences: Bool,
+        replacement: (Unicode.Scalar) -> String
+    ) -> String {
         var output = ""
         var scalars = text.unicodeScalars[...]
         while let scalar = scalars.popFirst() {

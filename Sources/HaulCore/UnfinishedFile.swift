@@ -37,20 +37,24 @@ public struct UnfinishedFile: Sendable, Equatable {
     public static func find(at destination: String) throws(OptionError) -> UnfinishedFile? {
         let partial = destination + FileNaming.partialSuffix
         if let control = try Aria2ControlFile.read(at: destination + Aria2ControlFile.suffix) {
-            guard let (path, size) = [destination, partial].lazy.compactMap({ path in
-                regularFileSize(path).map { (path, $0) }
-            }).first else { return nil }
+            guard
+                let (path, size) = [destination, partial].lazy.compactMap({ path in
+                    regularFileSize(path).map { (path, $0) }
+                }).first
+            else { return nil }
             // Only bytes the file really holds count, whatever the control file says.
             var completed = ByteRanges()
             for range in control.completed.ranges where range.lowerBound < size {
                 completed.insert(range.lowerBound..<min(range.upperBound, size))
             }
-            return UnfinishedFile(destination: destination, dataPath: path, completed: completed,
-                                  totalBytes: control.totalLength, source: .aria2ControlFile)
+            return UnfinishedFile(
+                destination: destination, dataPath: path, completed: completed,
+                totalBytes: control.totalLength, source: .aria2ControlFile)
         }
         guard let size = regularFileSize(destination), size > 0, regularFileSize(partial) == nil else { return nil }
-        return UnfinishedFile(destination: destination, dataPath: destination, completed: ByteRanges([0..<size]),
-                              totalBytes: -1, source: .size)
+        return UnfinishedFile(
+            destination: destination, dataPath: destination, completed: ByteRanges([0..<size]),
+            totalBytes: -1, source: .size)
     }
 
     /// Makes the file `download`'s partial file and gives `download` its progress: `NAME`
@@ -58,8 +62,9 @@ public struct UnfinishedFile: Sendable, Equatable {
     public func continueAs(_ download: inout Download) throws(OptionError) {
         let partial = destination + FileNaming.partialSuffix
         if dataPath != partial, haul_rename_noreplace(dataPath, partial) != 0 {
-            throw OptionError("cannot continue \(TextSanitizer.visible(destination)): renaming it to "
-                + "\(TextSanitizer.visible(partial)) failed: \(String(cString: strerror(errno)))")
+            throw OptionError(
+                "cannot continue \(TextSanitizer.visible(destination)): renaming it to "
+                    + "\(TextSanitizer.visible(partial)) failed: \(String(cString: strerror(errno)))")
         }
         download.destination = destination
         download.completed = completed

@@ -15,18 +15,21 @@ public enum XDGDirectory: Sendable {
 
     /// haul's directory of this kind for `environment`.
     public func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let (variable, underHome) = switch self {
-        case .state: ("XDG_STATE_HOME", "/.local/state")
-        case .cache: ("XDG_CACHE_HOME", "/.cache")
-        case .config: ("XDG_CONFIG_HOME", "/.config")
-        }
+        let (variable, underHome) =
+            switch self {
+            case .state: ("XDG_STATE_HOME", "/.local/state")
+            case .cache: ("XDG_CACHE_HOME", "/.cache")
+            case .config: ("XDG_CONFIG_HOME", "/.config")
+            }
         if let base = environment[variable], base.hasPrefix("/") { return base + "/haul" }
         return XDGDirectory.home(environment: environment) + underHome + "/haul"
     }
 
     /// `path` with a leading `~` (alone or before `/`) made the home directory, as a shell does.
-    public static func expandingTilde(_ path: String,
-                                      environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func expandingTilde(
+        _ path: String,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
         return home(environment: environment) + path.dropFirst()
     }

@@ -50,7 +50,9 @@ public enum CrashGuard {
     }
 
     /// What a crash prints before its report; made before any handler can run.
-    private static let notice = Array("haul crashed; the terminal is restored and the queue kept as of its last checkpoint (run haul to continue). What haul wrote to stderr follows.\n".utf8)
+    private static let notice = Array(
+        ("haul crashed; the terminal is restored and the queue kept as of its last checkpoint "
+            + "(run haul to continue). What haul wrote to stderr follows.\n").utf8)
 
     private static func writeNotice() {
         guard savedStandardError >= 0 else { return }

@@ -40,15 +40,18 @@ public final class CursesTerminal: Terminal {
             throw StartError(description: "the full-screen UI needs a terminal; use haul get to download without it")
         }
         guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r"),
-              let screen = newterm(nil, output, input) else {
-            throw StartError(description: "cannot start the full-screen UI on TERM=\(environment["TERM"] ?? "(unset)"); "
-                + "set TERM to your terminal's type, or use haul get")
+            let screen = newterm(nil, output, input)
+        else {
+            throw StartError(
+                description: "cannot start the full-screen UI on TERM=\(environment["TERM"] ?? "(unset)"); "
+                    + "set TERM to your terminal's type, or use haul get")
         }
         guard haul_can_address_cursor() != 0 else {
             endwin()
             delscreen(screen)
-            throw StartError(description: "this terminal (TERM=\(environment["TERM"] ?? "(unset)")) cannot move the cursor, "
-                + "so it cannot draw the full-screen queue")
+            throw StartError(
+                description: "this terminal (TERM=\(environment["TERM"] ?? "(unset)")) cannot move the cursor, "
+                    + "so it cannot draw the full-screen queue")
         }
         self.screen = screen
         window = haul_stdscr()
@@ -91,7 +94,9 @@ public final class CursesTerminal: Terminal {
 
     public func draw(_ grid: CellGrid, theme: Theme) {
         // A new size or theme repaints every cell; otherwise only the cells that changed.
-        let previous = shown.flatMap { $0.theme == theme && $0.grid.width == grid.width && $0.grid.height == grid.height ? $0.grid : nil }
+        let previous = shown.flatMap {
+            $0.theme == theme && $0.grid.width == grid.width && $0.grid.height == grid.height ? $0.grid : nil
+        }
         if previous == nil { looks.removeAll() }
         var text = [wchar_t](repeating: 0, count: 8)
         for y in 0..<grid.height {
@@ -184,8 +189,9 @@ public final class CursesTerminal: Terminal {
         if style.reverse { attributes |= haul_a_reverse }
         if style.underline { attributes |= haul_a_underline }
         guard colorCount > 0 else { return (attributes, 0) }
-        let key = PairKey(foreground: style.foreground.index(forTerminalColors: colorCount),
-                          background: style.background.index(forTerminalColors: colorCount))
+        let key = PairKey(
+            foreground: style.foreground.index(forTerminalColors: colorCount),
+            background: style.background.index(forTerminalColors: colorCount))
         if key.foreground < 0, key.background < 0 { return (attributes, 0) }
         if let pair = pairs[key] { return (attributes, pair) }
         let next = pairs.count + 1

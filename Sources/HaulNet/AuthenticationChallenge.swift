@@ -24,11 +24,12 @@ public struct AuthenticationChallenge: Sendable {
     /// The challenge `response` carries, or nil when it is not a 401 or 407 with a challenge
     /// header.
     init?(response: Response, previousFailureCount: Int, proposedCredential: Credentials?) {
-        let header = switch response.statusCode {
-        case 401: response.headers["WWW-Authenticate"]
-        case 407: response.headers["Proxy-Authenticate"]
-        default: String?.none
-        }
+        let header =
+            switch response.statusCode {
+            case 401: response.headers["WWW-Authenticate"]
+            case 407: response.headers["Proxy-Authenticate"]
+            default: String?.none
+            }
         guard let header, !header.isEmpty else { return nil }
         self.response = response
         schemes = AuthenticationChallenge.schemes(in: header)
@@ -63,7 +64,8 @@ public struct AuthenticationChallenge: Sendable {
         items.append(header[start...])
         return items.compactMap { item in
             guard let first = item.split(separator: " ", omittingEmptySubsequences: true).first,
-                  !first.contains("=") else { return nil }
+                !first.contains("=")
+            else { return nil }
             return String(first)
         }
     }

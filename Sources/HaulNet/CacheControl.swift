@@ -17,7 +17,8 @@ struct CacheControl: Equatable {
             for directive in value.split(separator: ",") {
                 let parts = directive.split(separator: "=", maxSplits: 1)
                 let name = parts.first.map { $0.trimmingHTTPWhitespace().lowercased() } ?? ""
-                let argument = parts.count > 1
+                let argument =
+                    parts.count > 1
                     ? parts[1].trimmingHTTPWhitespace().trimmingCharacters(in: CharacterSet(charactersIn: "\""))
                     : nil
                 switch name {

@@ -15,7 +15,8 @@ public struct CachedResponse: Sendable {
     /// must have the same ones to be answered with this response.
     public var varyingRequestHeaders: [String: String]
 
-    public init(response: Response, data: Data, storedAt: Date = Date(), varyingRequestHeaders: [String: String] = [:]) {
+    public init(response: Response, data: Data, storedAt: Date = Date(), varyingRequestHeaders: [String: String] = [:])
+    {
         self.response = response
         self.data = data
         self.storedAt = storedAt
@@ -78,8 +79,9 @@ public struct CachedResponse: Sendable {
             for value in notModified.headers.values(for: name) { headers.add(name, value) }
         }
         var confirmed = self
-        confirmed.response = Response(url: response.url, statusCode: response.statusCode, reasonPhrase: response.reasonPhrase,
-                                      httpVersion: response.httpVersion, headers: headers, isFromCache: true)
+        confirmed.response = Response(
+            url: response.url, statusCode: response.statusCode, reasonPhrase: response.reasonPhrase,
+            httpVersion: response.httpVersion, headers: headers, isFromCache: true)
         confirmed.storedAt = now
         return confirmed
     }

@@ -40,8 +40,9 @@ final class CachingLoad: Sendable {
     /// validator, or load as if there were no cache.
     func plan(for request: Request, now: Date = Date()) -> Plan {
         guard ResponseCache.isCacheable(request), request.cachePolicy != .reloadIgnoringCache,
-              !request.headers.contains("If-None-Match"), !request.headers.contains("If-Modified-Since"),
-              let stored = cache.cachedResponse(for: request) else { return .load(request) }
+            !request.headers.contains("If-None-Match"), !request.headers.contains("If-Modified-Since"),
+            let stored = cache.cachedResponse(for: request)
+        else { return .load(request) }
         switch request.cachePolicy {
         case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
             return .serve(stored)
@@ -111,10 +112,12 @@ final class CachingLoad: Sendable {
             }
             guard let (response, request) = state.candidate else { return nil }
             // libcurl decoded the body only if the request accepted an encoding.
-            let stored = request.acceptsEncodedContent ? response.decodedForStorage(bodyLength: state.body.count) : response
-            let cached = CachedResponse(response: stored,
-                                        data: state.body, storedAt: now,
-                                        varyingRequestHeaders: ResponseCache.varyingHeaders(of: response, in: request))
+            let stored =
+                request.acceptsEncodedContent ? response.decodedForStorage(bodyLength: state.body.count) : response
+            let cached = CachedResponse(
+                response: stored,
+                data: state.body, storedAt: now,
+                varyingRequestHeaders: ResponseCache.varyingHeaders(of: response, in: request))
             return (cached, request)
         }
     }
@@ -130,7 +133,8 @@ extension Response {
         var stored = headers
         stored.remove("Content-Encoding")
         stored.set("Content-Length", String(bodyLength))
-        return Response(url: url, statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
-                        headers: stored, isFromCache: isFromCache)
+        return Response(
+            url: url, statusCode: statusCode, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
+            headers: stored, isFromCache: isFromCache)
     }
 }

@@ -16,8 +16,9 @@ extension Connection {
             deliver { [self] delegate in
                 do throws(ConnectionError) {
                     let written = try Connection.write(data, to: target, url: currentRequest.url)
-                    delegate.connection(self, didWriteData: written, totalBytesWritten: written,
-                                        totalBytesExpectedToWrite: Int64(data.count))
+                    delegate.connection(
+                        self, didWriteData: written, totalBytesWritten: written,
+                        totalBytesExpectedToWrite: Int64(data.count))
                     delegate.connection(self, didFinishDownloadingTo: target.path)
                 } catch {
                     // Stop the transfer (a 304 still running) and end with the file's error.

@@ -54,8 +54,10 @@ open class Connection: @unchecked Sendable {
     /// `cachePolicy` decides whether a stored response answers it, and a response that may be
     /// stored is offered to the delegate (`willCacheResponse`) and then stored. Big downloads
     /// pass none.
-    public init(request: Request, delegate: any ConnectionDelegate, queue: any DelegateQueue,
-                engine: ConnectionEngine = .shared, cache: ResponseCache? = nil) {
+    public init(
+        request: Request, delegate: any ConnectionDelegate, queue: any DelegateQueue,
+        engine: ConnectionEngine = .shared, cache: ResponseCache? = nil
+    ) {
         originalRequest = request
         self.engine = engine
         caching = cache.map(CachingLoad.init)
@@ -167,7 +169,9 @@ open class Connection: @unchecked Sendable {
 
     /// Asks the delegate how to answer a server's demand for credentials; `reply` runs on the
     /// delegate queue (not called if the connection is cancelled first).
-    func engineAskChallenge(_ challenge: AuthenticationChallenge, reply: @escaping @Sendable (ChallengeDisposition) -> Void) {
+    func engineAskChallenge(
+        _ challenge: AuthenticationChallenge, reply: @escaping @Sendable (ChallengeDisposition) -> Void
+    ) {
         deliver { [self] delegate in
             reply(delegate.connection(self, didReceive: challenge))
         }
@@ -236,16 +240,18 @@ open class Connection: @unchecked Sendable {
     /// Adds request-body progress; the delegate gets it coalesced.
     func engineReportSent(_ bytes: Int64, expected: Int64) {
         reportProgress(\.sent, bytes, expected: expected) { connection, delegate, progress in
-            delegate.connection(connection, didSendBodyData: progress.bytes, totalBytesWritten: progress.total,
-                                totalBytesExpectedToWrite: progress.expected)
+            delegate.connection(
+                connection, didSendBodyData: progress.bytes, totalBytesWritten: progress.total,
+                totalBytesExpectedToWrite: progress.expected)
         }
     }
 
     /// Adds download-file progress; the delegate gets it coalesced.
     func engineReportWritten(_ bytes: Int64, expected: Int64) {
         reportProgress(\.written, bytes, expected: expected) { connection, delegate, progress in
-            delegate.connection(connection, didWriteData: progress.bytes, totalBytesWritten: progress.total,
-                                totalBytesExpectedToWrite: progress.expected)
+            delegate.connection(
+                connection, didWriteData: progress.bytes, totalBytesWritten: progress.total,
+                totalBytesExpectedToWrite: progress.expected)
         }
     }
 
@@ -254,9 +260,11 @@ open class Connection: @unchecked Sendable {
         state.withLock { $0.sent.total = 0 }
     }
 
-    private func reportProgress(_ keyPath: WritableKeyPath<State, Progress> & Sendable, _ bytes: Int64,
-                                expected: Int64,
-                                send: @escaping @Sendable (Connection, any ConnectionDelegate, Progress) -> Void) {
+    private func reportProgress(
+        _ keyPath: WritableKeyPath<State, Progress> & Sendable, _ bytes: Int64,
+        expected: Int64,
+        send: @escaping @Sendable (Connection, any ConnectionDelegate, Progress) -> Void
+    ) {
         let schedule = state.withLock { state -> Bool in
             state[keyPath: keyPath].bytes += bytes
             state[keyPath: keyPath].total += bytes

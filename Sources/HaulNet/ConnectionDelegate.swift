@@ -37,13 +37,15 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
     func connection(_ connection: Connection, didReceive data: Data)
 
     /// Request-body progress. `totalBytesExpectedToWrite` is -1 for a body of unknown length.
-    func connection(_ connection: Connection, didSendBodyData bytesWritten: Int64, totalBytesWritten: Int64,
-                    totalBytesExpectedToWrite: Int64)
+    func connection(
+        _ connection: Connection, didSendBodyData bytesWritten: Int64, totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64)
 
     /// Progress of a body that became a download: bytes written to its file since the previous
     /// call, in all, and expected (-1 when unknown).
-    func connection(_ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
-                    totalBytesExpectedToWrite: Int64)
+    func connection(
+        _ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64)
 
     /// A download's body is complete in the file at `path`; `connectionDidFinishLoading` follows.
     func connection(_ connection: Connection, didFinishDownloadingTo path: String)
@@ -59,20 +61,29 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
 }
 
 extension ConnectionDelegate {
-    public func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request? {
+    public func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request?
+    {
         request
     }
-    public func connection(_ connection: Connection, didReceive challenge: AuthenticationChallenge) -> ChallengeDisposition {
+    public func connection(
+        _ connection: Connection, didReceive challenge: AuthenticationChallenge
+    ) -> ChallengeDisposition {
         .performDefaultHandling
     }
     public func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition { .allow }
     public func connection(_ connection: Connection, didReceive data: Data) {}
-    public func connection(_ connection: Connection, didSendBodyData bytesWritten: Int64, totalBytesWritten: Int64,
-                           totalBytesExpectedToWrite: Int64) {}
-    public func connection(_ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
-                           totalBytesExpectedToWrite: Int64) {}
+    public func connection(
+        _ connection: Connection, didSendBodyData bytesWritten: Int64, totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {}
+    public func connection(
+        _ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {}
     public func connection(_ connection: Connection, didFinishDownloadingTo path: String) {}
-    public func connection(_ connection: Connection, willCacheResponse cachedResponse: CachedResponse) -> CachedResponse? {
+    public func connection(
+        _ connection: Connection, willCacheResponse cachedResponse: CachedResponse
+    ) -> CachedResponse? {
         cachedResponse
     }
     public func connectionDidFinishLoading(_ connection: Connection) {}

@@ -104,14 +104,20 @@ public final class ConnectionEngine: Sendable {
 
     /// Submits the command `make` builds and waits for its reply (an engine that has stopped
     /// gives none).
-    private func perform<Value: Sendable>(_ make: (@escaping @Sendable (Result<Value, CookieError>) -> Void) -> Command)
-        throws(CookieError) -> Value {
+    private func perform<Value: Sendable>(
+        _ make: (@escaping @Sendable (Result<Value, CookieError>) -> Void) -> Command
+    )
+        throws(CookieError) -> Value
+    {
         let result = Mutex<Result<Value, CookieError>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        guard submit(make { answer in
-            result.withLock { $0 = answer }
-            done.signal()
-        }) else { throw CookieError("the engine has stopped") }
+        guard
+            submit(
+                make { answer in
+                    result.withLock { $0 = answer }
+                    done.signal()
+                })
+        else { throw CookieError("the engine has stopped") }
         done.wait()
         return try result.withLock { $0 ?? .failure(CookieError("the engine stopped")) }.get()
     }

@@ -50,8 +50,10 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
     /// Extra detail: the file path, the refused Location, the stream's error.
     public let detail: String?
 
-    public init(kind: Kind, url: URL?, curlCode: Int? = nil, curlMessage: String? = nil,
-                systemError: Int32? = nil, detail: String? = nil) {
+    public init(
+        kind: Kind, url: URL?, curlCode: Int? = nil, curlMessage: String? = nil,
+        systemError: Int32? = nil, detail: String? = nil
+    ) {
         self.kind = kind
         self.url = url
         self.curlCode = curlCode
@@ -95,7 +97,9 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .cannotConnect: "check that the server (or the proxy the load went through) is up and the port is right"
         case .timedOut: "try again later, or raise the timeout"
         case .connectionLost: "retry; resuming continues from the bytes already received"
-        case .tlsFailure: "pass the issuer with --ca-certificate, or turn checking off with --check-certificate=false if you trust this server"
+        case .tlsFailure:
+            "pass the issuer with --ca-certificate, or turn checking off with --check-certificate=false "
+                + "if you trust this server"
         case .tooManyRedirects: "the server may be redirecting in a loop"
         case .redirectRefused: "haul follows redirects to http, https, ftp and ftps only"
         case .httpStatus: "check the URL and your access to it"

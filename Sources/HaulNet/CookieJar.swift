@@ -64,7 +64,9 @@ package final class CookieJar {
     // MARK: - Pieces
 
     /// Runs `body` with a scratch easy handle on the store (it performs no transfer).
-    private func withHandle<T>(_ body: (UnsafeMutableRawPointer, inout EasyOptions) throws(CookieError) -> T) throws(CookieError) -> T {
+    private func withHandle<T>(
+        _ body: (UnsafeMutableRawPointer, inout EasyOptions) throws(CookieError) -> T
+    ) throws(CookieError) -> T {
         guard let easy = curl_easy_init() else { throw CookieError("libcurl could not allocate a handle") }
         defer { curl_easy_cleanup(easy) }
         var options = EasyOptions(easy: easy)

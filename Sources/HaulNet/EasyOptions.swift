@@ -56,10 +56,13 @@ struct EasyOptions {
     /// Throws the first failed option, naming it.
     func check(url: URL) throws(ConnectionError) {
         guard let (option, code) = firstFailure else { return }
-        if code == CURLE_UNSUPPORTED_PROTOCOL { throw ConnectionError(kind: .unsupportedScheme(url.scheme ?? ""), url: url) }
-        throw ConnectionError(kind: .transport, url: url, curlCode: Int(code.rawValue),
-                              curlMessage: String(cString: curl_easy_strerror(code)),
-                              detail: "libcurl refused option \(option.rawValue)")
+        if code == CURLE_UNSUPPORTED_PROTOCOL {
+            throw ConnectionError(kind: .unsupportedScheme(url.scheme ?? ""), url: url)
+        }
+        throw ConnectionError(
+            kind: .transport, url: url, curlCode: Int(code.rawValue),
+            curlMessage: String(cString: curl_easy_strerror(code)),
+            detail: "libcurl refused option \(option.rawValue)")
     }
 
     private mutating func record(_ option: CURLoption, _ code: CURLcode) {

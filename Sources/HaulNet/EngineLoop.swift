@@ -53,8 +53,9 @@ final class EngineLoop {
             // Cancelled before its start got here (a cached load starts from the delegate queue,
             // so a cancel from another thread can overtake it).
             guard !connection.isDone else { break }
-            let transfer = Transfer(connection: connection, multi: multi, bufferSize: engine.configuration.receiveBufferSize,
-                                    overallLimit: overallLimit, share: cookies.share ?? sessions)
+            let transfer = Transfer(
+                connection: connection, multi: multi, bufferSize: engine.configuration.receiveBufferSize,
+                overallLimit: overallLimit, share: cookies.share ?? sessions)
             transfers[connection.id] = transfer
             transfer.begin()
         case .cancel(let id):

@@ -56,24 +56,29 @@ public final class Fetcher: ConnectionDelegate {
 
     /// Starts loading `url` and returns at once. At the end, `completion` gets the body and the
     /// response; an HTTP status of 400 or more, or a failed transfer, calls `failure` instead.
-    public func fetch(_ url: URL, completion: @escaping @Sendable (Data, Response) -> Void,
-                      failure: @escaping @Sendable (ConnectionError) -> Void) {
+    public func fetch(
+        _ url: URL, completion: @escaping @Sendable (Data, Response) -> Void,
+        failure: @escaping @Sendable (ConnectionError) -> Void
+    ) {
         load(url, completion: completion, failure: failure)
     }
 
     @discardableResult
-    private func load(_ url: URL, completion: @escaping @Sendable (Data, Response) -> Void,
-                      failure: @escaping @Sendable (ConnectionError) -> Void,
-                      cancellationHandler: (@Sendable () -> Void)? = nil) -> FetcherConnection {
+    private func load(
+        _ url: URL, completion: @escaping @Sendable (Data, Response) -> Void,
+        failure: @escaping @Sendable (ConnectionError) -> Void,
+        cancellationHandler: (@Sendable () -> Void)? = nil
+    ) -> FetcherConnection {
         var request = Request(url: url)
         request.acceptsEncodedContent = true
         settings.withLock { settings in
             request.timeoutInterval = settings.timeoutInterval
             request.cachePolicy = settings.cachePolicy
         }
-        let connection = FetcherConnection(request: request, fetcher: self, queue: callbackQueue, engine: engine,
-                                           cache: cache, completion: completion, failure: failure,
-                                           cancellationHandler: cancellationHandler)
+        let connection = FetcherConnection(
+            request: request, fetcher: self, queue: callbackQueue, engine: engine,
+            cache: cache, completion: completion, failure: failure,
+            cancellationHandler: cancellationHandler)
         active.withLock { $0[ObjectIdentifier(connection)] = connection }
         connection.start()
         return connection
@@ -89,9 +94,10 @@ public final class Fetcher: ConnectionDelegate {
                 let resume = { @Sendable (result: Result<(Data, Response), any Error>) in
                     resumeOnce.withLock { $0.take() }?.resume(with: result)
                 }
-                let connection = load(url, completion: { resume(.success(($0, $1))) },
-                                      failure: { resume(.failure($0)) },
-                                      cancellationHandler: { resume(.failure(CancellationError())) })
+                let connection = load(
+                    url, completion: { resume(.success(($0, $1))) },
+                    failure: { resume(.failure($0)) },
+                    cancellationHandler: { resume(.failure(CancellationError())) })
                 started.withLock { $0 = connection }
                 if Task.isCancelled { connection.cancel() }
             }
@@ -146,8 +152,10 @@ public final class Fetcher: ConnectionDelegate {
             return
         }
         if response.statusCode >= 400 {
-            failure?(ConnectionError(kind: .httpStatus(code: response.statusCode, reason: response.reasonPhrase),
-                                     url: response.url))
+            failure?(
+                ConnectionError(
+                    kind: .httpStatus(code: response.statusCode, reason: response.reasonPhrase),
+                    url: response.url))
         } else {
             completion?(data, response)
         }

@@ -17,9 +17,11 @@ final class FetcherConnection: Connection, @unchecked Sendable {
     private var received = Data()
     private var cancellationHandler: (@Sendable () -> Void)?
 
-    init(request: Request, fetcher: Fetcher, queue: any DelegateQueue, engine: ConnectionEngine,
-         cache: ResponseCache? = nil, completion: @escaping Completion, failure: @escaping Failure,
-         cancellationHandler: (@Sendable () -> Void)? = nil) {
+    init(
+        request: Request, fetcher: Fetcher, queue: any DelegateQueue, engine: ConnectionEngine,
+        cache: ResponseCache? = nil, completion: @escaping Completion, failure: @escaping Failure,
+        cancellationHandler: (@Sendable () -> Void)? = nil
+    ) {
         self.completion = completion
         self.failure = failure
         self.cancellationHandler = cancellationHandler

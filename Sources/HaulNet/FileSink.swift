@@ -35,14 +35,16 @@ final class FileSink {
         guard descriptor >= 0 else {
             // Every stored property is set, so deinit runs and frees the buffer.
             let error = errno
-            throw ConnectionError(kind: .fileWrite, url: url, systemError: error,
-                                  detail: error == ELOOP
-                                      ? "\(target.path) is a symbolic link; not written through" : target.path)
+            throw ConnectionError(
+                kind: .fileWrite, url: url, systemError: error,
+                detail: error == ELOOP
+                    ? "\(target.path) is a symbolic link; not written through" : target.path)
         }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw ConnectionError(kind: .fileWrite, url: url, systemError: EINVAL,
-                                  detail: "\(target.path) is not a regular file")
+            throw ConnectionError(
+                kind: .fileWrite, url: url, systemError: EINVAL,
+                detail: "\(target.path) is not a regular file")
         }
     }
 
@@ -109,7 +111,9 @@ final class FileSink {
     func finish(url: URL?) throws(ConnectionError) -> Int64 {
         let written = try flush(url: url)
         var status = stat()
-        if !keepsTail, fstat(descriptor, &status) == 0, Int64(status.st_size) > offset, ftruncate(descriptor, off_t(offset)) != 0 {
+        if !keepsTail, fstat(descriptor, &status) == 0, Int64(status.st_size) > offset,
+            ftruncate(descriptor, off_t(offset)) != 0
+        {
             throw ConnectionError(kind: .fileWrite, url: url, systemError: errno, detail: path)
         }
         let result = Glibc.close(descriptor)

@@ -14,7 +14,8 @@ public enum HTTPDate {
         let bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8)
         // "Sun, 06 Nov 1994 08:49:37 GMT": 29 ASCII bytes in fixed places.
         guard bytes.count == 29, bytes.allSatisfy({ $0 < 0x80 }),
-              let text = String(bytes: bytes, encoding: .ascii) else { return nil }
+            let text = String(bytes: bytes, encoding: .ascii)
+        else { return nil }
         let characters = Array(text)
         func field(_ start: Int, _ length: Int) -> String { String(characters[start..<(start + length)]) }
         func number(_ start: Int, _ length: Int) -> Int? {
@@ -22,10 +23,11 @@ public enum HTTPDate {
             return digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber) ? Int(digits) : nil
         }
         guard days.contains(field(0, 3)), field(3, 2) == ", ", characters[7] == " ", characters[11] == " ",
-              characters[16] == " ", characters[19] == ":", characters[22] == ":", field(25, 4) == " GMT",
-              let day = number(5, 2), let month = months.firstIndex(of: field(8, 3)), let year = number(12, 4),
-              let hour = number(17, 2), let minute = number(20, 2), let second = number(23, 2),
-              (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+            characters[16] == " ", characters[19] == ":", characters[22] == ":", field(25, 4) == " GMT",
+            let day = number(5, 2), let month = months.firstIndex(of: field(8, 3)), let year = number(12, 4),
+            let hour = number(17, 2), let minute = number(20, 2), let second = number(23, 2),
+            (1...31).contains(day), hour < 24, minute < 60, second <= 60
+        else { return nil }
         var parts = tm()
         parts.tm_year = Int32(year - 1900)
         parts.tm_mon = Int32(month)

@@ -46,9 +46,12 @@ package struct MultipartReplaceParser {
         guard let contentType else { return nil }
         let parameters = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         guard parameters.first?.lowercased() == "multipart/x-mixed-replace",
-              let boundary = parameters.dropFirst().first(where: { $0.lowercased().hasPrefix("boundary=") })?.dropFirst(9),
-              !boundary.isEmpty else { return nil }
-        let unquoted = boundary.hasPrefix("\"") && boundary.hasSuffix("\"") && boundary.count > 1
+            let boundary = parameters.dropFirst().first(where: { $0.lowercased().hasPrefix("boundary=") })?.dropFirst(
+                9),
+            !boundary.isEmpty
+        else { return nil }
+        let unquoted =
+            boundary.hasPrefix("\"") && boundary.hasSuffix("\"") && boundary.count > 1
             ? boundary.dropFirst().dropLast() : Substring(boundary)
         // RFC 2046: a boundary is at most 70 characters.
         guard unquoted.utf8.count <= 70, !unquoted.isEmpty else { return nil }
@@ -96,8 +99,9 @@ package struct MultipartReplaceParser {
                 }
                 // The rest of the delimiter line (transport padding) ends at its CRLF.
                 guard let lineEnd = find(Array("\r\n".utf8), from: max(delimiter.count, searchedTo)) else {
-                    return waitForEnd(of: "a delimiter line", limit: MultipartReplaceParser.delimiterLineLimit,
-                                      patternLength: 2)
+                    return waitForEnd(
+                        of: "a delimiter line", limit: MultipartReplaceParser.delimiterLineLimit,
+                        patternLength: 2)
                 }
                 buffer.removeFirst(lineEnd + 2)
                 searchedTo = 0
@@ -109,8 +113,9 @@ package struct MultipartReplaceParser {
                     return .part(HTTPHeaders())
                 }
                 guard let end = find(Array("\r\n\r\n".utf8), from: searchedTo) else {
-                    return waitForEnd(of: "a part's header block", limit: MultipartReplaceParser.headerLimit,
-                                      patternLength: 4)
+                    return waitForEnd(
+                        of: "a part's header block", limit: MultipartReplaceParser.headerLimit,
+                        patternLength: 4)
                 }
                 searchedTo = 0
                 var head = ResponseHead()

@@ -15,7 +15,9 @@ enum RedirectPolicy {
     }
 
     /// The request after `response` redirected `request`, or why it must not be followed.
-    static func nextRequest(after request: Request, response: Response, hopsSoFar: Int) -> Result<Request, ConnectionError> {
+    static func nextRequest(
+        after request: Request, response: Response, hopsSoFar: Int
+    ) -> Result<Request, ConnectionError> {
         guard hopsSoFar < request.maxRedirects else {
             return .failure(ConnectionError(kind: .tooManyRedirects(limit: request.maxRedirects), url: response.url))
         }
@@ -27,7 +29,9 @@ enum RedirectPolicy {
         var next = request
         next.url = target
         let method = request.method.uppercased()
-        let becomesGet = response.statusCode == 303 ? method != "HEAD"
+        let becomesGet =
+            response.statusCode == 303
+            ? method != "HEAD"
             : (response.statusCode == 301 || response.statusCode == 302) && method == "POST"
         if becomesGet {
             next.method = "GET"
@@ -45,7 +49,8 @@ enum RedirectPolicy {
     /// Why `url` may not be loaded, if it may not.
     static func schemeError(_ url: URL) -> ConnectionError? {
         let scheme = url.scheme?.lowercased() ?? ""
-        return Request.supportedSchemes.contains(scheme) ? nil : ConnectionError(kind: .redirectRefused(scheme: scheme), url: url)
+        return Request.supportedSchemes.contains(scheme)
+            ? nil : ConnectionError(kind: .redirectRefused(scheme: scheme), url: url)
     }
 
     // MARK: - URLs
@@ -63,7 +68,8 @@ enum RedirectPolicy {
         }
         var escaped = ""
         for (index, byte) in bytes.enumerated() {
-            let unsafe = byte <= 0x20 || byte >= 0x7F || "\"<>\\^`{|}".utf8.contains(byte)
+            let unsafe =
+                byte <= 0x20 || byte >= 0x7F || "\"<>\\^`{|}".utf8.contains(byte)
                 || (index >= pathStart && (byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")))
             if unsafe {
                 escaped += String(format: "%%%02X", byte)

@@ -21,8 +21,10 @@ public struct Response: Sendable {
     /// the next part replaces it, so it is no resource to split or resume.
     public internal(set) var isMultipartPart = false
 
-    public init(url: URL, statusCode: Int, reasonPhrase: String = "", httpVersion: String = "HTTP/1.1",
-                headers: HTTPHeaders = HTTPHeaders(), isFromCache: Bool = false) {
+    public init(
+        url: URL, statusCode: Int, reasonPhrase: String = "", httpVersion: String = "HTTP/1.1",
+        headers: HTTPHeaders = HTTPHeaders(), isFromCache: Bool = false
+    ) {
         self.url = url
         self.statusCode = statusCode
         self.reasonPhrase = reasonPhrase.isEmpty ? Response.standardReason(for: statusCode) : reasonPhrase
@@ -38,7 +40,8 @@ public struct Response: Sendable {
     public var expectedContentLength: Int64 {
         if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity" { return -1 }
         guard let text = headers["Content-Length"], let length = Int64(text.trimmingHTTPWhitespace()),
-              length >= 0 else { return -1 }
+            length >= 0
+        else { return -1 }
         return length
     }
 

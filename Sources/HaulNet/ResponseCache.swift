@@ -30,14 +30,18 @@ public final class ResponseCache: Sendable {
     /// Opens (creating it if needed) the cache in `directory`, dropping the least recently used
     /// entries if they exceed `capacity`.
     public init(directory: String, capacity: Int64) throws(ResponseCacheError) {
-        guard capacity > 0 else { throw ResponseCacheError(directory: directory, detail: "the capacity must be more than 0 bytes") }
+        guard capacity > 0 else {
+            throw ResponseCacheError(directory: directory, detail: "the capacity must be more than 0 bytes")
+        }
         self.directory = directory
         self.capacity = capacity
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
-            throw ResponseCacheError(directory: directory, detail: "it cannot be created (\(error.localizedDescription))")
+            throw ResponseCacheError(
+                directory: directory, detail: "it cannot be created (\(error.localizedDescription))")
         }
         guard access(directory, W_OK | X_OK) == 0 else {
             throw ResponseCacheError(directory: directory, detail: String(cString: strerror(errno)))
@@ -81,7 +85,9 @@ public final class ResponseCache: Sendable {
     /// the least recently used entries beyond the capacity.
     public func store(_ cached: CachedResponse, for request: Request) throws(ResponseCacheError) {
         guard Int64(cached.data.count) <= maximumEntrySize else {
-            throw ResponseCacheError(directory: directory, detail: "a body of \(cached.data.count) bytes is larger than an entry may be (\(maximumEntrySize))")
+            throw ResponseCacheError(
+                directory: directory,
+                detail: "a body of \(cached.data.count) bytes is larger than an entry may be (\(maximumEntrySize))")
         }
         let name = ResponseCache.fileName(for: request.url)
         try entries.withLock { entries throws(ResponseCacheError) in
@@ -171,8 +177,9 @@ public final class ResponseCache: Sendable {
             }
             var info = stat()
             guard CacheEntryFile.isEntry(name), stat(path, &info) == 0 else { continue }
-            found[name] = Entry(size: Int64(info.st_size),
-                                lastUsed: Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec)))
+            found[name] = Entry(
+                size: Int64(info.st_size),
+                lastUsed: Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec)))
         }
         return found
     }

@@ -33,8 +33,9 @@ struct ResponseHead {
     }
 
     func response(url: URL) -> Response {
-        Response(url: url, statusCode: statusCode ?? 0, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
-                 headers: headers)
+        Response(
+            url: url, statusCode: statusCode ?? 0, reasonPhrase: reasonPhrase, httpVersion: httpVersion,
+            headers: headers)
     }
 }
 

@@ -11,7 +11,8 @@ extension StringProtocol {
             byte == 0x20 || byte == 0x09 || (lineEnds && (byte == 0x0D || byte == 0x0A))
         }
         guard let first = utf8.firstIndex(where: { !isTrimmed($0) }),
-              let last = utf8.lastIndex(where: { !isTrimmed($0) }) else { return text[text.endIndex...] }
+            let last = utf8.lastIndex(where: { !isTrimmed($0) })
+        else { return text[text.endIndex...] }
         return text[first...last]
     }
 

@@ -74,8 +74,10 @@ final class Transfer {
     /// When a transfer paused by its speed cap may receive again (CLOCK_MONOTONIC ns).
     private(set) var resumeAt: UInt64?
 
-    init(connection: Connection, multi: UnsafeMutableRawPointer, bufferSize: Int, overallLimit: SharedLimit,
-         share: ShareHandle?) {
+    init(
+        connection: Connection, multi: UnsafeMutableRawPointer, bufferSize: Int, overallLimit: SharedLimit,
+        share: ShareHandle?
+    ) {
         self.connection = connection
         self.overallLimit = overallLimit
         self.share = share
@@ -148,8 +150,10 @@ final class Transfer {
         if case .multipart = phase {
             // A stream that ended before its first part has nothing to deliver: it failed.
             guard response != nil else {
-                fail(ConnectionError(kind: .badResponse, url: request.url,
-                                     detail: "the multipart/x-mixed-replace reply ended before its first part"))
+                fail(
+                    ConnectionError(
+                        kind: .badResponse, url: request.url,
+                        detail: "the multipart/x-mixed-replace reply ended before its first part"))
                 return
             }
             if let partSink { phase = .download(partSink) }
@@ -157,7 +161,9 @@ final class Transfer {
         if case .download(let sink) = phase {
             do {
                 let written = try sink.finish(url: request.url)
-                if written > 0 { connection.engineReportWritten(written, expected: response?.expectedContentLength ?? -1) }
+                if written > 0 {
+                    connection.engineReportWritten(written, expected: response?.expectedContentLength ?? -1)
+                }
             } catch {
                 fail(error)
                 return
@@ -193,8 +199,10 @@ final class Transfer {
             return
         }
         guard result == CURLE_OK else {
-            fail(ConnectionError(curlCode: result, errorBuffer: String(cString: errorBuffer), url: request.url,
-                                 proxy: request.proxies.proxyUsed(for: request.url)))
+            fail(
+                ConnectionError(
+                    curlCode: result, errorBuffer: String(cString: errorBuffer), url: request.url,
+                    proxy: request.proxies.proxyUsed(for: request.url)))
             return
         }
         switch phase {
@@ -371,9 +379,10 @@ final class Transfer {
     /// The challenge `response` carries, if it is a 401 or 407 with one.
     private func authenticationChallenge(in response: Response) -> AuthenticationChallenge? {
         let proxy = response.statusCode == 407
-        return AuthenticationChallenge(response: response,
-                                       previousFailureCount: proxy ? refusedCredentials.proxy : refusedCredentials.server,
-                                       proposedCredential: proxy ? request.proxyCredentials : request.credentials)
+        return AuthenticationChallenge(
+            response: response,
+            previousFailureCount: proxy ? refusedCredentials.proxy : refusedCredentials.server,
+            proposedCredential: proxy ? request.proxyCredentials : request.credentials)
     }
 
     /// Whether libcurl will send the request again with credentials for `challenge`: a first
@@ -400,8 +409,9 @@ final class Transfer {
         guard case .headers = phase, request.url.isHTTP else { return bytes.count }
         headBytes += bytes.count
         guard headBytes <= Transfer.headLimit else {
-            failure = ConnectionError(kind: .badResponse, url: request.url,
-                                      detail: "its headers are larger than \(Transfer.headLimit / 1024) KiB")
+            failure = ConnectionError(
+                kind: .badResponse, url: request.url,
+                detail: "its headers are larger than \(Transfer.headLimit / 1024) KiB")
             return 0
         }
         let line = String(decoding: bytes, as: UTF8.self).trimmingLineEnd()
@@ -434,7 +444,8 @@ final class Transfer {
         if RedirectPolicy.isRedirect(response) {
             phase = .redirectBody(response)
         } else if (200..<300).contains(response.statusCode),
-                  let parser = MultipartReplaceParser(contentType: response.headers["Content-Type"]) {
+            let parser = MultipartReplaceParser(contentType: response.headers["Content-Type"])
+        {
             multipart = parser
             multipartResponse = response
             phase = .multipart
@@ -453,8 +464,9 @@ final class Transfer {
             switch event {
             case .part(let headers):
                 let outer = multipartResponse ?? Response(url: request.url, statusCode: 200)
-                var part = Response(url: request.url, statusCode: outer.statusCode, reasonPhrase: outer.reasonPhrase,
-                                    httpVersion: outer.httpVersion, headers: headers)
+                var part = Response(
+                    url: request.url, statusCode: outer.statusCode, reasonPhrase: outer.reasonPhrase,
+                    httpVersion: outer.httpVersion, headers: headers)
                 part.isMultipartPart = true
                 deliverFinalResponse(part)
                 return false
@@ -534,7 +546,8 @@ final class Transfer {
         switch phase {
         case .redirectBody, .challengeBody:
             guard heldBody.count + bytes.count <= Transfer.redirectBodyLimit else {
-                failure = ConnectionError(kind: .transport, url: request.url, detail: "redirect or challenge body over 1 MiB")
+                failure = ConnectionError(
+                    kind: .transport, url: request.url, detail: "redirect or challenge body over 1 MiB")
                 return 0
             }
             heldBody.append(contentsOf: bytes)
@@ -586,7 +599,9 @@ final class Transfer {
             let room = sink.room
             do {
                 let written = try sink.write(bytes, url: request.url)
-                if written > 0 { connection.engineReportWritten(written, expected: response?.expectedContentLength ?? -1) }
+                if written > 0 {
+                    connection.engineReportWritten(written, expected: response?.expectedContentLength ?? -1)
+                }
             } catch {
                 failure = error
                 return 0
@@ -630,7 +645,8 @@ final class Transfer {
     fileprivate func rewindBody(to offset: Int64, origin: Int32) -> Int32 {
         guard offset == 0, origin == SEEK_SET, let body = request.body else { return haul_seekfunc_fail }
         guard let source = UploadSource(body) else {
-            failure = ConnectionError(kind: .bodyStream, url: request.url, detail: "no new body stream was given to send the body again")
+            failure = ConnectionError(
+                kind: .bodyStream, url: request.url, detail: "no new body stream was given to send the body again")
             return haul_seekfunc_fail
         }
         upload = source
@@ -663,17 +679,21 @@ final class Transfer {
         options.set(CURLOPT_NOSIGNAL, 1)
         options.set(CURLOPT_BUFFERSIZE, bufferSize)
         options.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
-        options.set(CURLOPT_WRITEFUNCTION, callback: { buffer, size, count, context in
-            guard let buffer, let context else { return 0 }
-            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-            return transfer.receivedBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
-        })
+        options.set(
+            CURLOPT_WRITEFUNCTION,
+            callback: { buffer, size, count, context in
+                guard let buffer, let context else { return 0 }
+                let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                return transfer.receivedBody(UnsafeRawBufferPointer(start: buffer, count: size * count))
+            })
         options.set(CURLOPT_WRITEDATA, pointer: me)
-        options.set(CURLOPT_HEADERFUNCTION, callback: { buffer, size, count, context in
-            guard let buffer, let context else { return 0 }
-            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-            return transfer.receivedHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
-        })
+        options.set(
+            CURLOPT_HEADERFUNCTION,
+            callback: { buffer, size, count, context in
+                guard let buffer, let context else { return 0 }
+                let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                return transfer.receivedHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
+            })
         options.set(CURLOPT_HEADERDATA, pointer: me)
         if request.ownsConnection {
             // HTTP/1.1 cannot multiplex: this load gets a connection of its own.
@@ -715,7 +735,9 @@ final class Transfer {
         try options.check(url: request.url)
     }
 
-    private func configureMethodAndBody(_ options: inout EasyOptions, context: UnsafeMutableRawPointer) throws(ConnectionError) {
+    private func configureMethodAndBody(
+        _ options: inout EasyOptions, context: UnsafeMutableRawPointer
+    ) throws(ConnectionError) {
         let method = request.method.uppercased()
         upload = nil
         guard let body = request.body else {
@@ -732,11 +754,13 @@ final class Transfer {
         upload = source
         options.set(CURLOPT_POST, 1)
         options.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: body.length ?? -1)
-        options.set(CURLOPT_READFUNCTION, callback: { buffer, size, count, context in
-            guard let buffer, let context else { return 0 }
-            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-            return transfer.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
-        })
+        options.set(
+            CURLOPT_READFUNCTION,
+            callback: { buffer, size, count, context in
+                guard let buffer, let context else { return 0 }
+                let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+                return transfer.readBody(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+            })
         options.set(CURLOPT_READDATA, pointer: context)
         // libcurl rewinds the body to send it again on the same hop (an authentication
         // retry, a reused connection that was lost): a fresh stream stands in for the rewind.

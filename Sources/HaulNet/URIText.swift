@@ -8,7 +8,9 @@ public enum URIText {
     /// `uri` as written: whole with `includingSecrets`, else without the password of its
     /// `user:password@` part (the user name stays).
     public static func shown(_ uri: String, includingSecrets: Bool) -> String {
-        guard !includingSecrets, let info = userInfo(in: uri), let colon = uri[info].firstIndex(of: ":") else { return uri }
+        guard !includingSecrets, let info = userInfo(in: uri), let colon = uri[info].firstIndex(of: ":") else {
+            return uri
+        }
         return String(uri[..<colon] + uri[info.upperBound...])
     }
 

@@ -50,7 +50,9 @@ enum ConfigArguments {
     /// The command line with config.toml's options put in: after the command's name (`get`,
     /// `ui`), else first (the default command, `ui`). Help and version requests get none.
     static func commandLine(_ arguments: [String], environment: [String: String]) throws -> [String] {
-        if arguments.contains(where: { ["-h", "--help", "help", "--version", "--generate-completion-script"].contains($0) }) {
+        if arguments.contains(where: {
+            ["-h", "--help", "help", "--version", "--generate-completion-script"].contains($0)
+        }) {
             return arguments
         }
         let path = ConfigFile.path(environment: environment)

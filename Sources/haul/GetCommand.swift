@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import HaulCore
 import HaulNet
+import Synchronization
 
 // MARK: - GetCommand
 
@@ -13,15 +13,15 @@ struct GetCommand: ParsableCommand {
         commandName: "get",
         abstract: "Download URLs or a queue file without the full-screen UI; progress goes to stderr.",
         discussion: """
-        The queue is kept in the state directory, checkpointed every second: run the same \
-        command again after an interruption (even kill -9) and each download continues where \
-        its last checkpoint left it. With no URL and no -i, haul get continues every download \
-        that was queued or running when the last run ended. Entries with pause=true are queued \
-        but not run (--save-session keeps them). Exit status, as aria2c's: 0 when every \
-        download that ran completed; when one failed, the code of the last failure (haul --help \
-        and man haul list them: 3 not found, 9 disk full, 19 name not resolved, 24 login \
-        refused…); 1 when a queue-file line was rejected or the store could not be used.
-        """
+            The queue is kept in the state directory, checkpointed every second: run the same \
+            command again after an interruption (even kill -9) and each download continues where \
+            its last checkpoint left it. With no URL and no -i, haul get continues every download \
+            that was queued or running when the last run ended. Entries with pause=true are queued \
+            but not run (--save-session keeps them). Exit status, as aria2c's: 0 when every \
+            download that ran completed; when one failed, the code of the last failure (haul --help \
+            and man haul list them: 3 not found, 9 disk full, 19 name not resolved, 24 login \
+            refused…); 1 when a queue-file line was rejected or the store could not be used.
+            """
     )
 
     @OptionGroup var options: QueueOptions
@@ -41,11 +41,14 @@ struct GetCommand: ParsableCommand {
         let (entries, rejected) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let continuing = options.urls.isEmpty && options.basic.inputFile == nil
         guard continuing || !entries.isEmpty else {
-            FileHandle.standardError.write(Data("haul: nothing to download: \(options.basic.inputFile ?? "-") holds no usable entry\n".utf8))
+            FileHandle.standardError.write(
+                Data("haul: nothing to download: \(options.basic.inputFile ?? "-") holds no usable entry\n".utf8))
             throw ExitCode(1)
         }
-        let reporter = ProgressReporter(.init(quiet: options.basic.quiet, verbose: options.basic.verbose,
-                                              dryRun: options.basic.dryRun))
+        let reporter = ProgressReporter(
+            .init(
+                quiet: options.basic.quiet, verbose: options.basic.verbose,
+                dryRun: options.basic.dryRun))
         var configuration = try options.configuration { reporter.report($0) }
         configuration.keepsEveryHeader = options.basic.verbose
         if options.basic.out == QueueOptions.standardOutput, let entry = entries.first {
@@ -60,12 +63,13 @@ struct GetCommand: ParsableCommand {
         try options.startCookies { reporter.report($0) }
         let stored: StoredQueue
         do {
-            stored = try StoredQueue(stateDirectory: options.getStateDirectoryPath,
-                                     configuration: configuration, checkpointInterval: options.basic.checkpointInterval,
-                                     onStoreError: { error in
-                                         storeFailed.withLock { $0 = true }
-                                         reporter.report("\(error)")
-                                     }, onEvent: { reporter.handle($0) })
+            stored = try StoredQueue(
+                stateDirectory: options.getStateDirectoryPath,
+                configuration: configuration, checkpointInterval: options.basic.checkpointInterval,
+                onStoreError: { error in
+                    storeFailed.withLock { $0 = true }
+                    reporter.report("\(error)")
+                }, onEvent: { reporter.handle($0) })
         } catch {
             FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
             throw ExitCode(1)
@@ -79,9 +83,12 @@ struct GetCommand: ParsableCommand {
         if continuing {
             ids = stored.continueUnfinished()
             guard !ids.isEmpty else {
-                throw ValidationError("nothing to continue in \(stored.store.path): give URLs or a queue file with -i FILE")
+                throw ValidationError(
+                    "nothing to continue in \(stored.store.path): give URLs or a queue file with -i FILE")
             }
-            if !options.basic.quiet { reporter.report("continuing \(ids.count) unfinished download\(ids.count == 1 ? "" : "s")") }
+            if !options.basic.quiet {
+                reporter.report("continuing \(ids.count) unfinished download\(ids.count == 1 ? "" : "s")")
+            }
         } else {
             // Consumed: the entries of a long queue file are not kept beside their downloads.
             let continuation = stored.continueOrAdd(consume entries)
@@ -95,7 +102,9 @@ struct GetCommand: ParsableCommand {
         if paused > 0, !options.basic.quiet {
             reporter.report("\(paused) paused \(paused == 1 ? "entry is" : "entries are") queued but not run")
         }
-        if alreadySaved > 0, !options.basic.quiet { reportAlreadySaved(ids, count: alreadySaved, in: queue, to: reporter) }
+        if alreadySaved > 0, !options.basic.quiet {
+            reportAlreadySaved(ids, count: alreadySaved, in: queue, to: reporter)
+        }
         let completed = withExtendedLifetime(interruptHandlers) { reporter.waitUntilDone(count: running) }
         // Finished downloads leave the stored queue; the store's history keeps them.
         queue.remove(queue.ids(in: [.complete]))
@@ -115,8 +124,9 @@ struct GetCommand: ParsableCommand {
             }
         }
         if storeFailed.withLock({ $0 }) {
-            reporter.report("haul: the queue's store could not be written; "
-                + "a later run may not know what this one saved")
+            reporter.report(
+                "haul: the queue's store could not be written; "
+                    + "a later run may not know what this one saved")
         }
         if completed < running { throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue) }
         if rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitCode(1) }
@@ -124,17 +134,23 @@ struct GetCommand: ParsableCommand {
 
     /// `-o -`: the one download's body to stdout.
     private static func toStandardOutput(_ entry: QueueEntry, configuration: DownloadQueue.Configuration) throws {
-        guard let text = entry.uris.first, let url = URL(string: text) else { throw ExitCode(ErrorCode.unknown.rawValue) }
+        guard let text = entry.uris.first, let url = URL(string: text) else {
+            throw ExitCode(ErrorCode.unknown.rawValue)
+        }
         let options = entry.options.merged(over: configuration.defaults)
-        guard let failure = StandardOutputDownload.run(configuration.request(for: url, options: options)) else { return }
+        guard let failure = StandardOutputDownload.run(configuration.request(for: url, options: options)) else {
+            return
+        }
         FileHandle.standardError.write(Data("haul: \(url.redactedString): \(failure.message)\n".utf8))
         throw ExitCode(failure.code.rawValue)
     }
 
     /// `--dry-run`: asks for each file, says its name and size, and saves nothing (the store is
     /// not touched either).
-    private static func dryRun(_ entries: [QueueEntry], configuration: DownloadQueue.Configuration,
-                               reporter: ProgressReporter) throws {
+    private static func dryRun(
+        _ entries: [QueueEntry], configuration: DownloadQueue.Configuration,
+        reporter: ProgressReporter
+    ) throws {
         var configuration = configuration
         configuration.defaults.dryRun = true
         let queue = DownloadQueue(configuration: configuration, onEvent: { reporter.handle($0) })
@@ -145,7 +161,9 @@ struct GetCommand: ParsableCommand {
 
     /// Says which unfinished files are continued (and which could not be), and which existing
     /// files `-c` would have continued: the first few by name, then how many more.
-    private static func reportFiles(_ continuation: StoredQueue.Continuation, quiet: Bool, to reporter: ProgressReporter) {
+    private static func reportFiles(
+        _ continuation: StoredQueue.Continuation, quiet: Bool, to reporter: ProgressReporter
+    ) {
         let shown = 5
         for problem in continuation.problems { reporter.report("warning: \(problem)") }
         guard !quiet else { return }
@@ -158,8 +176,9 @@ struct GetCommand: ParsableCommand {
             reporter.report("and \(continuation.unfinished.count - shown) more unfinished files continued")
         }
         for path in continuation.continuable.prefix(shown) {
-            reporter.report("\(TextSanitizer.visible(path)) exists: the download is saved beside it; "
-                + "-c continues it instead")
+            reporter.report(
+                "\(TextSanitizer.visible(path)) exists: the download is saved beside it; "
+                    + "-c continues it instead")
         }
         if continuation.continuable.count > shown {
             reporter.report("and \(continuation.continuable.count - shown) more existing files -c would continue")
@@ -168,14 +187,17 @@ struct GetCommand: ParsableCommand {
 
     /// Says which files are complete already (saved by an earlier run, and unchanged), as
     /// `wget -c` does: the first few by name, then how many more.
-    private static func reportAlreadySaved(_ ids: [String], count: Int, in queue: DownloadQueue,
-                                           to reporter: ProgressReporter) {
+    private static func reportAlreadySaved(
+        _ ids: [String], count: Int, in queue: DownloadQueue,
+        to reporter: ProgressReporter
+    ) {
         let shown = 5
         let saved = ids.lazy.compactMap { queue.download($0) }.filter { $0.state == .complete }.prefix(shown)
         for download in saved {
             let path = TextSanitizer.visible(download.destination ?? download.displayURI)
-            reporter.report("\(path) is complete already (\(ByteCount.format(download.totalBytes))): "
-                + "not downloaded again; --allow-overwrite fetches it anew")
+            reporter.report(
+                "\(path) is complete already (\(ByteCount.format(download.totalBytes))): "
+                    + "not downloaded again; --allow-overwrite fetches it anew")
         }
         if count > shown { reporter.report("and \(count - shown) more complete already") }
     }

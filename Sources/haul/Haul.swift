@@ -14,17 +14,17 @@ struct Haul: ParsableCommand {
         commandName: "haul",
         abstract: "A terminal download manager: a live queue steered from the keyboard, on libcurl.",
         usage: """
-        haul [<url> ...] [-i <file>] [-d <dir>] [<options>]
-        haul get [<url> ...] [-i <file>] [-d <dir>] [<options>]
-        """,
+            haul [<url> ...] [-i <file>] [-d <dir>] [<options>]
+            haul get [<url> ...] [-i <file>] [-d <dir>] [<options>]
+            """,
         discussion: """
-        haul with no command opens the full-screen queue (haul ui); haul get downloads without \
-        it. Both read $XDG_CONFIG_HOME/haul/config.toml, where any option can be set by its long \
-        name (max-connection-per-server = 4); the command line wins.
+            haul with no command opens the full-screen queue (haul ui); haul get downloads without \
+            it. Both read $XDG_CONFIG_HOME/haul/config.toml, where any option can be set by its long \
+            name (max-connection-per-server = 4); the command line wins.
 
-        EXIT STATUS (as aria2c's; haul get exits with the code of the last download that failed):
-        \(ErrorCode.table)
-        """,
+            EXIT STATUS (as aria2c's; haul get exits with the code of the last download that failed):
+            \(ErrorCode.table)
+            """,
         version: "haul \(Haul.version)\n\(LibcurlVersion.description)",
         subcommands: [UICommand.self, GetCommand.self],
         defaultSubcommand: UICommand.self
@@ -39,8 +39,9 @@ struct Haul: ParsableCommand {
             return
         }
         do {
-            let arguments = try ConfigArguments.commandLine(given,
-                                                            environment: ProcessInfo.processInfo.environment)
+            let arguments = try ConfigArguments.commandLine(
+                given,
+                environment: ProcessInfo.processInfo.environment)
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {

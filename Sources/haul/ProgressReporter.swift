@@ -80,15 +80,17 @@ final class ProgressReporter: Sendable {
                     let size = download.totalBytes >= 0 ? ByteCount.format(download.totalBytes) : "size unknown"
                     report("found \(label) (\(size)): \(TextSanitizer.visible(download.displayURI))")
                 } else if !quiet {
-                    report(download.response?.statusCode == 304
-                           ? "up to date: \(label) (not modified on the server; nothing transferred)"
-                           : "saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))"
-                               + (download.hint.map { "; \($0)" } ?? ""))
+                    report(
+                        download.response?.statusCode == 304
+                            ? "up to date: \(label) (not modified on the server; nothing transferred)"
+                            : "saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))"
+                                + (download.hint.map { "; \($0)" } ?? ""))
                 }
             default:
                 var reason = TextSanitizer.visible(download.lastError ?? download.state.rawValue)
                 if let partial = download.partialPath, download.bytesDone > 0, !reason.contains(partial),
-                   FileManager.default.fileExists(atPath: partial) {
+                    FileManager.default.fileExists(atPath: partial)
+                {
                     reason += " (received data kept in \(TextSanitizer.visible(partial)))"
                 }
                 state.withLock { $0.lastErrorCode = download.errorCode ?? .unknown }
@@ -136,7 +138,9 @@ final class ProgressReporter: Sendable {
             }
         }
         let completed = state.withLock { $0.completed }
-        if count > 1, !quiet { report("\(count) downloads: \(completed) saved, \(count - completed) failed, in \(elapsedText())") }
+        if count > 1, !quiet {
+            report("\(count) downloads: \(completed) saved, \(count - completed) failed, in \(elapsedText())")
+        }
         return completed
     }
 
@@ -154,8 +158,9 @@ final class ProgressReporter: Sendable {
             guard !active.isEmpty else { return nil }
             state.lineShown = isTerminal
             let waiting = state.added - state.ended.count - active.count
-            return ProgressReporter.statusLine(active: active, waiting: waiting,
-                                               width: isTerminal ? terminalWidth - 1 : Int.max)
+            return ProgressReporter.statusLine(
+                active: active, waiting: waiting,
+                width: isTerminal ? terminalWidth - 1 : Int.max)
         }
         guard let line else { return }
         FileHandle.standardError.write(Data((isTerminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
@@ -176,7 +181,8 @@ final class ProgressReporter: Sendable {
         let known = active.allSatisfy { $0.totalBytes >= 0 }
         let expected = active.reduce(0) { $0 + max($1.totalBytes, 0) }
         let speed = active.reduce(0) { $0 + $1.speed }
-        let name = active.count == 1
+        let name =
+            active.count == 1
             ? TextSanitizer.visible(URL(fileURLWithPath: active[0].destination ?? "?").lastPathComponent)
             : "\(active.count) active"
         var kept: [String] = []
@@ -197,7 +203,8 @@ final class ProgressReporter: Sendable {
         let separator = "  "
         let minimumName = 12
         while !optional.isEmpty,
-              (kept + optional).joined(separator: separator).count + separator.count + minimumName > width {
+            (kept + optional).joined(separator: separator).count + separator.count + minimumName > width
+        {
             optional.removeLast()
         }
         let rest = (kept + optional).joined(separator: separator)

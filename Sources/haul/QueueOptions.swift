@@ -23,7 +23,9 @@ struct QueueOptions: ParsableArguments {
 
     func validate() throws {
         let single = urls.count == 1 && basic.inputFile == nil
-        if basic.out != nil, !single { throw ValidationError("-o/--out names one file, so it takes exactly one URL and no -i") }
+        if basic.out != nil, !single {
+            throw ValidationError("-o/--out names one file, so it takes exactly one URL and no -i")
+        }
         if files.checksum != nil, !single {
             throw ValidationError("--checksum checks one file, so it takes exactly one URL and no -i")
         }
@@ -55,8 +57,10 @@ struct QueueOptions: ParsableArguments {
         }
         _ = try defaults()
         _ = try overallLimit()
-        let files = [("--load-cookies", http.loadCookies), ("--netrc-path", http.netrcPath),
-                     ("--ca-certificate", tls.caCertificate)]
+        let files = [
+            ("--load-cookies", http.loadCookies), ("--netrc-path", http.netrcPath),
+            ("--ca-certificate", tls.caCertificate),
+        ]
         for case let (flag, path?) in files where !FileManager.default.isReadableFile(atPath: path) {
             throw ValidationError("\(flag) '\(path)' is not a readable file")
         }
@@ -91,7 +95,8 @@ struct QueueOptions: ParsableArguments {
             ("http-user", http.httpUser), ("http-passwd", http.httpPasswd), ("all-proxy", proxy.allProxy),
             ("http-proxy", proxy.httpProxy), ("https-proxy", proxy.httpsProxy), ("no-proxy", proxy.noProxy),
             ("auto-file-renaming", files.autoFileRenaming.map(String.init)),
-            ("conditional-get", files.conditionalGet ? "true" : nil), ("continue", basic.continueExisting ? "true" : nil),
+            ("conditional-get", files.conditionalGet ? "true" : nil),
+            ("continue", basic.continueExisting ? "true" : nil),
             ("remote-time", files.remoteTime ? "true" : nil),
         ]
         var pairs = named.compactMap { name, value in value.map { (name, $0) } }
@@ -101,7 +106,8 @@ struct QueueOptions: ParsableArguments {
                 try options.set(name, value)
             } catch {
                 // curl's -k turns certificate checks off; here, as in aria2, it is a size.
-                let curlHabit = name == "min-split-size" && value.contains("://")
+                let curlHabit =
+                    name == "min-split-size" && value.contains("://")
                     ? " (-k is --min-split-size here, as in aria2; curl's -k is --check-certificate=false, "
                         + "or --insecure)" : ""
                 throw ValidationError("--\(name): \(error)\(curlHabit)")
@@ -243,7 +249,8 @@ struct QueueOptions: ParsableArguments {
                 try entries[0].options.set("out", name)
                 // A relative path is taken from --dir, as aria2 takes -o.
                 if let directory {
-                    let base = directory.hasPrefix("/") ? directory : (basic.dir as NSString).appendingPathComponent(directory)
+                    let base =
+                        directory.hasPrefix("/") ? directory : (basic.dir as NSString).appendingPathComponent(directory)
                     try entries[0].options.set("dir", base)
                 }
             }

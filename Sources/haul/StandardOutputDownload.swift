@@ -20,8 +20,9 @@ final class StandardOutputDownload: ConnectionDelegate {
     /// else what went wrong and aria2's code for it.
     static func run(_ request: Request) -> (message: String, code: ErrorCode)? {
         let download = StandardOutputDownload()
-        let connection = Connection(request: request, delegate: download,
-                                    queue: DispatchQueue(label: "haul.stdout"))
+        let connection = Connection(
+            request: request, delegate: download,
+            queue: DispatchQueue(label: "haul.stdout"))
         connection.start()
         download.ended.wait()
         return download.failure.withLock { $0 }
@@ -30,8 +31,10 @@ final class StandardOutputDownload: ConnectionDelegate {
     func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition {
         guard response.isSuccess else {
             failure.withLock {
-                $0 = ("the server answered \(response.statusCode) \(TextSanitizer.visible(response.reasonPhrase))",
-                      ErrorCode(status: response.statusCode))
+                $0 = (
+                    "the server answered \(response.statusCode) \(TextSanitizer.visible(response.reasonPhrase))",
+                    ErrorCode(status: response.statusCode)
+                )
             }
             // A cancelled load sends no further message: this is its end.
             ended.signal()

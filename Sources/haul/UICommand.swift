@@ -14,15 +14,20 @@ struct UICommand: ParsableCommand {
         commandName: "ui",
         abstract: "The full-screen queue (what haul runs when no command is given).",
         discussion: """
-        Keys: ? shows them all; q quits (the queue is saved and continues next time). \
-        Themes: --theme NAME|PATH, or theme = "NAME" in $XDG_CONFIG_HOME/haul/config.toml; \
-        user themes go in $XDG_CONFIG_HOME/haul/themes/NAME.toml. NO_COLOR turns colour off.
-        """
+            Keys: ? shows them all; q quits (the queue is saved and continues next time). \
+            Themes: --theme NAME|PATH, or theme = "NAME" in $XDG_CONFIG_HOME/haul/config.toml; \
+            user themes go in $XDG_CONFIG_HOME/haul/themes/NAME.toml. NO_COLOR turns colour off.
+            """
     )
 
     @OptionGroup var options: QueueOptions
 
-    @Option(name: .customLong("theme"), help: "Colour theme: a name (default, light, high-contrast, monochrome, solarized-dark, dracula, or your own) or a .toml path.")
+    @Option(
+        name: .customLong("theme"),
+        help: ArgumentHelp(
+            "Colour theme: a name (default, light, high-contrast, monochrome, solarized-dark, dracula, "
+                + "or your own) or a .toml path.")
+    )
     var theme: String?
 
     @Flag(name: .customLong("headless"), help: "Download without the full-screen UI, as haul get does.")
@@ -38,8 +43,10 @@ struct UICommand: ParsableCommand {
         }
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         if term.isEmpty || term == "dumb" {
-            FileHandle.standardError.write(Data(("haul: this terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot "
-                + "draw the full-screen queue; downloading as haul get does\n").utf8))
+            FileHandle.standardError.write(
+                Data(
+                    ("haul: this terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot "
+                        + "draw the full-screen queue; downloading as haul get does\n").utf8))
             try GetCommand.download(options)
             return
         }
@@ -63,10 +70,11 @@ struct UICommand: ParsableCommand {
         }
         let stored: StoredQueue
         do {
-            stored = try StoredQueue(stateDirectory: options.stateDirectoryPath, configuration: configuration,
-                                     checkpointInterval: options.basic.checkpointInterval,
-                                     maxDownloadResults: options.basic.maxDownloadResult,
-                                     onStoreError: { inbox.postError("\($0)") }, onEvent: { inbox.post($0) })
+            stored = try StoredQueue(
+                stateDirectory: options.stateDirectoryPath, configuration: configuration,
+                checkpointInterval: options.basic.checkpointInterval,
+                maxDownloadResults: options.basic.maxDownloadResult,
+                onStoreError: { inbox.postError("\($0)") }, onEvent: { inbox.post($0) })
         } catch {
             terminal.restore()
             FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
@@ -78,21 +86,24 @@ struct UICommand: ParsableCommand {
         stored.restoreAll(adding: entries)
 
         CrashGuard.arm()
-        let runner = AppRunner(terminal: terminal, queue: stored.queue, inbox: inbox, themes: .standard(),
-                               theme: startTheme, globalLimit: limit,
-                               remoteQueueFiles: {
-                                   RemoteQueueFile.standard(limit: queueFileLimit) {
-                                       inbox.postNotice($0, isError: true)
-                                   }
-                               },
-                               queueFileLimit: queueFileLimit,
-                               recordsFrameStats: frameStats != nil)
+        let runner = AppRunner(
+            terminal: terminal, queue: stored.queue, inbox: inbox, themes: .standard(),
+            theme: startTheme, globalLimit: limit,
+            remoteQueueFiles: {
+                RemoteQueueFile.standard(limit: queueFileLimit) {
+                    inbox.postNotice($0, isError: true)
+                }
+            },
+            queueFileLimit: queueFileLimit,
+            recordsFrameStats: frameStats != nil)
         if let notice = themeProblem ?? notices.last { runner.notify(notice, isError: themeProblem != nil) }
         let stopHandlers = StopSignals.handle([SIGINT, SIGTERM, SIGHUP]) { inbox.requestStop() }
         withExtendedLifetime(stopHandlers) { runner.run() }
         terminal.restore()
         CrashGuard.disarm()
-        if let frameStats, let stats = runner.stats { try? stats.report.write(toFile: frameStats, atomically: true, encoding: .utf8) }
+        if let frameStats, let stats = runner.stats {
+            try? stats.report.write(toFile: frameStats, atomically: true, encoding: .utf8)
+        }
         stored.flush()
         _ = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let unfinished = stored.queue.ids(in: [.queued, .active, .paused]).count

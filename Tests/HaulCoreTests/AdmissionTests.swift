@@ -1,7 +1,8 @@
 import Foundation
-@testable import HaulCore
 import HaulTestSupport
 import Testing
+
+@testable import HaulCore
 
 /// What runs when: the per-host cap, and the queue order as the user rearranges it.
 @Suite("Admission")
@@ -27,15 +28,20 @@ struct AdmissionTests {
         #expect(await harness.recorder.wait(for: fast))
         #expect(fast.allSatisfy { harness.recorder.latest($0)?.state == .complete })
         #expect(harness.recorder.latest(held[0])?.state == .active)
-        #expect(held.dropFirst().allSatisfy { harness.recorder.latest($0)?.state == .queued },
-                "the full host's other downloads wait")
+        #expect(
+            held.dropFirst().allSatisfy { harness.recorder.latest($0)?.state == .queued },
+            "the full host's other downloads wait")
 
         var active: [String: Set<String>] = [:]
         var most = 0
         for event in harness.recorder.events {
             guard case .changed(let download) = event, let uri = download.uris.first else { continue }
             let host = DownloadQueue.hostKey(uri)
-            if download.state == .active { active[host, default: []].insert(download.id) } else { active[host]?.remove(download.id) }
+            if download.state == .active {
+                active[host, default: []].insert(download.id)
+            } else {
+                active[host]?.remove(download.id)
+            }
             most = max(most, active[host]?.count ?? 0)
         }
         #expect(most == 1)
@@ -65,7 +71,9 @@ struct AdmissionTests {
         #expect(await harness.recorder.wait(for: [first] + waiting))
         let events = harness.recorder.events
         #expect(events.contains(.moved(id: waiting[2], to: 0)))
-        let started = [waiting[2], waiting[0], waiting[1]].map { id in firstIndex(events, id) { $0.state == .active } ?? -1 }
+        let started = [waiting[2], waiting[0], waiting[1]].map { id in
+            firstIndex(events, id) { $0.state == .active } ?? -1
+        }
         #expect(started == started.sorted() && !started.contains(-1), "admitted in the new order")
     }
 }

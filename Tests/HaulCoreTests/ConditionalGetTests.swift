@@ -1,7 +1,8 @@
 import Foundation
-@testable import HaulCore
 import HaulTestSupport
 import Testing
+
+@testable import HaulCore
 
 /// `conditional-get`, `remote-time` and `auto-file-renaming` against the fault server's
 /// `/file/N`, whose Last-Modified is 1 Sep 2026 10:00 GMT and whose ETag is `"v1"`.
@@ -43,7 +44,8 @@ struct ConditionalGetTests {
         defer { harness.cleanUp() }
         let path = harness.directory.appendingPathComponent("5000").path
         try Data("old version".utf8).write(to: URL(fileURLWithPath: path))
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)], ofItemAtPath: path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)], ofItemAtPath: path)
         let url = server.url("/file/5000?key=\(UUID())")
         let id = try harness.add(url, [("conditional-get", "true")])
         #expect(await harness.recorder.wait(for: [id]))
@@ -53,7 +55,8 @@ struct ConditionalGetTests {
         #expect(try harness.files() == ["5000"])
 
         // The kept ETag alone makes the next one a 304, whatever the file's time.
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)], ofItemAtPath: path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_600_000_000)], ofItemAtPath: path)
         let next = try harness.add(url, [("conditional-get", "true")])
         #expect(await harness.recorder.wait(for: [next]))
         #expect(harness.recorder.latest(next)?.response?.statusCode == 304)
@@ -68,10 +71,13 @@ struct ConditionalGetTests {
         let refused = try harness.add(server.url("/file/3000?key=\(UUID())"), [("auto-file-renaming", "false")])
         #expect(await harness.recorder.wait(for: [refused]))
         let failure = harness.recorder.latest(refused)
-        #expect(failure?.state == .failed && failure?.lastError?.contains("already exists") == true, "\(failure?.lastError ?? "")")
+        #expect(
+            failure?.state == .failed && failure?.lastError?.contains("already exists") == true,
+            "\(failure?.lastError ?? "")")
         #expect(try harness.contents("3000") == Data("mine".utf8))
 
-        let replaced = try harness.add(server.url("/file/3000?key=\(UUID())"), [("auto-file-renaming", "false"), ("allow-overwrite", "true")])
+        let replaced = try harness.add(
+            server.url("/file/3000?key=\(UUID())"), [("auto-file-renaming", "false"), ("allow-overwrite", "true")])
         #expect(await harness.recorder.wait(for: [replaced]))
         #expect(try harness.contents("3000").count == 3000)
         #expect(try harness.files() == ["3000"])

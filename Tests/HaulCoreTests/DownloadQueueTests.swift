@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulCore
 import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulCore
 
 /// The queue against the fault server: admission, resume, restarts, retries, digests, names.
 @Suite("Download queue")
@@ -42,8 +43,9 @@ struct DownloadQueueTests {
         #expect(data.count == 3_000_000 && TestPattern.matches(data))
     }
 
-    @Test("a server that changes version, ignores ranges or answers 416 makes haul start over",
-          arguments: ["etag=changing", "etag=changing&ifrange=ignore", "ranges=ignore", "ranges=416"])
+    @Test(
+        "a server that changes version, ignores ranges or answers 416 makes haul start over",
+        arguments: ["etag=changing", "etag=changing&ifrange=ignore", "ranges=ignore", "ranges=416"])
     func startOver(fault: String) async throws {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
@@ -106,14 +108,17 @@ struct DownloadQueueTests {
         #expect(delays.count == 2 && delays[1] > delays[0])
     }
 
-    @Test("a digest mismatch fails with both digests and keeps the data in NAME.part, which a retry checks without downloading; a match completes")
+    @Test(
+        "a digest mismatch fails with both digests and keeps the data in NAME.part, which a retry checks without downloading; a match completes"
+    )
     func checksums() async throws {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
         let body = Data(TestPattern.bytes(count: 50_000))
         let badKey = key()
-        let wrong = try harness.add(url("/file/50000?key=\(badKey)"),
-                                    [("out", "bad.bin"), ("checksum", "sha256=" + String(repeating: "0", count: 64))])
+        let wrong = try harness.add(
+            url("/file/50000?key=\(badKey)"),
+            [("out", "bad.bin"), ("checksum", "sha256=" + String(repeating: "0", count: 64))])
         #expect(await harness.recorder.wait(for: [wrong]))
         let failed = try #require(harness.recorder.latest(wrong))
         #expect(failed.state == .failed)
@@ -130,13 +135,16 @@ struct DownloadQueueTests {
         #expect(try FaultServer.shared().fileRequests.requests(for: badKey).count == 1)
 
         let digest = try Checksum.digest(ofFileAt: writeTemporary(body), algorithm: .sha256)
-        let right = try harness.add(url("/file/50000?key=\(key())"), [("out", "good.bin"), ("checksum", "sha-256=\(digest)")])
+        let right = try harness.add(
+            url("/file/50000?key=\(key())"), [("out", "good.bin"), ("checksum", "sha-256=\(digest)")])
         #expect(await harness.recorder.wait(for: [right]))
         #expect(harness.recorder.latest(right)?.state == .complete)
         #expect(try harness.contents("good.bin") == body)
     }
 
-    @Test("a partial file that already holds the whole body (a kill came while it was checked) is checked and named without a request")
+    @Test(
+        "a partial file that already holds the whole body (a kill came while it was checked) is checked and named without a request"
+    )
     func wholePartialFile() async throws {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
@@ -145,7 +153,8 @@ struct DownloadQueueTests {
         let wholeKey = key()
         var options = DownloadOptions()
         try options.set("checksum", "sha-256=\(digest)")
-        var download = Download(id: Download.makeID(), uris: [try url("/file/40000?key=\(wholeKey)").absoluteString], options: options)
+        var download = Download(
+            id: Download.makeID(), uris: [try url("/file/40000?key=\(wholeKey)").absoluteString], options: options)
         download.directory = harness.directory.path
         download.destination = harness.directory.appendingPathComponent("whole.bin").path
         download.totalBytes = 40_000
@@ -194,8 +203,9 @@ struct DownloadQueueTests {
         let timer = ManualRetryTimer()
         let harness = try QueueHarness(timer: timer)
         defer { harness.cleanUp() }
-        let id = try harness.add(url("/file/3000000?key=\(key())&trickle=2000"),
-                                 [("out", "slow.bin"), ("lowest-speed-limit", "500K"), ("timeout", "1"), ("max-tries", "2")])
+        let id = try harness.add(
+            url("/file/3000000?key=\(key())&trickle=2000"),
+            [("out", "slow.bin"), ("lowest-speed-limit", "500K"), ("timeout", "1"), ("max-tries", "2")])
         #expect(await harness.recorder.wait(for: [id], until: { _ in !timer.delays.isEmpty }))
         let retried = try #require(harness.recorder.latest(id))
         #expect(retried.state == .queued)

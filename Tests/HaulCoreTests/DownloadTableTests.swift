@@ -1,5 +1,6 @@
-@testable import HaulCore
 import Testing
+
+@testable import HaulCore
 
 /// The queue's packed table of downloads, and the interner that lets equal options share memory.
 @Suite("Download table and option interning")

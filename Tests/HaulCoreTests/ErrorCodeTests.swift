@@ -7,23 +7,25 @@ import Testing
 /// Failures numbered as aria2 numbers them, and which of them are worth another try.
 @Suite("Error codes and retries")
 struct ErrorCodeTests {
-    @Test("each failure gets aria2's code", arguments: [
-        (RetryPolicy.Failure.status(404, retryAfter: nil), ErrorCode.notFound),
-        (.status(410, retryAfter: nil), .notFound),
-        (.status(401, retryAfter: nil), .authorization),
-        (.status(403, retryAfter: nil), .authorization),
-        (.status(503, retryAfter: "5"), .serverOverloaded),
-        (.status(418, retryAfter: nil), .badResponse),
-        (.transport(.cannotResolveHost), .nameResolution),
-        (.transport(.timedOut), .timedOut),
-        (.transport(.cannotConnect), .network),
-        (.transport(.connectionLost), .network),
-        (.transport(.remoteFileNotFound), .notFound),
-        (.transport(.accessDenied), .authorization),
-        (.transport(.tooManyRedirects(limit: 20)), .tooManyRedirects),
-        (.transport(.tlsFailure), .unknown),
-        (.local(.checksumMismatch), .checksumMismatch),
-    ] as [(RetryPolicy.Failure, ErrorCode)])
+    @Test(
+        "each failure gets aria2's code",
+        arguments: [
+            (RetryPolicy.Failure.status(404, retryAfter: nil), ErrorCode.notFound),
+            (.status(410, retryAfter: nil), .notFound),
+            (.status(401, retryAfter: nil), .authorization),
+            (.status(403, retryAfter: nil), .authorization),
+            (.status(503, retryAfter: "5"), .serverOverloaded),
+            (.status(418, retryAfter: nil), .badResponse),
+            (.transport(.cannotResolveHost), .nameResolution),
+            (.transport(.timedOut), .timedOut),
+            (.transport(.cannotConnect), .network),
+            (.transport(.connectionLost), .network),
+            (.transport(.remoteFileNotFound), .notFound),
+            (.transport(.accessDenied), .authorization),
+            (.transport(.tooManyRedirects(limit: 20)), .tooManyRedirects),
+            (.transport(.tlsFailure), .unknown),
+            (.local(.checksumMismatch), .checksumMismatch),
+        ] as [(RetryPolicy.Failure, ErrorCode)])
     func codes(failure: RetryPolicy.Failure, code: ErrorCode) {
         #expect(ErrorCode(failure) == code)
     }

@@ -1,16 +1,19 @@
 import Foundation
-@testable import HaulCore
 import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulCore
 
 /// A failure says what happened: too large headers are not a lost connection, a login that
 /// was never sent was not refused, a partial file someone else made is not "kept data".
 @Suite("Failure messages that say what happened")
 struct FailureMessageTests {
-    @Test("response headers past the limit, many lines or one huge line, fail as a bad response at once", arguments: [
-        "/bigheaders/400", "/bigheaders/1?line=200000",
-    ])
+    @Test(
+        "response headers past the limit, many lines or one huge line, fail as a bad response at once",
+        arguments: [
+            "/bigheaders/400", "/bigheaders/1?line=200000",
+        ])
     func largeHeaders(path: String) async throws {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
@@ -28,13 +31,16 @@ struct FailureMessageTests {
         defer { harness.cleanUp() }
         let server = try FaultServer.shared()
         let none = try harness.add(server.url("/auth/basic?user=a&pass=b"))
-        let wrong = try harness.add(server.url("/auth/basic?user=a&pass=b"), [("http-user", "a"), ("http-passwd", "nope")])
+        let wrong = try harness.add(
+            server.url("/auth/basic?user=a&pass=b"), [("http-user", "a"), ("http-passwd", "nope")])
         let bearer = try harness.add(server.url("/auth/bearer"), [("http-user", "a"), ("http-passwd", "b")])
         #expect(await harness.recorder.wait(for: [none, wrong, bearer]))
         #expect(harness.recorder.latest(none)?.lastError?.contains("give a user name and password") == true)
         #expect(harness.recorder.latest(wrong)?.lastError?.contains("were refused") == true)
         let message = harness.recorder.latest(bearer)?.lastError ?? ""
-        #expect(message.contains("were not sent") && message.lowercased().contains("bearer") && !message.contains("refused"), "\(message)")
+        #expect(
+            message.contains("were not sent") && message.lowercased().contains("bearer")
+                && !message.contains("refused"), "\(message)")
     }
 
     @Test("FTP's 550 and a refused login are their own kinds, with advice that fits")

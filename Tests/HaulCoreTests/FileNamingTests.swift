@@ -5,17 +5,19 @@ import Testing
 
 @Suite("File naming")
 struct FileNamingTests {
-    @Test("hostile names stay one safe component", arguments: [
-        ("../../etc/passwd", "_.._etc_passwd"),
-        ("..", nil),
-        ("/", "_"),
-        ("evil\u{1B}[31mred\u{1B}[0m.txt", "evilred.txt"),
-        ("title\u{1B}]0;pwned\u{07}.bin", "title.bin"),
-        ("nul\u{0}byte.txt", "nulbyte.txt"),
-        ("bidi\u{202E}txt.exe", "biditxt.exe"),
-        ("  spaced  ", "spaced"),
-        ("データ.zip", "データ.zip"),
-    ] as [(String, String?)])
+    @Test(
+        "hostile names stay one safe component",
+        arguments: [
+            ("../../etc/passwd", "_.._etc_passwd"),
+            ("..", nil),
+            ("/", "_"),
+            ("evil\u{1B}[31mred\u{1B}[0m.txt", "evilred.txt"),
+            ("title\u{1B}]0;pwned\u{07}.bin", "title.bin"),
+            ("nul\u{0}byte.txt", "nulbyte.txt"),
+            ("bidi\u{202E}txt.exe", "biditxt.exe"),
+            ("  spaced  ", "spaced"),
+            ("データ.zip", "データ.zip"),
+        ] as [(String, String?)])
     func sanitize(input: String, expected: String?) {
         #expect(FileNaming.sanitize(input) == expected)
     }
@@ -32,8 +34,11 @@ struct FileNamingTests {
     @Test("the name comes from Content-Disposition, then the URL, then index.html")
     func nameOrder() {
         let url = URL(string: "http://h.test/files/a%20b.iso")!
-        #expect(FileNaming.name(for: Response(url: url, statusCode: 200,
-                                              headers: ["Content-Disposition": "attachment; filename=\"../x.iso\""])) == "_x.iso")
+        #expect(
+            FileNaming.name(
+                for: Response(
+                    url: url, statusCode: 200,
+                    headers: ["Content-Disposition": "attachment; filename=\"../x.iso\""])) == "_x.iso")
         #expect(FileNaming.name(for: Response(url: url, statusCode: 200)) == "a b.iso")
         #expect(FileNaming.name(for: Response(url: URL(string: "http://h.test/")!, statusCode: 200)) == "index.html")
     }
@@ -43,11 +48,17 @@ struct FileNamingTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-naming-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        #expect(FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: false) == directory + "/f.tar.gz")
+        #expect(
+            FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: false) == directory
+                + "/f.tar.gz")
         #expect(FileManager.default.createFile(atPath: directory + "/f.tar.gz", contents: nil))
         #expect(FileManager.default.createFile(atPath: directory + "/f.1.tar.gz.part", contents: nil))
-        #expect(FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: false) == directory + "/f.2.tar.gz")
-        #expect(FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: true) == directory + "/f.tar.gz")
+        #expect(
+            FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: false) == directory
+                + "/f.2.tar.gz")
+        #expect(
+            FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: true) == directory
+                + "/f.tar.gz")
     }
 }
 

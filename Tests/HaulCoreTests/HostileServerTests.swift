@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulCore
 import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulCore
 
 /// What a hostile or broken server tries against the queue: answers that do not fit the
 /// request, names that collide with another download's partial file, bodies that never begin.
@@ -14,26 +15,37 @@ struct HostileServerTests {
         return Response(url: URL(fileURLWithPath: "/x"), statusCode: status, headers: fields)
     }
 
-    @Test("ResumeRule: what each answer to each request means", arguments: [
-        // (status, Content-Range, asked from, validator then, ETag now, expected)
-        (200, nil, nil, nil, nil, ResumeRule.write(offset: 0, total: -1)),
-        (200, nil, 500, "\"a\"", "\"b\"", .write(offset: 0, total: -1)),
-        (206, "bytes 0-4999/5000", nil, nil, nil, .write(offset: 0, total: 5000)),
-        (206, "bytes 0-2499/5000", nil, nil, nil,
-         .fail(reason: "the server sent part of the file (206) to a request for all of it")),
-        (206, "bytes 10-4999/5000", nil, nil, nil,
-         .fail(reason: "the server sent part of the file (206) to a request for all of it")),
-        (206, nil, nil, nil, nil, .fail(reason: "the server sent part of the file (206) to a request for all of it")),
-        (206, "bytes 500-999/1000", 500, "\"a\"", "\"a\"", .write(offset: 500, total: 1000)),
-        (206, "bytes 400-999/1000", 500, "\"a\"", "\"a\"", .startOver),
-        (206, "bytes 500-999/1000", 500, "\"a\"", "\"b\"", .startOver),
-        (416, nil, 500, "\"a\"", nil, .startOver),
-        (416, "bytes */1000", 1000, nil, nil, .whole(total: 1000)),
-        (416, "bytes */1000", 500, nil, nil, .startOver),
-        (416, nil, nil, nil, nil, .fail(reason: nil)),
-        (404, nil, nil, nil, nil, .fail(reason: nil)),
-    ] as [(Int, String?, Int64?, String?, String?, ResumeRule)])
-    func resumeTable(status: Int, contentRange: String?, from: Int64?, validator: String?, etag: String?, expected: ResumeRule) {
+    @Test(
+        "ResumeRule: what each answer to each request means",
+        arguments: [
+            // (status, Content-Range, asked from, validator then, ETag now, expected)
+            (200, nil, nil, nil, nil, ResumeRule.write(offset: 0, total: -1)),
+            (200, nil, 500, "\"a\"", "\"b\"", .write(offset: 0, total: -1)),
+            (206, "bytes 0-4999/5000", nil, nil, nil, .write(offset: 0, total: 5000)),
+            (
+                206, "bytes 0-2499/5000", nil, nil, nil,
+                .fail(reason: "the server sent part of the file (206) to a request for all of it")
+            ),
+            (
+                206, "bytes 10-4999/5000", nil, nil, nil,
+                .fail(reason: "the server sent part of the file (206) to a request for all of it")
+            ),
+            (
+                206, nil, nil, nil, nil,
+                .fail(reason: "the server sent part of the file (206) to a request for all of it")
+            ),
+            (206, "bytes 500-999/1000", 500, "\"a\"", "\"a\"", .write(offset: 500, total: 1000)),
+            (206, "bytes 400-999/1000", 500, "\"a\"", "\"a\"", .startOver),
+            (206, "bytes 500-999/1000", 500, "\"a\"", "\"b\"", .startOver),
+            (416, nil, 500, "\"a\"", nil, .startOver),
+            (416, "bytes */1000", 1000, nil, nil, .whole(total: 1000)),
+            (416, "bytes */1000", 500, nil, nil, .startOver),
+            (416, nil, nil, nil, nil, .fail(reason: nil)),
+            (404, nil, nil, nil, nil, .fail(reason: nil)),
+        ] as [(Int, String?, Int64?, String?, String?, ResumeRule)])
+    func resumeTable(
+        status: Int, contentRange: String?, from: Int64?, validator: String?, etag: String?, expected: ResumeRule
+    ) {
         var headers: [String: String] = [:]
         if let contentRange { headers["Content-Range"] = contentRange }
         if let etag { headers["ETag"] = etag }
@@ -44,12 +56,15 @@ struct HostileServerTests {
     func otherLength() {
         let answer = response(206, ["Content-Range": "bytes 500-1199/1200"])
         #expect(ResumeRule.judge(answer, rangeFrom: 500, validator: nil, total: 1000) == .startOver)
-        #expect(ResumeRule.judge(answer, rangeFrom: 500, validator: nil, total: 1200) == .write(offset: 500, total: 1200))
+        #expect(
+            ResumeRule.judge(answer, rangeFrom: 500, validator: nil, total: 1200) == .write(offset: 500, total: 1200))
         let whole = response(416, ["Content-Range": "bytes */1000"])
         #expect(ResumeRule.judge(whole, rangeFrom: 1000, validator: nil, total: 1200) == .startOver)
     }
 
-    @Test("a 206 of half the file to a request without Range spends the attempts and fails; one of the whole file is the file")
+    @Test(
+        "a 206 of half the file to a request without Range spends the attempts and fails; one of the whole file is the file"
+    )
     func unaskedPartialContent() async throws {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
@@ -73,7 +88,8 @@ struct HostileServerTests {
         defer { harness.cleanUp() }
         let server = try FaultServer.shared()
         let stream = try harness.add(server.url("/multipart/3?chunk=40"), [("out", "stream.txt")])
-        let empty = try harness.add(server.url("/multipart/0?nodelimiter=1"), [("out", "empty.txt"), ("max-tries", "2")])
+        let empty = try harness.add(
+            server.url("/multipart/0?nodelimiter=1"), [("out", "empty.txt"), ("max-tries", "2")])
         #expect(await harness.recorder.wait(for: [stream, empty]))
         #expect(harness.recorder.latest(stream)?.state == .complete)
         #expect(try harness.contents("stream.txt") == Data(FaultServer.multipartPart(3).data))
@@ -83,14 +99,17 @@ struct HostileServerTests {
         #expect(!(try harness.files()).contains("empty.txt"))
     }
 
-    @Test("a download the server names X.part does not take X's partial file: X gets another name and both files are whole")
+    @Test(
+        "a download the server names X.part does not take X's partial file: X gets another name and both files are whole"
+    )
     func partNamespace() async throws {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
         let server = try FaultServer.shared()
         let quoted = { (name: String) in "attachment;%20filename=%22\(name)%22" }
         // B (named x.bin.part) is running when A (named x.bin) is named, and ends first.
-        let first = try harness.add(server.url("/file/300000?key=\(UUID())&pace=100000&disposition=\(quoted("x.bin.part"))"))
+        let first = try harness.add(
+            server.url("/file/300000?key=\(UUID())&pace=100000&disposition=\(quoted("x.bin.part"))"))
         #expect(await harness.recorder.wait(for: [first], until: { $0.destination != nil }))
         let second = try harness.add(server.url("/file/200000?key=\(UUID())&pace=20000&disposition=\(quoted("x.bin"))"))
         #expect(await harness.recorder.wait(for: [first, second]))

@@ -10,38 +10,41 @@ struct InputFileTests {
         try InputFile.read(Array(text.utf8), name: "q.txt", origin: .user)
     }
 
-    @Test("URIs: the quick check for plain ones agrees with the full parse", arguments: [
-        ("http://127.0.0.1:8080/a/b.iso?x=1&y=%20#top", true),
-        ("HTTPS://Example.COM/", true),
-        ("ftp://user:pw@mirror.example/pub/f.tar.gz", true),
-        ("ftps://h", true),
-        ("http://h/a b", true),
-        ("http://[::1]:8080/f", true),
-        ("http://h/\u{00E9}t\u{00E9}", true),
-        ("http://h/a\rb", false),
-        ("http://h/a\u{1B}[2Jb", false),
-        ("hftp://h/f", false),
-        ("file:///etc/passwd", false),
-        ("gopher://h/", false),
-        ("http:///nohost", false),
-        ("http//h/f", false),
-        ("mailto:a@b", false),
-    ])
+    @Test(
+        "URIs: the quick check for plain ones agrees with the full parse",
+        arguments: [
+            ("http://127.0.0.1:8080/a/b.iso?x=1&y=%20#top", true),
+            ("HTTPS://Example.COM/", true),
+            ("ftp://user:pw@mirror.example/pub/f.tar.gz", true),
+            ("ftps://h", true),
+            ("http://h/a b", true),
+            ("http://[::1]:8080/f", true),
+            ("http://h/\u{00E9}t\u{00E9}", true),
+            ("http://h/a\rb", false),
+            ("http://h/a\u{1B}[2Jb", false),
+            ("hftp://h/f", false),
+            ("file:///etc/passwd", false),
+            ("gopher://h/", false),
+            ("http:///nohost", false),
+            ("http//h/f", false),
+            ("mailto:a@b", false),
+        ])
     func uriCheck(uri: String, usable: Bool) {
         #expect((QueueEntry.uriProblem(uri) == nil) == usable, "\(uri)")
     }
 
     @Test("the spec's example: mirrors, option lines, comments")
     func specExample() throws {
-        let result = try read("""
-        # nightly images
-        https://a.example/img.iso\thttps://b.example/mirror/img.iso
-          dir=/data/iso
-          out=nightly.iso
-          checksum=sha-256=6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b
-        https://c.example/notes.txt
+        let result = try read(
+            """
+            # nightly images
+            https://a.example/img.iso\thttps://b.example/mirror/img.iso
+              dir=/data/iso
+              out=nightly.iso
+              checksum=sha-256=6b86b273ff34fce19d6b804eff5a3f5747ada4eaa22f1d49c01e52ddb7875b4b
+            https://c.example/notes.txt
 
-        """)
+            """)
         #expect(result.problems.isEmpty)
         #expect(result.entries.count == 2)
         let first = result.entries[0]
@@ -55,7 +58,9 @@ struct InputFileTests {
 
     @Test("CRLF, tabs, blank and comment lines inside an option block, spaces around fields")
     func lexicalDetails() throws {
-        let result = try read("http://h.test/a \t  http://h.test/b\r\n\tsplit=4\r\n\r\n#comment\r\n  max-tries = 3 \r\nhttp://h.test/c\r\n")
+        let result = try read(
+            "http://h.test/a \t  http://h.test/b\r\n\tsplit=4\r\n\r\n#comment\r\n  max-tries = 3 \r\nhttp://h.test/c\r\n"
+        )
         #expect(result.problems.isEmpty)
         #expect(result.entries.count == 2)
         #expect(result.entries[0].uris.count == 2)
@@ -64,22 +69,23 @@ struct InputFileTests {
 
     @Test("bad lines get one FILE:LINE message each and the rest is queued")
     func errorsDoNotAbort() throws {
-        let result = try read("""
-          dir=/orphan
-        http://h.test/ok
-          split=abc
-          frobnicate=1
-          bt-max-peers=5
-          header=X-A: 1
-          header=X-B: 2
-          out=first
-          out=second
-        notaurl\tftp://h.test/mirror
-        magnet:?xt=urn:btih:abc
-          out=dropped
-        http://h.test/last
-          checksum=sha-256=abc
-        """)
+        let result = try read(
+            """
+              dir=/orphan
+            http://h.test/ok
+              split=abc
+              frobnicate=1
+              bt-max-peers=5
+              header=X-A: 1
+              header=X-B: 2
+              out=first
+              out=second
+            notaurl\tftp://h.test/mirror
+            magnet:?xt=urn:btih:abc
+              out=dropped
+            http://h.test/last
+              checksum=sha-256=abc
+            """)
         #expect(result.entries.count == 3)
         #expect(result.entries[0].options.headers == ["X-A: 1", "X-B: 2"])
         #expect(result.entries[0].options.out == "second")
@@ -91,7 +97,10 @@ struct InputFileTests {
         #expect(messages.contains("q.txt:4: warning: unknown option 'frobnicate'; ignored"))
         #expect(messages.contains("q.txt:5: warning: option 'bt-max-peers' is for BitTorrent or Metalink; ignored"))
         #expect(messages.contains { $0.hasPrefix("q.txt:10: warning: 'notaurl' has no scheme") })
-        #expect(messages.contains { $0.hasPrefix("q.txt:11: 'magnet:?xt=urn:btih:abc' has the unsupported scheme 'magnet'") })
+        #expect(
+            messages.contains {
+                $0.hasPrefix("q.txt:11: 'magnet:?xt=urn:btih:abc' has the unsupported scheme 'magnet'")
+            })
         #expect(messages.contains("q.txt:14: checksum: a sha-256 digest is 64 hex digits"))
         #expect(!messages.contains { $0.hasPrefix("q.txt:12") })
         #expect(result.summary == "3 entries queued, 4 lines rejected")
@@ -99,27 +108,33 @@ struct InputFileTests {
 
     @Test("a session aria2c saved reads without an error: options haul does not implement are warned about once each")
     func aria2Session() throws {
-        let result = try read("""
-        https://a.example/f.iso
-         continue=true
-         dir=/data
-         gid=2089b05ecca3d829
-         split=5
-         max-connection-per-server=1
-         file-allocation=prealloc
-         always-resume=true
-        """)
+        let result = try read(
+            """
+            https://a.example/f.iso
+             continue=true
+             dir=/data
+             gid=2089b05ecca3d829
+             split=5
+             max-connection-per-server=1
+             file-allocation=prealloc
+             always-resume=true
+            """)
         #expect(result.entries.count == 1 && result.rejectedLines == 0)
         #expect(result.entries.first?.options.gid == "2089b05ecca3d829" && result.entries.first?.options.split == 5)
         let messages = result.problems.map(\.description)
         #expect(result.entries.first?.options.continueExisting == true)
-        #expect(messages == ["q.txt:7: warning: aria2's option 'file-allocation' is not one haul implements; ignored",
-                             "q.txt:8: warning: aria2's option 'always-resume' is not one haul implements; ignored"])
+        #expect(
+            messages == [
+                "q.txt:7: warning: aria2's option 'file-allocation' is not one haul implements; ignored",
+                "q.txt:8: warning: aria2's option 'always-resume' is not one haul implements; ignored",
+            ])
     }
 
     @Test("out= cannot leave the download directory")
     func outStaysInside() throws {
-        let result = try read("http://h.test/a\n  out=../../etc/passwd\nhttp://h.test/b\n  out=/etc/cron.d/x\nhttp://h.test/c\n  out=sub/ok.bin\n")
+        let result = try read(
+            "http://h.test/a\n  out=../../etc/passwd\nhttp://h.test/b\n  out=/etc/cron.d/x\nhttp://h.test/c\n  out=sub/ok.bin\n"
+        )
         #expect(result.entries.map(\.options.out) == [nil, nil, "sub/ok.bin"])
         #expect(result.problems.map(\.line) == [2, 4])
         #expect(result.problems[0].description.contains("must be a name inside the download directory"))
@@ -136,20 +151,24 @@ struct InputFileTests {
         let text = "http://h.test/a\n  split=2\nhttp://h.test/b\n"
         let result = try InputFile.read(StoredGzip.stored(Array(text.utf8)), name: "queue.txt", origin: .user)
         #expect(result.entries.count == 2 && result.entries[0].options.split == 2)
-        #expect(throws: InputFile.FileError.self) { try InputFile.read([0x1F, 0x8B, 8, 0, 1, 2], name: "cut.gz", origin: .user) }
+        #expect(throws: InputFile.FileError.self) {
+            try InputFile.read([0x1F, 0x8B, 8, 0, 1, 2], name: "cut.gz", origin: .user)
+        }
     }
 
     @Test("writing and reading back gives the same queue")
     func roundTrip() throws {
         var options = DownloadOptions()
-        for (name, value) in [("dir", "/d"), ("out", "a b.iso"), ("split", "8"), ("max-connection-per-server", "4"),
-                              ("min-split-size", "20M"), ("max-download-limit", "1M"), ("max-tries", "7"),
-                              ("retry-wait", "3"), ("timeout", "30"), ("connect-timeout", "10"),
-                              ("lowest-speed-limit", "10K"), ("header", "X-One: 1"), ("header", "X-Two: 2"),
-                              ("user-agent", "ua/1"), ("referer", "http://r.test/"), ("pause", "true"),
-                              ("allow-overwrite", "false"), ("auto-file-renaming", "true"), ("conditional-get", "true"),
-                              ("gid", "0123456789abcdef"), ("all-proxy", "http://proxy.test:3128"),
-                              ("checksum", "md5=d41d8cd98f00b204e9800998ecf8427e")] {
+        for (name, value) in [
+            ("dir", "/d"), ("out", "a b.iso"), ("split", "8"), ("max-connection-per-server", "4"),
+            ("min-split-size", "20M"), ("max-download-limit", "1M"), ("max-tries", "7"),
+            ("retry-wait", "3"), ("timeout", "30"), ("connect-timeout", "10"),
+            ("lowest-speed-limit", "10K"), ("header", "X-One: 1"), ("header", "X-Two: 2"),
+            ("user-agent", "ua/1"), ("referer", "http://r.test/"), ("pause", "true"),
+            ("allow-overwrite", "false"), ("auto-file-renaming", "true"), ("conditional-get", "true"),
+            ("gid", "0123456789abcdef"), ("all-proxy", "http://proxy.test:3128"),
+            ("checksum", "md5=d41d8cd98f00b204e9800998ecf8427e"),
+        ] {
             try options.set(name, value)
         }
         let entries = [

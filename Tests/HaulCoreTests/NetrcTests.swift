@@ -1,25 +1,27 @@
 import Foundation
-@testable import HaulCore
 import Testing
+
+@testable import HaulCore
 
 @Suite("netrc files")
 struct NetrcTests {
     @Test("machines, the default entry, quotes, comments and macros")
     func parsing() {
-        let netrc = Netrc(parsing: """
-            # logins
-            machine Files.Example.org login ann password s3cret
-            machine files.example.org login second password ignored
-            machine quoted.example login "two words" password "p\\"w d"   # a comment
-            macdef init
-            machine macro.example login nobody password nothing
+        let netrc = Netrc(
+            parsing: """
+                # logins
+                machine Files.Example.org login ann password s3cret
+                machine files.example.org login second password ignored
+                machine quoted.example login "two words" password "p\\"w d"   # a comment
+                macdef init
+                machine macro.example login nobody password nothing
 
-            machine after.example
-              login bob
-              password hunter2
-            machine nologin.example password x
-            default login anonymous password guest@
-            """)
+                machine after.example
+                  login bob
+                  password hunter2
+                machine nologin.example password x
+                default login anonymous password guest@
+                """)
         #expect(netrc.entry(for: "files.example.org") == Netrc.Entry(login: "ann", password: "s3cret"))
         #expect(netrc.entry(for: "FILES.example.ORG")?.login == "ann")
         #expect(netrc.entry(for: "quoted.example") == Netrc.Entry(login: "two words", password: "p\"w d"))

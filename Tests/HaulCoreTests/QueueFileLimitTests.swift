@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulCore
 import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulCore
 
 /// A queue file cannot fill the memory: its text (after gzip) is read a piece at a time up to a
 /// limit, a list by URL is not kept past it, and option lines cost no copy each.
@@ -12,11 +13,15 @@ struct QueueFileLimitTests {
     func textLimit() throws {
         let text = Array(String(repeating: "http://h.test/file\n", count: 100).utf8)
         #expect(try InputFile.read(text, name: "q.txt", origin: .user, limit: 1900).entries.count == 100)
-        let error = #expect(throws: InputFile.FileError.self) { try InputFile.read(text, name: "q.txt", origin: .user, limit: 1000) }
+        let error = #expect(throws: InputFile.FileError.self) {
+            try InputFile.read(text, name: "q.txt", origin: .user, limit: 1000)
+        }
         #expect(error?.description.contains("q.txt") == true && error?.description.contains("longer than") == true)
 
         var reader = InputFileReader(name: "pieces", origin: .user, limit: 1 << 20)
-        for start in stride(from: 0, to: text.count, by: 7) { try reader.feed(contentsOf: Array(text[start..<min(start + 7, text.count)])) }
+        for start in stride(from: 0, to: text.count, by: 7) {
+            try reader.feed(contentsOf: Array(text[start..<min(start + 7, text.count)]))
+        }
         let pieces = try reader.finish()
         #expect(pieces.entries.count == 100 && pieces.entries.last?.line == 100)
     }
@@ -32,8 +37,13 @@ struct QueueFileLimitTests {
         #expect(error?.description.contains("longer than") == true)
         let small = try gzip(Data("http://h.test/a\n  out=a.bin\nhttp://h.test/b\n".utf8))
         let result = try InputFile.read(small + small, name: "two.gz", origin: .user)
-        #expect(result.entries.map(\.uris) == [["http://h.test/a"], ["http://h.test/b"], ["http://h.test/a"], ["http://h.test/b"]])
-        #expect(throws: InputFile.FileError.self) { try InputFile.read(small.prefix(small.count - 4), name: "cut.gz", origin: .user) }
+        #expect(
+            result.entries.map(\.uris) == [
+                ["http://h.test/a"], ["http://h.test/b"], ["http://h.test/a"], ["http://h.test/b"],
+            ])
+        #expect(throws: InputFile.FileError.self) {
+            try InputFile.read(small.prefix(small.count - 4), name: "cut.gz", origin: .user)
+        }
     }
 
     @Test("a list by URL longer than the limit is not kept: the load stops at the limit")
@@ -42,7 +52,8 @@ struct QueueFileLimitTests {
         let reader = RemoteQueueFile(fetcher: Fetcher(), limit: 1 << 20)
         for path in ["/huge/1000000000", "/chunked/3000000"] {
             let error = #expect(throws: InputFile.FileError.self) { try reader.read(server.url(path)) }
-            #expect(error?.description.contains("larger than the limit") == true, "\(path): \(String(describing: error))")
+            #expect(
+                error?.description.contains("larger than the limit") == true, "\(path): \(String(describing: error))")
         }
     }
 
@@ -66,7 +77,9 @@ struct QueueFileLimitTests {
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        let writer = Thread { try? input.fileHandleForWriting.write(contentsOf: data); try? input.fileHandleForWriting.close() }
+        let writer = Thread {
+            try? input.fileHandleForWriting.write(contentsOf: data); try? input.fileHandleForWriting.close()
+        }
         writer.start()
         let compressed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,5 +1,6 @@
-@testable import HaulCore
 import Testing
+
+@testable import HaulCore
 
 /// How one file is split over connections: the first split, stealing, the tail race, laggards.
 @Suite("Segment planner")
@@ -58,11 +59,15 @@ struct SegmentPlannerTests {
     func laggards() {
         let planner = SegmentPlanner(length: 100 * mib, minSplitSize: 1 * mib, maxConnections: 4)
         func segment(_ id: Int, speed: Double, age: Double = 5, idle: Double = 0) -> SegmentPlanner.Segment {
-            SegmentPlanner.Segment(id: id, start: Int64(id) * 10 * mib, end: Int64(id + 1) * 10 * mib, speed: speed, age: age, idle: idle)
+            SegmentPlanner.Segment(
+                id: id, start: Int64(id) * 10 * mib, end: Int64(id + 1) * 10 * mib, speed: speed, age: age, idle: idle)
         }
-        #expect(planner.laggards(in: [segment(1, speed: 4e6), segment(2, speed: 3.9e6), segment(3, speed: 2e5)]) == [3])
-        #expect(planner.laggards(in: [segment(1, speed: 4e6), segment(2, speed: 3.9e6), segment(3, speed: 2e5, age: 1)]) == [],
-                "a new connection gets time to start")
+        #expect(
+            planner.laggards(in: [segment(1, speed: 4e6), segment(2, speed: 3.9e6), segment(3, speed: 2e5)]) == [3])
+        #expect(
+            planner.laggards(in: [segment(1, speed: 4e6), segment(2, speed: 3.9e6), segment(3, speed: 2e5, age: 1)])
+                == [],
+            "a new connection gets time to start")
         #expect(planner.laggards(in: [segment(1, speed: 4e6), segment(2, speed: 0, age: 20, idle: 12)]) == [2])
         #expect(planner.laggards(in: [segment(1, speed: 1e3)]) == [], "one connection is never judged against itself")
     }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulCore
 import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulCore
 
 /// The global speed limit is shared fairly, and a row's speed is what is happening now.
 @Suite("Shared speed limit and shown speeds", .serialized)
@@ -13,16 +14,19 @@ struct SpeedLimitTests {
         defer { harness.cleanUp() }
         let engine = ConnectionEngine()
         defer { engine.shutdown() }
-        let queue = DownloadQueue(configuration: harness.queue.configuration, engine: engine) { harness.recorder.record($0) }
+        let queue = DownloadQueue(configuration: harness.queue.configuration, engine: engine) {
+            harness.recorder.record($0)
+        }
         queue.setMaxOverallDownloadLimit(1 << 20)
         let server = try FaultServer.shared()
         let ids = (0..<3).map { index in
             queue.add(QueueEntry(uris: [server.url("/huge/100000000?n=\(index)").absoluteString]))
         }
         // About three seconds at 1 MiB/s in all.
-        #expect(await harness.recorder.wait(untilLatest: { latest in
-            ids.compactMap { latest[$0]?.bytesDone }.reduce(0, +) >= 3 << 20
-        }))
+        #expect(
+            await harness.recorder.wait(untilLatest: { latest in
+                ids.compactMap { latest[$0]?.bytesDone }.reduce(0, +) >= 3 << 20
+            }))
         let received = ids.map { harness.recorder.latest($0)?.bytesDone ?? 0 }
         let total = received.reduce(0, +)
         for bytes in received { #expect(bytes >= total / 6, "\(received)") }

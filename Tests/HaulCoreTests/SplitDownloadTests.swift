@@ -1,7 +1,8 @@
 import Foundation
-@testable import HaulCore
 import HaulTestSupport
 import Testing
+
+@testable import HaulCore
 
 /// One file over several connections, against the fault server.
 @Suite("Split downloads")
@@ -23,7 +24,9 @@ struct SplitDownloadTests {
         try await expectWhole(harness, id, "s.bin", size: 8_000_000)
         let ranges = try FaultServer.shared().fileRequests.requests(for: key).compactMap(\.range)
         #expect(ranges.count >= 3, "\(ranges)")
-        #expect(ranges.allSatisfy { $0.hasPrefix("bytes=") && !$0.hasSuffix("-") }, "helpers ask for closed ranges: \(ranges)")
+        #expect(
+            ranges.allSatisfy { $0.hasPrefix("bytes=") && !$0.hasSuffix("-") },
+            "helpers ask for closed ranges: \(ranges)")
         #expect(try harness.files() == ["s.bin"])
     }
 
@@ -68,7 +71,8 @@ struct SplitDownloadTests {
     private func closedRanges(_ key: String) throws -> [(first: Int, last: Int)] {
         try FaultServer.shared().fileRequests.requests(for: key).compactMap { entry in
             guard let range = entry.range?.dropFirst("bytes=".count).split(separator: "-"), range.count == 2,
-                  let first = Int(range[0]), let last = Int(range[1]) else { return nil }
+                let first = Int(range[0]), let last = Int(range[1])
+            else { return nil }
             return (first, last)
         }
     }
@@ -76,7 +80,8 @@ struct SplitDownloadTests {
     @Test("a connection that finishes steals half of the largest segment, then races the tail of the slowest")
     func stealAndRace() async throws {
         // No laggard is replaced here: this test is about stealing and racing alone.
-        let harness = try QueueHarness(defaults: try splitting(2), patience: SegmentPlanner.Patience(grace: 600, stall: 600))
+        let harness = try QueueHarness(
+            defaults: try splitting(2), patience: SegmentPlanner.Patience(grace: 600, stall: 600))
         defer { harness.cleanUp() }
         let key = UUID().uuidString
         // The first connection trickles (160 KB/s: 25 s for its half, however busy the machine);
@@ -89,8 +94,9 @@ struct SplitDownloadTests {
         let steal = ranges.first { $0.last == firstEnd - 1 && $0.first > 0 }
         #expect(steal != nil, "half of the first connection's segment was stolen: \(ranges)")
         if let steal {
-            #expect(ranges.contains { $0.last == steal.first - 1 && $0.first > 0 },
-                    "the rest of the first connection's segment was raced: \(ranges)")
+            #expect(
+                ranges.contains { $0.last == steal.first - 1 && $0.first > 0 },
+                "the rest of the first connection's segment was raced: \(ranges)")
         }
         #expect(harness.recorder.latest(id)?.attempts == 1)
     }
@@ -102,13 +108,16 @@ struct SplitDownloadTests {
         defer { harness.cleanUp() }
         let key = UUID().uuidString
         // Every connection runs at 1.28 MB/s but the second, which crawls at 40 KB/s.
-        let id = try harness.add(FaultServer.shared().url("/file/8000000?key=\(key)&pace=131072&crawl=4096"), [("out", "l.bin")])
+        let id = try harness.add(
+            FaultServer.shared().url("/file/8000000?key=\(key)&pace=131072&crawl=4096"), [("out", "l.bin")])
         try await expectWhole(harness, id, "l.bin", size: 8_000_000)
         // A replacement asks for the rest of a segment, from just after where that segment began
         // (a steal would start near its middle).
         let ranges = try closedRanges(key)
         let replaced = ranges.enumerated().contains { index, later in
-            ranges[..<index].contains { $0.last == later.last && later.first > $0.first && later.first < $0.first + 500_000 }
+            ranges[..<index].contains {
+                $0.last == later.last && later.first > $0.first && later.first < $0.first + 500_000
+            }
         }
         #expect(replaced, "\(ranges)")
         #expect(harness.recorder.latest(id)?.attempts == 1)
@@ -146,8 +155,9 @@ struct SplitDownloadTests {
         #expect(harness.recorder.latest(id)?.droppedMirrors == [])
     }
 
-    @Test("a mirror that answers 404, or for a file of another length, is dropped with why; the file completes from the others",
-          arguments: ["/status/404", "/file/6000100?key=other"])
+    @Test(
+        "a mirror that answers 404, or for a file of another length, is dropped with why; the file completes from the others",
+        arguments: ["/status/404", "/file/6000100?key=other"])
     func badMirror(path: String) async throws {
         let harness = try QueueHarness(defaults: try splitting(2))
         defer { harness.cleanUp() }
@@ -163,15 +173,18 @@ struct SplitDownloadTests {
         #expect(download.droppedMirrors.count == 1)
         let reason = download.droppedMirrors.first ?? ""
         #expect(reason.hasPrefix(bad.absoluteString), "\(reason)")
-        #expect(path.hasPrefix("/status") ? reason.contains("answered 404") : reason.contains("length 6000100, not 6000000"), "\(reason)")
+        #expect(
+            path.hasPrefix("/status")
+                ? reason.contains("answered 404") : reason.contains("length 6000100, not 6000000"), "\(reason)")
     }
 
     @Test("a per-download speed limit holds for the split as a whole")
     func speedLimit() async throws {
         let harness = try QueueHarness(defaults: try splitting(4))
         defer { harness.cleanUp() }
-        let id = try harness.add(FaultServer.shared().url("/file/6000000?key=\(UUID())"),
-                                 [("max-download-limit", "2M"), ("min-split-size", "1M"), ("out", "l.bin")])
+        let id = try harness.add(
+            FaultServer.shared().url("/file/6000000?key=\(UUID())"),
+            [("max-download-limit", "2M"), ("min-split-size", "1M"), ("out", "l.bin")])
         let start = Date()
         #expect(await harness.recorder.wait(for: [id]))
         let elapsed = Date().timeIntervalSince(start)
@@ -179,9 +192,10 @@ struct SplitDownloadTests {
         // 6,000,000 bytes at 2 MiB/s take about 2.9 s; four connections each at the full cap
         // would take under one.
         #expect(elapsed > 2.0, "took \(elapsed) s")
-        #expect(harness.recorder.events.contains { event in
-            if case .changed(let download) = event { return download.id == id && download.liveSegments.count > 1 }
-            return false
-        }, "the split's connections were shown while it ran")
+        #expect(
+            harness.recorder.events.contains { event in
+                if case .changed(let download) = event { return download.id == id && download.liveSegments.count > 1 }
+                return false
+            }, "the split's connections were shown while it ran")
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulCore
 import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulCore
 
 /// Split downloads across an emulated link in front of a real nginx offering HTTP/2: each
 /// connection of a split is a TCP connection of its own, so a per-connection cap binds each
@@ -11,7 +12,9 @@ import Testing
 struct SplitOverLinkTests {
     static let size = 16 << 20
 
-    @Test("over HTTPS with HTTP/2 offered, a 16-way split opens a TCP connection per segment and beats one capped connection 8x")
+    @Test(
+        "over HTTPS with HTTP/2 offered, a 16-way split opens a TCP connection per segment and beats one capped connection 8x"
+    )
     func splitOverHTTP2() async throws {
         let nginx = try NginxServer.start(files: ["big.bin": TestPattern.bytes(count: SplitOverLinkTests.size)])
         defer { nginx.stop() }
@@ -22,8 +25,9 @@ struct SplitOverLinkTests {
         defer { harness.cleanUp() }
         let clock = ContinuousClock()
         let start = clock.now
-        let id = try harness.add(try #require(URL(string: link.url("/big.bin"))),
-                                 [("split", "16"), ("max-connection-per-server", "16"), ("min-split-size", "1M")])
+        let id = try harness.add(
+            try #require(URL(string: link.url("/big.bin"))),
+            [("split", "16"), ("max-connection-per-server", "16"), ("min-split-size", "1M")])
         #expect(await harness.recorder.wait(for: [id]))
         let elapsed = clock.now - start
         #expect(harness.recorder.latest(id)?.state == .complete)
@@ -36,7 +40,9 @@ struct SplitOverLinkTests {
         // connection asked for the whole file over HTTP/2: what the server had sent past its
         // segment when it stopped still crosses the link, so it is left out.
         let helpers = link.bytesToClient.dropFirst()
-        #expect(helpers.allSatisfy { $0 <= SplitOverLinkTests.size / 8 + 64 << 10 }, "bytes by connection: \(link.bytesToClient)")
+        #expect(
+            helpers.allSatisfy { $0 <= SplitOverLinkTests.size / 8 + 64 << 10 },
+            "bytes by connection: \(link.bytesToClient)")
         #expect(elapsed < .seconds(16), "\(elapsed); bytes by connection: \(link.bytesToClient)")
     }
 
@@ -48,8 +54,9 @@ struct SplitOverLinkTests {
         defer { link.shutdown() }
         let harness = try QueueHarness(tls: TLSOptions(caFile: nginx.caFile))
         defer { harness.cleanUp() }
-        let id = try harness.add(try #require(URL(string: link.url("/big.bin"))),
-                                 [("split", "8"), ("max-connection-per-server", "8"), ("min-split-size", "1M")])
+        let id = try harness.add(
+            try #require(URL(string: link.url("/big.bin"))),
+            [("split", "8"), ("max-connection-per-server", "8"), ("min-split-size", "1M")])
         #expect(await harness.recorder.wait(for: [id]))
         #expect(harness.recorder.latest(id)?.state == .complete)
         // The seven the split starts with; connections opened later take over what finished
@@ -81,14 +88,16 @@ struct SplitOverLinkTests {
         let nginx = try NginxServer.start(files: ["big.bin": TestPattern.bytes(count: 8 << 20)])
         defer { nginx.stop() }
         // The third connection stalls after 300 KB, at 4 MiB/s a connection.
-        let link = try LinkEmulator(targetPort: nginx.port,
-                                    shape: LinkEmulator.Shape(bytesPerSecond: 4 << 20, stallAfter: 300_000, affecting: 3...3))
+        let link = try LinkEmulator(
+            targetPort: nginx.port,
+            shape: LinkEmulator.Shape(bytesPerSecond: 4 << 20, stallAfter: 300_000, affecting: 3...3))
         defer { link.shutdown() }
         let patience = SegmentPlanner.Patience(grace: 0.5, laggardFraction: 0.1, stall: 0.5, checkEvery: 0.1)
         let harness = try QueueHarness(patience: patience, tls: TLSOptions(caFile: nginx.caFile))
         defer { harness.cleanUp() }
-        let id = try harness.add(try #require(URL(string: link.url("/big.bin"))),
-                                 [("split", "4"), ("max-connection-per-server", "4"), ("min-split-size", "1M")])
+        let id = try harness.add(
+            try #require(URL(string: link.url("/big.bin"))),
+            [("split", "4"), ("max-connection-per-server", "4"), ("min-split-size", "1M")])
         #expect(await harness.recorder.wait(for: [id]))
         #expect(harness.recorder.latest(id)?.state == .complete)
         let data = try harness.contents("big.bin")
@@ -111,16 +120,19 @@ struct SplitOverLinkTests {
         harness.queue.cancel(id)
     }
 
-    @Test("the hint's rule", arguments: [
-        (3.5, 100_000.0, Int64(10_000_000), 1, true, true),
-        (3.5, 100_000.0, Int64(10_000_000), 16, true, false),
-        (3.5, 100_000.0, Int64(10_000_000), 1, false, false),
-        (1.0, 100_000.0, Int64(10_000_000), 1, true, false),
-        (3.5, 100_000.0, Int64(1_000_000), 1, true, false),
-    ])
+    @Test(
+        "the hint's rule",
+        arguments: [
+            (3.5, 100_000.0, Int64(10_000_000), 1, true, true),
+            (3.5, 100_000.0, Int64(10_000_000), 16, true, false),
+            (3.5, 100_000.0, Int64(10_000_000), 1, false, false),
+            (1.0, 100_000.0, Int64(10_000_000), 1, true, false),
+            (3.5, 100_000.0, Int64(1_000_000), 1, true, false),
+        ])
     func hintRule(elapsed: Double, speed: Double, remaining: Int64, connections: Int, ranges: Bool, hints: Bool) {
-        let text = SplitHint.text(elapsed: elapsed, speed: speed, remaining: remaining, maxConnections: connections,
-                                  takesRanges: ranges)
+        let text = SplitHint.text(
+            elapsed: elapsed, speed: speed, remaining: remaining, maxConnections: connections,
+            takesRanges: ranges)
         #expect((text != nil) == hints, "\(text ?? "none")")
     }
 }

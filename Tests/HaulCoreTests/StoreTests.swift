@@ -1,7 +1,8 @@
 import Foundation
-@testable import HaulCore
 import HaulTestSupport
 import Testing
+
+@testable import HaulCore
 
 /// The store: schema, round trip, history, permissions, the state directory's lock, and a
 /// stored queue continuing what an earlier run left.
@@ -109,7 +110,9 @@ struct StoreTests {
     @Test("the default state directory follows XDG_STATE_HOME, else ~/.local/state")
     func defaultPath() {
         #expect(StateDirectory.defaultPath(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]) == "/s/haul")
-        #expect(StateDirectory.defaultPath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]) == "/h/.local/state/haul")
+        #expect(
+            StateDirectory.defaultPath(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"])
+                == "/h/.local/state/haul")
         #expect(StateDirectory.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/state/haul")
     }
 
@@ -145,12 +148,15 @@ struct StoreTests {
         // 32 KiB every 100 ms: 12 s for the whole file, so the pause comes well before its end
         // even when a busy test run is slow to wake this test; the pace is lifted afterwards.
         let slow = QueueEntry(uris: [server.url("/file/4000000?key=\(key)&pace=32768").absoluteString])
-        let later = [1, 2, 3].map { QueueEntry(uris: [server.url("/file/\($0)000?key=\(UUID())").absoluteString], options: pausedOptions()) }
+        let later = [1, 2, 3].map {
+            QueueEntry(uris: [server.url("/file/\($0)000?key=\(UUID())").absoluteString], options: pausedOptions())
+        }
 
         let firstRecorder = EventRecorder()
-        var firstRun: StoredQueue? = try StoredQueue(stateDirectory: statePath, configuration: configuration,
-                                                     checkpointInterval: 0.2, onStoreError: { Issue.record("\($0)") },
-                                                     onEvent: { firstRecorder.record($0) })
+        var firstRun: StoredQueue? = try StoredQueue(
+            stateDirectory: statePath, configuration: configuration,
+            checkpointInterval: 0.2, onStoreError: { Issue.record("\($0)") },
+            onEvent: { firstRecorder.record($0) })
         let ids = try #require(firstRun).continueOrAdd([slow] + later).ids
         try #require(firstRun).queue.move(ids[3], .top)
         #expect(await firstRecorder.wait(for: [ids[0]], until: { $0.bytesDone > 500_000 }))
@@ -184,8 +190,9 @@ struct StoreTests {
 
         // A run stopped after a file was saved but before it ended cleanly leaves that download
         // in the store: the same entry again is that download, complete, not a new fetch.
-        let thirdRun = try StoredQueue(stateDirectory: statePath, configuration: configuration,
-                                       onStoreError: { Issue.record("\($0)") }, onEvent: { _ in })
+        let thirdRun = try StoredQueue(
+            stateDirectory: statePath, configuration: configuration,
+            onStoreError: { Issue.record("\($0)") }, onEvent: { _ in })
         let thirdContinuation = thirdRun.continueOrAdd([slow])
         let (third, continuedAgain) = (thirdContinuation.ids, thirdContinuation.continued)
         #expect(continuedAgain == 1 && third == [ids[0]])
@@ -196,15 +203,20 @@ struct StoreTests {
     /// Opens the store again once the first run's lock is gone. Another test of this process
     /// starting a child at that moment holds a copy of the lock's descriptor from fork to exec
     /// (it is close-on-exec), so the lock may outlive the first run by that long.
-    private func reopen(_ statePath: String, configuration: DownloadQueue.Configuration,
-                        recorder: EventRecorder) async throws -> StoredQueue {
+    private func reopen(
+        _ statePath: String, configuration: DownloadQueue.Configuration,
+        recorder: EventRecorder
+    ) async throws -> StoredQueue {
         let deadline = ContinuousClock.now + .seconds(5)
         while true {
             let opened = Result { () throws(StoreError) -> StoredQueue in
-                try StoredQueue(stateDirectory: statePath, configuration: configuration,
-                                onStoreError: { Issue.record("\($0)") }, onEvent: { recorder.record($0) })
+                try StoredQueue(
+                    stateDirectory: statePath, configuration: configuration,
+                    onStoreError: { Issue.record("\($0)") }, onEvent: { recorder.record($0) })
             }
-            if case .failure(let error) = opened, error.description.contains("another haul"), ContinuousClock.now < deadline {
+            if case .failure(let error) = opened, error.description.contains("another haul"),
+                ContinuousClock.now < deadline
+            {
                 try await Task.sleep(for: .milliseconds(20))
                 continue
             }

@@ -26,7 +26,9 @@ enum FuzzTarget: String, CaseIterable {
         case .contentDisposition: FuzzTarget.contentDisposition(text)
         case .contentRange:
             if let range = ContentRange(text) {
-                require(range.first <= range.last && range.total.map { $0 > range.last } ?? true, "a range out of order: \(text)")
+                require(
+                    range.first <= range.last && range.total.map { $0 > range.last } ?? true,
+                    "a range out of order: \(text)")
             }
         case .httpDate:
             _ = HTTPDate.parse(text)
@@ -49,14 +51,17 @@ enum FuzzTarget: String, CaseIterable {
     private static func queueFile(_ bytes: [UInt8]) {
         guard let first = try? InputFile.read(bytes, name: "fuzz", origin: .user, limit: 1 << 20) else { return }
         for problem in first.problems {
-            require(!problem.description.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" }, "an escape in \(problem)")
+            require(
+                !problem.description.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" },
+                "an escape in \(problem)")
         }
         let text = InputFile.render(first.entries, includingSecrets: true)
         guard let second = try? InputFile.read(Array(text.utf8), name: "again", origin: .user) else {
             fail("the written queue does not read back:\n\(text)")
         }
         require(second.entries.map(\.uris) == first.entries.map(\.uris), "URIs changed by a round trip:\n\(text)")
-        require(second.entries.map(\.options) == first.entries.map(\.options), "options changed by a round trip:\n\(text)")
+        require(
+            second.entries.map(\.options) == first.entries.map(\.options), "options changed by a round trip:\n\(text)")
     }
 
     /// A name from any Content-Disposition, once sanitized, is one path component inside the
@@ -64,7 +69,9 @@ enum FuzzTarget: String, CaseIterable {
     private static func contentDisposition(_ header: String) {
         guard let name = ContentDisposition.filename(in: header), let safe = FileNaming.sanitize(name) else { return }
         require(!safe.contains("/") && !safe.hasPrefix(".") && safe != ".." && !safe.isEmpty, "unsafe name \(safe)")
-        require(!safe.unicodeScalars.contains(where: TextSanitizer.isUnsafe), "a control character in \(safe.debugDescription)")
+        require(
+            !safe.unicodeScalars.contains(where: TextSanitizer.isUnsafe),
+            "a control character in \(safe.debugDescription)")
         require(safe.utf8.count <= FileNaming.maximumNameBytes, "a name of \(safe.utf8.count) bytes")
     }
 
@@ -87,7 +94,8 @@ enum FuzzTarget: String, CaseIterable {
     /// the parser's memory stays within its header limit plus one read.
     private static func multipart(_ bytes: [UInt8]) {
         guard let step = bytes.first.map({ Int($0) + 1 }),
-              var parser = MultipartReplaceParser(contentType: "multipart/x-mixed-replace; boundary=frame") else { return }
+            var parser = MultipartReplaceParser(contentType: "multipart/x-mixed-replace; boundary=frame")
+        else { return }
         var data = 0
         var start = 1
         func drain() {

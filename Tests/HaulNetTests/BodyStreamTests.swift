@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Synchronization
 import Testing
+
+@testable import HaulNet
 
 // MARK: - A fresh body stream (contract rule 6)
 
@@ -29,8 +30,10 @@ struct BodyStreamTests {
     }
 
     /// A `method` request to `path` whose body comes from `provider`, with `credentials`.
-    private func upload(_ path: String, _ method: String, from provider: Provider,
-                        credentials: Credentials? = nil) throws -> Request {
+    private func upload(
+        _ path: String, _ method: String, from provider: Provider,
+        credentials: Credentials? = nil
+    ) throws -> Request {
         var upload = try request(path)
         upload.method = method
         upload.body = provider.body
@@ -58,8 +61,10 @@ struct BodyStreamTests {
     @Test("a Digest challenge sends a streamed body again from a new stream")
     func authenticationRetryReopens() async throws {
         let provider = Provider(count: 200_000)
-        let delegate = await load(try upload("/auth/digest?user=ann&pass=s3cret", "PUT", from: provider,
-                                             credentials: Credentials(user: "ann", password: "s3cret")))
+        let delegate = await load(
+            try upload(
+                "/auth/digest?user=ann&pass=s3cret", "PUT", from: provider,
+                credentials: Credentials(user: "ann", password: "s3cret")))
         #expect(delegate.events.contains(.response(200)))
         #expect(delegate.record.withLock { $0.response?.headers["X-Received-Length"] } == "200000")
         #expect(provider.opened.withLock { $0 } == 2)
@@ -69,8 +74,10 @@ struct BodyStreamTests {
     @Test("no second stream for a Digest challenge fails the load")
     func authenticationRetryWithoutStream() async throws {
         let provider = Provider(count: 1000, limit: 1)
-        let delegate = await load(try upload("/auth/digest?user=ann&pass=s3cret", "POST", from: provider,
-                                             credentials: Credentials(user: "ann", password: "s3cret")))
+        let delegate = await load(
+            try upload(
+                "/auth/digest?user=ann&pass=s3cret", "POST", from: provider,
+                credentials: Credentials(user: "ann", password: "s3cret")))
         #expect(delegate.events.last == .failed(.bodyStream))
     }
 }

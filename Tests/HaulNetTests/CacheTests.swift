@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Synchronization
 import Testing
+
+@testable import HaulNet
 
 // MARK: - Caching (contract rule 7)
 
@@ -19,8 +20,10 @@ private struct CacheFixture {
         server = try FaultServer.shared()
     }
 
-    func request(_ size: Int = 100, _ query: String, policy: CachePolicy = .useProtocolPolicy,
-                 headers: HTTPHeaders = HTTPHeaders()) -> Request {
+    func request(
+        _ size: Int = 100, _ query: String, policy: CachePolicy = .useProtocolPolicy,
+        headers: HTTPHeaders = HTTPHeaders()
+    ) -> Request {
         var request = Request(url: server.url("/cacheable/\(size)?key=\(key)&\(query)"))
         request.cachePolicy = policy
         request.headers = headers
@@ -30,8 +33,10 @@ private struct CacheFixture {
 
     /// Loads `request` through the cache; the delegate's answer to `willCacheResponse` is
     /// `decision`'s.
-    func load(_ request: Request, disposition: @escaping @Sendable (Response) -> ResponseDisposition = { _ in .allow },
-              decision: @escaping @Sendable (CachedResponse) -> CachedResponse? = { $0 }) async -> RecordingDelegate {
+    func load(
+        _ request: Request, disposition: @escaping @Sendable (Response) -> ResponseDisposition = { _ in .allow },
+        decision: @escaping @Sendable (CachedResponse) -> CachedResponse? = { $0 }
+    ) async -> RecordingDelegate {
         let queue = TestQueue()
         let delegate = RecordingDelegate(onQueue: queue.isCurrent, disposition: disposition, cacheDecision: decision)
         Connection(request: request, delegate: delegate, queue: queue.queue, cache: cache).start()
@@ -55,7 +60,9 @@ private extension RecordingDelegate {
 struct CacheTests {
     // MARK: - Storing rules
 
-    @Test("a response that may be stored is offered once, after its data and before the finish; the next load is answered from disk")
+    @Test(
+        "a response that may be stored is offered once, after its data and before the finish; the next load is answered from disk"
+    )
     func offeredOnceThenServed() async throws {
         let fixture = try CacheFixture()
         let first = await fixture.load(fixture.request(5000, "cc=max-age=60"))
@@ -118,7 +125,8 @@ struct CacheTests {
     @Test("no-store, from the server or in the request, keeps a response out", arguments: ["response", "request"])
     func noStore(side: String) async throws {
         let fixture = try CacheFixture()
-        let request = side == "response"
+        let request =
+            side == "response"
             ? fixture.request(100, "cc=no-store")
             : fixture.request(100, "cc=max-age=60", headers: ["Cache-Control": "no-store"])
         let first = await fixture.load(request)
@@ -127,8 +135,9 @@ struct CacheTests {
         #expect(fixture.served == 2)
     }
 
-    @Test("a body larger than 5% of the capacity is not offered, whether its length is announced or not",
-          arguments: ["", "gzip=1&"])
+    @Test(
+        "a body larger than 5% of the capacity is not offered, whether its length is announced or not",
+        arguments: ["", "gzip=1&"])
     func tooLarge(encoding: String) async throws {
         let fixture = try CacheFixture(capacity: 20_000)
         #expect(fixture.cache.maximumEntrySize == 1000)
@@ -143,11 +152,13 @@ struct CacheTests {
         let fixture = try CacheFixture()
         let refused = await fixture.load(fixture.request(100, "cc=max-age=60"), decision: { _ in nil })
         #expect(refused.offers == 1)
-        let second = await fixture.load(fixture.request(100, "cc=max-age=60"), decision: { cached in
-            var changed = cached
-            changed.data = Data("changed by the delegate".utf8)
-            return changed
-        })
+        let second = await fixture.load(
+            fixture.request(100, "cc=max-age=60"),
+            decision: { cached in
+                var changed = cached
+                changed.data = Data("changed by the delegate".utf8)
+                return changed
+            })
         #expect(!second.fromCache && second.text.hasPrefix("served 2"))
         let changed = await fixture.load(fixture.request(100, "cc=max-age=60"))
         #expect(changed.fromCache && changed.text == "changed by the delegate")
@@ -180,11 +191,13 @@ struct CacheTests {
         let fixture = try CacheFixture()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("haul-cached-\(UUID())").path
         defer { unlink(path) }
-        let direct = await fixture.load(fixture.request(3000, "cc=max-age=60"), disposition: { _ in .becomeDownload(DownloadTarget(path: path)) })
+        let direct = await fixture.load(
+            fixture.request(3000, "cc=max-age=60"), disposition: { _ in .becomeDownload(DownloadTarget(path: path)) })
         #expect(direct.offers == 0 && direct.events.last == .finished)
         _ = await fixture.load(fixture.request(3000, "cc=max-age=60"))
         unlink(path)
-        let fromDisk = await fixture.load(fixture.request(3000, "cc=max-age=60"), disposition: { _ in .becomeDownload(DownloadTarget(path: path)) })
+        let fromDisk = await fixture.load(
+            fixture.request(3000, "cc=max-age=60"), disposition: { _ in .becomeDownload(DownloadTarget(path: path)) })
         #expect(fromDisk.events == [.response(200), .written(total: 3000), .downloaded(path), .finished])
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(String(decoding: file.prefix(9), as: UTF8.self) == "served 2\n" && file.count == 3000)
@@ -193,8 +206,9 @@ struct CacheTests {
 
     // MARK: - Policies
 
-    @Test("useProtocolPolicy: a fresh response (max-age, Expires) is used without asking the server",
-          arguments: ["cc=max-age=60", "expires=60"])
+    @Test(
+        "useProtocolPolicy: a fresh response (max-age, Expires) is used without asking the server",
+        arguments: ["cc=max-age=60", "expires=60"])
     func protocolFresh(query: String) async throws {
         let fixture = try CacheFixture()
         _ = await fixture.load(fixture.request(100, query))
@@ -202,8 +216,9 @@ struct CacheTests {
         #expect(again.fromCache && fixture.served == 1)
     }
 
-    @Test("useProtocolPolicy: a stale response with a validator is confirmed by a 304 and served from disk",
-          arguments: ["etag=1", "lm=1"])
+    @Test(
+        "useProtocolPolicy: a stale response with a validator is confirmed by a 304 and served from disk",
+        arguments: ["etag=1", "lm=1"])
     func protocolRevalidates(validator: String) async throws {
         let fixture = try CacheFixture()
         _ = await fixture.load(fixture.request(100, "cc=no-cache&\(validator)"))
@@ -215,8 +230,9 @@ struct CacheTests {
         #expect(asked == [nil, validator == "etag=1" ? "\"c1\"" : CacheRoute.lastModified])
     }
 
-    @Test("useProtocolPolicy: a stale response without a validator (max-age=0, a bad Expires) is loaded again",
-          arguments: ["cc=max-age=0", "expires=bad", ""])
+    @Test(
+        "useProtocolPolicy: a stale response without a validator (max-age=0, a bad Expires) is loaded again",
+        arguments: ["cc=max-age=0", "expires=bad", ""])
     func protocolStale(query: String) async throws {
         let fixture = try CacheFixture()
         _ = await fixture.load(fixture.request(100, query))
@@ -276,7 +292,8 @@ struct CacheTests {
     @Test("a URL's password never reaches the entry on disk; the same URL finds the entry again")
     func noPasswordOnDisk() async throws {
         let fixture = try CacheFixture()
-        var components = try #require(URLComponents(url: fixture.request(100, "cc=max-age=60").url, resolvingAgainstBaseURL: false))
+        var components = try #require(
+            URLComponents(url: fixture.request(100, "cc=max-age=60").url, resolvingAgainstBaseURL: false))
         components.user = "ann"
         components.password = "s3cretpw"
         let url = try #require(components.url)
@@ -342,10 +359,12 @@ struct CacheTests {
             var headers = HTTPHeaders()
             headers.add("Date", HTTPDate.format(date))
             for (name, value) in fields { headers.add(name, value) }
-            return CachedResponse(response: Response(url: URL(string: "http://h.test/")!, statusCode: 200, headers: headers),
-                                  data: Data(), storedAt: date)
+            return CachedResponse(
+                response: Response(url: URL(string: "http://h.test/")!, statusCode: 200, headers: headers),
+                data: Data(), storedAt: date)
         }
-        #expect(cached([("Cache-Control", "max-age=30"), ("Expires", HTTPDate.format(date + 600))]).freshnessLifetime == 30)
+        #expect(
+            cached([("Cache-Control", "max-age=30"), ("Expires", HTTPDate.format(date + 600))]).freshnessLifetime == 30)
         #expect(cached([("Expires", HTTPDate.format(date + 600))]).freshnessLifetime == 600)
         #expect(cached([("Last-Modified", HTTPDate.format(date - 1000))]).freshnessLifetime == 100)
         #expect(cached([("Last-Modified", HTTPDate.format(date - 10_000_000))]).freshnessLifetime == 86_400)

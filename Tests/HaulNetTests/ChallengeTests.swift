@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Synchronization
 import Testing
+
+@testable import HaulNet
 
 // MARK: - Authentication before the response (contract rule 2)
 
@@ -11,10 +12,12 @@ struct ChallengeTests {
     @Test("a 401 is put to the delegate first; its credentials get the resource", arguments: ["basic", "digest"])
     func credentialAnswers(scheme: String) async throws {
         let asked = Mutex<[AuthenticationChallenge]>([])
-        let delegate = await load(try request("/auth/\(scheme)?user=ann&pass=s3cret"), challengeDecision: { challenge in
-            asked.withLock { $0.append(challenge) }
-            return .useCredential(Credentials(user: "ann", password: "s3cret"))
-        })
+        let delegate = await load(
+            try request("/auth/\(scheme)?user=ann&pass=s3cret"),
+            challengeDecision: { challenge in
+                asked.withLock { $0.append(challenge) }
+                return .useCredential(Credentials(user: "ann", password: "s3cret"))
+            })
         #expect(delegate.events.first == .challenge(status: 401, previousFailures: 0))
         #expect(delegate.events.filter { if case .response = $0 { true } else { false } } == [.response(200)])
         #expect(String(decoding: delegate.body, as: UTF8.self) == "welcome")
@@ -45,10 +48,16 @@ struct ChallengeTests {
     func refusedCredentials() async throws {
         var withWrong = try request("/auth/digest?user=ann&pass=s3cret")
         withWrong.credentials = Credentials(user: "ann", password: "wrong")
-        let delegate = await load(withWrong, challengeDecision: { challenge in
-            challenge.previousFailureCount < 2 ? .useCredential(Credentials(user: "ann", password: "still wrong")) : .performDefaultHandling
-        })
-        #expect(delegate.events.prefix(2) == [.challenge(status: 401, previousFailures: 1), .challenge(status: 401, previousFailures: 2)])
+        let delegate = await load(
+            withWrong,
+            challengeDecision: { challenge in
+                challenge.previousFailureCount < 2
+                    ? .useCredential(Credentials(user: "ann", password: "still wrong")) : .performDefaultHandling
+            })
+        #expect(
+            delegate.events.prefix(2) == [
+                .challenge(status: 401, previousFailures: 1), .challenge(status: 401, previousFailures: 2),
+            ])
         #expect(delegate.events.contains(.response(401)))
         #expect(delegate.events.last == .finished)
     }
@@ -65,13 +74,16 @@ struct ChallengeTests {
     @Test("a proxy's 407 is a proxy challenge; its credentials go to the proxy")
     func proxyChallenge() async throws {
         let server = try FaultServer.shared()
-        var request = Request(url: try #require(URL(string: "http://authproxy-\(UUID().uuidString.prefix(8)).invalid/bytes/64")))
+        var request = Request(
+            url: try #require(URL(string: "http://authproxy-\(UUID().uuidString.prefix(8)).invalid/bytes/64")))
         request.proxies = Proxies(http: "http://127.0.0.1:\(server.port)")
         let proxied = Mutex<Bool?>(nil)
-        let delegate = await load(request, challengeDecision: { challenge in
-            proxied.withLock { $0 = challenge.isProxy }
-            return .useCredential(Credentials(user: "proxy", password: "pw"))
-        })
+        let delegate = await load(
+            request,
+            challengeDecision: { challenge in
+                proxied.withLock { $0 = challenge.isProxy }
+                return .useCredential(Credentials(user: "proxy", password: "pw"))
+            })
         #expect(proxied.withLock { $0 } == true)
         #expect(delegate.events.first == .challenge(status: 407, previousFailures: 0))
         #expect(delegate.events.contains(.response(200)))
@@ -85,15 +97,20 @@ struct ChallengeTests {
         let delegate = await load(through)
         #expect(delegate.events == [.failed(.cannotConnect)])
         let text = delegate.error?.description ?? ""
-        #expect(text.contains("through the proxy http://127.0.0.1:1") && !text.contains("pr0xy-pw") && !text.contains("ann"), "\(text)")
+        #expect(
+            text.contains("through the proxy http://127.0.0.1:1") && !text.contains("pr0xy-pw")
+                && !text.contains("ann"), "\(text)")
         // A host the bypass list names is reached directly: its failure names no proxy.
         var direct = Request(url: URL(string: "http://127.0.0.1:1/x")!)
         direct.proxies = Proxies(all: "http://127.0.0.1:2", bypass: "example.org, 127.0.0.1")
         let bypassed = await load(direct)
         #expect(bypassed.events == [.failed(.cannotConnect)])
-        #expect(bypassed.error?.description.contains("through the proxy") == false, "\(bypassed.error?.description ?? "")")
-        #expect(Proxies(all: "p:1", bypass: ".example.org").proxyUsed(for: URL(string: "http://a.example.org/")!) == nil)
-        #expect(Proxies(all: "p:1", bypass: "example.org").proxyUsed(for: URL(string: "http://notexample.org/")!) == "p:1")
+        #expect(
+            bypassed.error?.description.contains("through the proxy") == false, "\(bypassed.error?.description ?? "")")
+        #expect(
+            Proxies(all: "p:1", bypass: ".example.org").proxyUsed(for: URL(string: "http://a.example.org/")!) == nil)
+        #expect(
+            Proxies(all: "p:1", bypass: "example.org").proxyUsed(for: URL(string: "http://notexample.org/")!) == "p:1")
         #expect(Proxies(all: "p:1", bypass: "*").proxyUsed(for: URL(string: "http://h/")!) == nil)
         #expect(URIText.withoutUserInfo("u:p@proxy.example:3128") == "proxy.example:3128")
         #expect(URIText.withoutUserInfo("socks5h://u@[::1]:1080") == "socks5h://[::1]:1080")
@@ -101,7 +118,10 @@ struct ChallengeTests {
 
     @Test("challenge headers name their schemes and realm")
     func parsing() {
-        #expect(AuthenticationChallenge.schemes(in: "Digest realm=\"a, b\", qop=\"auth\", Basic realm=\"y\"") == ["Digest", "Basic"])
+        #expect(
+            AuthenticationChallenge.schemes(in: "Digest realm=\"a, b\", qop=\"auth\", Basic realm=\"y\"") == [
+                "Digest", "Basic",
+            ])
         #expect(AuthenticationChallenge.realm(in: "Basic Realm=\"files\"") == "files")
         #expect(AuthenticationChallenge.realm(in: "Bearer") == nil)
     }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Synchronization
 import Testing
+
+@testable import HaulNet
 
 /// Cookies shared by all transfers of an engine, read from and saved to Netscape-format files.
 @Suite("Cookies")

@@ -1,7 +1,8 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulNet
 
 /// Contract rules 3, 4 and 5: responses before data, dispositions, the body exactly, upload
 /// progress.
@@ -45,7 +46,8 @@ struct DeliveryTests {
     func becomeDownload() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("haul-\(UUID()).bin").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let delegate = await load(try request("/bytes/2000000"), disposition: { _ in .becomeDownload(DownloadTarget(path: path)) })
+        let delegate = await load(
+            try request("/bytes/2000000"), disposition: { _ in .becomeDownload(DownloadTarget(path: path)) })
         let events = delegate.events
         #expect(events.suffix(2) == [.downloaded(path), .finished])
         #expect(events.contains(.written(total: 2_000_000)))
@@ -57,7 +59,8 @@ struct DeliveryTests {
     @Test("becomeDownload into a missing directory fails with a file error naming the path")
     func downloadIntoMissingDirectory() async throws {
         let path = "/nonexistent-haul-dir/file.bin"
-        let delegate = await load(try request("/bytes/10"), disposition: { _ in .becomeDownload(DownloadTarget(path: path)) })
+        let delegate = await load(
+            try request("/bytes/10"), disposition: { _ in .becomeDownload(DownloadTarget(path: path)) })
         #expect(delegate.events.last == .failed(.fileWrite))
         #expect(delegate.error?.description.contains(path) == true)
         #expect(delegate.error?.description.contains("No such file or directory") == true)
@@ -68,7 +71,8 @@ struct DeliveryTests {
         let size = 1 << 30
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("haul-huge-\(UUID()).bin").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let delegate = await load(try request("/huge/\(size)"), disposition: { _ in .becomeDownload(DownloadTarget(path: path)) })
+        let delegate = await load(
+            try request("/huge/\(size)"), disposition: { _ in .becomeDownload(DownloadTarget(path: path)) })
         #expect(delegate.events.last == .finished)
         let handle = try #require(FileHandle(forReadingAtPath: path))
         var offset = 0
@@ -123,7 +127,9 @@ struct DeliveryTests {
         upload.method = "POST"
         upload.body = .bytes(payload)
         let delegate = await load(upload)
-        let sent = delegate.events.compactMap { if case .sent(let total, let expected) = $0 { (total, expected) } else { nil } }
+        let sent = delegate.events.compactMap {
+            if case .sent(let total, let expected) = $0 { (total, expected) } else { nil }
+        }
         #expect(!sent.isEmpty)
         #expect(sent.map(\.0) == sent.map(\.0).sorted())
         #expect(sent.last?.0 == Int64(payload.count) && sent.last?.1 == Int64(payload.count))

@@ -1,7 +1,8 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulNet
 
 /// Contract rules 8 and 10: exactly one ending, nothing after a cancel, errors as typed values.
 @Suite("Rules 8 and 10: endings and errors")
@@ -51,12 +52,14 @@ struct EndingTests {
     @Test("nothing arrives after cancel, wherever it happens", arguments: [0, 1, 2])
     func nothingAfterCancel(moment: Int) async throws {
         let queue = TestQueue()
-        let delegate = RecordingDelegate(onQueue: queue.isCurrent, onEvent: { connection, event in
-            switch (moment, event) {
-            case (1, .response), (2, .data): connection.cancel()
-            default: break
-            }
-        })
+        let delegate = RecordingDelegate(
+            onQueue: queue.isCurrent,
+            onEvent: { connection, event in
+                switch (moment, event) {
+                case (1, .response), (2, .data): connection.cancel()
+                default: break
+                }
+            })
         let connection = Connection(request: try request("/huge/100000000"), delegate: delegate, queue: queue.queue)
         connection.start()
         if moment == 0 { connection.cancel() }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulNet
 
 /// The engine's own promises: connection reuse, the per-host cap, ranges, speed caps, headers.
 /// Each test uses a fault server and an engine of its own, so counts are its alone.
@@ -64,9 +65,11 @@ struct EngineTests {
         var lifted = try request("/huge/100000000")
         lifted.maxReceiveSpeed = 1000
         let liftedStart = ContinuousClock.now
-        let fast = await load(lifted, onEvent: { connection, event in
-            if event == .response(200) { connection.setMaxReceiveSpeed(nil) }
-        })
+        let fast = await load(
+            lifted,
+            onEvent: { connection, event in
+                if event == .response(200) { connection.setMaxReceiveSpeed(nil) }
+            })
         #expect(fast.body.count == 100_000_000)
         #expect(ContinuousClock.now - liftedStart < .seconds(60))
     }
@@ -84,12 +87,16 @@ struct EngineTests {
 
         engine.setMaxOverallReceiveSpeed(1000)
         let queue = TestQueue()
-        let delegate = RecordingDelegate(onQueue: queue.isCurrent, onEvent: { _, event in
-            if event == .response(200) { engine.setMaxOverallReceiveSpeed(nil) }
-        })
+        let delegate = RecordingDelegate(
+            onQueue: queue.isCurrent,
+            onEvent: { _, event in
+                if event == .response(200) { engine.setMaxOverallReceiveSpeed(nil) }
+            })
         let liftedStart = ContinuousClock.now
-        Connection(request: Request(url: server.url("/huge/50000000")), delegate: delegate, queue: queue.queue,
-                   engine: engine).start()
+        Connection(
+            request: Request(url: server.url("/huge/50000000")), delegate: delegate, queue: queue.queue,
+            engine: engine
+        ).start()
         #expect(await delegate.ended.wait())
         #expect(delegate.body.count == 50_000_000)
         #expect(ContinuousClock.now - liftedStart < .seconds(60))
@@ -125,8 +132,9 @@ struct EngineTests {
         defer { engine.shutdown(); server.shutdown() }
         let queue = TestQueue()
         let paced = RecordingDelegate(onQueue: queue.isCurrent)
-        let long = Connection(request: Request(url: server.url("/file/4000000?key=\(UUID())&pace=32768")),
-                              delegate: paced, queue: queue.queue, engine: engine)
+        let long = Connection(
+            request: Request(url: server.url("/file/4000000?key=\(UUID())&pace=32768")),
+            delegate: paced, queue: queue.queue, engine: engine)
         long.start()
         defer { long.cancel() }
         let quick = await loadAll([Request(url: server.url("/bytes/10"))], engine: engine)

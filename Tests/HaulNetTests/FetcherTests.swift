@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Synchronization
 import Testing
+
+@testable import HaulNet
 
 /// The fetcher of the contract page (seed 001), built on connections.
 @Suite("Fetcher")
@@ -22,12 +23,16 @@ struct FetcherTests {
         let done = Signal()
         let sizes = Array(1...40).map { $0 * 1000 }
         for size in sizes {
-            fetcher.fetch(server.url("/bytes/\(size)"), completion: { data, response in
-                #expect(OperationQueue.current === fetcher.callbackQueue)
-                #expect(TestPattern.matches(data) && response.statusCode == 200)
-                let count = results.withLock { $0[size] = data.count; return $0.count }
-                if count == sizes.count { done.fire() }
-            }, failure: { error in Issue.record("\(error)") })
+            fetcher.fetch(
+                server.url("/bytes/\(size)"),
+                completion: { data, response in
+                    #expect(OperationQueue.current === fetcher.callbackQueue)
+                    #expect(TestPattern.matches(data) && response.statusCode == 200)
+                    let count = results.withLock {
+                        $0[size] = data.count; return $0.count
+                    }
+                    if count == sizes.count { done.fire() }
+                }, failure: { error in Issue.record("\(error)") })
         }
         #expect(await done.wait())
         #expect(results.withLock { $0 } == Dictionary(uniqueKeysWithValues: sizes.map { ($0, $0) }))
@@ -37,8 +42,11 @@ struct FetcherTests {
     @Test("a status of 400 or more calls failure with the code and reason")
     func statusFailure() async throws {
         let fetcher = Fetcher()
-        await #expect(throws: ConnectionError(kind: .httpStatus(code: 404, reason: "Not Found"),
-                                              url: try FaultServer.shared().url("/status/404"))) {
+        await #expect(
+            throws: ConnectionError(
+                kind: .httpStatus(code: 404, reason: "Not Found"),
+                url: try FaultServer.shared().url("/status/404"))
+        ) {
             _ = try await fetcher.data(from: try FaultServer.shared().url("/status/404"))
         }
     }
@@ -67,8 +75,9 @@ struct FetcherTests {
         let fetcher = Fetcher()
         let called = Mutex(0)
         for _ in 0..<10 {
-            fetcher.fetch(try FaultServer.shared().url("/huge/100000000"), completion: { _, _ in called.withLock { $0 += 1 } },
-                          failure: { _ in called.withLock { $0 += 1 } })
+            fetcher.fetch(
+                try FaultServer.shared().url("/huge/100000000"), completion: { _, _ in called.withLock { $0 += 1 } },
+                failure: { _ in called.withLock { $0 += 1 } })
         }
         fetcher.cancelAll()
         #expect(fetcher.activeCount == 0)
@@ -89,8 +98,9 @@ struct FetcherTests {
     @Test("a new response resets the data received so far")
     func newResponseResetsData() throws {
         let fetcher = Fetcher()
-        let connection = FetcherConnection(request: try request("/bytes/1"), fetcher: fetcher, queue: fetcher.callbackQueue,
-                                           engine: .shared, completion: { _, _ in }, failure: { _ in })
+        let connection = FetcherConnection(
+            request: try request("/bytes/1"), fetcher: fetcher, queue: fetcher.callbackQueue,
+            engine: .shared, completion: { _, _ in }, failure: { _ in })
         fetcher.connection(connection, didReceive: Data([1, 2, 3]))
         _ = fetcher.connection(connection, didReceive: Response(url: connection.originalRequest.url, statusCode: 200))
         fetcher.connection(connection, didReceive: Data([4]))

@@ -13,11 +13,13 @@ struct HTTPDateTests {
         #expect(HTTPDate.format(Date(timeIntervalSince1970: 1_788_300_000)) == "Tue, 01 Sep 2026 22:00:00 GMT")
     }
 
-    @Test("anything else is nil: other formats, bad fields, and Unicode Foundation's formatter trapped on", arguments: [
-        "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "Sun, 06 Nov 1994 08:49:37 UTC",
-        "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT",
-        "Sun\u{35D}\u{FFFD}\u{FFFD}lements37 ", "Sun, ٠٦ Nov 1994 08:49:37 GMT", "",
-    ])
+    @Test(
+        "anything else is nil: other formats, bad fields, and Unicode Foundation's formatter trapped on",
+        arguments: [
+            "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "Sun, 06 Nov 1994 08:49:37 UTC",
+            "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT",
+            "Sun\u{35D}\u{FFFD}\u{FFFD}lements37 ", "Sun, ٠٦ Nov 1994 08:49:37 GMT", "",
+        ])
     func rejects(text: String) {
         #expect(HTTPDate.parse(text) == nil)
     }

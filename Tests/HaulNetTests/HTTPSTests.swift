@@ -1,7 +1,8 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulNet
 
 /// TLS against a real nginx with a certificate made at test time.
 @Suite("HTTPS", .serialized)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulNet
 
 /// The link emulator itself: it forwards, caps, delays, stalls and drops as it says, and counts.
 @Suite("Link emulator")

@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Synchronization
 import Testing
+
+@testable import HaulNet
 
 // MARK: - More than one response (contract rule 3)
 
@@ -11,14 +12,16 @@ struct MultipartTests {
     @Test("three parts arrive as three responses, each followed by its own data", arguments: [0, 97, 1000])
     func threeParts(chunk: Int) async throws {
         let byPart = Mutex<[(type: String?, data: Data)]>([])
-        let delegate = await load(try request("/multipart/3\(chunk > 0 ? "?chunk=\(chunk)" : "")"), onEvent: { connection, event in
-            switch event {
-            case .response:
-                byPart.withLock { $0.append((connection.response?.headers["Content-Type"], Data())) }
-            default:
-                break
-            }
-        })
+        let delegate = await load(
+            try request("/multipart/3\(chunk > 0 ? "?chunk=\(chunk)" : "")"),
+            onEvent: { connection, event in
+                switch event {
+                case .response:
+                    byPart.withLock { $0.append((connection.response?.headers["Content-Type"], Data())) }
+                default:
+                    break
+                }
+            })
         #expect(delegate.events.last == .finished)
         #expect(RecordingDelegate.orderViolation(delegate.events) == nil)
         let responses = delegate.events.filter { if case .response = $0 { true } else { false } }
@@ -31,7 +34,8 @@ struct MultipartTests {
             body = body.dropFirst(expected.count)
         }
         #expect(body.isEmpty)
-        #expect(byPart.withLock { $0.map(\.type) } == ["text/plain; part=1", "text/plain; part=2", "text/plain; part=3"])
+        #expect(
+            byPart.withLock { $0.map(\.type) } == ["text/plain; part=1", "text/plain; part=2", "text/plain; part=3"])
         // No data before the first response, and a response before each part's data.
         var sawData = false
         var afterResponse = 0
@@ -55,13 +59,15 @@ struct MultipartTests {
         let seen = Mutex(0)
         let cancelled = Signal()
         let queue = TestQueue()
-        let delegate = RecordingDelegate(onQueue: queue.isCurrent, disposition: { _ in
-            seen.withLock { seen -> ResponseDisposition in
-                seen += 1
-                if seen == 2 { cancelled.fire() }
-                return seen == 2 ? .cancel : .allow
-            }
-        })
+        let delegate = RecordingDelegate(
+            onQueue: queue.isCurrent,
+            disposition: { _ in
+                seen.withLock { seen -> ResponseDisposition in
+                    seen += 1
+                    if seen == 2 { cancelled.fire() }
+                    return seen == 2 ? .cancel : .allow
+                }
+            })
         Connection(request: try request("/multipart/3?chunk=100"), delegate: delegate, queue: queue.queue).start()
         #expect(await cancelled.wait())
         // The rest of the stream (about 0.4 s more at this pace) must not arrive.
@@ -87,8 +93,11 @@ struct MultipartTests {
             switch event {
             case .part(let headers): merged.append("part:\(headers["Content-Type"] ?? "")")
             case .data(let bytes):
-                if let last = merged.last, last.hasPrefix("data:") { merged[merged.count - 1] += String(decoding: bytes, as: UTF8.self) }
-                else { merged.append("data:" + String(decoding: bytes, as: UTF8.self)) }
+                if let last = merged.last, last.hasPrefix("data:") {
+                    merged[merged.count - 1] += String(decoding: bytes, as: UTF8.self)
+                } else {
+                    merged.append("data:" + String(decoding: bytes, as: UTF8.self))
+                }
             case .malformed(let detail): merged.append("malformed:\(detail)")
             }
         }
@@ -135,9 +144,11 @@ struct MultipartDownloadTests {
         let directory = try ScratchDirectory.make("haul-mp")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("stream").path
-        let delegate = await load(try request("/multipart/3?chunk=40"), disposition: { _ in
-            .becomeDownload(DownloadTarget(path: path, offset: 0))
-        })
+        let delegate = await load(
+            try request("/multipart/3?chunk=40"),
+            disposition: { _ in
+                .becomeDownload(DownloadTarget(path: path, offset: 0))
+            })
         #expect(delegate.events.last == .finished)
         #expect(delegate.events.filter { if case .response = $0 { true } else { false } }.count == 3)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(FaultServer.multipartPart(3).data))

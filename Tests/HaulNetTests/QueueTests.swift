@@ -1,7 +1,8 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulNet
 
 /// Contract rule 9: every message runs on the creator's queue, one at a time, in order.
 @Suite("Rule 9: delegate queues")

@@ -1,6 +1,7 @@
 import Foundation
-@testable import HaulNet
 import Testing
+
+@testable import HaulNet
 
 @Suite("Response and header parsing")
 struct ResponseTests {
@@ -31,18 +32,21 @@ struct ResponseTests {
 
     @Test("length, MIME type, charset and validators")
     func headerFacts() {
-        let response = Response(url: url, statusCode: 200, headers: [
-            "Content-Length": "42", "Content-Type": "Text/HTML; charset=utf-8", "ETag": "\"abc\"",
-            "Last-Modified": "Tue, 01 Sep 2026 10:00:00 GMT",
-        ])
+        let response = Response(
+            url: url, statusCode: 200,
+            headers: [
+                "Content-Length": "42", "Content-Type": "Text/HTML; charset=utf-8", "ETag": "\"abc\"",
+                "Last-Modified": "Tue, 01 Sep 2026 10:00:00 GMT",
+            ])
         #expect(response.expectedContentLength == 42)
         #expect(response.mimeType == "text/html")
         #expect(response.textEncodingName == "utf-8")
         #expect(response.entityTag == "\"abc\"")
         #expect(response.lastModified == "Tue, 01 Sep 2026 10:00:00 GMT")
         #expect(Response(url: url, statusCode: 200, headers: ["Content-Length": "-5"]).expectedContentLength == -1)
-        #expect(Response(url: url, statusCode: 200, headers: ["Content-Length": "9", "Content-Encoding": "gzip"])
-            .expectedContentLength == -1)
+        #expect(
+            Response(url: url, statusCode: 200, headers: ["Content-Length": "9", "Content-Encoding": "gzip"])
+                .expectedContentLength == -1)
     }
 
     @Test("status line parsing, folded headers, standard reasons for HTTP/2")
@@ -69,7 +73,8 @@ struct ResponseTests {
         #expect(RedirectPolicy.resolve("//b.test/p", against: base)?.absoluteString == "https://b.test/p")
         #expect(RedirectPolicy.resolve("/a b/ü", against: base)?.absoluteString == "https://a.test:8443/a%20b/%C3%BC")
         #expect(RedirectPolicy.schemeError(URL(string: "ftp://h/f")!) == nil)
-        #expect(RedirectPolicy.schemeError(URL(string: "FILE:///etc/passwd")!)?.kind == .redirectRefused(scheme: "file"))
+        #expect(
+            RedirectPolicy.schemeError(URL(string: "FILE:///etc/passwd")!)?.kind == .redirectRefused(scheme: "file"))
         #expect(RedirectPolicy.sameOrigin(URL(string: "http://h/a")!, URL(string: "http://H:80/b")!))
         #expect(!RedirectPolicy.sameOrigin(URL(string: "http://h/a")!, URL(string: "https://h/a")!))
     }

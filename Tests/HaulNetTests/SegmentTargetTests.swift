@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Synchronization
 import Testing
+
+@testable import HaulNet
 
 /// A download that fills one segment of a shared file: it stops at its end (set at the start or
 /// moved earlier while it runs) as a success, and leaves the rest of the file alone.
@@ -16,15 +17,20 @@ struct SegmentTargetTests {
 
     /// Loads a paced 2 MB file into `target` and, once `after` bytes are written, moves its end
     /// to each of `limits` in turn.
-    private func loadPaced(into target: DownloadTarget, after: Int64, limits: [Int64]) async throws -> RecordingDelegate {
+    private func loadPaced(into target: DownloadTarget, after: Int64, limits: [Int64]) async throws -> RecordingDelegate
+    {
         let limited = Mutex(false)
-        return await load(try request("/file/2000000?key=\(UUID())&pace=65536"),
-                          disposition: { _ in .becomeDownload(target) },
-                          onEvent: { connection, event in
-                              guard case .written(let total) = event, total >= after,
-                                    limited.withLock({ done in defer { done = true }; return !done }) else { return }
-                              for limit in limits { connection.limitDownload(toFileOffset: limit) }
-                          })
+        return await load(
+            try request("/file/2000000?key=\(UUID())&pace=65536"),
+            disposition: { _ in .becomeDownload(target) },
+            onEvent: { connection, event in
+                guard case .written(let total) = event, total >= after,
+                    limited.withLock({ done in
+                        defer { done = true }; return !done
+                    })
+                else { return }
+                for limit in limits { connection.limitDownload(toFileOffset: limit) }
+            })
     }
 
     @Test("a body written from its offset stops at its end and keeps the rest of the file")
@@ -59,7 +65,8 @@ struct SegmentTargetTests {
         let path = try scratchFile(filledWith: 0xAA, count: 0)
         defer { try? FileManager.default.removeItem(atPath: path) }
         // The end is set well ahead of the paced body (640 KB/s), so it lands before the body does.
-        let delegate = try await loadPaced(into: DownloadTarget(path: path, keepsTail: true), after: 100_000, limits: [1_500_000])
+        let delegate = try await loadPaced(
+            into: DownloadTarget(path: path, keepsTail: true), after: 100_000, limits: [1_500_000])
         #expect(delegate.events.suffix(2) == [.downloaded(path), .finished], "\(delegate.events.suffix(4))")
         #expect(delegate.events.contains(.written(total: 1_500_000)))
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -70,8 +77,9 @@ struct SegmentTargetTests {
     func limitAlreadyPassed() async throws {
         let path = try scratchFile(filledWith: 0xAA, count: 0)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let delegate = try await loadPaced(into: DownloadTarget(path: path, end: 1_000_000, keepsTail: true), after: 200_000,
-                                           limits: [5_000_000, 1000])
+        let delegate = try await loadPaced(
+            into: DownloadTarget(path: path, end: 1_000_000, keepsTail: true), after: 200_000,
+            limits: [5_000_000, 1000])
         #expect(delegate.events.suffix(2) == [.downloaded(path), .finished], "\(delegate.events.suffix(4))")
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(file.count >= 200_000 && file.count < 1_000_000 && TestPattern.matches(file))

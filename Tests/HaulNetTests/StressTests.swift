@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Synchronization
 import Testing
+
+@testable import HaulNet
 
 /// Many connections on mixed routes, cancelled at random moments: every one keeps the contract.
 @Suite("Stress")
@@ -10,7 +11,7 @@ struct StressTests {
     private struct Plan: Sendable {
         let path: String
         let expectedBody: Int?  // nil: not checked (errors, redirects refused…)
-        let cancelAt: Int?      // cancel during the Nth message; -1 right after start
+        let cancelAt: Int?  // cancel during the Nth message; -1 right after start
     }
 
     @Test("500 connections, random cancels: order, one ending, right queue, right bytes")
@@ -23,7 +24,8 @@ struct StressTests {
         ]
         let plans = (0..<500).map { _ -> Plan in
             let (path, body) = routes.randomElement(using: &generator)!
-            let cancelAt: Int? = Int.random(in: 0..<4, using: &generator) == 0 ? [-1, 1, 2, 3].randomElement(using: &generator) : nil
+            let cancelAt: Int? =
+                Int.random(in: 0..<4, using: &generator) == 0 ? [-1, 1, 2, 3].randomElement(using: &generator) : nil
             return Plan(path: path, expectedBody: body, cancelAt: cancelAt)
         }
         let queues = (0..<4).map { TestQueue(label: "stress.\($0)") }
@@ -31,10 +33,14 @@ struct StressTests {
         for (index, plan) in plans.enumerated() {
             let queue = queues[index % queues.count]
             let counter = Mutex(0)
-            let delegate = RecordingDelegate(onQueue: queue.isCurrent, onEvent: { connection, _ in
-                let seen = counter.withLock { $0 += 1; return $0 }
-                if plan.cancelAt == seen { connection.cancel() }
-            })
+            let delegate = RecordingDelegate(
+                onQueue: queue.isCurrent,
+                onEvent: { connection, _ in
+                    let seen = counter.withLock {
+                        $0 += 1; return $0
+                    }
+                    if plan.cancelAt == seen { connection.cancel() }
+                })
             let connection = Connection(request: try request(plan.path), delegate: delegate, queue: queue.queue)
             connection.start()
             if plan.cancelAt == -1 { connection.cancel() }

@@ -1,6 +1,7 @@
 import HaulCore
-@testable import HaulTUI
 import Testing
+
+@testable import HaulTUI
 
 /// The view model: every key and queue event as a pure state change plus effects.
 @Suite("View model")
@@ -78,7 +79,9 @@ struct AppStateTests {
         #expect(state.reduce(.keys([.character("d")])) == [])
         #expect(state.reduce(.keys([.character("n")])) == [])
         #expect(state.mode == .normal)
-        #expect(state.reduce(.keys([.character("D"), .character("y")])) == [.remove(Fixtures.mixed[0].id, deleteFile: true)])
+        #expect(
+            state.reduce(.keys([.character("D"), .character("y")])) == [.remove(Fixtures.mixed[0].id, deleteFile: true)]
+        )
         #expect(state.reduce(.keys([.character("q")])) == [])
         #expect(state.mode == .confirm(.quit(active: 2)))
         #expect(state.reduce(.keys([.character("y")])) == [.quit])
@@ -91,12 +94,15 @@ struct AppStateTests {
     func addPrompt() {
         var state = Fixtures.state()
         _ = state.reduce(.keys([.character("a")] + keys("http://a/1")))
-        _ = state.reduce(.keys([.left, .backspace, .character("2"), .end, .character("x"), .home, .delete, .character("h")]))
+        _ = state.reduce(
+            .keys([.left, .backspace, .character("2"), .end, .character("x"), .home, .delete, .character("h")]))
         guard case .prompt(let prompt) = state.mode else { Issue.record("no prompt"); return }
         #expect(String(prompt.text) == "http://a21x" && prompt.cursor == 1)
         _ = state.reduce(.keys([.escape]))
 
-        let paste: [Key] = [.character("a")] + keys("https://x/1") + [.enter] + keys("https://x/2") + [.enter] + keys("file:///etc/passwd")
+        let paste: [Key] =
+            [.character("a")] + keys("https://x/1") + [.enter] + keys("https://x/2") + [.enter]
+            + keys("file:///etc/passwd")
         _ = state.reduce(.keys(paste))
         #expect(state.reduce(.keys([.enter])) == [.add(["https://x/1", "https://x/2"])])
         #expect(state.message?.isError == true && state.message?.text.contains("file") == true)
@@ -106,7 +112,10 @@ struct AppStateTests {
     func filterAndSort() {
         var state = Fixtures.state()
         _ = state.reduce(.keys([.character("/")] + keys("ISO")))
-        #expect(state.visible.map { state.downloads[$0].map { AppState.name(of: $0) } ?? "" } == ["debian-12.4.0-amd64-netinst.iso", "broken.iso"])
+        #expect(
+            state.visible.map { state.downloads[$0].map { AppState.name(of: $0) } ?? "" } == [
+                "debian-12.4.0-amd64-netinst.iso", "broken.iso",
+            ])
         _ = state.reduce(.keys([.enter]))
         #expect(state.filter == "ISO" && state.mode == .normal)
         #expect(state.reduce(.keys([.character("+")])) == [.move(state.selected!, .up)])
@@ -186,9 +195,11 @@ struct AppStateTests {
 
     @Test("the totals follow every change: bytes received, sizes known, bytes still to come")
     func totals() {
-        var state = Fixtures.state([Fixtures.download(1, name: "a", state: .active, total: 1000, done: 200),
-                                    Fixtures.download(2, name: "b", state: .complete, total: 500, done: 500),
-                                    Fixtures.download(3, name: "c", total: -1)])
+        var state = Fixtures.state([
+            Fixtures.download(1, name: "a", state: .active, total: 1000, done: 200),
+            Fixtures.download(2, name: "b", state: .complete, total: 500, done: 500),
+            Fixtures.download(3, name: "c", total: -1),
+        ])
         #expect(state.totals == AppState.Totals(done: 700, size: 1500, remaining: 800))
         var more = Fixtures.download(1, name: "a", state: .active, total: 1000, done: 600)
         _ = state.reduce(.queue(.changed(more)))
@@ -203,8 +214,12 @@ struct AppStateTests {
     @Test("a queued row held back by full slots says so when selected")
     func heldBack() {
         var state = AppState(width: 80, height: 24, maxConcurrentDownloads: 1)
-        _ = state.reduce(.queue(.added([Fixtures.download(1, name: "a", state: .active),
-                                        Fixtures.download(2, name: "b")])))
+        _ = state.reduce(
+            .queue(
+                .added([
+                    Fixtures.download(1, name: "a", state: .active),
+                    Fixtures.download(2, name: "b"),
+                ])))
         #expect(BottomBarView.heldBack(state) == nil)
         _ = state.reduce(.keys([.down]))
         #expect(BottomBarView.heldBack(state) == "b waits for a free slot: 1 of 1 downloads run (-j)")

@@ -1,8 +1,9 @@
 import Foundation
-@testable import HaulCore
 import HaulNet
-@testable import HaulTUI
 import Testing
+
+@testable import HaulCore
+@testable import HaulTUI
 
 /// A download its server refused with 401 asks for a user name and a password, drawn as dots.
 @Suite("Credentials prompt")
@@ -46,7 +47,11 @@ struct CredentialsPromptTests {
         _ = state.reduce(.queue(.changed(download)))
         #expect(state.mode == .normal)
         _ = state.reduce(.keys([.character("u")]))
-        if case .prompt(let again) = state.mode { #expect(again.title.contains("User name")) } else { Issue.record("u did not ask") }
+        if case .prompt(let again) = state.mode {
+            #expect(again.title.contains("User name"))
+        } else {
+            Issue.record("u did not ask")
+        }
     }
 
     @Test("a refusal while another prompt is open does not take it over")
@@ -54,6 +59,10 @@ struct CredentialsPromptTests {
         var state = Fixtures.state()
         _ = state.reduce(.keys([.character("a")]))
         _ = state.reduce(.queue(.changed(refused(Fixtures.mixed[1]))))
-        if case .prompt(let prompt) = state.mode { #expect(prompt.kind == .add) } else { Issue.record("the add prompt closed") }
+        if case .prompt(let prompt) = state.mode {
+            #expect(prompt.kind == .add)
+        } else {
+            Issue.record("the add prompt closed")
+        }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import HaulCore
-@testable import HaulTUI
 import Testing
+
+@testable import HaulTUI
 
 // MARK: - Fixtures
 
@@ -10,8 +11,10 @@ enum Fixtures {
     /// The clock of every fixture state.
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    static func download(_ number: Int, name: String, state: Download.State = .queued, total: Int64 = 10_000_000,
-                         done: Int64 = 0, speed: Double = 0) -> Download {
+    static func download(
+        _ number: Int, name: String, state: Download.State = .queued, total: Int64 = 10_000_000,
+        done: Int64 = 0, speed: Double = 0
+    ) -> Download {
         var download = Download(id: String(format: "%016x", number), uris: ["https://example.com/files/\(name)"])
         download.state = state
         download.totalBytes = total
@@ -28,7 +31,8 @@ enum Fixtures {
         failed.errorCode = .serverOverloaded
         failed.attempts = 5
         var retrying = download(8, name: "mirror-list.txt", total: -1)
-        retrying.lastError = "could not connect to the server: Connection refused; check that the server (or the proxy "
+        retrying.lastError =
+            "could not connect to the server: Connection refused; check that the server (or the proxy "
             + "the load went through) is up and the port is right"
         retrying.directory = "/data/lists"
         retrying.options.out = "mirrors.txt"
@@ -36,12 +40,17 @@ enum Fixtures {
         retrying.attempts = 2
         retrying.nextAttemptAt = now.addingTimeInterval(12)
         return [
-            download(1, name: "debian-12.4.0-amd64-netinst.iso", state: .active, total: 658_505_728, done: 219_502_592, speed: 12_582_912),
-            download(2, name: "数据集-训练-第一部分.tar.gz", state: .active, total: 2_147_483_648, done: 1_932_735_283, speed: 4_194_304),
+            download(
+                1, name: "debian-12.4.0-amd64-netinst.iso", state: .active, total: 658_505_728, done: 219_502_592,
+                speed: 12_582_912),
+            download(
+                2, name: "数据集-训练-第一部分.tar.gz", state: .active, total: 2_147_483_648, done: 1_932_735_283,
+                speed: 4_194_304),
             download(3, name: "holiday 🎉 photos.zip", state: .paused, total: 52_428_800, done: 10_485_760),
             download(4, name: "notes.txt", state: .complete, total: 4096, done: 4096),
             failed,
-            download(6, name: "a-very-long-file-name-that-goes-on-and-on-and-on-well-past-any-column-width-v2.3.1.tar.xz"),
+            download(
+                6, name: "a-very-long-file-name-that-goes-on-and-on-and-on-well-past-any-column-width-v2.3.1.tar.xz"),
             download(7, name: "evil\u{1B}[2Jname.bin", state: .cancelled, total: 1000, done: 300),
             retrying,
         ]
@@ -83,5 +92,7 @@ func expectSnapshot(_ grid: CellGrid, named name: String, sourceLocation: Source
         Issue.record("snapshot \(name) recorded; check \(file.path) and commit it", sourceLocation: sourceLocation)
         return
     }
-    #expect(text == expected, "snapshot \(name) differs; run with HAUL_RECORD_SNAPSHOTS=1 to update", sourceLocation: sourceLocation)
+    #expect(
+        text == expected, "snapshot \(name) differs; run with HAUL_RECORD_SNAPSHOTS=1 to update",
+        sourceLocation: sourceLocation)
 }

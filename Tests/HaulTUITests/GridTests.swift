@@ -1,5 +1,6 @@
-@testable import HaulTUI
 import Testing
+
+@testable import HaulTUI
 
 /// Display width and the cell grid: CJK and emoji take two columns, marks none; text is clipped
 /// and cut in the middle, never wrapped.

@@ -1,6 +1,7 @@
 import HaulCore
-@testable import HaulTUI
 import Testing
+
+@testable import HaulTUI
 
 /// Whole frames as text, at the sizes people use and at the smallest that works.
 @Suite("Snapshots")
@@ -20,15 +21,22 @@ struct SnapshotTests {
 
     @Test("the detail pane of a split download: its live connections and a dropped mirror")
     func splitDetail() {
-        var split = Fixtures.download(1, name: "big.iso", state: .active, total: 64 << 20, done: 20 << 20, speed: 50_331_648)
+        var split = Fixtures.download(
+            1, name: "big.iso", state: .active, total: 64 << 20, done: 20 << 20, speed: 50_331_648)
         split.uris.append("https://mirror.example.org/big.iso")
         split.uris.append("https://gone.example.net/big.iso")
         split.connections = 3
         split.completed = ByteRanges([0..<(12 << 20), (32 << 20)..<(36 << 20), (48 << 20)..<(52 << 20)])
         split.liveSegments = [
-            Download.LiveSegment(range: 0..<(32 << 20), written: 12 << 20, mirror: "https://example.com/files/big.iso", speed: 16_777_216),
-            Download.LiveSegment(range: (32 << 20)..<(48 << 20), written: 4 << 20, mirror: "https://mirror.example.org/big.iso", speed: 25_165_824),
-            Download.LiveSegment(range: (48 << 20)..<(64 << 20), written: 4 << 20, mirror: "https://mirror.example.org/big.iso", speed: 8_388_608),
+            Download.LiveSegment(
+                range: 0..<(32 << 20), written: 12 << 20, mirror: "https://example.com/files/big.iso", speed: 16_777_216
+            ),
+            Download.LiveSegment(
+                range: (32 << 20)..<(48 << 20), written: 4 << 20, mirror: "https://mirror.example.org/big.iso",
+                speed: 25_165_824),
+            Download.LiveSegment(
+                range: (48 << 20)..<(64 << 20), written: 4 << 20, mirror: "https://mirror.example.org/big.iso",
+                speed: 8_388_608),
         ]
         split.droppedMirrors = ["https://gone.example.net/big.iso: it answered 404 Not Found"]
         var state = Fixtures.state(width: 100, height: 30, [split])
@@ -36,7 +44,9 @@ struct SnapshotTests {
         expectSnapshot(ScreenRenderer.render(state), named: "detail-split-100x30")
     }
 
-    @Test("a filter shows in the header; a waiting row's detail: its file name as title, where it goes, the error wrapped")
+    @Test(
+        "a filter shows in the header; a waiting row's detail: its file name as title, where it goes, the error wrapped"
+    )
     func filterAndWaitingDetail() {
         var state = Fixtures.state(width: 80, height: 24)
         _ = state.reduce(.keys([.character("/")] + "list".map { .character($0) } + [.enter, .enter]))

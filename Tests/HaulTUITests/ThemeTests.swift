@@ -1,6 +1,7 @@
 import Foundation
-@testable import HaulTUI
 import Testing
+
+@testable import HaulTUI
 
 /// Themes: the shipped files, errors that name file, line and key, colour mapping, config.
 @Suite("Themes")
@@ -20,14 +21,16 @@ struct ThemeTests {
         #expect(try catalog.load("default").style(.selectedRow).background == .indexed(6))
     }
 
-    @Test("a broken theme names the file, the line and the key", arguments: [
-        ("[roles]\nheader = { fg = \"bluish\" }\n", "t.toml:2: roles.header.fg: 'bluish' is not a colour"),
-        ("name = \"x\"\n[roles]\nheadr = { bold = true }\n", "t.toml:3: roles.headr: unknown role"),
-        ("[roles]\n\nrow = { bold = 1 }\n", "t.toml:3: roles.row.bold: must be true or false"),
-        ("[roles]\nrow = { blink = true }\n", "t.toml:2: roles.row.blink: unknown attribute"),
-        ("colour = 3\n", "t.toml:1: colour: unknown setting"),
-        ("[roles\nrow = {}\n", "t.toml:1: "),
-    ])
+    @Test(
+        "a broken theme names the file, the line and the key",
+        arguments: [
+            ("[roles]\nheader = { fg = \"bluish\" }\n", "t.toml:2: roles.header.fg: 'bluish' is not a colour"),
+            ("name = \"x\"\n[roles]\nheadr = { bold = true }\n", "t.toml:3: roles.headr: unknown role"),
+            ("[roles]\n\nrow = { bold = 1 }\n", "t.toml:3: roles.row.bold: must be true or false"),
+            ("[roles]\nrow = { blink = true }\n", "t.toml:2: roles.row.blink: unknown attribute"),
+            ("colour = 3\n", "t.toml:1: colour: unknown setting"),
+            ("[roles\nrow = {}\n", "t.toml:1: "),
+        ])
     func brokenTheme(text: String, expected: String) {
         let error = #expect(throws: ThemeError.self) { try Theme.parse(text, file: "t.toml") }
         #expect(error?.description.hasPrefix(expected) == true, "\(error?.description ?? "")")
@@ -86,9 +89,12 @@ struct ThemeTests {
         let text = "# mine\nmax-tries = 3\ncontinue = true\ntheme = \"light\"\nheader = [\"A: 1\", \"B: 2\"]\n"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let config = try ConfigFile.load(path: path)
-        #expect(config.settings == [ConfigFile.Setting(name: "continue", values: ["true"], line: 3),
-                                    ConfigFile.Setting(name: "header", values: ["A: 1", "B: 2"], line: 5),
-                                    ConfigFile.Setting(name: "max-tries", values: ["3"], line: 2)])
+        #expect(
+            config.settings == [
+                ConfigFile.Setting(name: "continue", values: ["true"], line: 3),
+                ConfigFile.Setting(name: "header", values: ["A: 1", "B: 2"], line: 5),
+                ConfigFile.Setting(name: "max-tries", values: ["3"], line: 2),
+            ])
         try ConfigFile.remember(theme: "solarized-dark", at: path)
         let kept = try String(contentsOfFile: path, encoding: .utf8)
         #expect(kept == text.replacingOccurrences(of: "theme = \"light\"", with: "theme = \"solarized-dark\""))

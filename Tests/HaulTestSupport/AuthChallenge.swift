@@ -16,21 +16,27 @@ public enum AuthChallenge {
     static let nonce = "dcd98b7102dd2f0e8b11d0f600bfb0c093"
 
     /// The status, headers and body for a request to `/auth/SCHEME`.
-    static func answer(scheme: String, query: [String: String], method: String, authorization: String?)
-        -> (status: Int, headers: [String: String], body: String) {
+    static func answer(
+        scheme: String, query: [String: String], method: String, authorization: String?
+    )
+        -> (status: Int, headers: [String: String], body: String)
+    {
         let user = query["user"] ?? "", password = query["pass"] ?? ""
         seen.withLock { $0.append(authorization.map { String($0.prefix { $0 != " " }) } ?? "none") }
-        let granted = switch scheme {
-        case "basic": authorization == "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
-        case "digest": authorization.map { digestMatches($0, user: user, password: password, method: method) } ?? false
-        default: false
-        }
+        let granted =
+            switch scheme {
+            case "basic": authorization == "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+            case "digest":
+                authorization.map { digestMatches($0, user: user, password: password, method: method) } ?? false
+            default: false
+            }
         if granted { return (200, [:], "welcome") }
-        let challenge = switch scheme {
-        case "digest": "Digest realm=\"\(realm)\", qop=\"auth\", algorithm=MD5, nonce=\"\(nonce)\""
-        case "bearer": "Bearer realm=\"\(realm)\""
-        default: "Basic realm=\"\(realm)\""
-        }
+        let challenge =
+            switch scheme {
+            case "digest": "Digest realm=\"\(realm)\", qop=\"auth\", algorithm=MD5, nonce=\"\(nonce)\""
+            case "bearer": "Bearer realm=\"\(realm)\""
+            default: "Basic realm=\"\(realm)\""
+            }
         return (401, ["WWW-Authenticate": challenge], "who are you?")
     }
 
@@ -44,7 +50,8 @@ public enum AuthChallenge {
             fields[pair[0]] = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
         }
         guard fields["username"] == user, fields["realm"] == realm, fields["nonce"] == nonce,
-              let uri = fields["uri"], let nc = fields["nc"], let cnonce = fields["cnonce"], fields["qop"] == "auth" else {
+            let uri = fields["uri"], let nc = fields["nc"], let cnonce = fields["cnonce"], fields["qop"] == "auth"
+        else {
             return false
         }
         let ha1 = md5("\(user):\(realm):\(password)"), ha2 = md5("\(method):\(uri)")

@@ -43,7 +43,8 @@ import Synchronization
 ///   does), `pace=K` (every other request does, until `fileRequests.liftPace(for:)`),
 ///   `etag=changing` (the ETag is `"vN"` on the Nth request),
 ///   A request with `If-None-Match` the ETag, or `If-Modified-Since` at or after the Last-Modified
-///   (1 Sep 2026 10:00 GMT), gets a 304. `ranges=ignore` (always 200) or `ranges=416`, `ifrange=ignore` (serve the range even when
+///   (1 Sep 2026 10:00 GMT), gets a 304. `ranges=ignore` (always 200) or `ranges=416`,
+///   `ifrange=ignore` (serve the range even when
 ///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE),
 ///   `disposition=V` (a Content-Disposition header), `unasked206=whole|half` (a request without
 ///   Range gets a 206 of the whole file, or of its first half).
@@ -71,8 +72,9 @@ public final class FaultServer: Sendable {
                 }
             }
         let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
-        return FaultServer(group: group, channel: channel, port: channel.localAddress?.port ?? 0, connections: counter,
-                           fileRequests: log)
+        return FaultServer(
+            group: group, channel: channel, port: channel.localAddress?.port ?? 0, connections: counter,
+            fileRequests: log)
     }
 
     /// One server for the whole test process, started on first use.
@@ -82,8 +84,10 @@ public final class FaultServer: Sendable {
 
     private static let sharedServer = Result { try FaultServer.start() }
 
-    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int, connections: ConnectionCounter,
-                 fileRequests: FileRequestLog) {
+    private init(
+        group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int, connections: ConnectionCounter,
+        fileRequests: FileRequestLog
+    ) {
         self.connections = connections
         self.fileRequests = fileRequests
         self.group = group
@@ -159,9 +163,13 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         if head.uri.hasPrefix("http://") {
             log.recordProxied(head.uri)
             if URLComponents(string: head.uri)?.host?.hasPrefix("authproxy") == true,
-               head.headers.first(name: "Proxy-Authorization") != "Basic " + Data("proxy:pw".utf8).base64EncodedString() {
-                send(context, HTTPResponseStatus(statusCode: 407), headers: ["Proxy-Authenticate": "Basic realm=\"haul-proxy\""],
-                     body: Array("proxy says no".utf8))
+                head.headers.first(name: "Proxy-Authorization") != "Basic "
+                    + Data("proxy:pw".utf8).base64EncodedString()
+            {
+                send(
+                    context, HTTPResponseStatus(statusCode: 407),
+                    headers: ["Proxy-Authenticate": "Basic realm=\"haul-proxy\""],
+                    body: Array("proxy says no".utf8))
                 return
             }
         }
@@ -172,9 +180,12 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
 
         switch parts.first ?? "" {
         case "bytes":
-            if let range = head.headers.first(name: "Range"), let (start, end) = FaultHandler.parseRange(range, size: number) {
-                send(context, .partialContent, headers: ["Content-Range": "bytes \(start)-\(end - 1)/\(number)"],
-                     body: TestPattern.bytes(offset: start, count: end - start))
+            if let range = head.headers.first(name: "Range"),
+                let (start, end) = FaultHandler.parseRange(range, size: number)
+            {
+                send(
+                    context, .partialContent, headers: ["Content-Range": "bytes \(start)-\(end - 1)/\(number)"],
+                    body: TestPattern.bytes(offset: start, count: end - start))
             } else {
                 send(context, .ok, headers: ["Accept-Ranges": "bytes"], body: TestPattern.bytes(count: number))
             }
@@ -186,14 +197,17 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         case "gzip":
-            send(context, .ok, headers: ["Content-Encoding": "gzip"], body: StoredGzip.stored(TestPattern.bytes(count: number)))
+            send(
+                context, .ok, headers: ["Content-Encoding": "gzip"],
+                body: StoredGzip.stored(TestPattern.bytes(count: number)))
         case "huge":
             sendHead(context, .ok, headers: ["Content-Length": String(number)])
             streaming = (0, number)
             pump(context: context)
         case "redirect":
-            send(context, HTTPResponseStatus(statusCode: number), headers: ["Location": query["to"] ?? "/bytes/10"],
-                 body: Array("redirect body".utf8))
+            send(
+                context, HTTPResponseStatus(statusCode: number), headers: ["Location": query["to"] ?? "/bytes/10"],
+                body: Array("redirect body".utf8))
         case "chain":
             if number > 0 {
                 send(context, .found, headers: ["Location": "/chain/\(number - 1)"], body: Array("hop".utf8))
@@ -218,10 +232,13 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         case "upload":
             send(context, .ok, headers: ["X-Received-Length": String(body.count)], body: body)
         case "auth":
-            let answer = AuthChallenge.answer(scheme: parts.count > 1 ? parts[1] : "", query: query, method: head.method.rawValue,
-                                              authorization: head.headers.first(name: "Authorization"))
-            send(context, HTTPResponseStatus(statusCode: answer.status),
-                 headers: answer.headers.merging(["X-Received-Length": String(body.count)]) { $1 }, body: Array(answer.body.utf8))
+            let answer = AuthChallenge.answer(
+                scheme: parts.count > 1 ? parts[1] : "", query: query, method: head.method.rawValue,
+                authorization: head.headers.first(name: "Authorization"))
+            send(
+                context, HTTPResponseStatus(statusCode: answer.status),
+                headers: answer.headers.merging(["X-Received-Length": String(body.count)]) { $1 },
+                body: Array(answer.body.utf8))
         case "peer":
             let peer = context.channel.remoteAddress?.ipAddress ?? "unknown"
             send(context, .ok, body: Array(peer.utf8))
@@ -233,14 +250,18 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             let text = head.headers.map { "\($0.name): \($0.value)\n" }.joined()
             send(context, .ok, body: Array(text.utf8))
         case "multipart":
-            let body = query["nodelimiter"] == nil ? FaultHandler.multipartBody(parts: number) : Array("no delimiter at all".utf8)
+            let body =
+                query["nodelimiter"] == nil
+                ? FaultHandler.multipartBody(parts: number) : Array("no delimiter at all".utf8)
             sendHead(context, .ok, headers: ["Content-Type": "multipart/x-mixed-replace; boundary=\"frame\""])
             context.flush()
             FaultHandler.drip(body[...], step: Int(query["chunk"] ?? "") ?? body.count, channel: context.channel)
         case "cookies":
-            let head = HTTPResponseHead(version: .http1_1, status: .ok,
-                                        headers: NIOHTTP1.HTTPHeaders(query.sorted { $0.key < $1.key }.map { ("Set-Cookie", "\($0.key)=\($0.value); Path=/") }
-                                                             + [("Content-Length", "2")]))
+            let head = HTTPResponseHead(
+                version: .http1_1, status: .ok,
+                headers: NIOHTTP1.HTTPHeaders(
+                    query.sorted { $0.key < $1.key }.map { ("Set-Cookie", "\($0.key)=\($0.value); Path=/") }
+                        + [("Content-Length", "2")]))
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             sendBody(context, Array("ok".utf8)[...])
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
@@ -249,19 +270,23 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         case "bigheaders":
             // N header lines of `line` bytes each (1000 by default).
             let line = String(repeating: "a", count: Int(query["line"] ?? "") ?? 1000)
-            let head = HTTPResponseHead(version: .http1_1, status: .ok,
-                                        headers: NIOHTTP1.HTTPHeaders((0..<max(number, 1)).map { ("X-Big-\($0)", line) }
-                                                                     + [("Content-Length", "2")]))
+            let head = HTTPResponseHead(
+                version: .http1_1, status: .ok,
+                headers: NIOHTTP1.HTTPHeaders(
+                    (0..<max(number, 1)).map { ("X-Big-\($0)", line) }
+                        + [("Content-Length", "2")]))
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             sendBody(context, Array("ok".utf8)[...])
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         case "empty":
             send(context, .noContent, body: nil)
         case "cacheable":
-            let count = log.record(key: query["key"] ?? "", range: nil, ifRange: nil,
-                                   validator: head.headers.first(name: "If-None-Match") ?? head.headers.first(name: "If-Modified-Since"))
-            let answer = CacheRoute.answer(size: number, query: query, ifNoneMatch: head.headers.first(name: "If-None-Match"),
-                                           ifModifiedSince: head.headers.first(name: "If-Modified-Since"), count: count)
+            let count = log.record(
+                key: query["key"] ?? "", range: nil, ifRange: nil,
+                validator: head.headers.first(name: "If-None-Match") ?? head.headers.first(name: "If-Modified-Since"))
+            let answer = CacheRoute.answer(
+                size: number, query: query, ifNoneMatch: head.headers.first(name: "If-None-Match"),
+                ifModifiedSince: head.headers.first(name: "If-Modified-Since"), count: count)
             send(context, HTTPResponseStatus(statusCode: answer.status), headers: answer.headers, body: answer.body)
         case "file":
             serveFile(size: number, query: query, head: head, context: context)
@@ -287,7 +312,10 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         var status = HTTPResponseStatus.ok
         let lastModified = "Tue, 01 Sep 2026 10:00:00 GMT"
         if head.headers.first(name: "If-None-Match") == etag
-            || head.headers.first(name: "If-Modified-Since").flatMap(HTTPDate.parse).map({ $0 >= (HTTPDate.parse(lastModified) ?? .distantFuture) }) == true {
+            || head.headers.first(name: "If-Modified-Since").flatMap(HTTPDate.parse).map({
+                $0 >= (HTTPDate.parse(lastModified) ?? .distantFuture)
+            }) == true
+        {
             send(context, .notModified, headers: ["ETag": etag, "Last-Modified": lastModified], body: nil)
             return
         }
@@ -311,15 +339,18 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
                 headers["Content-Range"] = "bytes \(from)-\(to - 1)/\(size)"
             }
         }
-        let trickleParameter = count == 1 && query["trickle"] != nil ? "trickle"
+        let trickleParameter =
+            count == 1 && query["trickle"] != nil
+            ? "trickle"
             : count == 2 && query["crawl"] != nil ? "crawl" : log.isPaceLifted(for: key) ? "" : "pace"
         if let trickle = Int(query[trickleParameter] ?? ""), trickle > 0 {
             headers["Content-Length"] = String(end - start)
             sendHead(context, status, headers: headers)
             context.flush()
             let stallAfter = Int(query["stallafter"] ?? "")
-            FaultHandler.trickle(from: start, to: stallAfter.map { min(end, start + $0) } ?? end, step: trickle,
-                                 ends: stallAfter == nil, channel: context.channel)
+            FaultHandler.trickle(
+                from: start, to: stallAfter.map { min(end, start + $0) } ?? end, step: trickle,
+                ends: stallAfter == nil, channel: context.channel)
             return
         }
         if count == 1, let stall = Int(query["stall"] ?? "") {
@@ -393,8 +424,10 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     // MARK: - Writing
 
-    private func send(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, headers: [String: String] = [:],
-                      body: [UInt8]?) {
+    private func send(
+        _ context: ChannelHandlerContext, _ status: HTTPResponseStatus, headers: [String: String] = [:],
+        body: [UInt8]?
+    ) {
         var headers = headers
         if let body { headers["Content-Length"] = String(body.count) }
         sendHead(context, status, headers: headers)
@@ -403,7 +436,8 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func sendHead(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, headers: [String: String]) {
-        let head = HTTPResponseHead(version: .http1_1, status: status, headers: NIOHTTP1.HTTPHeaders(headers.map { ($0.key, $0.value) }))
+        let head = HTTPResponseHead(
+            version: .http1_1, status: status, headers: NIOHTTP1.HTTPHeaders(headers.map { ($0.key, $0.value) }))
         context.write(wrapOutboundOut(.head(head)), promise: nil)
     }
 

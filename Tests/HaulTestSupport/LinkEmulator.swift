@@ -26,8 +26,10 @@ public final class LinkEmulator: Sendable {
         /// Which connections a stall or drop affects: from this one on (1 is the first).
         public var affecting: ClosedRange<Int>
 
-        public init(bytesPerSecond: Int? = nil, oneWayDelayMilliseconds: Int = 0, stallAfter: Int? = nil,
-                    dropAfter: Int? = nil, affecting: ClosedRange<Int> = 1...Int.max) {
+        public init(
+            bytesPerSecond: Int? = nil, oneWayDelayMilliseconds: Int = 0, stallAfter: Int? = nil,
+            dropAfter: Int? = nil, affecting: ClosedRange<Int> = 1...Int.max
+        ) {
             self.bytesPerSecond = bytesPerSecond
             self.oneWayDelayMilliseconds = oneWayDelayMilliseconds
             self.stallAfter = stallAfter
@@ -67,8 +69,9 @@ public final class LinkEmulator: Sendable {
                     .flatMap { outbound in
                         let affected = shape.affecting.contains(number)
                         let toServer = LinkDirection(shape: shape, stallAfter: nil, dropAfter: nil)
-                        var toClient = LinkDirection(shape: shape, stallAfter: affected ? shape.stallAfter : nil,
-                                                     dropAfter: affected ? shape.dropAfter : nil)
+                        var toClient = LinkDirection(
+                            shape: shape, stallAfter: affected ? shape.stallAfter : nil,
+                            dropAfter: affected ? shape.dropAfter : nil)
                         toClient.carried = { instants.carried($0, on: number) }
                         let (fromClient, fromServer) = LinkHandler.pair(toServer: toServer, toClient: toClient)
                         // Each side starts reading once it is active (autoRead is off, to shape).

@@ -32,12 +32,14 @@ public final class NginxServer: Sendable {
         try configuration(directory: directory.path, port: port).write(to: config, atomically: true, encoding: .utf8)
 
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try locate("nginx", in: ["/usr/sbin", "/usr/bin", "/usr/local/sbin"]))
+        process.executableURL = URL(
+            fileURLWithPath: try locate("nginx", in: ["/usr/sbin", "/usr/bin", "/usr/local/sbin"]))
         process.arguments = ["-p", directory.path, "-c", config.path]
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
-        let server = NginxServer(port: port, root: root, caFile: directory.appendingPathComponent("ca.pem").path,
-                                 directory: directory, process: process)
+        let server = NginxServer(
+            port: port, root: root, caFile: directory.appendingPathComponent("ca.pem").path,
+            directory: directory, process: process)
         try server.waitUntilListening()
         return server
     }
@@ -90,14 +92,21 @@ public final class NginxServer: Sendable {
     private static func makeCertificates(in directory: URL) throws {
         let openssl = try locate("openssl", in: ["/usr/bin", "/usr/local/bin"])
         let path = directory.path
-        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: "\(path)/ext.cnf", atomically: true, encoding: .utf8)
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(
+            toFile: "\(path)/ext.cnf", atomically: true, encoding: .utf8)
         let steps = [
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-             "-subj", "/CN=haul test CA", "-keyout", "\(path)/ca.key", "-out", "\(path)/ca.pem"],
-            ["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
-             "-keyout", "\(path)/server.key", "-out", "\(path)/server.csr"],
-            ["x509", "-req", "-in", "\(path)/server.csr", "-CA", "\(path)/ca.pem", "-CAkey", "\(path)/ca.key",
-             "-CAcreateserial", "-days", "2", "-extfile", "\(path)/ext.cnf", "-out", "\(path)/server.pem"],
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                "-subj", "/CN=haul test CA", "-keyout", "\(path)/ca.key", "-out", "\(path)/ca.pem",
+            ],
+            [
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", "/CN=127.0.0.1",
+                "-keyout", "\(path)/server.key", "-out", "\(path)/server.csr",
+            ],
+            [
+                "x509", "-req", "-in", "\(path)/server.csr", "-CA", "\(path)/ca.pem", "-CAkey", "\(path)/ca.key",
+                "-CAcreateserial", "-days", "2", "-extfile", "\(path)/ext.cnf", "-out", "\(path)/server.pem",
+            ],
         ]
         for arguments in steps {
             let process = Process()
@@ -124,7 +133,8 @@ public final class NginxServer: Sendable {
     private func waitUntilListening() throws {
         for _ in 0..<500 {
             if !process.isRunning {
-                let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+                let log =
+                    (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
                 throw SetupError(description: "nginx exited at start: \(log)")
             }
             if LoopbackPort.accepts(port) { return }

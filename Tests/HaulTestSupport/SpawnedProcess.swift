@@ -33,7 +33,9 @@ public final class SpawnedProcess: Sendable {
         defer { for argument in argv { free(argument) } }
         var pid = pid_t()
         let result = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
-        guard result == 0 else { throw SpawnError(description: "cannot start \(path): \(String(cString: strerror(result)))") }
+        guard result == 0 else {
+            throw SpawnError(description: "cannot start \(path): \(String(cString: strerror(result)))")
+        }
         self.pid = pid
     }
 

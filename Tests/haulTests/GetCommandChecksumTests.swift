@@ -6,7 +6,9 @@ import Testing
 /// with the right digest checks that file instead of downloading it again.
 @Suite("haul get --checksum")
 struct GetCommandChecksumTests {
-    @Test("a wrong digest keeps NAME.part and says so; the rerun with the right digest (sha256=) completes without a request")
+    @Test(
+        "a wrong digest keeps NAME.part and says so; the rerun with the right digest (sha256=) completes without a request"
+    )
     func correctedDigest() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
@@ -14,15 +16,17 @@ struct GetCommandChecksumTests {
         let key = UUID().uuidString
         let url = server.url("/file/30000?key=\(key)").absoluteString
         let body = Data(TestPattern.bytes(count: 30_000))
-        let wrong = try await HaulProcess.run(["get", url, "-o", "x.bin", "--checksum", "sha256=" + String(repeating: "0", count: 64)],
-                                        in: directory)
+        let wrong = try await HaulProcess.run(
+            ["get", url, "-o", "x.bin", "--checksum", "sha256=" + String(repeating: "0", count: 64)],
+            in: directory)
         #expect(wrong.status == 32, "\(wrong.stderr)")
         #expect(wrong.stderr.contains("checksum mismatch") && wrong.stderr.contains("x.bin.part"), "\(wrong.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("x.bin.part")) == body)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.bin").path))
 
         let digest = try shell("sha256sum x.bin.part | cut -c1-64", in: directory)
-        let right = try await HaulProcess.run(["get", url, "-o", "x.bin", "--checksum", "sha256=\(digest)"], in: directory)
+        let right = try await HaulProcess.run(
+            ["get", url, "-o", "x.bin", "--checksum", "sha256=\(digest)"], in: directory)
         #expect(right.status == 0, "\(right.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("x.bin")) == body)
         #expect(server.fileRequests.requests(for: key).count == 1)
@@ -52,8 +56,9 @@ struct GetCommandForeignPartialTests {
         defer { HaulProcess.cleanUp(directory) }
         try Data("mine".utf8).write(to: directory.appendingPathComponent("x.bin"))
         try Data("someone else's".utf8).write(to: directory.appendingPathComponent("x.bin.part"))
-        let run = try await HaulProcess.run(["get", server.url("/bytes/1000").absoluteString, "-o", "x.bin", "--conditional-get"],
-                                      in: directory)
+        let run = try await HaulProcess.run(
+            ["get", server.url("/bytes/1000").absoluteString, "-o", "x.bin", "--conditional-get"],
+            in: directory)
         #expect(run.status == 16, "\(run.stderr)")
         #expect(run.stderr.contains("cannot create"), "\(run.stderr)")
         #expect(!run.stderr.contains("received data kept"), "\(run.stderr)")
@@ -70,11 +75,14 @@ struct GetCommandCurlHabitTests {
         defer { HaulProcess.cleanUp(directory) }
         let habit = try await HaulProcess.run(["get", "-k", "https://127.0.0.1:1/x"], in: directory)
         #expect(habit.status == 28)
-        #expect(habit.stderr.contains("-k is --min-split-size here") && habit.stderr.contains("--insecure"), "\(habit.stderr)")
+        #expect(
+            habit.stderr.contains("-k is --min-split-size here") && habit.stderr.contains("--insecure"),
+            "\(habit.stderr)")
 
         let nginx = try NginxServer.start(files: ["f.bin": TestPattern.bytes(count: 5000)])
         defer { nginx.stop() }
-        let insecure = try await HaulProcess.run(["get", "--insecure", nginx.url("/f.bin").absoluteString], in: directory)
+        let insecure = try await HaulProcess.run(
+            ["get", "--insecure", nginx.url("/f.bin").absoluteString], in: directory)
         #expect(insecure.status == 0, "\(insecure.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("f.bin")).count == 5000)
     }
@@ -92,7 +100,8 @@ struct GetCommandConditionalNginxTests {
         let url = nginx.url("/c.bin").absoluteString
         let first = try await HaulProcess.run(["get", "--ca-certificate", nginx.caFile, url], in: directory)
         #expect(first.status == 0, "\(first.stderr)")
-        let again = try await HaulProcess.run(["get", "--ca-certificate", nginx.caFile, "--conditional-get", url], in: directory)
+        let again = try await HaulProcess.run(
+            ["get", "--ca-certificate", nginx.caFile, "--conditional-get", url], in: directory)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("up to date"), "\(again.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("c.1.bin").path))

@@ -40,8 +40,9 @@ struct GetCommandContinueTests {
         let nginx = try NginxServer.start(files: ["w.bin": TestPattern.bytes(count: 5000)])
         defer { nginx.stop() }
         try Data(TestPattern.bytes(count: 5000)).write(to: directory.appendingPathComponent("w.bin"))
-        let run = try await HaulProcess.run(["get", "-c", "--ca-certificate", nginx.caFile, nginx.url("/w.bin").absoluteString],
-                                      in: directory)
+        let run = try await HaulProcess.run(
+            ["get", "-c", "--ca-certificate", nginx.caFile, nginx.url("/w.bin").absoluteString],
+            in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["w.bin"])
         #expect(TestPattern.matches(try Data(contentsOf: directory.appendingPathComponent("w.bin"))))
@@ -59,7 +60,8 @@ struct GetCommandContinueTests {
         bytes.replaceSubrange((1 << 20)..<(2 << 20), with: [UInt8](repeating: 0, count: 1 << 20))
         try Data(bytes).write(to: directory.appendingPathComponent("f.bin"))
         var control: [UInt8] = [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0, 0]
-        control += [0, 0, 0, 0, 0, 0x30, 0, 0] + [UInt8](repeating: 0, count: 8) + [0, 0, 0, 1, 0b1010_0000, 0, 0, 0, 0]
+        control +=
+            [0, 0, 0, 0, 0, 0x30, 0, 0] + [UInt8](repeating: 0, count: 8) + [0, 0, 0, 1, 0b1010_0000, 0, 0, 0, 0]
         try Data(control).write(to: directory.appendingPathComponent("f.bin.aria2"))
 
         let url = server.url("/file/\(size)?key=\(key)").absoluteString
@@ -84,8 +86,12 @@ struct GetCommandContinueTests {
         // 200 KB/s a connection: eight seconds for the whole file at aria2c's four.
         let slow = try LinkEmulator(targetPort: nginx.port, shape: .init(bytesPerSecond: 200_000))
         defer { slow.shutdown() }
-        let aria2 = try SpawnedProcess(aria2c, ["-x4", "-s4", "-k1M", "--ca-certificate=\(nginx.caFile)",
-                                               "-d", directory.path, slow.url("/big.bin")])
+        let aria2 = try SpawnedProcess(
+            aria2c,
+            [
+                "-x4", "-s4", "-k1M", "--ca-certificate=\(nginx.caFile)",
+                "-d", directory.path, slow.url("/big.bin"),
+            ])
         // Stopped once a megabyte has crossed the link, watched from a thread of its own so that
         // a busy test run cannot make the watch late.
         let status = await Self.onThread {
@@ -95,14 +101,18 @@ struct GetCommandContinueTests {
         }
         let file = directory.appendingPathComponent("big.bin").path
         let left = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        try #require(FileManager.default.fileExists(atPath: file + ".aria2"),
-                     "aria2c (exit \(status)) left no control file, only \(left)")
+        try #require(
+            FileManager.default.fileExists(atPath: file + ".aria2"),
+            "aria2c (exit \(status)) left no control file, only \(left)")
 
         // The same bytes from a server that counts the requests (nginx and it serve one pattern).
         let server = try FaultServer.shared()
         let key = UUID().uuidString
-        let run = try await HaulProcess.run(["get", "-c", "-x4", "-k1M", "-o", "big.bin",
-                                       server.url("/file/\(size)?key=\(key)").absoluteString], in: directory)
+        let run = try await HaulProcess.run(
+            [
+                "get", "-c", "-x4", "-k1M", "-o", "big.bin",
+                server.url("/file/\(size)?key=\(key)").absoluteString,
+            ], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("from its aria2 control file"), "\(run.stderr)")
         let data = try Data(contentsOf: directory.appendingPathComponent("big.bin"))

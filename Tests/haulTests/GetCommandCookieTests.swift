@@ -13,9 +13,12 @@ struct GetCommandCookieTests {
         let jar = directory.appendingPathComponent("jar.txt").path
         try "127.0.0.1\tFALSE\t/\tFALSE\t0\tsid\tabc123\n".write(toFile: jar, atomically: true, encoding: .utf8)
         let saved = directory.appendingPathComponent("saved.txt").path
-        let run = try await HaulProcess.run(["get", "-j", "1", server.url("/cookies?theme=dark").absoluteString,
-                                       server.url("/headers").absoluteString, "--load-cookies", jar, "--save-cookies", saved, "-d", "out"],
-                                      in: directory)
+        let run = try await HaulProcess.run(
+            [
+                "get", "-j", "1", server.url("/cookies?theme=dark").absoluteString,
+                server.url("/headers").absoluteString, "--load-cookies", jar, "--save-cookies", saved, "-d", "out",
+            ],
+            in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("1 cookie loaded"))
         let echoed = try String(contentsOf: directory.appendingPathComponent("out/headers"), encoding: .utf8)
@@ -24,7 +27,8 @@ struct GetCommandCookieTests {
         #expect(kept.contains("\tsid\tabc123") && kept.contains("\ttheme\tdark"))
         #expect(try FileManager.default.attributesOfItem(atPath: saved)[.posixPermissions] as? Int == 0o600)
 
-        let missing = try await HaulProcess.run(["get", server.url("/bytes/1").absoluteString, "--load-cookies", "/nonexistent/jar"], in: directory)
+        let missing = try await HaulProcess.run(
+            ["get", server.url("/bytes/1").absoluteString, "--load-cookies", "/nonexistent/jar"], in: directory)
         #expect(missing.status == 28 && missing.stderr.contains("--load-cookies"))
     }
 

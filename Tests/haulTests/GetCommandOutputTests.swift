@@ -26,8 +26,9 @@ struct GetCommandOutputTests {
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.stdout == Data(TestPattern.bytes(count: 3000)))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["dl"])
-        let missing = try await HaulProcess.run(["get", server.url("/status/404").absoluteString, "-o", "-"], in: directory,
-                                          keepingStdout: true)
+        let missing = try await HaulProcess.run(
+            ["get", server.url("/status/404").absoluteString, "-o", "-"], in: directory,
+            keepingStdout: true)
         #expect(missing.status == 3 && missing.stdout.isEmpty, "\(missing.stderr)")
         #expect(missing.stderr.contains("404"), "\(missing.stderr)")
     }
@@ -37,11 +38,13 @@ struct GetCommandOutputTests {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let run = try await HaulProcess.run(["get", "--dry-run", server.url("/bytes/4096").absoluteString], in: directory)
+        let run = try await HaulProcess.run(
+            ["get", "--dry-run", server.url("/bytes/4096").absoluteString], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("found") && run.stderr.contains("4096 (4.0 KiB)"), "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
-        let missing = try await HaulProcess.run(["get", "--dry-run", server.url("/status/404").absoluteString], in: directory)
+        let missing = try await HaulProcess.run(
+            ["get", "--dry-run", server.url("/status/404").absoluteString], in: directory)
         #expect(missing.status == 3, "\(missing.stderr)")
     }
 
@@ -50,8 +53,9 @@ struct GetCommandOutputTests {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let run = try await HaulProcess.run(["get", "-v", "-o", "c.txt", server.url("/cookies?session=s3cret").absoluteString],
-                                      in: directory)
+        let run = try await HaulProcess.run(
+            ["get", "-v", "-o", "c.txt", server.url("/cookies?session=s3cret").absoluteString],
+            in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("< HTTP/1.1 200") && run.stderr.contains("< Set-Cookie: ***"), "\(run.stderr)")
         #expect(!run.stderr.contains("s3cret; Path"), "\(run.stderr)")
@@ -75,8 +79,9 @@ struct GetCommandOutputTests {
         #expect(overridden.status == 0, "\(overridden.stderr)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("mine/100").path))
 
-        try "\n\nmax-tries = \"many\"\n".write(to: config.appendingPathComponent("config.toml"), atomically: true,
-                                             encoding: .utf8)
+        try "\n\nmax-tries = \"many\"\n".write(
+            to: config.appendingPathComponent("config.toml"), atomically: true,
+            encoding: .utf8)
         let bad = try await HaulProcess.run(["get", url], in: directory, environment: environment)
         #expect(bad.status == 28, "\(bad.stderr)")
         #expect(bad.stderr.contains("config.toml:3: max-tries"), "\(bad.stderr)")
@@ -91,27 +96,29 @@ struct GetCommandOutputTests {
         let alone = try await HaulProcess.run(["get", "--ask-password", url], in: directory)
         #expect(alone.status == 28 && alone.stderr.contains("--http-user"), "\(alone.stderr)")
 
-        let command = "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' '\(HaulProcess.binary.path)' "
+        let command =
+            "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' '\(HaulProcess.binary.path)' "
             + "get --http-user u --ask-password -o a.txt '\(url)'; echo \"exit=$?\"; sleep 30"
         let session = try TmuxSession(command: command)
-        #expect(session.wait { $0.contains("Password for u:") }.held, "\(session.capture())")
+        #expect(await session.wait { $0.contains("Password for u:") }.held, "\(session.capture())")
         try session.send("pw", "Enter")
-        let ended = session.wait { $0.contains("exit=") }
+        let ended = await session.wait { $0.contains("exit=") }
         #expect(ended.text.contains("exit=0") && !ended.text.contains("pw\n"), "\(ended.text)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("a.txt").path))
     }
 
     @Test("on an 80-column terminal the status line fits: a long name is shortened in the middle, numbers stay")
-    func statusLineFits() throws {
+    func statusLineFits() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let name = String(repeating: "a-very-long-file-name-", count: 6) + "end.iso"
         let url = server.url("/file/3000000?key=\(UUID())&pace=32768").absoluteString
-        let command = "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' '\(HaulProcess.binary.path)' "
+        let command =
+            "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' '\(HaulProcess.binary.path)' "
             + "get -o '\(name)' '\(url)'"
         let session = try TmuxSession(command: command, width: 80, height: 24)
-        let shown = session.wait { $0.contains("ETA") }
+        let shown = await session.wait { $0.contains("ETA") }
         #expect(shown.held, "\(shown.text)")
         let line = shown.text.split(separator: "\n").first { $0.contains("ETA") } ?? ""
         #expect(line.hasPrefix("a-very-long") && line.contains("…") && line.contains("end.iso"), "\(line)")

@@ -12,7 +12,10 @@ struct GetCommandRemoteQueueTests {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let key = UUID().uuidString
-        let list = [server.url("/bytes/1000").absoluteString, "  out=one.bin", server.url("/bytes/2000").absoluteString, "  out=two.bin"]
+        let list = [
+            server.url("/bytes/1000").absoluteString, "  out=one.bin", server.url("/bytes/2000").absoluteString,
+            "  out=two.bin",
+        ]
         let url = server.queueFileURL(lines: list, key: key, cacheControl: "max-age=300").absoluteString
         let cache = directory.appendingPathComponent("cache")
         let environment = ["XDG_CACHE_HOME": cache.path]
@@ -21,7 +24,8 @@ struct GetCommandRemoteQueueTests {
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("2 entries queued"), "\(first.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("a/two.bin")).count == 2000)
-        let entries = try FileManager.default.contentsOfDirectory(atPath: cache.appendingPathComponent("haul/responses").path)
+        let entries = try FileManager.default.contentsOfDirectory(
+            atPath: cache.appendingPathComponent("haul/responses").path)
         #expect(entries.count == 1)
 
         let second = try await HaulProcess.run(["get", "-i", url, "-d", "b"], in: directory, environment: environment)
@@ -29,7 +33,8 @@ struct GetCommandRemoteQueueTests {
         #expect(try Data(contentsOf: directory.appendingPathComponent("b/one.bin")).count == 1000)
         #expect(server.fileRequests.requests(for: key).count == 1)
 
-        let missing = try await HaulProcess.run(["get", "-i", server.url("/status/404").absoluteString], in: directory, environment: environment)
+        let missing = try await HaulProcess.run(
+            ["get", "-i", server.url("/status/404").absoluteString], in: directory, environment: environment)
         #expect(missing.status == 28)
         #expect(missing.stderr.contains("could not be loaded") && missing.stderr.contains("404"), "\(missing.stderr)")
     }

@@ -14,7 +14,8 @@ struct GetCommandRerunTests {
         let key = UUID().uuidString, listKey = UUID().uuidString
         let url = server.url("/file/20000?key=\(key)").absoluteString
         let listed = server.url("/file/10000?key=\(listKey)").absoluteString
-        try "\(listed)\n  out=listed.bin\n".write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
+        try "\(listed)\n  out=listed.bin\n".write(
+            to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
 
         for _ in 0..<2 {
             let run = try await HaulProcess.run(["get", url, "-d", "dl"], in: directory)
@@ -22,9 +23,11 @@ struct GetCommandRerunTests {
             let list = try await HaulProcess.run(["get", "-i", "list.txt", "-d", "dl"], in: directory)
             #expect(list.status == 0, "\(list.stderr)")
         }
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("dl").path).sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("dl").path)
+            .sorted()
         #expect(files == ["20000", "listed.bin"])
-        #expect(server.fileRequests.requests(for: key).count == 1 && server.fileRequests.requests(for: listKey).count == 1)
+        #expect(
+            server.fileRequests.requests(for: key).count == 1 && server.fileRequests.requests(for: listKey).count == 1)
         let again = try await HaulProcess.run(["get", url, "-d", "dl"], in: directory)
         #expect(again.stderr.contains("20000 is complete already"), "\(again.stderr)")
         // Beside a download that runs, a file saved already is not counted as waiting.
@@ -53,7 +56,9 @@ struct GetCommandRerunTests {
 /// run will not know what this one saved.
 @Suite("haul get with a store it cannot write")
 struct GetCommandStoreFailureTests {
-    @Test("a checkpoint that fails (a file-size limit stands in for a full disk) makes the exit status 1; the next run finds the file complete by its mark")
+    @Test(
+        "a checkpoint that fails (a file-size limit stands in for a full disk) makes the exit status 1; the next run finds the file complete by its mark"
+    )
     func storeWriteFails() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()

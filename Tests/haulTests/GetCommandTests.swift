@@ -5,8 +5,10 @@ import Testing
 /// `haul get` run as a user runs it: the built binary, against the fault server.
 @Suite("haul get")
 struct GetCommandTests {
-    func haul(_ arguments: [String], in directory: URL, stdin: String? = nil,
-              fileSizeLimitKiB: Int? = nil) async throws -> HaulProcess.Run {
+    func haul(
+        _ arguments: [String], in directory: URL, stdin: String? = nil,
+        fileSizeLimitKiB: Int? = nil
+    ) async throws -> HaulProcess.Run {
         try await HaulProcess.run(arguments, in: directory, stdin: stdin, fileSizeLimitKiB: fileSizeLimitKiB)
     }
 
@@ -19,8 +21,11 @@ struct GetCommandTests {
         let server = try FaultServer.shared()
         let directory = try scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let run = try await haul(["get", server.url("/bytes/3000000").absoluteString, server.url("/chain/2").absoluteString,
-                            "-d", "out"], in: directory)
+        let run = try await haul(
+            [
+                "get", server.url("/bytes/3000000").absoluteString, server.url("/chain/2").absoluteString,
+                "-d", "out",
+            ], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         let saved = try Data(contentsOf: directory.appendingPathComponent("out/3000000"))
         #expect(saved.count == 3_000_000 && TestPattern.matches(saved))
@@ -51,13 +56,15 @@ struct GetCommandTests {
         #expect(missing.status == 3)
         #expect(missing.stderr.contains("the server answered 404 Not Found"))
 
-        let dropped = try await haul(["get", "-m", "1", server.url("/drop/1600000").absoluteString, "-o", "d.bin"], in: directory)
+        let dropped = try await haul(
+            ["get", "-m", "1", server.url("/drop/1600000").absoluteString, "-o", "d.bin"], in: directory)
         #expect(dropped.status == 6)
         #expect(dropped.stderr.contains("connection was lost"))
         #expect(dropped.stderr.contains("d.bin.part"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("d.bin").path))
 
-        let badFlag = try await haul(["get", "--max-download-limit", "fast", server.url("/bytes/1").absoluteString], in: directory)
+        let badFlag = try await haul(
+            ["get", "--max-download-limit", "fast", server.url("/bytes/1").absoluteString], in: directory)
         #expect(badFlag.status == 28)
         #expect(badFlag.stderr.contains("'fast' is not a size"))
 
@@ -78,13 +85,13 @@ struct GetQueueFileTests {
         let directory = try runner.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let queue = """
-        # two good, one bad
-        \(server.url("/file/1000?key=\(UUID())"))
-          out=one.bin
-        \(server.url("/file/2000?key=\(UUID())"))
-          split=many
-          out=two.bin
-        """
+            # two good, one bad
+            \(server.url("/file/1000?key=\(UUID())"))
+              out=one.bin
+            \(server.url("/file/2000?key=\(UUID())"))
+              split=many
+              out=two.bin
+            """
         try queue.write(to: directory.appendingPathComponent("q.txt"), atomically: true, encoding: .utf8)
         let run = try await runner.haul(["get", "-i", "q.txt", "-j", "2"], in: directory)
         #expect(run.status == 1)
@@ -102,7 +109,8 @@ struct GetQueueFileTests {
         let fifo = directory.appendingPathComponent("list.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
         let writer = Thread {
-            try? "\(server.url("/file/700?key=\(UUID())"))\n  out=piped.bin\n".write(toFile: fifo, atomically: false, encoding: .utf8)
+            try? "\(server.url("/file/700?key=\(UUID())"))\n  out=piped.bin\n".write(
+                toFile: fifo, atomically: false, encoding: .utf8)
         }
         writer.start()
         let piped = try await runner.haul(["get", "-q", "-i", "list.fifo"], in: directory)
@@ -123,7 +131,8 @@ struct GetQueueFileTests {
         let directory = try runner.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let list = "\(server.url("/file/500?key=\(UUID())"))\n\(server.url("/status/404"))\n"
-        let run = try await runner.haul(["get", "-i", "-", "-m", "1", "--save-session", "session.txt"], in: directory, stdin: list)
+        let run = try await runner.haul(
+            ["get", "-i", "-", "-m", "1", "--save-session", "session.txt"], in: directory, stdin: list)
         #expect(run.status == 3, "\(run.stderr)")
         #expect(run.stderr.contains("the server answered 404 Not Found"))
         let session = try String(contentsOf: directory.appendingPathComponent("session.txt"), encoding: .utf8)
@@ -136,15 +145,19 @@ struct GetQueueFileTests {
         let server = try FaultServer.shared()
         let directory = try runner.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let run = try await runner.haul(["get", "-m", "1", "-j", "1", server.url("/file/3000000?key=\(UUID())").absoluteString,
-                                   server.url("/file/100000?key=\(UUID())").absoluteString], in: directory,
-                                  fileSizeLimitKiB: 1024)
+        let run = try await runner.haul(
+            [
+                "get", "-m", "1", "-j", "1", server.url("/file/3000000?key=\(UUID())").absoluteString,
+                server.url("/file/100000?key=\(UUID())").absoluteString,
+            ], in: directory,
+            fileSizeLimitKiB: 1024)
         #expect(run.status == 9)
         #expect(run.stderr.contains("could not write the file"), "\(run.stderr)")
         #expect(run.stderr.contains("File too large"))
         #expect(run.stderr.contains("3000000.part"))
         #expect(try Data(contentsOf: directory.appendingPathComponent("100000")).count == 100_000)
-        let kept = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("3000000.part").path)
+        let kept = try FileManager.default.attributesOfItem(
+            atPath: directory.appendingPathComponent("3000000.part").path)
         #expect((kept[.size] as? Int ?? 0) > 0)
     }
 }
@@ -192,22 +205,27 @@ struct GetCommandNetrcTests {
 
         let fromHome = try await HaulProcess.run(["get", url, "-o", "a.txt"], in: directory, environment: environment)
         #expect(fromHome.status == 0, "\(fromHome.stderr)")
-        #expect(String(decoding: try Data(contentsOf: directory.appendingPathComponent("a.txt")), as: UTF8.self) == "welcome")
+        #expect(
+            String(decoding: try Data(contentsOf: directory.appendingPathComponent("a.txt")), as: UTF8.self)
+                == "welcome")
         #expect(!fromHome.stderr.contains("n3trc") && !fromHome.stderr.contains("warning"))
 
-        let refused = try await HaulProcess.run(["get", url, "-o", "b.txt", "--no-netrc"], in: directory, environment: environment)
+        let refused = try await HaulProcess.run(
+            ["get", url, "-o", "b.txt", "--no-netrc"], in: directory, environment: environment)
         #expect(refused.status == 24)
         #expect(refused.stderr.contains("401") && refused.stderr.contains("--http-user"), "\(refused.stderr)")
 
         let other = directory.appendingPathComponent("other-netrc").path
         try "default login fay password n3trc".write(toFile: other, atomically: true, encoding: .utf8)
         chmod(other, 0o644)
-        let named = try await HaulProcess.run(["get", url, "-o", "c.txt", "--netrc-path", other], in: directory,
-                                        environment: ["HOME": directory.appendingPathComponent("nowhere").path])
+        let named = try await HaulProcess.run(
+            ["get", url, "-o", "c.txt", "--netrc-path", other], in: directory,
+            environment: ["HOME": directory.appendingPathComponent("nowhere").path])
         #expect(named.status == 0, "\(named.stderr)")
         #expect(named.stderr.contains("can be read by other users") && named.stderr.contains("chmod 600"))
 
-        let missing = try await HaulProcess.run(["get", url, "--netrc-path", directory.appendingPathComponent("none").path], in: directory)
+        let missing = try await HaulProcess.run(
+            ["get", url, "--netrc-path", directory.appendingPathComponent("none").path], in: directory)
         #expect(missing.status == 28 && missing.stderr.contains("--netrc-path"), "\(missing.stderr)")
     }
 }

@@ -6,8 +6,9 @@ import Testing
 /// again with the same command, ends with every file whole.
 @Suite("kill -9 and restart")
 struct KillTests {
-    @Test("killed at random moments during concurrent downloads, every file ends whole",
-          arguments: [false, true])
+    @Test(
+        "killed at random moments during concurrent downloads, every file ends whole",
+        arguments: [false, true])
     func killAndRestart(split: Bool) async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
@@ -24,7 +25,8 @@ struct KillTests {
         }.joined(separator: "\n")
         try Data(list.utf8).write(to: directory.appendingPathComponent("list.txt"))
         // Checkpoints every 0.2 s (1 s by default), so even the shortest runs leave progress.
-        let arguments = ["get", "-i", "list.txt", "-d", "out", "-j", "4", "-q", "--checkpoint-interval", "0.2"]
+        let arguments =
+            ["get", "-i", "list.txt", "-d", "out", "-j", "4", "-q", "--checkpoint-interval", "0.2"]
             + (split ? ["-x", "16", "-s", "16", "-k", "1M"] : [])
 
         var generator = SystemRandomNumberGenerator()
@@ -43,7 +45,8 @@ struct KillTests {
         let run = try await HaulProcess.run(arguments, in: directory)
         #expect(run.status == 0, "\(run.stderr)\nkilled after (ms): \(delays)")
 
-        let saved = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path).sorted()
+        let saved = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)
+            .sorted()
         #expect(saved == sizes.map { "f\($0).bin" }, "killed after (ms): \(delays)")
         for size in sizes {
             let data = try Data(contentsOf: directory.appendingPathComponent("out/f\(size).bin"))

@@ -16,9 +16,11 @@ struct QueueFileTrustTests {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let victim = home.appendingPathComponent(".bashrc")
         try Data("precious".utf8).write(to: victim)
-        let list = [server.url("/bytes/3000").absoluteString, "  dir=\(home.path)", "  out=.bashrc", "  allow-overwrite=true",
-                    server.url("/bytes/2000").absoluteString, "  dir=sub/deeper", "  out=two.bin",
-                    server.url("/bytes/1000").absoluteString, "  dir=../home", "  out=.bashrc"]
+        let list = [
+            server.url("/bytes/3000").absoluteString, "  dir=\(home.path)", "  out=.bashrc", "  allow-overwrite=true",
+            server.url("/bytes/2000").absoluteString, "  dir=sub/deeper", "  out=two.bin",
+            server.url("/bytes/1000").absoluteString, "  dir=../home", "  out=.bashrc",
+        ]
         let url = server.queueFileURL(lines: list, key: UUID().uuidString).absoluteString
         let environment = ["XDG_CACHE_HOME": directory.appendingPathComponent("cache").path]
 
@@ -41,8 +43,12 @@ struct QueueFileTrustTests {
         let elsewhere = directory.appendingPathComponent("elsewhere")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         try Data("old".utf8).write(to: elsewhere.appendingPathComponent("a.bin"))
-        let list = [server.url("/bytes/3000").absoluteString, "  dir=\(elsewhere.path)", "  out=a.bin", "  allow-overwrite=true"]
-        try list.joined(separator: "\n").write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
+        let list = [
+            server.url("/bytes/3000").absoluteString, "  dir=\(elsewhere.path)", "  out=a.bin",
+            "  allow-overwrite=true",
+        ]
+        try list.joined(separator: "\n").write(
+            to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
 
         let run = try await HaulProcess.run(["get", "-i", "list.txt"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
@@ -58,16 +64,21 @@ struct QueueFileTrustTests {
     func diagnosticsShowNoEscapes() async throws {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let list = ["http://\u{1B}]0;pwned\u{07}/x", "gopher://h/\u{1B}[2J", "http://127.0.0.1:1/f",
-                    "  \u{1B}]52;c;ZXZpbA==\u{07}=1", "  out=\u{1B}[31mred", "  split=\u{1B}[2J"]
-        try list.joined(separator: "\n").write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
+        let list = [
+            "http://\u{1B}]0;pwned\u{07}/x", "gopher://h/\u{1B}[2J", "http://127.0.0.1:1/f",
+            "  \u{1B}]52;c;ZXZpbA==\u{07}=1", "  out=\u{1B}[31mred", "  split=\u{1B}[2J",
+        ]
+        try list.joined(separator: "\n").write(
+            to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
         let run = try await HaulProcess.run(["get", "-i", "list.txt", "-m", "1"], in: directory)
         #expect(!run.stderr.contains("\u{1B}") && !run.stderr.contains("\u{07}"), "\(run.stderr.debugDescription)")
         #expect(run.stderr.contains("list.txt:4:") && run.stderr.contains("^[]52;c;"), "\(run.stderr)")
         #expect(run.stderr.contains("list.txt:6:") && run.stderr.contains("^[[2J"), "\(run.stderr)")
     }
 
-    @Test("a header with no name, from the command line or a queue file, is refused by name and line; haul does not crash")
+    @Test(
+        "a header with no name, from the command line or a queue file, is refused by name and line; haul does not crash"
+    )
     func namelessHeader() async throws {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -77,10 +88,12 @@ struct QueueFileTrustTests {
             #expect(run.stderr.contains("--header") && run.stderr.contains("not a header"), "\(run.stderr)")
         }
         let list = ["http://127.0.0.1:1/f", "  header=:", "  header=::", "  user-agent=a\rX-Evil: 1"]
-        try list.joined(separator: "\n").write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
+        try list.joined(separator: "\n").write(
+            to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
         let run = try await HaulProcess.run(["get", "-i", "list.txt", "-m", "1"], in: directory)
         #expect(run.status == 6, "\(run.stderr)")
-        #expect(run.stderr.contains("list.txt:2: header:") && run.stderr.contains("list.txt:3: header:"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("list.txt:2: header:") && run.stderr.contains("list.txt:3: header:"), "\(run.stderr)")
         #expect(run.stderr.contains("list.txt:4: user-agent:"), "\(run.stderr)")
     }
 }

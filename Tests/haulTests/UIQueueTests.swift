@@ -13,19 +13,21 @@ struct UIQueueTests {
         defer { HaulProcess.cleanUp(directory) }
         let key = UUID().uuidString
         let url = server.url("/file/2000000?key=\(key)&pace=32768").absoluteString
-        let (process, errors) = try HaulProcess.start(["get", url, "--checkpoint-interval", "0.2"], in: directory)
+        let (process, errors) = try HaulProcess.start(["get", url], in: directory)
         let deadline = Date().addingTimeInterval(10)
         while server.fileRequests.requests(for: key).isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        try await Task.sleep(for: .milliseconds(600))
-        kill(process.processIdentifier, SIGKILL)
+        try await Task.sleep(for: .milliseconds(300))
+        // Ctrl-C: haul writes its progress to the store and exits 7, aria2's "unfinished".
+        kill(process.processIdentifier, SIGINT)
         _ = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        #expect(process.terminationStatus == 7)
 
         let tmux = try TmuxSession.haul([], in: directory, environment: "XDG_CONFIG_HOME=/nonexistent")
-        let shown = tmux.wait { $0.contains("the queue is empty") }
+        let shown = await tmux.wait { $0.contains("the queue is empty") }
         #expect(shown.held, "\(shown.text)")
         try tmux.send("q")
-        #expect(tmux.wait { $0.contains("EXIT=0") }.held)
+        #expect(await tmux.wait { $0.contains("EXIT=0") }.held)
         #expect(server.fileRequests.requests(for: key).count == 1)
 
         server.fileRequests.liftPace(for: key)
@@ -35,47 +37,52 @@ struct UIQueueTests {
     }
 
     @Test("C clears the ended rows after a yes; t's theme is remembered in config.toml; ~ in the import prompt is home")
-    func clearThemeAndHome() throws {
+    func clearThemeAndHome() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let list = server.url("/bytes/300").absoluteString + "\n  out=listed.bin\n"
         try list.write(to: directory.appendingPathComponent("list.txt"), atomically: true, encoding: .utf8)
         let urls = [server.url("/bytes/100").absoluteString, server.url("/status/404").absoluteString]
-        let tmux = try TmuxSession.haul(urls + ["-d", "dl", "-m", "1"], in: directory,
-                                        environment: "HOME='\(directory.path)' TERM=xterm-256color NO_COLOR=")
-        #expect(tmux.wait { $0.contains("✔ done") && $0.contains("✖ failed") && $0.contains("404 Not Found") }.held,
-                "\(tmux.capture())")
+        let tmux = try TmuxSession.haul(
+            urls + ["-d", "dl", "-m", "1"], in: directory,
+            environment: "HOME='\(directory.path)' TERM=xterm-256color NO_COLOR=")
+        #expect(
+            await tmux.wait { $0.contains("✔ done") && $0.contains("✖ failed") && $0.contains("404 Not Found") }.held,
+            "\(tmux.capture())")
 
         try tmux.send("C")
-        #expect(tmux.wait { $0.contains("Clear 2 ended rows") }.held, "\(tmux.capture())")
+        #expect(await tmux.wait { $0.contains("Clear 2 ended rows") }.held, "\(tmux.capture())")
         try tmux.send("y")
-        #expect(tmux.wait { $0.contains("the queue is empty") }.held, "\(tmux.capture())")
+        #expect(await tmux.wait { $0.contains("the queue is empty") }.held, "\(tmux.capture())")
 
         try tmux.send("i")
         try tmux.send("-l", "~/list.txt")
         try tmux.send("Enter")
-        #expect(tmux.wait { $0.contains("listed.bin") && $0.contains("✔ done") }.held, "\(tmux.capture())")
+        #expect(await tmux.wait { $0.contains("listed.bin") && $0.contains("✔ done") }.held, "\(tmux.capture())")
 
         try tmux.send("t")
-        let themed = tmux.wait { $0.contains("theme: ") }
+        let themed = await tmux.wait { $0.contains("theme: ") }
         #expect(themed.held, "\(themed.text)")
-        let chosen = themed.text.split(separator: "\n").first { $0.contains("theme: ") }?
+        let chosen =
+            themed.text.split(separator: "\n").first { $0.contains("theme: ") }?
             .components(separatedBy: "theme: ").last?.trimmingCharacters(in: .whitespaces) ?? ""
         try tmux.send("q")
-        #expect(tmux.wait { $0.contains("EXIT=0") }.held)
+        #expect(await tmux.wait { $0.contains("EXIT=0") }.held)
         let config = try String(contentsOfFile: directory.path + "-config/haul/config.toml", encoding: .utf8)
         #expect(!chosen.isEmpty && config.contains("theme = \"\(chosen)\""), "\(chosen): \(config)")
     }
 
     @Test("on TERM=dumb haul says it cannot draw the queue and downloads as haul get does")
-    func dumbTerminal() throws {
+    func dumbTerminal() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let tmux = try TmuxSession.haul([server.url("/bytes/500").absoluteString], in: directory, environment: "TERM=dumb")
-        let ended = tmux.wait { $0.contains("EXIT=") }
-        #expect(ended.text.contains("cannot draw the full-screen queue") && ended.text.contains("EXIT=0"), "\(ended.text)")
+        let tmux = try TmuxSession.haul(
+            [server.url("/bytes/500").absoluteString], in: directory, environment: "TERM=dumb")
+        let ended = await tmux.wait { $0.contains("EXIT=") }
+        #expect(
+            ended.text.contains("cannot draw the full-screen queue") && ended.text.contains("EXIT=0"), "\(ended.text)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("500").path))
     }
 }

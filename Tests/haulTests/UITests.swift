@@ -12,7 +12,7 @@ struct UITests {
 
     /// Sends `signal` to the haul downloading the fault server's `key`: haul's own command line
     /// starts with its path (the shell around it does not).
-    private func signalHaul(_ signal: String, downloading key: String) throws {
+    private func signalHaul(_ signal: String, downloading key: String) async throws {
         let kill = Process()
         kill.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
         kill.arguments = ["-\(signal)", "-f", "^\(HaulProcess.binary.path) .*key=\(key)"]
@@ -21,7 +21,7 @@ struct UITests {
     }
 
     @Test("downloads show, keys work while they run, help opens, q asks and quits, the terminal comes back")
-    func keys() throws {
+    func keys() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -29,30 +29,30 @@ struct UITests {
         let fast = server.url("/file/70000?key=\(UUID())").absoluteString
         let tmux = try session([slow, fast, "-d", "dl"], in: directory)
 
-        let started = tmux.wait { $0.contains("✔ done") && $0.contains("▶ active") }
+        let started = await tmux.wait { $0.contains("✔ done") && $0.contains("▶ active") }
         #expect(started.held, "\(started.text)")
         #expect(started.text.contains("? Help"))
 
         try tmux.send("?")
-        #expect(tmux.wait { $0.contains("haul: keys") && $0.contains("retry every failed download") }.held)
+        #expect(await tmux.wait { $0.contains("haul: keys") && $0.contains("retry every failed download") }.held)
         try tmux.send("x")
-        #expect(tmux.wait { $0.contains("STATE") }.held)
+        #expect(await tmux.wait { $0.contains("STATE") }.held)
 
         try tmux.send("Enter")
-        let detail = tmux.wait { $0.contains("saved as") && $0.contains("HTTP/1.1 206") || $0.contains("HTTP/1.1 200") }
+        let detail = await tmux.wait { $0.contains("saved as") && $0.contains("HTTP/1.1 206") || $0.contains("HTTP/1.1 200") }
         #expect(detail.held, "\(detail.text)")
 
         try tmux.send("p")
-        #expect(tmux.wait { $0.contains("‖ paused") }.held)
+        #expect(await tmux.wait { $0.contains("‖ paused") }.held)
         try tmux.send("p")
-        #expect(tmux.wait { $0.contains("▶ active") }.held)
+        #expect(await tmux.wait { $0.contains("▶ active") }.held)
 
         try tmux.send("q")
-        #expect(tmux.wait { $0.contains("Quit? The queue is saved") }.held)
+        #expect(await tmux.wait { $0.contains("Quit? The queue is saved") }.held)
         try tmux.send("n")
-        #expect(tmux.wait { $0.contains("nothing changed") }.held)
+        #expect(await tmux.wait { $0.contains("nothing changed") }.held)
         try tmux.send("q", "y")
-        let ended = tmux.wait { $0.contains("EXIT=0") }
+        let ended = await tmux.wait { $0.contains("EXIT=0") }
         #expect(ended.held, "\(ended.text)")
         #expect(ended.text.contains("1 download saved in the queue"))
         #expect(!ended.text.contains("? Help"), "the full screen is gone")
@@ -61,87 +61,94 @@ struct UITests {
     }
 
     @Test("resizing redraws; below 40×12 a note; SIGTERM restores the terminal and keeps the queue")
-    func resizeAndTerminate() throws {
+    func resizeAndTerminate() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let key = UUID().uuidString
         let slow = server.url("/file/4000000?key=\(key)&pace=32768").absoluteString
         let tmux = try session([slow, "-d", "dl"], in: directory, environment: "NO_COLOR=1")
-        #expect(tmux.wait { $0.contains("▶ active") }.held)
+        #expect(await tmux.wait { $0.contains("▶ active") }.held)
 
         try tmux.resize(width: 40, height: 12)
-        let small = tmux.wait { text in text.split(separator: "\n").allSatisfy { $0.count <= 40 } && text.contains("? Help") }
+        let small = await tmux.wait { text in
+            text.split(separator: "\n").allSatisfy { $0.count <= 40 } && text.contains("? Help")
+        }
         #expect(small.held, "\(small.text)")
         try tmux.resize(width: 30, height: 8)
-        #expect(tmux.wait { $0.contains("terminal too small") }.held)
+        #expect(await tmux.wait { $0.contains("terminal too small") }.held)
         try tmux.resize(width: 100, height: 30)
-        #expect(tmux.wait { $0.contains("PROGRESS") }.held)
+        #expect(await tmux.wait { $0.contains("PROGRESS") }.held)
 
-        try signalHaul("TERM", downloading: key)
-        let ended = tmux.wait { $0.contains("EXIT=") }
-        #expect(ended.held && ended.text.contains("EXIT=0") && ended.text.contains("saved in the queue"), "\(ended.text)")
+        try await signalHaul("TERM", downloading: key)
+        let ended = await tmux.wait { $0.contains("EXIT=") }
+        #expect(
+            ended.held && ended.text.contains("EXIT=0") && ended.text.contains("saved in the queue"), "\(ended.text)")
     }
 
     @Test("a crash restores the terminal first, then says what happened")
-    func crash() throws {
+    func crash() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let key = UUID().uuidString
         let tmux = try session([server.url("/file/4000000?key=\(key)&pace=32768").absoluteString], in: directory)
-        #expect(tmux.wait { $0.contains("▶ active") }.held)
-        try signalHaul("SEGV", downloading: key)
-        let ended = tmux.wait { $0.contains("EXIT=") }
-        #expect(ended.text.contains("haul crashed; the terminal is restored") && ended.text.contains("EXIT=139"), "\(ended.text)")
+        #expect(await tmux.wait { $0.contains("▶ active") }.held)
+        try await signalHaul("SEGV", downloading: key)
+        let ended = await tmux.wait { $0.contains("EXIT=") }
+        #expect(
+            ended.text.contains("haul crashed; the terminal is restored") && ended.text.contains("EXIT=139"),
+            "\(ended.text)")
         #expect(!ended.text.contains("? Help"))
     }
 
     @Test("a download refused with 401 asks for a user name and a hidden password, then completes")
-    func credentials() throws {
+    func credentials() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let url = server.url("/auth/digest?user=ann&pass=tmux-s3cret").absoluteString
         let tmux = try session([url, "-o", "page.txt", "--no-netrc"], in: directory)
-        let asked = tmux.wait { $0.contains("User name for 127.0.0.1") }
+        let asked = await tmux.wait { $0.contains("User name for 127.0.0.1") }
         #expect(asked.held, "\(asked.text)")
         try tmux.send("-l", "ann")
         try tmux.send("Enter")
-        #expect(tmux.wait { $0.contains("Password for ann at 127.0.0.1") }.held)
+        #expect(await tmux.wait { $0.contains("Password for ann at 127.0.0.1") }.held)
         try tmux.send("-l", "tmux-s3cret")
-        let typed = tmux.wait { $0.contains("•••••••••••") }
+        let typed = await tmux.wait { $0.contains("•••••••••••") }
         #expect(typed.held && !typed.text.contains("tmux-s3cret"), "\(typed.text)")
         try tmux.send("Enter")
-        let done = tmux.wait { $0.contains("✔ done") }
+        let done = await tmux.wait { $0.contains("✔ done") }
         #expect(done.held && !done.text.contains("tmux-s3cret"), "\(done.text)")
         try tmux.send("q")
-        #expect(tmux.wait { $0.contains("EXIT=0") }.held)
-        #expect(String(decoding: try Data(contentsOf: directory.appendingPathComponent("page.txt")), as: UTF8.self) == "welcome")
+        #expect(await tmux.wait { $0.contains("EXIT=0") }.held)
+        #expect(
+            String(decoding: try Data(contentsOf: directory.appendingPathComponent("page.txt")), as: UTF8.self)
+                == "welcome")
     }
 
     @Test("i with a URL imports a queue file from a server while the screen goes on; a bad URL says why")
-    func importByURL() throws {
+    func importByURL() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let list = [server.url("/bytes/3000").absoluteString, "  out=imported.bin"]
         let url = server.queueFileURL(lines: list, key: UUID().uuidString).absoluteString
         let tmux = try session([], in: directory, environment: "XDG_CACHE_HOME='\(directory.path)-cache'")
-        #expect(tmux.wait { $0.contains("? Help") }.held)
+        #expect(await tmux.wait { $0.contains("? Help") }.held)
         try tmux.send("i")
-        #expect(tmux.wait { $0.contains("a path or a URL") }.held)
+        #expect(await tmux.wait { $0.contains("a path or a URL") }.held)
         try tmux.send("-l", url)
         try tmux.send("Enter")
-        let imported = tmux.wait { $0.contains("1 entry queued") && $0.contains("✔ done") }
+        let imported = await tmux.wait { $0.contains("1 entry queued") && $0.contains("✔ done") }
         #expect(imported.held, "\(imported.text)")
         try tmux.send("i")
         try tmux.send("-l", server.url("/status/404").absoluteString)
         try tmux.send("Enter")
-        let refused = tmux.wait { $0.contains("could not be loaded") }
+        let refused = await tmux.wait { $0.contains("could not be loaded") }
         #expect(refused.held && refused.text.contains("404"), "\(refused.text)")
         try tmux.send("q")
-        #expect(tmux.wait { $0.contains("EXIT=0") }.held)
+        #expect(await tmux.wait { $0.contains("EXIT=0") }.held)
         #expect(try Data(contentsOf: directory.appendingPathComponent("imported.bin")).count == 3000)
     }
 }

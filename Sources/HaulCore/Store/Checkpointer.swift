@@ -99,8 +99,9 @@ public final class Checkpointer: DownloadJournal {
     private func checkpoint() {
         let (batch, orderSource) = pending.withLock { pending -> (DownloadStore.Batch, (@Sendable () -> [String])?) in
             // Added before changed: a later copy of the same download overwrites the first.
-            let batch = DownloadStore.Batch(added: pending.added, upserts: pending.changed.values,
-                                            removals: pending.removed, order: nil)
+            let batch = DownloadStore.Batch(
+                added: pending.added, upserts: pending.changed.values,
+                removals: pending.removed, order: nil)
             let source = pending.orderChanged ? pending.orderSource : nil
             pending = Pending(orderSource: pending.orderSource)
             return (batch, source)
@@ -130,7 +131,8 @@ public final class Checkpointer: DownloadJournal {
     /// Puts a batch that could not be written back in front of newer changes.
     private func refile(_ batch: DownloadStore.Batch) {
         file { pending in
-            for download in batch.allUpserts where pending.changed[download.id] == nil && !pending.removed.contains(download.id) {
+            for download in batch.allUpserts
+            where pending.changed[download.id] == nil && !pending.removed.contains(download.id) {
                 pending.changed[download.id] = download
             }
             pending.removed = batch.removals + pending.removed

@@ -91,34 +91,35 @@ public final class DownloadStore: Sendable {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: downloads and history") { db in
-            try db.execute(sql: """
-                CREATE TABLE download (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    position INTEGER NOT NULL,
-                    uris TEXT NOT NULL,
-                    options TEXT NOT NULL,
-                    state TEXT NOT NULL,
-                    directory TEXT,
-                    destination TEXT,
-                    total_bytes INTEGER NOT NULL,
-                    completed TEXT NOT NULL,
-                    validator TEXT,
-                    attempts INTEGER NOT NULL,
-                    last_error TEXT,
-                    updated_at REAL NOT NULL
-                );
-                CREATE INDEX download_position ON download(position);
-                CREATE TABLE history (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    download_id TEXT NOT NULL,
-                    uri TEXT NOT NULL,
-                    destination TEXT,
-                    bytes INTEGER NOT NULL,
-                    state TEXT NOT NULL,
-                    error TEXT,
-                    finished_at REAL NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE download (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        position INTEGER NOT NULL,
+                        uris TEXT NOT NULL,
+                        options TEXT NOT NULL,
+                        state TEXT NOT NULL,
+                        directory TEXT,
+                        destination TEXT,
+                        total_bytes INTEGER NOT NULL,
+                        completed TEXT NOT NULL,
+                        validator TEXT,
+                        attempts INTEGER NOT NULL,
+                        last_error TEXT,
+                        updated_at REAL NOT NULL
+                    );
+                    CREATE INDEX download_position ON download(position);
+                    CREATE TABLE history (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        download_id TEXT NOT NULL,
+                        uri TEXT NOT NULL,
+                        destination TEXT,
+                        bytes INTEGER NOT NULL,
+                        state TEXT NOT NULL,
+                        error TEXT,
+                        finished_at REAL NOT NULL
+                    );
+                    """)
         }
         return migrator
     }
@@ -131,10 +132,12 @@ public final class DownloadStore: Sendable {
             return try database.read { db in
                 var contents = Contents()
                 var interner = DownloadOptions.Interner()
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT id, uris, options, state, directory, destination, total_bytes, completed, validator,
-                           attempts, last_error FROM download ORDER BY position, rowid
-                    """)
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT id, uris, options, state, directory, destination, total_bytes, completed, validator,
+                               attempts, last_error FROM download ORDER BY position, rowid
+                        """)
                 while let row = try rows.next() {
                     var download = DownloadStore.download(from: row, problems: &contents.problems)
                     download.options = interner.intern(download.options)
@@ -153,13 +156,17 @@ public final class DownloadStore: Sendable {
     public func history(limit: Int = 100) throws(StoreError) -> [HistoryEntry] {
         do {
             return try database.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT download_id, uri, destination, bytes, state, error, finished_at
-                    FROM history ORDER BY id DESC LIMIT ?
-                    """, arguments: [limit]).map { row in
-                    HistoryEntry(downloadID: row[0], uri: row[1], destination: row[2], bytes: row[3],
-                                 state: Download.State(rawValue: row[4]) ?? .failed, error: row[5],
-                                 finishedAt: Date(timeIntervalSince1970: row[6]))
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT download_id, uri, destination, bytes, state, error, finished_at
+                        FROM history ORDER BY id DESC LIMIT ?
+                        """, arguments: [limit]
+                ).map { row in
+                    HistoryEntry(
+                        downloadID: row[0], uri: row[1], destination: row[2], bytes: row[3],
+                        state: Download.State(rawValue: row[4]) ?? .failed, error: row[5],
+                        finishedAt: Date(timeIntervalSince1970: row[6]))
                 }
             }
         } catch {
@@ -172,13 +179,16 @@ public final class DownloadStore: Sendable {
         do {
             return try database.read { db in
                 var files: [String: SavedFile] = [:]
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT uri, destination, bytes, finished_at FROM history
-                    WHERE state = 'complete' AND destination IS NOT NULL ORDER BY id
-                    """)
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT uri, destination, bytes, finished_at FROM history
+                        WHERE state = 'complete' AND destination IS NOT NULL ORDER BY id
+                        """)
                 while let row = try rows.next() {
-                    files[row[0]] = SavedFile(destination: row[1], bytes: row[2],
-                                              finishedAt: Date(timeIntervalSince1970: row[3]))
+                    files[row[0]] = SavedFile(
+                        destination: row[1], bytes: row[2],
+                        finishedAt: Date(timeIntervalSince1970: row[3]))
                 }
                 return files
             }
@@ -198,7 +208,8 @@ public final class DownloadStore: Sendable {
                 problems.append("download \(id): option \(parts[0]) ignored: \(error)")
             }
         }
-        var download = Download(id: id, uris: (row[1] as String).split(separator: "\n").map(String.init), options: options)
+        var download = Download(
+            id: id, uris: (row[1] as String).split(separator: "\n").map(String.init), options: options)
         download.state = Download.State(rawValue: row[3]) ?? .queued
         download.directory = row[4]
         download.destination = row[5]
@@ -224,35 +235,41 @@ public final class DownloadStore: Sendable {
                 let now = Date().timeIntervalSince1970
                 var next = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM download").map { $0 + 1 } ?? 0
                 let previousState = try db.cachedStatement(sql: "SELECT state FROM download WHERE id = ?")
-                let upsert = try db.cachedStatement(sql: """
-                    INSERT INTO download (id, position, uris, options, state, directory, destination, total_bytes,
-                                          completed, validator, attempts, last_error, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET uris = excluded.uris, options = excluded.options,
-                        state = excluded.state, directory = excluded.directory,
-                        destination = COALESCE(excluded.destination, download.destination),
-                        total_bytes = excluded.total_bytes, completed = excluded.completed,
-                        validator = excluded.validator, attempts = excluded.attempts,
-                        last_error = excluded.last_error, updated_at = excluded.updated_at
-                    """)
-                let history = try db.cachedStatement(sql: """
-                    INSERT INTO history (download_id, uri, destination, bytes, state, error, finished_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """)
+                let upsert = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO download (id, position, uris, options, state, directory, destination, total_bytes,
+                                              completed, validator, attempts, last_error, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT(id) DO UPDATE SET uris = excluded.uris, options = excluded.options,
+                            state = excluded.state, directory = excluded.directory,
+                            destination = COALESCE(excluded.destination, download.destination),
+                            total_bytes = excluded.total_bytes, completed = excluded.completed,
+                            validator = excluded.validator, attempts = excluded.attempts,
+                            last_error = excluded.last_error, updated_at = excluded.updated_at
+                        """)
+                let history = try db.cachedStatement(
+                    sql: """
+                        INSERT INTO history (download_id, uri, destination, bytes, state, error, finished_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """)
                 // Interned options (see DownloadOptions.Interner) are turned into text once.
                 var lastOptions: (options: DownloadOptions, text: String)?
                 for download in batch.allUpserts {
                     if download.state == .complete || download.state == .failed,
-                       try String.fetchOne(previousState, arguments: [download.id]) != download.state.rawValue {
-                        try history.execute(arguments: [download.id, download.displayURI, download.destination,
-                                                        download.bytesDone, download.state.rawValue,
-                                                        download.lastError, now])
+                        try String.fetchOne(previousState, arguments: [download.id]) != download.state.rawValue
+                    {
+                        try history.execute(arguments: [
+                            download.id, download.displayURI, download.destination,
+                            download.bytesDone, download.state.rawValue,
+                            download.lastError, now,
+                        ])
                     }
                     let options: String
                     if let lastOptions, lastOptions.options.sharesValues(with: download.options) {
                         options = lastOptions.text
                     } else {
-                        options = download.options.pairs(includingSecrets: true).map { "\($0)=\($1)" }.joined(separator: "\n")
+                        options = download.options.pairs(includingSecrets: true).map { "\($0)=\($1)" }.joined(
+                            separator: "\n")
                         lastOptions = (download.options, options)
                     }
                     try upsert.execute(arguments: [

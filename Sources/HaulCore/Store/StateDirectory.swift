@@ -19,8 +19,9 @@ public final class StateDirectory: Sendable {
     public init(path: String) throws(StoreError) {
         self.path = path
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw StoreError("cannot create the state directory \(path): \(error.localizedDescription)")
         }
@@ -30,10 +31,12 @@ public final class StateDirectory: Sendable {
             throw StoreError("cannot open \(lockPath): \(String(cString: strerror(errno)))")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            let holder = (try? String(contentsOfFile: lockPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let holder = (try? String(contentsOfFile: lockPath, encoding: .utf8))?.trimmingCharacters(
+                in: .whitespacesAndNewlines)
             close(descriptor)
-            throw StoreError("another haul\(holder.map { " (pid \($0))" } ?? "") is using the state directory \(path); "
-                + "wait for it to finish, or give this one its own with --state-dir")
+            throw StoreError(
+                "another haul\(holder.map { " (pid \($0))" } ?? "") is using the state directory \(path); "
+                    + "wait for it to finish, or give this one its own with --state-dir")
         }
         let pid = "\(getpid())\n"
         _ = ftruncate(descriptor, 0)

@@ -23,10 +23,12 @@ public final class StoredQueue: Sendable {
     /// `onStoreError` runs when a checkpoint cannot be written (the changes are kept for the next).
     /// `maxDownloadResults`: the queue keeps at most this many ended downloads, the oldest
     /// leaving it (`--max-download-result`); nil keeps all.
-    public init(stateDirectory: String, configuration: DownloadQueue.Configuration, engine: ConnectionEngine = .shared,
-                checkpointInterval: Double = 1, maxDownloadResults: Int? = nil,
-                onStoreError: @escaping @Sendable (StoreError) -> Void,
-                onEvent: @escaping @Sendable (DownloadEvent) -> Void) throws(StoreError) {
+    public init(
+        stateDirectory: String, configuration: DownloadQueue.Configuration, engine: ConnectionEngine = .shared,
+        checkpointInterval: Double = 1, maxDownloadResults: Int? = nil,
+        onStoreError: @escaping @Sendable (StoreError) -> Void,
+        onEvent: @escaping @Sendable (DownloadEvent) -> Void
+    ) throws(StoreError) {
         directory = try StateDirectory(path: stateDirectory)
         store = try DownloadStore(path: directory.databasePath)
         let contents = try store.load()
@@ -100,8 +102,10 @@ public final class StoredQueue: Sendable {
 
     /// The downloads `entries` ask for, stored ones continued, and the ids of those continued;
     /// files found on disk go into `continuation`.
-    private func matched(_ entries: consuming [QueueEntry],
-                         noting continuation: inout Continuation) -> (downloads: [Download], named: Set<String>) {
+    private func matched(
+        _ entries: consuming [QueueEntry],
+        noting continuation: inout Continuation
+    ) -> (downloads: [Download], named: Set<String>) {
         // Every download still in the store belongs to a run that did not end: completed ones
         // too (a run killed after a file was saved), which stay complete rather than being
         // fetched again under a new name.
@@ -116,7 +120,8 @@ public final class StoredQueue: Sendable {
             var fresh = queue.newDownload(for: entry)
             let key = entry.uris.joined(separator: "\t")
             guard let index = earlier[key]?.firstIndex(where: { StoredQueue.continues($0, fresh) }),
-                  var download = earlier[key]?.remove(at: index) else {
+                var download = earlier[key]?.remove(at: index)
+            else {
                 if saved == nil { saved = (try? store.savedFiles()) ?? [:] }
                 notice(filesOf: &fresh, history: saved?[fresh.displayURI], noting: &continuation)
                 return fresh
@@ -139,8 +144,10 @@ public final class StoredQueue: Sendable {
     /// or under `continue=true` a file another tool left unfinished (then it continues it);
     /// without `continue=true` such a file is noted as one `-c` would continue. Overwriting and
     /// conditional gets ask the server instead.
-    private func notice(filesOf fresh: inout Download, history: DownloadStore.SavedFile?,
-                        noting continuation: inout Continuation) {
+    private func notice(
+        filesOf fresh: inout Download, history: DownloadStore.SavedFile?,
+        noting continuation: inout Continuation
+    ) {
         let options = fresh.options.merged(over: queue.configuration.defaults)
         guard options.allowOverwrite != true, options.conditionalGet != true, let directory = fresh.directory else {
             return
@@ -152,8 +159,10 @@ public final class StoredQueue: Sendable {
             fresh.completed = ByteRanges(file.bytes > 0 ? [0..<file.bytes] : [])
             return
         }
-        guard let path = fresh.uris.first.flatMap(URL.init(string:))
-                .flatMap({ FileNaming.expectedPath(out: options.out, url: $0, directory: directory) }) else { return }
+        guard
+            let path = fresh.uris.first.flatMap(URL.init(string:))
+                .flatMap({ FileNaming.expectedPath(out: options.out, url: $0, directory: directory) })
+        else { return }
         guard options.continueExisting == true else {
             if FileManager.default.fileExists(atPath: path) { continuation.continuable.append(path) }
             return
@@ -173,12 +182,15 @@ public final class StoredQueue: Sendable {
     /// since; else the file `fresh` would be saved as (its `out`, else the URL's name) when
     /// its mark (`SavedFileMark`) says it came from that URI unchanged, as after a run whose
     /// store could not be written.
-    private func savedFile(for fresh: Download, history: DownloadStore.SavedFile?, out: String?,
-                           in directory: String) -> DownloadStore.SavedFile? {
+    private func savedFile(
+        for fresh: Download, history: DownloadStore.SavedFile?, out: String?,
+        in directory: String
+    ) -> DownloadStore.SavedFile? {
         if let history, isStillSaved(history, out: out, in: directory) { return history }
         guard let url = fresh.uris.first.flatMap(URL.init(string:)),
-              let path = ConditionalGet.existingFile(out: out, url: url, directory: directory),
-              let size = SavedFileMark.savedSize(of: path, uri: fresh.displayURI) else { return nil }
+            let path = ConditionalGet.existingFile(out: out, url: url, directory: directory),
+            let size = SavedFileMark.savedSize(of: path, uri: fresh.displayURI)
+        else { return nil }
         return DownloadStore.SavedFile(destination: path, bytes: size, finishedAt: Date())
     }
 
@@ -192,7 +204,8 @@ public final class StoredQueue: Sendable {
         }
         var status = stat()
         guard lstat(file.destination, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-              Int64(status.st_size) == file.bytes else { return false }
+            Int64(status.st_size) == file.bytes
+        else { return false }
         // Modified after it was saved (a second of slack for the clocks' rounding): changed.
         return Double(status.st_mtim.tv_sec) <= file.finishedAt.timeIntervalSince1970 + 1
     }
@@ -218,7 +231,8 @@ public final class StoredQueue: Sendable {
     /// gone starts over.
     static func reconciled(_ download: Download) -> Download {
         guard !download.state.isFinal, let destination = download.destination, let partial = download.partialPath,
-              !FileManager.default.fileExists(atPath: partial) else { return download }
+            !FileManager.default.fileExists(atPath: partial)
+        else { return download }
         var download = download
         if FileManager.default.fileExists(atPath: destination) {
             download.state = .complete

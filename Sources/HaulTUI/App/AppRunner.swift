@@ -29,9 +29,11 @@ public final class AppRunner {
 
     /// `theme` is the one to start with; without colours the attributes-only theme is used.
     /// A queue file imported by URL is loaded with what `remoteQueueFiles` makes.
-    public init(terminal: any Terminal, queue: DownloadQueue, inbox: EventInbox, themes: ThemeCatalog,
-                theme: Theme, globalLimit: Int64?, remoteQueueFiles: @escaping () -> RemoteQueueFile,
-                queueFileLimit: Int64 = InputFile.defaultLimit, recordsFrameStats: Bool = false) {
+    public init(
+        terminal: any Terminal, queue: DownloadQueue, inbox: EventInbox, themes: ThemeCatalog,
+        theme: Theme, globalLimit: Int64?, remoteQueueFiles: @escaping () -> RemoteQueueFile,
+        queueFileLimit: Int64 = InputFile.defaultLimit, recordsFrameStats: Bool = false
+    ) {
         self.queueFileLimit = queueFileLimit
         self.terminal = terminal
         self.queue = queue
@@ -41,8 +43,9 @@ public final class AppRunner {
         stats = recordsFrameStats ? FrameStats() : nil
         self.theme = terminal.colorCount > 0 ? theme : Theme.attributesOnly
         let size = terminal.size
-        state = AppState(width: size.width, height: size.height, themeName: self.theme.name, globalLimit: globalLimit,
-                         maxConcurrentDownloads: queue.configuration.maxConcurrentDownloads)
+        state = AppState(
+            width: size.width, height: size.height, themeName: self.theme.name, globalLimit: globalLimit,
+            maxConcurrentDownloads: queue.configuration.maxConcurrentDownloads)
     }
 
     /// Shows `text` on the message line (for example a queue file's summary).
@@ -82,8 +85,9 @@ public final class AppRunner {
                 terminal.present()
                 if stats != nil {
                     let end = ProcessInfo.processInfo.systemUptime
-                    stats?.recordFrame(work: (staged - start) * 1000, withOutput: (end - start) * 1000,
-                                       afterKey: keyed ? (end - now) * 1000 : nil)
+                    stats?.recordFrame(
+                        work: (staged - start) * 1000, withOutput: (end - start) * 1000,
+                        afterKey: keyed ? (end - now) * 1000 : nil)
                 }
                 lastFrame = now
                 dirty = false
@@ -120,8 +124,10 @@ public final class AppRunner {
         for path in [download.destination, download.partialPath].compactMap({ $0 }) where unlink(path) == 0 {
             deleted.append(path)
         }
-        notify(deleted.isEmpty ? "removed; there was no file to delete" : "removed and deleted \(deleted.joined(separator: ", "))",
-               isError: false)
+        notify(
+            deleted.isEmpty
+                ? "removed; there was no file to delete" : "removed and deleted \(deleted.joined(separator: ", "))",
+            isError: false)
     }
 
     /// Queues a queue file's entries: a path at once, a URL when it has loaded (the UI goes on
@@ -138,16 +144,19 @@ public final class AppRunner {
             return
         }
         let limit = queueFileLimit
-        let notice = AppRunner.imported(Result { () throws(InputFile.FileError) in
-                                            try InputFile.read(contentsOf: path, limit: limit)
-                                        },
-                                        name: path, into: queue)
+        let notice = AppRunner.imported(
+            Result { () throws(InputFile.FileError) in
+                try InputFile.read(contentsOf: path, limit: limit)
+            },
+            name: path, into: queue)
         notify(notice.text, isError: notice.isError)
     }
 
     /// Queues what reading a queue file gave and returns the line to show for it.
-    private static func imported(_ result: Result<InputFile.ReadResult, InputFile.FileError>, name: String,
-                                 into queue: DownloadQueue) -> (text: String, isError: Bool) {
+    private static func imported(
+        _ result: Result<InputFile.ReadResult, InputFile.FileError>, name: String,
+        into queue: DownloadQueue
+    ) -> (text: String, isError: Bool) {
         switch result {
         case .success(let file):
             queue.add(file.entries)

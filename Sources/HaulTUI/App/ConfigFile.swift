@@ -49,20 +49,23 @@ public struct ConfigFile: Sendable, Equatable {
             let line = lines.line(of: key)
             if key == "theme" {
                 guard let theme = table[key]?.string else {
-                    throw ThemeError(file: path, line: line, key: key, message: "must be a string: a theme name or a path")
+                    throw ThemeError(
+                        file: path, line: line, key: key, message: "must be a string: a theme name or a path")
                 }
                 config.theme = theme
                 continue
             }
-            let values: [String]? = if let array = table[key]?.array {
-                array.map(text(of:)).allSatisfy { $0 != nil } ? array.compactMap(text(of:)) : nil
-            } else {
-                table[key].flatMap(text(of:))
-                    .map { [$0] }
-            }
+            let values: [String]? =
+                if let array = table[key]?.array {
+                    array.map(text(of:)).allSatisfy { $0 != nil } ? array.compactMap(text(of:)) : nil
+                } else {
+                    table[key].flatMap(text(of:))
+                        .map { [$0] }
+                }
             guard let values else {
-                throw ThemeError(file: path, line: line, key: key,
-                                 message: "must be a string, a number, true or false, or a list of strings")
+                throw ThemeError(
+                    file: path, line: line, key: key,
+                    message: "must be a string, a number, true or false, or a list of strings")
             }
             config.settings.append(Setting(name: key, values: values, line: line))
         }
@@ -79,7 +82,8 @@ public struct ConfigFile: Sendable, Equatable {
         var lines = text.isEmpty ? [] : text.components(separatedBy: "\n")
         if let index = lines.firstIndex(where: { line in
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            return trimmed.hasPrefix("theme") && trimmed.dropFirst(5).trimmingCharacters(in: .whitespaces).hasPrefix("=")
+            return trimmed.hasPrefix("theme")
+                && trimmed.dropFirst(5).trimmingCharacters(in: .whitespaces).hasPrefix("=")
         }) {
             lines[index] = setting
         } else {
@@ -95,7 +99,9 @@ public struct ConfigFile: Sendable, Equatable {
             try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
         } catch {
-            throw ThemeError(file: path, line: nil, key: "theme", message: "cannot remember the theme: \(error.localizedDescription)")
+            throw ThemeError(
+                file: path, line: nil, key: "theme", message: "cannot remember the theme: \(error.localizedDescription)"
+            )
         }
     }
 

@@ -26,7 +26,8 @@ public struct FrameStats: Sendable {
             let sorted = values.sorted()
             let mean = values.reduce(0, +) / Double(values.count)
             let p95 = sorted[min(Int(Double(sorted.count) * 0.95), sorted.count - 1)]
-            return String(format: "%@: n=%d mean=%.2fms p95=%.2fms max=%.2fms", name, values.count, mean, p95, sorted.last ?? 0)
+            return String(
+                format: "%@: n=%d mean=%.2fms p95=%.2fms max=%.2fms", name, values.count, mean, p95, sorted.last ?? 0)
         }
         return summary("frame work", workMilliseconds) + "\n" + summary("frame with output", frameMilliseconds) + "\n"
             + summary("key-to-screen", keyMilliseconds) + "\n"

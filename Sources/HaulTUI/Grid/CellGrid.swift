@@ -46,7 +46,9 @@ public struct CellGrid: Equatable, Sendable {
             if column + columns > end { break }
             if column >= 0 {
                 cells[y * width + column] = Cell(character: character, role: role, isContinuation: false)
-                if columns == 2 { cells[y * width + column + 1] = Cell(character: " ", role: role, isContinuation: true) }
+                if columns == 2 {
+                    cells[y * width + column + 1] = Cell(character: " ", role: role, isContinuation: true)
+                }
             }
             column += columns
         }

@@ -49,7 +49,9 @@ extension AppState {
         let text = String(prompt.text).trimmingCharacters(in: .whitespaces)
         switch prompt.kind {
         case .filter:
-            if !text.isEmpty { say("showing \(visible.count) of \(order.count) (/ then Esc clears the filter)", error: false) }
+            if !text.isEmpty {
+                say("showing \(visible.count) of \(order.count) (/ then Esc clears the filter)", error: false)
+            }
             return []
         case .add:
             let uris = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
@@ -67,7 +69,9 @@ extension AppState {
             return [.importFile(text)]
         case .limitSelected(let id):
             guard let limit = parseLimit(text) else { return [] }
-            say(limit.map { "limit for this download: \(ByteCount.format($0))/s" } ?? "no limit for this download", error: false)
+            say(
+                limit.map { "limit for this download: \(ByteCount.format($0))/s" } ?? "no limit for this download",
+                error: false)
             return [.setLimit(id, limit)]
         case .user(let id, let host):
             guard !text.isEmpty else { return [] }
@@ -92,7 +96,8 @@ extension AppState {
     /// no other prompt or question is open.
     mutating func askForCredentialsIfRefused(_ download: Download) {
         guard download.state == .failed, download.response?.statusCode == 401, mode == .normal,
-              !credentialsAsked.contains(download.id) else { return }
+            !credentialsAsked.contains(download.id)
+        else { return }
         credentialsAsked.insert(download.id)
         askForCredentials(download)
     }

@@ -30,11 +30,16 @@ extension AppState {
                 counts[old.state, default: 1] -= 1
                 counts[download.state, default: 0] += 1
             }
-            if download.state == .active { activeSpeeds[download.id] = download.speed } else { activeSpeeds.removeValue(forKey: download.id) }
+            if download.state == .active {
+                activeSpeeds[download.id] = download.speed
+            } else {
+                activeSpeeds.removeValue(forKey: download.id)
+            }
             if (!filter.isEmpty || sort == .name) && old.destination != download.destination { visibleDirty = true }
         case .removed(let id):
             let selectedIndex = self.selectedIndex
-            guard let old = downloads.removeValue(forKey: id), let position = orderPosition.removeValue(forKey: id) else { return }
+            guard let old = downloads.removeValue(forKey: id), let position = orderPosition.removeValue(forKey: id)
+            else { return }
             counts[old.state, default: 1] -= 1
             totals.count(old, -1)
             activeSpeeds.removeValue(forKey: id)
@@ -80,9 +85,12 @@ extension AppState {
         }
         let needle = filter.lowercased()
         let downloads = self.downloads
-        var rows = needle.isEmpty ? order : order.filter { id in
-            downloads[id].map { AppState.name(of: $0).lowercased().contains(needle) } ?? false
-        }
+        var rows =
+            needle.isEmpty
+            ? order
+            : order.filter { id in
+                downloads[id].map { AppState.name(of: $0).lowercased().contains(needle) } ?? false
+            }
         switch sort {
         case .queue: break
         case .name:

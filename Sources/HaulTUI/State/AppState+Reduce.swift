@@ -29,7 +29,9 @@ extension AppState {
                 message = shown.aged(by: 1)
             }
             speedHistory.append(totalSpeed)
-            if speedHistory.count > AppState.historyLength { speedHistory.removeFirst(speedHistory.count - AppState.historyLength) }
+            if speedHistory.count > AppState.historyLength {
+                speedHistory.removeFirst(speedHistory.count - AppState.historyLength)
+            }
             if sort == .speed || sort == .progress { visibleDirty = true }
             refreshVisible()
             return []
@@ -116,7 +118,10 @@ extension AppState {
             switch download.state {
             case .queued, .active: return [.pause([download.id])]
             case .paused: return [.resume([download.id])]
-            default: say("only a queued or running download can be paused (this one is \(download.state.rawValue))", error: true)
+            default:
+                say(
+                    "only a queued or running download can be paused (this one is \(download.state.rawValue))",
+                    error: true)
             }
         case .togglePauseAll:
             let running = order.filter { downloads[$0].map { $0.state == .queued || $0.state == .active } ?? false }
@@ -140,7 +145,10 @@ extension AppState {
             return [.retry([download.id])]
         case .retryAllFailed:
             let failed = order.filter { downloads[$0]?.state == .failed }
-            say(failed.isEmpty ? "no failed downloads" : "retrying \(failed.count) failed download\(failed.count == 1 ? "" : "s")", error: false)
+            say(
+                failed.isEmpty
+                    ? "no failed downloads" : "retrying \(failed.count) failed download\(failed.count == 1 ? "" : "s")",
+                error: false)
             return failed.isEmpty ? [] : [.retry(failed)]
         case .add: mode = .prompt(Prompt(kind: .add))
         case .importFile: mode = .prompt(Prompt(kind: .importFile))

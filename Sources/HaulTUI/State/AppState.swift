@@ -145,8 +145,10 @@ public struct AppState: Sendable {
 
     public static let historyLength = 60
 
-    public init(width: Int, height: Int, themeName: String = "default", globalLimit: Int64? = nil,
-                keyMap: KeyMap = .standard, maxConcurrentDownloads: Int = 5) {
+    public init(
+        width: Int, height: Int, themeName: String = "default", globalLimit: Int64? = nil,
+        keyMap: KeyMap = .standard, maxConcurrentDownloads: Int = 5
+    ) {
         self.maxConcurrentDownloads = maxConcurrentDownloads
         self.width = width
         self.height = height

@@ -8,9 +8,11 @@ public enum Color: Equatable, Sendable {
     case rgb(UInt8, UInt8, UInt8)
 
     /// The 16 ANSI names, in index order, as themes spell them.
-    public static let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
-                               "bright-black", "bright-red", "bright-green", "bright-yellow", "bright-blue",
-                               "bright-magenta", "bright-cyan", "bright-white"]
+    public static let names = [
+        "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
+        "bright-black", "bright-red", "bright-green", "bright-yellow", "bright-blue",
+        "bright-magenta", "bright-cyan", "bright-white",
+    ]
 
     /// Parses a name (`blue`, `bright-red`, `grey` for bright-black, `default`), an index 0-255
     /// given as text, or `#rrggbb`; nil when it is none of those.
@@ -62,9 +64,11 @@ public enum Color: Equatable, Sendable {
 
     /// xterm's RGB for a colour index: 16 system colours, the 6×6×6 cube, 24 greys.
     static func rgbValue(ofIndex index: Int) -> (Int, Int, Int) {
-        let system = [(0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205),
-                      (0, 205, 205), (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0),
-                      (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255)]
+        let system = [
+            (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205),
+            (0, 205, 205), (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0),
+            (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+        ]
         if index < 16 { return system[max(index, 0)] }
         if index < 232 {
             let cube = index - 16

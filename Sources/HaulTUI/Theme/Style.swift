@@ -10,8 +10,10 @@ public struct Style: Equatable, Sendable {
     public var reverse = false
     public var underline = false
 
-    public init(foreground: Color = .terminalDefault, background: Color = .terminalDefault,
-                bold: Bool = false, dim: Bool = false, reverse: Bool = false, underline: Bool = false) {
+    public init(
+        foreground: Color = .terminalDefault, background: Color = .terminalDefault,
+        bold: Bool = false, dim: Bool = false, reverse: Bool = false, underline: Bool = false
+    ) {
         self.foreground = foreground
         self.background = background
         self.bold = bold

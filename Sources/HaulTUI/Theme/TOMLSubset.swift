@@ -16,9 +16,10 @@ struct TOMLSubset {
         if scanner.scalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
             return "a control character (TOML allows none but tab)"
         }
-        return scanner.checkLine() ? nil
+        return scanner.checkLine()
+            ? nil
             : "not a line this file may hold: a comment, a [section], or key = value "
-            + "(a string, true or false, a number, { key = value, … } or [ value, … ] on one line)"
+                + "(a string, true or false, a number, { key = value, … } or [ value, … ] on one line)"
     }
 
     // MARK: - Grammar
@@ -83,8 +84,10 @@ struct TOMLSubset {
 
     private mutating func bareKey() -> Bool {
         let start = index
-        while let scalar = peek, scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-            || scalar == "_" || scalar == "-" {
+        while let scalar = peek, scalar.isASCII,
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                || scalar == "_" || scalar == "-"
+        {
             index += 1
         }
         return index > start

@@ -34,16 +34,19 @@ public struct Theme: Sendable, Equatable {
     }
 
     /// The base of every theme, and the monochrome one: attributes only.
-    public static let attributesOnly = Theme(name: "monochrome", styles: [
-        .header: Style(reverse: true), .headerAccent: Style(bold: true, reverse: true), .graph: Style(reverse: true),
-        .columnTitle: Style(underline: true), .selectedRow: Style(reverse: true),
-        .progressDone: Style(reverse: true), .progressTodo: Style(dim: true),
-        .active: Style(bold: true), .paused: Style(dim: true), .failed: Style(bold: true, underline: true),
-        .cancelled: Style(dim: true), .complete: Style(), .error: Style(bold: true), .muted: Style(dim: true),
-        .border: Style(dim: true), .functionKey: Style(bold: true), .functionLabel: Style(reverse: true),
-        .prompt: Style(bold: true), .detailLabel: Style(bold: true), .rangeDone: Style(bold: true),
-        .rangeTodo: Style(dim: true),
-    ])
+    public static let attributesOnly = Theme(
+        name: "monochrome",
+        styles: [
+            .header: Style(reverse: true), .headerAccent: Style(bold: true, reverse: true),
+            .graph: Style(reverse: true),
+            .columnTitle: Style(underline: true), .selectedRow: Style(reverse: true),
+            .progressDone: Style(reverse: true), .progressTodo: Style(dim: true),
+            .active: Style(bold: true), .paused: Style(dim: true), .failed: Style(bold: true, underline: true),
+            .cancelled: Style(dim: true), .complete: Style(), .error: Style(bold: true), .muted: Style(dim: true),
+            .border: Style(dim: true), .functionKey: Style(bold: true), .functionLabel: Style(reverse: true),
+            .prompt: Style(bold: true), .detailLabel: Style(bold: true), .rangeDone: Style(bold: true),
+            .rangeTodo: Style(dim: true),
+        ])
 
     // MARK: - Reading
 
@@ -54,27 +57,34 @@ public struct Theme: Sendable, Equatable {
         var styles: [Role: Style] = [:]
         let name = table["name"]?.string ?? file
         for key in table.keys where key != "name" && key != "roles" && key != "description" {
-            throw ThemeError(file: file, line: lines.line(of: key), key: key, message: "unknown setting (expected name, description and [roles])")
+            throw ThemeError(
+                file: file, line: lines.line(of: key), key: key,
+                message: "unknown setting (expected name, description and [roles])")
         }
         guard let roles = table["roles"] else { return Theme(name: name) }
         guard let rolesTable = roles.table else {
-            throw ThemeError(file: file, line: lines.line(of: "roles"), key: "roles", message: "must be a table: [roles]")
+            throw ThemeError(
+                file: file, line: lines.line(of: "roles"), key: "roles", message: "must be a table: [roles]")
         }
         for key in rolesTable.keys {
             let line = lines.line(of: key, in: "roles")
             guard let role = Role(rawValue: key) else {
-                throw ThemeError(file: file, line: line, key: "roles.\(key)",
-                                 message: "unknown role (roles: \(Role.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw ThemeError(
+                    file: file, line: line, key: "roles.\(key)",
+                    message: "unknown role (roles: \(Role.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             guard let entry = rolesTable[key]?.table else {
-                throw ThemeError(file: file, line: line, key: "roles.\(key)", message: "must be a table such as { fg = \"blue\", bold = true }")
+                throw ThemeError(
+                    file: file, line: line, key: "roles.\(key)",
+                    message: "must be a table such as { fg = \"blue\", bold = true }")
             }
             styles[role] = try style(from: entry, key: "roles.\(key)", file: file, line: line)
         }
         return Theme(name: name, styles: styles)
     }
 
-    private static func style(from entry: TOMLTable, key: String, file: String, line: Int?) throws(ThemeError) -> Style {
+    private static func style(from entry: TOMLTable, key: String, file: String, line: Int?) throws(ThemeError) -> Style
+    {
         var style = Style()
         for attribute in entry.keys {
             let value = entry[attribute]
@@ -82,13 +92,18 @@ public struct Theme: Sendable, Equatable {
             case "fg", "bg":
                 let text = value?.string ?? value?.int.map(String.init)
                 guard let text, let color = Color(parsing: text) else {
-                    throw ThemeError(file: file, line: line, key: "\(key).\(attribute)",
-                                     message: "'\(text ?? value.map { "\($0)" } ?? "")' is not a colour (a name such as blue or bright-red, 0-255, or #rrggbb)")
+                    throw ThemeError(
+                        file: file, line: line, key: "\(key).\(attribute)",
+                        message:
+                            "'\(text ?? value.map { "\($0)" } ?? "")' is not a colour "
+                            + "(a name such as blue or bright-red, 0-255, or #rrggbb)"
+                    )
                 }
                 if attribute == "fg" { style.foreground = color } else { style.background = color }
             case "bold", "dim", "reverse", "underline":
                 guard let flag = value?.bool else {
-                    throw ThemeError(file: file, line: line, key: "\(key).\(attribute)", message: "must be true or false")
+                    throw ThemeError(
+                        file: file, line: line, key: "\(key).\(attribute)", message: "must be true or false")
                 }
                 switch attribute {
                 case "bold": style.bold = flag
@@ -97,8 +112,9 @@ public struct Theme: Sendable, Equatable {
                 default: style.underline = flag
                 }
             default:
-                throw ThemeError(file: file, line: line, key: "\(key).\(attribute)",
-                                 message: "unknown attribute (fg, bg, bold, dim, reverse, underline)")
+                throw ThemeError(
+                    file: file, line: line, key: "\(key).\(attribute)",
+                    message: "unknown attribute (fg, bg, bold, dim, reverse, underline)")
             }
         }
         return style
@@ -161,7 +177,8 @@ struct ThemeLines {
                 continue
             }
             guard current == section else { continue }
-            let name = line.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            let name = line.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                in: CharacterSet(charactersIn: "\"'"))
             if name == key { return index + 1 }
         }
         return nil

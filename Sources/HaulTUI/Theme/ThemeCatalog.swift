@@ -28,8 +28,10 @@ public struct ThemeCatalog: Sendable {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         let sourceTree = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../Themes").standardized.path
-        let candidates = [executable.appendingPathComponent("themes").path,
-                          executable.appendingPathComponent("../share/haul/themes").standardized.path, sourceTree]
+        let candidates = [
+            executable.appendingPathComponent("themes").path,
+            executable.appendingPathComponent("../share/haul/themes").standardized.path, sourceTree,
+        ]
         return candidates.first { FileManager.default.fileExists(atPath: $0) }
     }
 
@@ -37,7 +39,8 @@ public struct ThemeCatalog: Sendable {
     public var names: [String] {
         var names = Set<String>()
         for directory in directories {
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where file.hasSuffix(".toml") {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            where file.hasSuffix(".toml") {
                 names.insert(String(file.dropLast(5)))
             }
         }
@@ -49,14 +52,18 @@ public struct ThemeCatalog: Sendable {
         let path: String
         if nameOrPath.contains("/") || nameOrPath.hasSuffix(".toml") {
             path = nameOrPath
-        } else if let found = directories.map({ "\($0)/\(nameOrPath).toml" }).first(where: FileManager.default.fileExists) {
+        } else if let found = directories.map({ "\($0)/\(nameOrPath).toml" }).first(
+            where: FileManager.default.fileExists)
+        {
             path = found
         } else {
             let known = names
-            throw ThemeError(file: nameOrPath, line: nil, key: nil,
-                             message: "no such theme (known: \(known.isEmpty ? "none found" : known.joined(separator: ", ")))")
+            throw ThemeError(
+                file: nameOrPath, line: nil, key: nil,
+                message: "no such theme (known: \(known.isEmpty ? "none found" : known.joined(separator: ", ")))")
         }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
             throw ThemeError(file: path, line: nil, key: nil, message: "cannot be read as UTF-8 text")
         }
         return try Theme.parse(text, file: path)

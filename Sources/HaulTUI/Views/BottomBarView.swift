@@ -15,12 +15,17 @@ enum BottomBarView {
             grid.put(question(confirmation, state: state), x: 0, y: messageRow, role: .prompt)
         case .normal, .help:
             if let message = state.message {
-                grid.put(TextSanitizer.visible(message.text), x: 0, y: messageRow, role: message.isError ? .error : .message)
+                grid.put(
+                    TextSanitizer.visible(message.text), x: 0, y: messageRow, role: message.isError ? .error : .message)
             } else if let waiting = heldBack(state) {
                 grid.put(waiting, x: 0, y: messageRow, role: .muted)
             } else if state.sort != .queue || !state.filter.isEmpty {
                 var note = "sorted by \(state.sort.rawValue)"
-                if !state.filter.isEmpty { note += ", filter '\(TextSanitizer.visible(state.filter))': \(state.visible.count) of \(state.order.count)" }
+                if !state.filter.isEmpty {
+                    note +=
+                        ", filter '\(TextSanitizer.visible(state.filter))': "
+                        + "\(state.visible.count) of \(state.order.count)"
+                }
                 grid.put(note, x: 0, y: messageRow, role: .muted)
             }
         }
@@ -30,7 +35,8 @@ enum BottomBarView {
     /// Why the selected queued download has not started: every slot is taken.
     static func heldBack(_ state: AppState) -> String? {
         guard let download = state.selectedDownload, download.state == .queued, download.nextAttemptAt == nil,
-              state.counts[.active, default: 0] >= state.maxConcurrentDownloads else { return nil }
+            state.counts[.active, default: 0] >= state.maxConcurrentDownloads
+        else { return nil }
         return "\(AppState.name(of: download)) waits for a free slot: \(state.counts[.active, default: 0]) of "
             + "\(state.maxConcurrentDownloads) downloads run (-j)"
     }
@@ -39,11 +45,14 @@ enum BottomBarView {
         switch confirmation {
         case .remove(let id, let deleteFile):
             let name = TextSanitizer.visible(AppState.name(of: state.downloads[id]))
-            return deleteFile ? "Remove \(name) and delete its file? (y/n)" : "Remove \(name) from the queue? The file stays. (y/n)"
+            return deleteFile
+                ? "Remove \(name) and delete its file? (y/n)" : "Remove \(name) from the queue? The file stays. (y/n)"
         case .clearEnded(let count):
             return "Clear \(count) ended row\(count == 1 ? "" : "s") (done, failed, cancelled)? Files stay. (y/n)"
         case .quit(let active):
-            return "\(active) download\(active == 1 ? " is" : "s are") running. Quit? The queue is saved and continues next time. (y/n)"
+            return
+                "\(active) download\(active == 1 ? " is" : "s are") running. "
+                + "Quit? The queue is saved and continues next time. (y/n)"
         }
     }
 
@@ -70,7 +79,8 @@ enum BottomBarView {
         grid.fill(x: 0, y: y, count: grid.width, role: .functionLabel)
         let entries = keyMap.barEntries.map { (key: $0.key + " ", label: $0.label + " ") }
         guard let first = entries.first, let last = entries.last else { return }
-        let width = { (entry: (key: String, label: String)) in DisplayWidth.of(entry.key) + DisplayWidth.of(entry.label) }
+        let width = { (entry: (key: String, label: String)) in DisplayWidth.of(entry.key) + DisplayWidth.of(entry.label)
+        }
         var room = grid.width - width(first) - (entries.count > 1 ? width(last) : 0)
         var shown = [first]
         for entry in entries.dropFirst().dropLast() {

@@ -15,8 +15,9 @@ enum DetailView {
             grid.put(" no download selected ", x: 2, y: top, role: .muted)
             return
         }
-        grid.put(" \(TextSanitizer.visible(AppState.name(of: download))) ", x: 2, y: top, role: .detailLabel,
-                 limit: grid.width - 2)
+        grid.put(
+            " \(TextSanitizer.visible(AppState.name(of: download))) ", x: 2, y: top, role: .detailLabel,
+            limit: grid.width - 2)
         let labelWidth = 15
         var lines: [(String, String, Role)] = []
         for (index, uri) in download.uris.enumerated() {
@@ -24,7 +25,9 @@ enum DetailView {
         }
         lines.append(("saved as", savedAs(download), .row))
         var status = "\(download.state.rawValue), attempt \(download.attempts)"
-        if download.totalBytes >= 0 { status += ", \(ByteCount.format(download.bytesDone)) of \(ByteCount.format(download.totalBytes))" }
+        if download.totalBytes >= 0 {
+            status += ", \(ByteCount.format(download.bytesDone)) of \(ByteCount.format(download.totalBytes))"
+        }
         lines.append(("state", status, QueueListView.role(of: download.state)))
         if let error = download.lastError {
             // Wrapped, on up to three lines: the end of an error says what to do.
@@ -34,19 +37,32 @@ enum DetailView {
             }
         }
         if let hint = download.hint { lines.append(("hint", hint, .muted)) }
-        for dropped in download.droppedMirrors { lines.append(("mirror dropped", TextSanitizer.visible(dropped), .error)) }
+        for dropped in download.droppedMirrors {
+            lines.append(("mirror dropped", TextSanitizer.visible(dropped), .error))
+        }
         if download.state == .active {
             for (index, segment) in download.liveSegments.enumerated() {
-                let range = "\(ByteCount.format(segment.range.lowerBound))–\(ByteCount.format(segment.range.upperBound))"
+                let range =
+                    "\(ByteCount.format(segment.range.lowerBound))–\(ByteCount.format(segment.range.upperBound))"
                 let progress = "\(ByteCount.format(segment.written)) of \(ByteCount.format(Int64(segment.range.count)))"
-                lines.append(("connection \(index + 1)", "\(range)  \(progress)  \(ByteCount.format(Int64(segment.speed)))/s  "
-                    + TextSanitizer.visible(segment.mirror), .row))
+                lines.append(
+                    (
+                        "connection \(index + 1)",
+                        "\(range)  \(progress)  \(ByteCount.format(Int64(segment.speed)))/s  "
+                            + TextSanitizer.visible(segment.mirror), .row
+                    ))
             }
         }
         if let response = download.response {
-            lines.append(("HTTP", TextSanitizer.visible("\(response.httpVersion) \(response.statusCode) \(response.reasonPhrase)"), .row))
+            lines.append(
+                (
+                    "HTTP",
+                    TextSanitizer.visible("\(response.httpVersion) \(response.statusCode) \(response.reasonPhrase)"),
+                    .row
+                ))
             if response.redirectChain.count > 1 {
-                lines.append(("redirects", response.redirectChain.map(TextSanitizer.visible).joined(separator: " → "), .row))
+                lines.append(
+                    ("redirects", response.redirectChain.map(TextSanitizer.visible).joined(separator: " → "), .row))
             }
             for header in response.headers {
                 lines.append((header.name, TextSanitizer.visible(header.value), .muted))
@@ -70,7 +86,9 @@ enum DetailView {
     private static func savedAs(_ download: Download) -> String {
         if let destination = download.destination { return TextSanitizer.visible(destination) }
         let directory = download.directory.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? ""
-        guard let out = download.options.out else { return TextSanitizer.visible(directory) + " (name from the first response)" }
+        guard let out = download.options.out else {
+            return TextSanitizer.visible(directory) + " (name from the first response)"
+        }
         return TextSanitizer.visible(directory + out)
     }
 
@@ -101,7 +119,9 @@ enum DetailView {
         let width = grid.width - x - 1
         guard width > 0 else { return }
         guard download.totalBytes > 0 else {
-            grid.put(download.completed.isEmpty ? "(size not known yet)" : download.completed.description, x: x, y: y, role: .muted)
+            grid.put(
+                download.completed.isEmpty ? "(size not known yet)" : download.completed.description, x: x, y: y,
+                role: .muted)
             return
         }
         let total = Double(download.totalBytes)

@@ -12,8 +12,10 @@ enum HeaderView {
         let limit = state.globalLimit.map { "limit \(ByteCount.format($0))/s" } ?? "no limit"
         let right = "\(ScreenRenderer.speed(state.totalSpeed))  \(limit) "
         var x = grid.put(" haul ", x: 0, y: 0, role: .headerAccent)
-        let parts: [(Download.State, String)] = [(.active, "active"), (.queued, "queued"), (.paused, "paused"),
-                                                  (.complete, "done"), (.failed, "failed"), (.cancelled, "cancelled")]
+        let parts: [(Download.State, String)] = [
+            (.active, "active"), (.queued, "queued"), (.paused, "paused"),
+            (.complete, "done"), (.failed, "failed"), (.cancelled, "cancelled"),
+        ]
         for (stateKind, word) in parts {
             let count = state.counts[stateKind, default: 0]
             guard count > 0 || stateKind == .active || stateKind == .queued else { continue }

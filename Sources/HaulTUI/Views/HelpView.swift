@@ -14,7 +14,9 @@ enum HelpView {
             y += 1
         }
         if y < grid.height - 1 {
-            grid.put("Mouse: click selects, the wheel scrolls. Any key closes this help.", x: 2, y: grid.height - 2, role: .muted)
+            grid.put(
+                "Mouse: click selects, the wheel scrolls. Any key closes this help.", x: 2, y: grid.height - 2,
+                role: .muted)
         }
         BottomBarView.drawFunctionBar(state.keyMap, y: grid.height - 1, grid: &grid)
     }

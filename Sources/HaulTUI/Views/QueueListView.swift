@@ -35,9 +35,10 @@ enum QueueListView {
             [speed, percent], [percent], [],
         ]
         let minimumName = 16
-        let optional = choices.first { columns in
-            columns.reduce(stateWidth + 1) { $0 + $1.width + 1 } + minimumName <= width
-        } ?? []
+        let optional =
+            choices.first { columns in
+                columns.reduce(stateWidth + 1) { $0 + $1.width + 1 } + minimumName <= width
+            } ?? []
         var nameWidth = width - optional.reduce(stateWidth + 1) { $0 + $1.width + 1 }
         // The bar is what a user watches: beyond 30 cells of name, it takes half the room.
         let shared = max(nameWidth - 30, 0) / 2
@@ -46,8 +47,10 @@ enum QueueListView {
             nameWidth -= shared
             return Column(title: column.title, width: column.width + shared, rightAligned: false, kind: .progress)
         }
-        return [Column(title: "STATE", width: stateWidth, rightAligned: false, kind: .state),
-                Column(title: "NAME", width: nameWidth, rightAligned: false, kind: .name)] + columns
+        return [
+            Column(title: "STATE", width: stateWidth, rightAligned: false, kind: .state),
+            Column(title: "NAME", width: nameWidth, rightAligned: false, kind: .name),
+        ] + columns
     }
 
     static func draw(_ state: AppState, into grid: inout CellGrid) {
@@ -70,7 +73,9 @@ enum QueueListView {
             if index == selectedIndex { grid.recolor(x: 0, y: y, count: grid.width, role: .selectedRow) }
         }
         if state.visible.isEmpty {
-            let note = state.order.isEmpty ? "the queue is empty: press a to add URLs, i to import a queue file"
+            let note =
+                state.order.isEmpty
+                ? "the queue is empty: press a to add URLs, i to import a queue file"
                 : "no download matches the filter '\(TextSanitizer.visible(state.filter))'"
             grid.put(note, x: 1, y: AppState.listTop, role: .muted)
         }
@@ -85,26 +90,36 @@ enum QueueListView {
                 put(label(of: download.state), in: column, x: x, y: y, role: role(of: download.state), grid: &grid)
             case .name:
                 let name = TextSanitizer.visible(AppState.name(of: download))
-                put(DisplayWidth.middleTruncated(name, to: column.width), in: column, x: x, y: y, role: .row, grid: &grid)
+                put(
+                    DisplayWidth.middleTruncated(name, to: column.width), in: column, x: x, y: y, role: .row,
+                    grid: &grid)
             case .size:
-                put(download.totalBytes >= 0 ? ByteCount.format(download.totalBytes) : "?", in: column, x: x, y: y, role: .row, grid: &grid)
+                put(
+                    download.totalBytes >= 0 ? ByteCount.format(download.totalBytes) : "?", in: column, x: x, y: y,
+                    role: .row, grid: &grid)
             case .progress:
                 if let note = note(for: download, now: now) {
-                    put(wholeWords(of: note, width: column.width), in: column, x: x, y: y,
+                    put(
+                        wholeWords(of: note, width: column.width), in: column, x: x, y: y,
                         role: download.state == .failed ? .error : .muted, grid: &grid)
                 } else {
                     drawBar(download, x: x, width: column.width, y: y, grid: &grid)
                 }
             case .percent:
-                let text = note(for: download, now: now).map { wholeWords(of: $0, width: column.width) }
+                let text =
+                    note(for: download, now: now).map { wholeWords(of: $0, width: column.width) }
                     ?? percent(download)
                 put(text, in: column, x: x, y: y, role: download.state == .failed ? .error : .row, grid: &grid)
             case .speed:
-                put(download.state == .active ? ScreenRenderer.speed(download.speed) : "", in: column, x: x, y: y, role: .speed, grid: &grid)
+                put(
+                    download.state == .active ? ScreenRenderer.speed(download.speed) : "", in: column, x: x, y: y,
+                    role: .speed, grid: &grid)
             case .eta:
                 put(ScreenRenderer.eta(download), in: column, x: x, y: y, role: .row, grid: &grid)
             case .connections:
-                put(download.state == .active ? String(max(download.connections, 1)) : "", in: column, x: x, y: y, role: .muted, grid: &grid)
+                put(
+                    download.state == .active ? String(max(download.connections, 1)) : "", in: column, x: x, y: y,
+                    role: .muted, grid: &grid)
             }
             x += column.width + 1
         }
@@ -114,7 +129,9 @@ enum QueueListView {
     private static func drawBar(_ download: Download, x: Int, width: Int, y: Int, grid: inout CellGrid) {
         let barWidth = width - 5
         let fraction = AppState.fraction(download)
-        let done = download.totalBytes > 0 || download.state == .complete ? Int((fraction * Double(barWidth)).rounded(.down)) : 0
+        let done =
+            download.totalBytes > 0 || download.state == .complete
+            ? Int((fraction * Double(barWidth)).rounded(.down)) : 0
         grid.fill(x: x, y: y, count: done, role: .progressDone)
         grid.fill(x: x + done, y: y, count: barWidth - done, role: .progressTodo)
         let text = percent(download)
@@ -156,7 +173,10 @@ enum QueueListView {
     }
 
     static func percent(_ download: Download) -> String {
-        if download.totalBytes <= 0 { return download.state == .complete ? "100%" : (download.bytesDone > 0 ? ByteCount.format(download.bytesDone) : "") }
+        if download.totalBytes <= 0 {
+            return download.state == .complete
+                ? "100%" : (download.bytesDone > 0 ? ByteCount.format(download.bytesDone) : "")
+        }
         return "\(Int(AppState.fraction(download) * 100))%"
     }
 

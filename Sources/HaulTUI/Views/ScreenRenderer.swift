@@ -14,7 +14,9 @@ public enum ScreenRenderer {
     public static func render(_ state: AppState) -> CellGrid {
         var grid = CellGrid(width: state.width, height: state.height)
         guard state.width >= minimumWidth, state.height >= minimumHeight else {
-            let note = "terminal too small: \(state.width)×\(state.height), haul needs \(minimumWidth)×\(minimumHeight)"
+            let note =
+                "terminal too small: \(state.width)×\(state.height), "
+                + "haul needs \(minimumWidth)×\(minimumHeight)"
             for (index, line) in wrap(note, width: max(state.width, 1)).enumerated() where index < state.height {
                 grid.put(line, x: 0, y: index, role: .error)
             }
@@ -67,7 +69,8 @@ public enum ScreenRenderer {
     static func duration(_ interval: Double) -> String {
         let seconds = Int(interval)
         if seconds >= 360_000 { return "∞" }
-        return seconds >= 3600 ? String(format: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
+        return seconds >= 3600
+            ? String(format: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)
             : String(format: "%d:%02d", seconds / 60, seconds % 60)
     }
 }

@@ -4,46 +4,59 @@ import ArgumentParser
 
 /// How many connections, to which mirrors, at what speed.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: [.customShort("j", allowingJoined: true), .customLong("max-concurrent-downloads")],
-            help: ArgumentHelp("Downloads at the same time.", valueName: "n"))
+    @Option(
+        name: [.customShort("j", allowingJoined: true), .customLong("max-concurrent-downloads")],
+        help: ArgumentHelp("Downloads at the same time.", valueName: "n"))
     var maxConcurrentDownloads: Int = 5
 
-    @Option(name: [.customShort("x", allowingJoined: true), .customLong("max-connection-per-server")],
-            help: ArgumentHelp("Connections to one server for one download, 1-64 (default 1: no splitting).",
-                               valueName: "n"))
+    @Option(
+        name: [.customShort("x", allowingJoined: true), .customLong("max-connection-per-server")],
+        help: ArgumentHelp(
+            "Connections to one server for one download, 1-64 (default 1: no splitting).",
+            valueName: "n"))
     var maxConnectionPerServer: Int?
 
-    @Option(name: [.customShort("s", allowingJoined: true), .customLong("split")],
-            help: ArgumentHelp("Connections for one download (default 5, within -x).", valueName: "n"))
+    @Option(
+        name: [.customShort("s", allowingJoined: true), .customLong("split")],
+        help: ArgumentHelp("Connections for one download (default 5, within -x).", valueName: "n"))
     var split: Int?
 
-    @Option(name: [.customShort("k", allowingJoined: true), .customLong("min-split-size")],
-            help: ArgumentHelp("No segment smaller than this is started, e.g. 1M (default 20M).", valueName: "size"))
+    @Option(
+        name: [.customShort("k", allowingJoined: true), .customLong("min-split-size")],
+        help: ArgumentHelp("No segment smaller than this is started, e.g. 1M (default 20M).", valueName: "size"))
     var minSplitSize: String?
 
-    @Option(name: .customLong("max-connections-per-host"),
-            help: ArgumentHelp("Downloads from one host at the same time (0: no cap); the rest wait while other hosts' "
+    @Option(
+        name: .customLong("max-connections-per-host"),
+        help: ArgumentHelp(
+            "Downloads from one host at the same time (0: no cap); the rest wait while other hosts' "
                 + "downloads run.", valueName: "n"))
     var maxConnectionsPerHost: Int = 0
 
-    @Option(name: .customLong("mirror"),
-            help: ArgumentHelp("Another URL of the same file (repeatable, one URL only); with -x/-s, mirrors serve "
+    @Option(
+        name: .customLong("mirror"),
+        help: ArgumentHelp(
+            "Another URL of the same file (repeatable, one URL only); with -x/-s, mirrors serve "
                 + "parts in parallel.", valueName: "url"))
     var mirrors: [String] = []
 
-    @Option(name: .customLong("max-download-limit"),
-            help: ArgumentHelp("Cap each download's speed, e.g. 500K or 2M (bytes per second).", valueName: "speed"))
+    @Option(
+        name: .customLong("max-download-limit"),
+        help: ArgumentHelp("Cap each download's speed, e.g. 500K or 2M (bytes per second).", valueName: "speed"))
     var maxDownloadLimit: String?
 
-    @Option(name: .customLong("max-overall-download-limit"),
-            help: ArgumentHelp("Cap all downloads together, e.g. 10M (bytes per second).", valueName: "speed"))
+    @Option(
+        name: .customLong("max-overall-download-limit"),
+        help: ArgumentHelp("Cap all downloads together, e.g. 10M (bytes per second).", valueName: "speed"))
     var maxOverallDownloadLimit: String?
 
-    @Option(name: .customLong("lowest-speed-limit"),
-            help: ArgumentHelp("Retry a download slower than this (e.g. 10K) for --timeout seconds.", valueName: "speed"))
+    @Option(
+        name: .customLong("lowest-speed-limit"),
+        help: ArgumentHelp("Retry a download slower than this (e.g. 10K) for --timeout seconds.", valueName: "speed"))
     var lowestSpeedLimit: String?
 
-    @Option(name: [.customShort("T", allowingJoined: true), .customLong("timeout")],
-            help: ArgumentHelp("Seconds to wait for a connection or for data.", valueName: "seconds"))
+    @Option(
+        name: [.customShort("T", allowingJoined: true), .customLong("timeout")],
+        help: ArgumentHelp("Seconds to wait for a connection or for data.", valueName: "seconds"))
     var timeout: Int = 60
 }

@@ -4,13 +4,17 @@ import ArgumentParser
 
 /// How often and how soon a failed download is tried again.
 struct RetryOptions: ParsableArguments {
-    @Option(name: [.customShort("m", allowingJoined: true), .customLong("max-tries")],
-            help: ArgumentHelp("Attempts per download (0: no limit). A failure that cannot heal (404, a refused "
+    @Option(
+        name: [.customShort("m", allowingJoined: true), .customLong("max-tries")],
+        help: ArgumentHelp(
+            "Attempts per download (0: no limit). A failure that cannot heal (404, a refused "
                 + "login, a full disk) is not retried.", valueName: "n"))
     var maxTries: Int = 5
 
-    @Option(name: .customLong("retry-wait"),
-            help: ArgumentHelp("Seconds between attempts (default: exponential backoff from 1 s).",
-                               valueName: "seconds"))
+    @Option(
+        name: .customLong("retry-wait"),
+        help: ArgumentHelp(
+            "Seconds between attempts (default: exponential backoff from 1 s).",
+            valueName: "seconds"))
     var retryWait: Int?
 }

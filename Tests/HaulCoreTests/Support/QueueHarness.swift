@@ -116,9 +116,11 @@ struct QueueHarness {
     let queue: DownloadQueue
     let recorder = EventRecorder()
 
-    init(maxConcurrent: Int = 5, maxPerHost: Int = 0, defaults: DownloadOptions = DownloadOptions(),
-         timer: any RetryTimer = ImmediateRetryTimer(), patience: SegmentPlanner.Patience = SegmentPlanner.Patience(),
-         netrc: Netrc? = nil, tls: TLSOptions = TLSOptions()) throws {
+    init(
+        maxConcurrent: Int = 5, maxPerHost: Int = 0, defaults: DownloadOptions = DownloadOptions(),
+        timer: any RetryTimer = ImmediateRetryTimer(), patience: SegmentPlanner.Patience = SegmentPlanner.Patience(),
+        netrc: Netrc? = nil, tls: TLSOptions = TLSOptions()
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-queue-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = DownloadQueue.Configuration()

@@ -1,21 +1,28 @@
 import Foundation
-@testable import HaulNet
 import HaulTestSupport
 import Testing
+
+@testable import HaulNet
 
 // MARK: - Loading helpers
 
 /// Starts `request` with a fresh `RecordingDelegate` on a serial queue and waits for its ending.
 @discardableResult
-func load(_ request: Request,
-          redirectDecision: @escaping @Sendable (Request, Response) -> Request? = { request, _ in request },
-          disposition: @escaping @Sendable (Response) -> ResponseDisposition = { _ in .allow },
-          challengeDecision: @escaping @Sendable (AuthenticationChallenge) -> ChallengeDisposition = { _ in .performDefaultHandling },
-          onEvent: @escaping @Sendable (Connection, RecordingDelegate.Event) -> Void = { _, _ in })
-    async -> RecordingDelegate {
+func load(
+    _ request: Request,
+    redirectDecision: @escaping @Sendable (Request, Response) -> Request? = { request, _ in request },
+    disposition: @escaping @Sendable (Response) -> ResponseDisposition = { _ in .allow },
+    challengeDecision: @escaping @Sendable (AuthenticationChallenge) -> ChallengeDisposition = { _ in
+        .performDefaultHandling
+    },
+    onEvent: @escaping @Sendable (Connection, RecordingDelegate.Event) -> Void = { _, _ in }
+)
+    async -> RecordingDelegate
+{
     let queue = TestQueue()
-    let delegate = RecordingDelegate(onQueue: queue.isCurrent, redirectDecision: redirectDecision,
-                                     disposition: disposition, challengeDecision: challengeDecision, onEvent: onEvent)
+    let delegate = RecordingDelegate(
+        onQueue: queue.isCurrent, redirectDecision: redirectDecision,
+        disposition: disposition, challengeDecision: challengeDecision, onEvent: onEvent)
     Connection(request: request, delegate: delegate, queue: queue.queue).start()
     #expect(await delegate.ended.wait(), "the connection never ended: \(delegate.events)")
     return delegate

@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-@testable import HaulNet
-import Synchronization
 import HaulTestSupport
+import Synchronization
+
+@testable import HaulNet
 
 // MARK: - RecordingDelegate
 
@@ -49,12 +50,16 @@ final class RecordingDelegate: ConnectionDelegate {
     private let cacheDecision: @Sendable (CachedResponse) -> CachedResponse?
     private let onEvent: @Sendable (Connection, Event) -> Void
 
-    init(onQueue: @escaping @Sendable () -> Bool,
-         redirectDecision: @escaping @Sendable (Request, Response) -> Request? = { request, _ in request },
-         disposition: @escaping @Sendable (Response) -> ResponseDisposition = { _ in .allow },
-         challengeDecision: @escaping @Sendable (AuthenticationChallenge) -> ChallengeDisposition = { _ in .performDefaultHandling },
-         cacheDecision: @escaping @Sendable (CachedResponse) -> CachedResponse? = { $0 },
-         onEvent: @escaping @Sendable (Connection, Event) -> Void = { _, _ in }) {
+    init(
+        onQueue: @escaping @Sendable () -> Bool,
+        redirectDecision: @escaping @Sendable (Request, Response) -> Request? = { request, _ in request },
+        disposition: @escaping @Sendable (Response) -> ResponseDisposition = { _ in .allow },
+        challengeDecision: @escaping @Sendable (AuthenticationChallenge) -> ChallengeDisposition = { _ in
+            .performDefaultHandling
+        },
+        cacheDecision: @escaping @Sendable (CachedResponse) -> CachedResponse? = { $0 },
+        onEvent: @escaping @Sendable (Connection, Event) -> Void = { _, _ in }
+    ) {
         self.onQueue = onQueue
         self.challengeDecision = challengeDecision
         self.cacheDecision = cacheDecision
@@ -91,7 +96,9 @@ final class RecordingDelegate: ConnectionDelegate {
     }
 
     func connection(_ connection: Connection, didReceive challenge: AuthenticationChallenge) -> ChallengeDisposition {
-        note(connection, .challenge(status: challenge.response.statusCode, previousFailures: challenge.previousFailureCount))
+        note(
+            connection,
+            .challenge(status: challenge.response.statusCode, previousFailures: challenge.previousFailureCount))
         return challengeDecision(challenge)
     }
 
@@ -104,13 +111,17 @@ final class RecordingDelegate: ConnectionDelegate {
         note(connection, .data(data.count)) { $0.body.append(data) }
     }
 
-    func connection(_ connection: Connection, didSendBodyData bytesWritten: Int64, totalBytesWritten: Int64,
-                    totalBytesExpectedToWrite: Int64) {
+    func connection(
+        _ connection: Connection, didSendBodyData bytesWritten: Int64, totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {
         note(connection, .sent(total: totalBytesWritten, expected: totalBytesExpectedToWrite))
     }
 
-    func connection(_ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
-                    totalBytesExpectedToWrite: Int64) {
+    func connection(
+        _ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {
         note(connection, .written(total: totalBytesWritten))
     }
 

@@ -17,7 +17,8 @@ struct HaulProcess {
     static let binary: URL = {
         var directory = Bundle.main.bundleURL
         while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("haul").path),
-              directory.path != "/" {
+            directory.path != "/"
+        {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent("haul")
@@ -38,9 +39,11 @@ struct HaulProcess {
 
     /// Starts haul with `arguments` in `directory`; stderr goes to the returned pipe. With
     /// `fileSizeLimitKiB`, bash applies that limit (ulimit -f) and then becomes haul.
-    static func start(_ arguments: [String], in directory: URL, stdin: String? = nil,
-                      fileSizeLimitKiB: Int? = nil, environment extra: [String: String] = [:],
-                      output: Pipe? = nil) throws -> (Process, Pipe) {
+    static func start(
+        _ arguments: [String], in directory: URL, stdin: String? = nil,
+        fileSizeLimitKiB: Int? = nil, environment extra: [String: String] = [:],
+        output: Pipe? = nil
+    ) throws -> (Process, Pipe) {
         let process = Process()
         if let fileSizeLimitKiB {
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
@@ -72,23 +75,30 @@ struct HaulProcess {
     /// Runs haul to its end. Awaited, not blocked on: the pipes are read and the process waited
     /// for on a thread of its own, so a test waiting for haul leaves Swift concurrency's few
     /// threads (two on a two-core machine) to the tests that run beside it.
-    static func run(_ arguments: [String], in directory: URL, stdin: String? = nil, fileSizeLimitKiB: Int? = nil,
-                    environment: [String: String] = [:], keepingStdout: Bool = false) async throws -> Run {
+    static func run(
+        _ arguments: [String], in directory: URL, stdin: String? = nil, fileSizeLimitKiB: Int? = nil,
+        environment: [String: String] = [:], keepingStdout: Bool = false
+    ) async throws -> Run {
         let stdout = keepingStdout ? Pipe() : nil
-        let (process, errors) = try start(arguments, in: directory, stdin: stdin, fileSizeLimitKiB: fileSizeLimitKiB,
-                                          environment: environment, output: stdout)
+        let (process, errors) = try start(
+            arguments, in: directory, stdin: stdin, fileSizeLimitKiB: fileSizeLimitKiB,
+            environment: environment, output: stdout)
         return await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 // Read side by side, so that neither pipe fills while the other is read.
                 let kept = Mutex(Data())
-                let reader = Thread { kept.withLock { $0 = stdout?.fileHandleForReading.readDataToEndOfFile() ?? Data() } }
+                let reader = Thread {
+                    kept.withLock { $0 = stdout?.fileHandleForReading.readDataToEndOfFile() ?? Data() }
+                }
                 reader.start()
                 let output = errors.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
                 while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
-                continuation.resume(returning: Run(status: process.terminationStatus,
-                                                   stderr: String(decoding: output, as: UTF8.self),
-                                                   stdout: kept.withLock { $0 }))
+                continuation.resume(
+                    returning: Run(
+                        status: process.terminationStatus,
+                        stderr: String(decoding: output, as: UTF8.self),
+                        stdout: kept.withLock { $0 }))
             }
         }
     }

@@ -15,7 +15,8 @@ final class TmuxSession {
     /// a line with its exit status.
     static func haul(_ arguments: [String], in directory: URL, environment: String = "") throws -> TmuxSession {
         let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
-        let command = "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' "
+        let command =
+            "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' "
             + "XDG_CONFIG_HOME='\(directory.path)-config' \(environment) '\(HaulProcess.binary.path)' \(quoted); "
             + "echo EXIT=$?; sleep 30"
         return try TmuxSession(command: command)
@@ -40,14 +41,15 @@ final class TmuxSession {
     }
 
     /// Polls the pane until `condition` holds, for at most `seconds`; returns the last capture
-    /// and whether it held.
+    /// and whether it held. Awaited between polls, so a waiting test leaves the test run's few
+    /// threads to the tests beside it.
     @discardableResult
-    func wait(seconds: Double = 15, until condition: (String) -> Bool) -> (text: String, held: Bool) {
+    func wait(seconds: Double = 15, until condition: (String) -> Bool) async -> (text: String, held: Bool) {
         let deadline = Date().addingTimeInterval(seconds)
         var text = capture()
         while !condition(text) {
             if Date() > deadline { return (text, false) }
-            Thread.sleep(forTimeInterval: 0.05)
+            try? await Task.sleep(for: .milliseconds(50))
             text = capture()
         }
         return (text, true)
@@ -57,7 +59,8 @@ final class TmuxSession {
     /// the client that starts a server (the daemon keeps a descriptor it watches), so it hangs.
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
-        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(
+            separator: " ")
         let command = "env -u TMUX TERM=xterm-256color tmux -L \(socket) \(quoted) 2>/dev/null </dev/null"
         guard let stream = popen(command, "r") else { throw TmuxError(command: command) }
         var output = Data()
