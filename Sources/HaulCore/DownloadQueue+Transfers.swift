@@ -173,12 +173,7 @@ extension DownloadQueue {
         let name = download.options.merged(over: configuration.defaults).out ?? FileNaming.name(for: response)
         download.destination = FileNaming.path(for: name, in: download.directory ?? configuration.directory)
         download.totalBytes = total
-        download.state = .complete
-        download.speed = 0
-        download.lastError = nil
-        state.downloads[download.id] = download
-        emit(.changed(download))
-        return admit(&state)
+        return markComplete(&state, download)
     }
 
     /// A conditional request answered 304: the file already there is the download, complete.
@@ -189,10 +184,16 @@ extension DownloadQueue {
         download.destination = path
         download.totalBytes = size
         download.completed = ByteRanges(size > 0 ? [0..<size] : [])
+        return markComplete(&state, download)
+    }
+
+    /// Files `download` as complete (no speed, no error), says so, and admits the next.
+    func markComplete(_ state: inout State, _ download: Download) -> [DownloadConnection] {
+        var download = download
         download.state = .complete
         download.speed = 0
         download.lastError = nil
-        state.downloads[id] = download
+        state.downloads[download.id] = download
         emit(.changed(download))
         return admit(&state)
     }
@@ -235,13 +236,8 @@ extension DownloadQueue {
                     // success without its file.
                     return failed(&state, id, .transport(.transport), "the server's reply ended without a body to save")
                 }
-                download.state = .complete
-                download.speed = 0
-                download.lastError = nil
                 if download.totalBytes < 0 { download.totalBytes = download.bytesDone }
-                state.downloads[id] = download
-                emit(.changed(download))
-                return admit(&state)
+                return markComplete(&state, download)
             })
     }
 

@@ -53,12 +53,7 @@ extension DownloadQueue {
                         return failed(&state, download.id, .local(failure.code), failure.message)
                     case .success(let destination):
                         current.destination = destination
-                        current.state = .complete
-                        current.speed = 0
-                        current.lastError = nil
-                        state.downloads[download.id] = current
-                        emit(.changed(current))
-                        return admit(&state)
+                        return markComplete(&state, current)
                     }
                 })
         }

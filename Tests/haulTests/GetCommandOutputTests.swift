@@ -96,14 +96,12 @@ struct GetCommandOutputTests {
         let alone = try await HaulProcess.run(["get", "--ask-password", url], in: directory)
         #expect(alone.status == 28 && alone.stderr.contains("--http-user"), "\(alone.stderr)")
 
-        let command =
-            "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' '\(HaulProcess.binary.path)' "
-            + "get --http-user u --ask-password -o a.txt '\(url)'; echo \"exit=$?\"; sleep 30"
-        let session = try TmuxSession(command: command)
+        let session = try TmuxSession.haul(["get", "--http-user", "u", "--ask-password", "-o", "a.txt", url],
+                                           in: directory)
         #expect(await session.wait { $0.contains("Password for u:") }.held, "\(session.capture())")
         try session.send("pw", "Enter")
-        let ended = await session.wait { $0.contains("exit=") }
-        #expect(ended.text.contains("exit=0") && !ended.text.contains("pw\n"), "\(ended.text)")
+        let ended = await session.wait { $0.contains("EXIT=") }
+        #expect(ended.text.contains("EXIT=0") && !ended.text.contains("pw\n"), "\(ended.text)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("a.txt").path))
     }
 
@@ -114,10 +112,7 @@ struct GetCommandOutputTests {
         defer { HaulProcess.cleanUp(directory) }
         let name = String(repeating: "a-very-long-file-name-", count: 6) + "end.iso"
         let url = server.url("/file/3000000?key=\(UUID())&pace=32768").absoluteString
-        let command =
-            "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' '\(HaulProcess.binary.path)' "
-            + "get -o '\(name)' '\(url)'"
-        let session = try TmuxSession(command: command, width: 80, height: 24)
+        let session = try TmuxSession.haul(["get", "-o", name, url], in: directory, width: 80, height: 24)
         let shown = await session.wait { $0.contains("ETA") }
         #expect(shown.held, "\(shown.text)")
         let line = shown.text.split(separator: "\n").first { $0.contains("ETA") } ?? ""

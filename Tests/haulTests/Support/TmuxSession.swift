@@ -13,13 +13,14 @@ final class TmuxSession {
 
     /// `haul ARGS` in `directory` with its own state and config (`DIR-state`, `DIR-config`), then
     /// a line with its exit status.
-    static func haul(_ arguments: [String], in directory: URL, environment: String = "") throws -> TmuxSession {
+    static func haul(_ arguments: [String], in directory: URL, environment: String = "", width: Int = 120,
+                     height: Int = 40) throws -> TmuxSession {
         let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
         let command =
             "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' "
             + "XDG_CONFIG_HOME='\(directory.path)-config' \(environment) '\(HaulProcess.binary.path)' \(quoted); "
             + "echo EXIT=$?; sleep 30"
-        return try TmuxSession(command: command)
+        return try TmuxSession(command: command, width: width, height: height)
     }
 
     deinit {
