@@ -96,8 +96,9 @@ struct GetCommandOutputTests {
         let alone = try await HaulProcess.run(["get", "--ask-password", url], in: directory)
         #expect(alone.status == 28 && alone.stderr.contains("--http-user"), "\(alone.stderr)")
 
-        let session = try TmuxSession.haul(["get", "--http-user", "u", "--ask-password", "-o", "a.txt", url],
-                                           in: directory)
+        let session = try TmuxSession.haul(
+            ["get", "--http-user", "u", "--ask-password", "-o", "a.txt", url],
+            in: directory)
         #expect(await session.wait { $0.contains("Password for u:") }.held, "\(session.capture())")
         try session.send("pw", "Enter")
         let ended = await session.wait { $0.contains("EXIT=") }

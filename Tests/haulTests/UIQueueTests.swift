@@ -12,10 +12,12 @@ struct UIQueueTests {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let key = UUID().uuidString
-        let url = server.url("/file/2000000?key=\(key)&pace=32768").absoluteString
+        let url = server.url("/file/20000000?key=\(key)&pace=32768").absoluteString
         let (process, errors) = try HaulProcess.start(["get", url], in: directory)
         let deadline = Date().addingTimeInterval(10)
-        while server.fileRequests.requests(for: key).isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        while server.fileRequests.requests(for: key).isEmpty, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         try await Task.sleep(for: .milliseconds(300))
         // Ctrl-C: haul writes its progress to the store and exits 7, aria2's "unfinished".
         kill(process.processIdentifier, SIGINT)

@@ -39,7 +39,9 @@ struct UITests {
         #expect(await tmux.wait { $0.contains("STATE") }.held)
 
         try tmux.send("Enter")
-        let detail = await tmux.wait { $0.contains("saved as") && $0.contains("HTTP/1.1 206") || $0.contains("HTTP/1.1 200") }
+        let detail = await tmux.wait {
+            $0.contains("saved as") && $0.contains("HTTP/1.1 206") || $0.contains("HTTP/1.1 200")
+        }
         #expect(detail.held, "\(detail.text)")
 
         try tmux.send("p")

@@ -13,8 +13,10 @@ final class TmuxSession {
 
     /// `haul ARGS` in `directory` with its own state and config (`DIR-state`, `DIR-config`), then
     /// a line with its exit status.
-    static func haul(_ arguments: [String], in directory: URL, environment: String = "", width: Int = 120,
-                     height: Int = 40) throws -> TmuxSession {
+    static func haul(
+        _ arguments: [String], in directory: URL, environment: String = "", width: Int = 120,
+        height: Int = 40
+    ) throws -> TmuxSession {
         let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
         let command =
             "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' "
