@@ -55,11 +55,8 @@ public struct DownloadOptions: Sendable, Equatable {
     /// These options, with every option `defaults` sets and these do not (headers: both).
     public func merged(over defaults: DownloadOptions) -> DownloadOptions {
         if values == Values() { return defaults }
-        var result = defaults
-        for (name, value) in pairs(includingSecrets: true) where name != "header" {
-            try? result.set(name, value)
-        }
-        result.headers = defaults.headers + self.headers
+        var result = DownloadOptions()
+        result.values = values.merged(over: defaults.values)
         return result
     }
 
@@ -168,6 +165,47 @@ extension DownloadOptions {
             default:
                 throw OptionError("unknown option '\(name)'")
             }
+        }
+
+        // MARK: - Merging
+
+        /// These values, each unset one taken from `defaults`, field by field (headers: the
+        /// defaults' first, then these).
+        func merged(over defaults: Values) -> Values {
+            var merged = self
+            func fill<Value>(_ field: WritableKeyPath<Values, Value?>) {
+                if merged[keyPath: field] == nil { merged[keyPath: field] = defaults[keyPath: field] }
+            }
+            fill(\.dir)
+            fill(\.out)
+            fill(\.split)
+            fill(\.maxConnectionPerServer)
+            fill(\.minSplitSize)
+            fill(\.maxDownloadLimit)
+            fill(\.checksum)
+            fill(\.maxTries)
+            fill(\.retryWait)
+            fill(\.timeout)
+            fill(\.connectTimeout)
+            fill(\.lowestSpeedLimit)
+            fill(\.userAgent)
+            fill(\.referer)
+            fill(\.httpUser)
+            fill(\.httpPasswd)
+            fill(\.allProxy)
+            fill(\.httpProxy)
+            fill(\.httpsProxy)
+            fill(\.noProxy)
+            fill(\.pause)
+            fill(\.allowOverwrite)
+            fill(\.autoFileRenaming)
+            fill(\.conditionalGet)
+            fill(\.continueExisting)
+            fill(\.dryRun)
+            fill(\.remoteTime)
+            fill(\.gid)
+            merged.headers = defaults.headers + headers
+            return merged
         }
 
         // MARK: - Writing

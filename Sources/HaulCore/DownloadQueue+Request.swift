@@ -11,6 +11,7 @@ extension DownloadQueue.Configuration {
     public func request(for url: URL, options: DownloadOptions) -> Request {
         var request = Request(url: url)
         request.timeoutInterval = Double(options.timeout ?? 60)
+        request.connectTimeout = options.connectTimeout.map(Double.init)
         request.tls = tls
         if let userAgent = options.userAgent { request.userAgent = userAgent }
         if let referer = options.referer { request.headers.set("Referer", referer) }

@@ -274,6 +274,17 @@ public final class DownloadQueue: ConnectionDelegate {
         remove([id])
     }
 
+    /// Takes download `id` off the queue and deletes its file and partial file, after the
+    /// lock is released; returns the paths it deleted. Runs file-system calls: call it off any
+    /// thread that must not wait on the disk (the UI's loop).
+    @discardableResult
+    public func remove(_ id: String, deletingFiles: Bool) -> [String] {
+        let download = self.download(id)
+        remove([id])
+        guard deletingFiles, let download else { return [] }
+        return [download.destination, download.partialPath].compactMap { $0 }.filter { unlink($0) == 0 }
+    }
+
     /// Takes downloads off the queue (their files stay), in one pass over the queue order.
     public func remove(_ ids: [String]) {
         let stopped = state.withLock { state -> [DownloadConnection] in

@@ -13,6 +13,9 @@ public struct Request: Sendable {
     /// Seconds the load may spend connecting, or without receiving a byte, before it fails
     /// with `ConnectionError.Kind.timedOut`.
     public var timeoutInterval: TimeInterval = 60
+    /// Seconds the load may spend connecting (DNS, TCP, TLS), when that differs from
+    /// `timeoutInterval` (aria2's `connect-timeout`).
+    public var connectTimeout: TimeInterval?
     public var cachePolicy: CachePolicy = .useProtocolPolicy
     /// Asks for part of the resource (`Range: bytes=…`).
     public var byteRange: ByteRange?

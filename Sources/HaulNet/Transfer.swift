@@ -708,7 +708,7 @@ final class Transfer {
         }
         options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         let timeout = max(request.timeoutInterval, 0.001)
-        options.set(CURLOPT_CONNECTTIMEOUT_MS, Int(timeout * 1000))
+        options.set(CURLOPT_CONNECTTIMEOUT_MS, Int(max(request.connectTimeout ?? timeout, 0.001) * 1000))
         options.set(CURLOPT_LOW_SPEED_LIMIT, Int(max(request.lowestSpeed ?? 1, 1)))
         options.set(CURLOPT_LOW_SPEED_TIME, Int(timeout.rounded(.up)))
         options.set(CURLOPT_USERAGENT, request.userAgent)

@@ -87,6 +87,7 @@ struct QueueOptions: ParsableArguments {
         // Each option the command line set, as (queue-file name, value).
         let named: [(String, String?)] = [
             ("max-tries", String(retries.maxTries)), ("timeout", String(connections.timeout)),
+            ("connect-timeout", connections.connectTimeout.map(String.init)),
             ("retry-wait", retries.retryWait.map(String.init)), ("split", connections.split.map(String.init)),
             ("max-connection-per-server", connections.maxConnectionPerServer.map(String.init)),
             ("min-split-size", connections.minSplitSize), ("max-download-limit", connections.maxDownloadLimit),

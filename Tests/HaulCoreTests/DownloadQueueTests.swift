@@ -26,6 +26,19 @@ struct DownloadQueueTests {
         #expect(try harness.files().allSatisfy { !$0.hasSuffix(".part") })
     }
 
+    @Test("remove with its files deletes the saved file, and only when asked")
+    func removeWithFiles() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let kept = try harness.add(url("/file/1000?key=\(key())"))
+        let gone = try harness.add(url("/file/2000?key=\(key())"))
+        #expect(await harness.recorder.wait(for: [kept, gone]))
+        #expect(harness.queue.remove(kept, deletingFiles: false).isEmpty)
+        let deleted = harness.queue.remove(gone, deletingFiles: true)
+        #expect(deleted.map { ($0 as NSString).lastPathComponent } == ["2000"])
+        #expect(try harness.files() == ["1000"] && harness.queue.ids.isEmpty)
+    }
+
     @Test("a dropped transfer resumes with Range and If-Range and ends whole")
     func resumeAfterDrop() async throws {
         let harness = try QueueHarness()

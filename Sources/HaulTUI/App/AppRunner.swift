@@ -60,11 +60,15 @@ public final class AppRunner {
         var dirty = true
         while true {
             let keys = terminal.readKeys(timeout: 50)
-            let (events, notices, stop) = inbox.take()
+            let (events, notices, loadedTheme, stop) = inbox.take()
             if stop { return }
             for event in events { _ = state.reduce(.queue(event)) }
+            if let loadedTheme {
+                theme = loadedTheme
+                _ = state.reduce(.themeChanged(loadedTheme.name))
+            }
             if let notice = notices.last { notify(notice.text, isError: notice.isError) }
-            if !events.isEmpty || !notices.isEmpty { dirty = true }
+            if !events.isEmpty || !notices.isEmpty || loadedTheme != nil { dirty = true }
             let now = ProcessInfo.processInfo.systemUptime
             if now - lastTick >= 1 {
                 lastTick = now
@@ -116,22 +120,23 @@ public final class AppRunner {
         }
     }
 
+    /// Removes the download; with its file, the deletion runs off the loop and reports back.
     private func remove(_ id: String, deleteFile: Bool) {
-        let download = queue.download(id)
-        queue.remove(id)
-        guard deleteFile, let download else { return }
-        var deleted: [String] = []
-        for path in [download.destination, download.partialPath].compactMap({ $0 }) where unlink(path) == 0 {
-            deleted.append(path)
+        guard deleteFile else {
+            queue.remove(id)
+            return
         }
-        notify(
-            deleted.isEmpty
-                ? "removed; there was no file to delete" : "removed and deleted \(deleted.joined(separator: ", "))",
-            isError: false)
+        DispatchQueue.global(qos: .userInitiated).async { [queue, inbox] in
+            let deleted = queue.remove(id, deletingFiles: true)
+            inbox.postNotice(
+                deleted.isEmpty
+                    ? "removed; there was no file to delete" : "removed and deleted \(deleted.joined(separator: ", "))",
+                isError: false)
+        }
     }
 
-    /// Queues a queue file's entries: a path at once, a URL when it has loaded (the UI goes on
-    /// meanwhile; the summary arrives through the inbox).
+    /// Queues a queue file's entries once it is read, off the loop (a path) or loaded (a URL);
+    /// the UI goes on meanwhile and the summary arrives through the inbox.
     private func importFile(_ typed: String) {
         // `~` is the home directory, as in a shell.
         let path = XDGDirectory.expandingTilde(typed)
@@ -144,12 +149,14 @@ public final class AppRunner {
             return
         }
         let limit = queueFileLimit
-        let notice = AppRunner.imported(
-            Result { () throws(InputFile.FileError) in
-                try InputFile.read(contentsOf: path, limit: limit)
-            },
-            name: path, into: queue)
-        notify(notice.text, isError: notice.isError)
+        DispatchQueue.global(qos: .userInitiated).async { [queue, inbox] in
+            let notice = AppRunner.imported(
+                Result { () throws(InputFile.FileError) in
+                    try InputFile.read(contentsOf: path, limit: limit)
+                },
+                name: path, into: queue)
+            inbox.postNotice(notice.text, isError: notice.isError)
+        }
     }
 
     /// Queues what reading a queue file gave and returns the line to show for it.
@@ -173,19 +180,21 @@ public final class AppRunner {
             notify("this terminal shows no colour (or NO_COLOR is set): the monochrome theme stays", isError: false)
             return
         }
-        let names = themes.names
-        guard !names.isEmpty else {
-            notify("no theme files found", isError: true)
-            return
-        }
-        let next = names[((names.firstIndex(of: theme.name) ?? -1) + 1) % names.count]
-        do {
-            theme = try themes.load(next)
-            _ = state.reduce(.themeChanged(theme.name))
-            // Remembered for the next start, in config.toml.
-            try ConfigFile.remember(theme: theme.name, at: ConfigFile.path())
-        } catch {
-            notify("\(error)", isError: true)
+        // Listed, read, and remembered in config.toml for the next start, off the loop.
+        DispatchQueue.global(qos: .userInitiated).async { [themes, inbox, current = theme.name] in
+            let names = themes.names
+            guard !names.isEmpty else {
+                inbox.postError("no theme files found")
+                return
+            }
+            let next = names[((names.firstIndex(of: current) ?? -1) + 1) % names.count]
+            do {
+                let loaded = try themes.load(next)
+                inbox.postTheme(loaded)
+                try ConfigFile.remember(theme: loaded.name, at: ConfigFile.path())
+            } catch {
+                inbox.postError("\(error)")
+            }
         }
     }
 }

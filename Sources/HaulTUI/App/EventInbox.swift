@@ -5,11 +5,14 @@ import Synchronization
 
 /// Where queue events wait for the UI loop: the queue posts from its callback queue, the loop
 /// takes them all at once each turn. Notices for the message line (a store that cannot be
-/// written, a queue file loaded from a URL) and a stop request (SIGINT, SIGTERM) wait here too.
+/// written, a queue file loaded), themes loaded off the loop, and a stop request (SIGINT,
+/// SIGTERM) wait here too: whatever the loop hands to another thread reports back here, as
+/// bubbletea's commands report back as messages.
 public final class EventInbox: Sendable {
     private struct Contents {
         var events: [DownloadEvent] = []
         var notices: [Notice] = []
+        var theme: Theme?
         var stopRequested = false
     }
 
@@ -38,19 +41,25 @@ public final class EventInbox: Sendable {
         contents.withLock { $0.notices.append(Notice(text: text, isError: isError)) }
     }
 
+    /// Files a theme loaded off the loop, to be drawn with from the next turn; any thread.
+    public func postTheme(_ theme: Theme) {
+        contents.withLock { $0.theme = theme }
+    }
+
     /// Asks the loop to quit at its next turn; any thread.
     public func requestStop() {
         contents.withLock { $0.stopRequested = true }
     }
 
-    /// Every event and notice filed since the last call, and whether a stop was asked for.
-    func take() -> (events: [DownloadEvent], notices: [Notice], stop: Bool) {
+    /// Every event, notice and theme filed since the last call, and whether a stop was asked for.
+    func take() -> (events: [DownloadEvent], notices: [Notice], theme: Theme?, stop: Bool) {
         contents.withLock { contents in
             defer {
                 contents.events.removeAll(keepingCapacity: true)
                 contents.notices.removeAll()
+                contents.theme = nil
             }
-            return (contents.events, contents.notices, contents.stopRequested)
+            return (contents.events, contents.notices, contents.theme, contents.stopRequested)
         }
     }
 }

@@ -59,4 +59,9 @@ struct ConnectionOptions: ParsableArguments {
         name: [.customShort("T", allowingJoined: true), .customLong("timeout")],
         help: ArgumentHelp("Seconds to wait for a connection or for data.", valueName: "seconds"))
     var timeout: Int = 60
+
+    @Option(
+        name: .customLong("connect-timeout"),
+        help: ArgumentHelp("Seconds to wait for a connection to be made (default: --timeout).", valueName: "seconds"))
+    var connectTimeout: Int?
 }
