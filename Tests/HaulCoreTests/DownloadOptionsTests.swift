@@ -28,13 +28,16 @@ struct DownloadOptionsTests {
     @Test("every merged option that shapes a request reaches it: timeouts, login, proxies, limits, headers")
     func request() throws {
         var options = DownloadOptions()
-        for (name, value) in [("timeout", "30"), ("connect-timeout", "4"), ("user-agent", "ua"), ("referer", "http://r/"),
-                              ("http-user", "ann"), ("http-passwd", "pw"), ("all-proxy", "socks5h://127.0.0.1:1080"),
-                              ("max-download-limit", "1M"), ("lowest-speed-limit", "1K"), ("header", "X-A: 1")] {
+        for (name, value) in [
+            ("timeout", "30"), ("connect-timeout", "4"), ("user-agent", "ua"), ("referer", "http://r/"),
+            ("http-user", "ann"), ("http-passwd", "pw"), ("all-proxy", "socks5h://127.0.0.1:1080"),
+            ("max-download-limit", "1M"), ("lowest-speed-limit", "1K"), ("header", "X-A: 1"),
+        ] {
             try options.set(name, value)
         }
-        let request = DownloadQueue.Configuration().request(for: try #require(URL(string: "http://127.0.0.1/f")),
-                                                           options: options)
+        let request = DownloadQueue.Configuration().request(
+            for: try #require(URL(string: "http://127.0.0.1/f")),
+            options: options)
         #expect(request.timeoutInterval == 30 && request.connectTimeout == 4)
         #expect(request.userAgent == "ua" && request.headers["Referer"] == "http://r/" && request.headers["X-A"] == "1")
         #expect(request.credentials?.user == "ann" && request.credentials?.password == "pw")
