@@ -11,6 +11,27 @@ import Synchronization
 ///
 /// **Threading:** commands are safe from any thread. Connection messages and events run on the
 /// queue's own serial `callbackQueue`, events in the order the changes happened.
+///
+/// **Words** used across the queue's files, each meaning one thing:
+/// - *attempt*: one try at a download, from the request its `DownloadConnection` sends to the
+///   attempt's end (complete, failed, or started over); `Download.attempts` counts them, and a
+///   retry is a new attempt. A split attempt runs several connections.
+/// - *slot*: one of the `maxConcurrentDownloads` places; an active download holds one, and its
+///   host's count (`maxConnectionsPerHost`) one more.
+/// - *slot holder*: the connection filed for the download in `State.connections`: its first
+///   connection, or, once that one has ended, another running connection of its split.
+/// - *segment*: the byte range of a split download one connection fetches into the shared
+///   partial file.
+/// - *helper connection*: a connection of a split download other than its first; it asks for a
+///   closed range (`Range: bytes=a-b`) and takes its own TCP connection.
+/// - *gap*, *steal*, *tail race*, *laggard*: how a split's connections stay busy to the end
+///   (see `DownloadQueue+SplitRebalancing.swift`).
+///
+/// The files: `+Admission` (what runs, each attempt's request), `+ConnectionMessages` (a
+/// connection's response, progress, end and failure; retries), `+Verification` (digest and final
+/// name), `+SplitPlan` (a split's state), `+SplitConnections` (starting a split and judging its
+/// helpers' answers), `+SplitRebalancing` (new work for finished connections, laggards),
+/// `+Request` (options into a request), `+State` (keeping the state's tables in step).
 public final class DownloadQueue: ConnectionDelegate {
     public struct Configuration: Sendable {
         public var maxConcurrentDownloads = 5
@@ -364,39 +385,5 @@ public final class DownloadQueue: ConnectionDelegate {
             journal?.record(event)
             onEvent(event)
         }
-    }
-}
-
-extension DownloadQueue.State {
-    /// Forgets the running attempt of `id` (its connection and its speed sample) and returns
-    /// the connection, so the download is no longer active.
-    @discardableResult
-    mutating func endAttempt(_ id: String) -> DownloadConnection? {
-        speedSamples.removeValue(forKey: id)
-        // The extra connections of a split download end with it.
-        for helper in splits.removeValue(forKey: id)?.helpers ?? [] { helper.cancel() }
-        guard let connection = connections.removeValue(forKey: id) else { return nil }
-        releaseHost(connection.hostKey)
-        return connection
-    }
-
-    /// One fewer active download from host `key`.
-    private mutating func releaseHost(_ key: String) {
-        hostConnections[key, default: 1] -= 1
-        if hostConnections[key] == 0 { hostConnections.removeValue(forKey: key) }
-    }
-
-    /// Another running connection of split download `id` takes over its slot (and its place in
-    /// its host's count).
-    mutating func passSlot(of id: String, to connection: DownloadConnection) {
-        guard let holder = connections[id] else { return }
-        releaseHost(holder.hostKey)
-        hostConnections[connection.hostKey, default: 0] += 1
-        connections[id] = connection
-    }
-
-    /// `id` may be admitted again: admission must look at it.
-    mutating func markAdmittable(_ id: String) {
-        if let index = position[id] { scanFrom = min(scanFrom, index) }
     }
 }

@@ -20,9 +20,11 @@ public enum CrashGuard {
     public static func arm() {
         _ = notice.count
         var template = Array("/tmp/haul-stderr-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress.map { mkstemp($0) } ?? -1
+        }
         guard descriptor >= 0 else { return }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        template.withUnsafeBufferPointer { buffer in _ = buffer.baseAddress.map { unlink($0) } }
         savedStandardError = dup(STDERR_FILENO)
         log = descriptor
         dup2(descriptor, STDERR_FILENO)

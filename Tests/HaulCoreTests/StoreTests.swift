@@ -145,9 +145,9 @@ struct StoreTests {
         configuration.directory = directory.path
         let server = try FaultServer.shared()
         let key = UUID().uuidString
-        // 32 KiB every 100 ms: 12 s for the whole file, so the pause comes well before its end
+        // 16 KiB every 100 ms: 24 s for the whole file, so the pause comes well before its end
         // even when a busy test run is slow to wake this test; the pace is lifted afterwards.
-        let slow = QueueEntry(uris: [server.url("/file/4000000?key=\(key)&pace=32768").absoluteString])
+        let slow = QueueEntry(uris: [server.url("/file/4000000?key=\(key)&pace=16384").absoluteString])
         let later = [1, 2, 3].map {
             QueueEntry(uris: [server.url("/file/\($0)000?key=\(UUID())").absoluteString], options: pausedOptions())
         }

@@ -112,7 +112,7 @@ struct GetCommandOutputTests {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let name = String(repeating: "a-very-long-file-name-", count: 6) + "end.iso"
-        let url = server.url("/file/3000000?key=\(UUID())&pace=32768").absoluteString
+        let url = server.url("/file/3000000?key=\(UUID())&pace=8192").absoluteString
         let session = try TmuxSession.haul(["get", "-o", name, url], in: directory, width: 80, height: 24)
         let shown = await session.wait { $0.contains("ETA") }
         #expect(shown.held, "\(shown.text)")

@@ -32,9 +32,18 @@ struct KillTests {
         var generator = SystemRandomNumberGenerator()
         var delays: [Int] = []
         for _ in 0..<kills {
+            let requestsBefore = keys.reduce(0) { $0 + server.fileRequests.requests(for: $1).count }
             let (process, errors) = try HaulProcess.start(arguments, in: directory)
             let delay = Int.random(in: 100...1300, using: &generator)
             delays.append(delay)
+            // The delay counts from haul's first request, not from its start: a loaded machine
+            // can take longer to start haul than the longest delay.
+            let deadline = Date().addingTimeInterval(10)
+            while keys.reduce(0, { $0 + server.fileRequests.requests(for: $1).count }) == requestsBefore,
+                Date() < deadline
+            {
+                try await Task.sleep(for: .milliseconds(10))
+            }
             try await Task.sleep(for: .milliseconds(delay))
             kill(process.processIdentifier, SIGKILL)
             _ = errors.fileHandleForReading.readDataToEndOfFile()

@@ -25,7 +25,7 @@ struct UITests {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let slow = server.url("/file/4000000?key=\(UUID())&pace=32768").absoluteString
+        let slow = server.url("/file/4000000?key=\(UUID())&pace=8192").absoluteString
         let fast = server.url("/file/70000?key=\(UUID())").absoluteString
         let tmux = try session([slow, fast, "-d", "dl"], in: directory)
 
@@ -68,7 +68,7 @@ struct UITests {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let key = UUID().uuidString
-        let slow = server.url("/file/4000000?key=\(key)&pace=32768").absoluteString
+        let slow = server.url("/file/4000000?key=\(key)&pace=8192").absoluteString
         let tmux = try session([slow, "-d", "dl"], in: directory, environment: "NO_COLOR=1")
         #expect(await tmux.wait { $0.contains("▶ active") }.held)
 
@@ -94,7 +94,7 @@ struct UITests {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let key = UUID().uuidString
-        let tmux = try session([server.url("/file/4000000?key=\(key)&pace=32768").absoluteString], in: directory)
+        let tmux = try session([server.url("/file/4000000?key=\(key)&pace=8192").absoluteString], in: directory)
         #expect(await tmux.wait { $0.contains("▶ active") }.held)
         try await signalHaul("SEGV", downloading: key)
         let ended = await tmux.wait { $0.contains("EXIT=") }

@@ -58,7 +58,7 @@ extension DownloadQueue {
         if let finished, let rival = finished.rival { settleRace(&state, &split, id, winner: finished, loser: rival) }
         let toStart =
             newWork(&split, download, holder: state.connections[id], preferring: finished?.mirror).map { [$0] } ?? []
-        passSlot(&state, &split, id, last: attempt)
+        keepSlotRunning(&state, &split, id, last: attempt)
         state.splits[id] = split
         shareSpeedLimit(state, id)
         let done = split.segments.isEmpty && download.completed.covers(length: split.total)
@@ -135,7 +135,7 @@ extension DownloadQueue {
                         toStart.append(replacement)
                     }
                 }
-                passSlot(&state, &split, id, last: nil)
+                keepSlotRunning(&state, &split, id, last: nil)
                 state.splits[id] = split
                 if !toStart.isEmpty { shareSpeedLimit(state, id) }
                 watchForLaggards(&state, id)
@@ -155,12 +155,12 @@ extension DownloadQueue {
     /// The download's slot (`State.connections`) stays with a running connection: when its
     /// holder has finished or was retired, a helper takes it over; with none left, `last` (the
     /// connection that just finished) keeps it, to end the attempt.
-    func passSlot(_ state: inout State, _ split: inout Split, _ id: String, last: DownloadConnection?) {
+    func keepSlotRunning(_ state: inout State, _ split: inout Split, _ id: String, last: DownloadConnection?) {
         guard let holder = state.connections[id], split.segments[ObjectIdentifier(holder)] == nil else { return }
         if !split.helpers.isEmpty {
-            state.passSlot(of: id, to: split.helpers.removeFirst())
+            state.moveSlot(of: id, to: split.helpers.removeFirst())
         } else if let last {
-            state.passSlot(of: id, to: last)
+            state.moveSlot(of: id, to: last)
         }
     }
 }

@@ -189,7 +189,7 @@ extension DownloadQueue {
             emit(.changed(download))
         }
         let toStart = newWork(&split, download, holder: state.connections[id], preferring: nil).map { [$0] } ?? []
-        passSlot(&state, &split, id, last: nil)
+        keepSlotRunning(&state, &split, id, last: nil)
         state.splits[id] = split
         shareSpeedLimit(state, id)
         return toStart

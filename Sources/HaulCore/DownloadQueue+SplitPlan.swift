@@ -1,7 +1,7 @@
 import Foundation
 import HaulNet
 
-// MARK: - Split
+// MARK: - Split plan
 
 extension DownloadQueue {
     /// The split state of one download: its plan, its mirrors, and every running connection's
