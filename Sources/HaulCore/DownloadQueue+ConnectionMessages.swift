@@ -18,6 +18,8 @@ extension DownloadQueue {
     public func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition {
         guard let attempt = connection as? DownloadConnection else { return .cancel }
         var disposition = ResponseDisposition.cancel
+        // An answer whose body is to be written: the download as it was, and where the body goes.
+        var accepted: (download: Download, offset: Int64, total: Int64)?
         let toStart = state.withLock { state -> [DownloadConnection] in
             let id = attempt.downloadID
             if attempt.isHelper {
@@ -62,33 +64,62 @@ extension DownloadQueue {
             case .write(_, let total) where download.options.dryRun ?? configuration.defaults.dryRun == true:
                 return answeredDryRun(&state, download, response: response, total: total)
             case .write(let offset, let total):
-                do throws(DownloadFailure) {
-                    try reserveName(for: &download, response: response, replacing: attempt.conditionalFile, in: &state)
-                } catch {
-                    state.downloads[id] = download
-                    state.endAttempt(id)
-                    return failed(&state, id, .local(error.code), error.message)
-                }
-                // A body from byte 0 replaces the whole file; a resumed one continues what is there.
-                if offset == 0 { download.completed.removeAll() }
-                download.totalBytes = total
-                download.validator = response.validator
-                state.downloads[id] = download
-                emit(.changed(download))
-                guard let partial = download.partialPath else { return [] }
-                if let split = planSplit(
-                    &state, download, primary: attempt, response: response, offset: offset, total: total)
-                {
-                    disposition = .becomeDownload(
-                        DownloadTarget(path: partial, offset: offset, end: split.end, keepsTail: true, mustExist: true))
-                    return split.helpers
-                }
-                disposition = .becomeDownload(DownloadTarget(path: partial, offset: offset, mustExist: true))
+                // The file is named outside the lock (below): naming touches the disk and the store.
+                accepted = (download, offset, total)
                 return []
             }
         }
         startConnections(toStart)
+        guard let (download, offset, total) = accepted else { return disposition }
+        let named = Result { () throws(DownloadFailure) in
+            try reserveName(for: download, response: response, replacing: attempt.conditionalFile)
+        }
+        startConnections(
+            state.withLock { state in
+                let (answer, toStart) = write(
+                    &state, attempt, response: response, named: named, offset: offset, total: total)
+                disposition = answer
+                return toStart
+            })
         return disposition
+    }
+
+    /// Files the name the accepted answer's body goes under, and makes the attempt's connection
+    /// a download into the partial file (bounded to its segment when the file is split). An
+    /// attempt paused or cancelled while its file was named is told to stop; the name stays the
+    /// download's, for its next attempt.
+    private func write(
+        _ state: inout State, _ attempt: DownloadConnection, response: Response,
+        named: Result<String, DownloadFailure>, offset: Int64, total: Int64
+    ) -> (ResponseDisposition, [DownloadConnection]) {
+        let id = attempt.downloadID
+        guard var download = state.downloads[id] else { return (.cancel, []) }
+        let destination: String
+        switch named {
+        case .failure(let failure):
+            guard state.connections[id] === attempt else { return (.cancel, []) }
+            state.endAttempt(id)
+            return (.cancel, failed(&state, id, .local(failure.code), failure.message))
+        case .success(let path):
+            destination = path
+        }
+        download.destination = destination
+        guard state.connections[id] === attempt else {
+            state.downloads[id] = download
+            return (.cancel, [])
+        }
+        // A body from byte 0 replaces the whole file; a resumed one continues what is there.
+        if offset == 0 { download.completed.removeAll() }
+        download.totalBytes = total
+        download.validator = response.validator
+        state.downloads[id] = download
+        emit(.changed(download))
+        let partial = destination + FileNaming.partialSuffix
+        if let split = planSplit(&state, download, primary: attempt, response: response, offset: offset, total: total) {
+            let target = DownloadTarget(path: partial, offset: offset, end: split.end, keepsTail: true, mustExist: true)
+            return (.becomeDownload(target), split.helpers)
+        }
+        return (.becomeDownload(DownloadTarget(path: partial, offset: offset, mustExist: true)), [])
     }
 
     /// A challenge the request's credentials did not answer: kept to say why the login failed;
@@ -317,55 +348,5 @@ extension DownloadQueue {
                 state.markAdmittable(id)
                 return admit(&state)
             })
-    }
-
-    // MARK: - Names
-
-    /// Chooses the destination on the first response (the file a conditional request asked
-    /// about, else the user's `out`, else the response's name, sanitized, made unique unless
-    /// `auto-file-renaming=false`) and creates the partial file, which reserves the name.
-    private func reserveName(
-        for download: inout Download, response: Response, replacing existing: String?,
-        in state: inout State
-    ) throws(DownloadFailure) {
-        if let partial = download.partialPath, FileManager.default.fileExists(atPath: partial) { return }
-        let options = download.options.merged(over: configuration.defaults)
-        let name = options.out ?? FileNaming.name(for: response)
-        let directory = download.directory ?? configuration.directory
-        let overwrite = options.allowOverwrite ?? false
-        if existing == nil, !overwrite, options.autoFileRenaming == false {
-            let path = FileNaming.path(for: name, in: directory)
-            if FileNaming.isTaken(path) {
-                throw DownloadFailure(
-                    "\(path) already exists: set allow-overwrite=true to replace it, "
-                        + "or auto-file-renaming=true to save under a new name", code: .fileExists)
-            }
-        }
-        let destination = existing ?? FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: overwrite)
-        let partial = destination + FileNaming.partialSuffix
-        let folder = (destination as NSString).deletingLastPathComponent
-        if !state.createdDirectories.contains(folder) {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw DownloadFailure(
-                    "cannot create directory \(folder): \(error.localizedDescription)",
-                    code: .cannotCreateDirectory)
-            }
-            state.createdDirectories.insert(folder)
-        }
-        download.destination = destination
-        journal?.recordDestination(of: download)
-        // O_EXCL: the name is this download's only if no one else created it first.
-        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            let number = errno
-            // Whatever is at that path is not this download's.
-            download.destination = nil
-            throw DownloadFailure(
-                "cannot create \(partial): \(String(cString: strerror(number)))",
-                code: ErrorCode(fileError: number, otherwise: .cannotCreateFile))
-        }
-        close(descriptor)
     }
 }

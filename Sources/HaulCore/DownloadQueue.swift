@@ -83,8 +83,6 @@ public final class DownloadQueue: ConnectionDelegate {
         var speedSamples: [String: SpeedSample] = [:]
         /// Whether the once-a-second check of idle speeds (`settleSpeeds`) is scheduled.
         var settlingSpeeds = false
-        /// Directories already made, so each is made once, not once a download.
-        var createdDirectories: Set<String> = []
     }
 
     public let configuration: Configuration
@@ -94,6 +92,9 @@ public final class DownloadQueue: ConnectionDelegate {
     let engine: ConnectionEngine
     let timer: any RetryTimer
     let state = Mutex(State())
+    /// Directories already made, so each is made once, not once a download. Used only while
+    /// naming files, on `callbackQueue`, outside `state`'s lock.
+    let createdDirectories = Mutex<Set<String>>([])
     let journal: (any DownloadJournal)?
     private let onEvent: @Sendable (DownloadEvent) -> Void
 
