@@ -90,12 +90,9 @@ extension DownloadQueue {
         var resumeOffset: Int64 = 0
         let prefix = download.completed.prefixLength
         // Without a validator only a file the user asked to continue (`-c`) is resumed, as wget
-        // does: its first bytes came from another tool, which kept none.
-        if prefix > 0, download.validator != nil || options.continueExisting == true,
-            let partial = download.partialPath,
-            let size = (try? FileManager.default.attributesOfItem(atPath: partial)[.size]) as? Int64,
-            size >= prefix
-        {
+        // does: its first bytes came from another tool, which kept none. That the partial file
+        // still holds them is checked when the answer comes, outside the lock (`partialHolds`).
+        if prefix > 0, download.validator != nil || options.continueExisting == true, download.partialPath != nil {
             resumeOffset = prefix
             request.byteRange = ByteRange(from: resumeOffset)
             if let validator = download.validator { request.headers.set("If-Range", validator) }

@@ -74,10 +74,11 @@ extension DownloadQueue {
         let named = Result { () throws(DownloadFailure) in
             try reserveName(for: download, response: response, replacing: attempt.conditionalFile)
         }
+        let holds = offset == 0 || (try? named.get()).map { partialHolds($0, upTo: offset) } ?? false
         startConnections(
             state.withLock { state in
                 let (answer, toStart) = write(
-                    &state, attempt, response: response, named: named, offset: offset, total: total)
+                    &state, attempt, response: response, named: named, holdsOffset: holds, offset: offset, total: total)
                 disposition = answer
                 return toStart
             })
@@ -90,7 +91,7 @@ extension DownloadQueue {
     /// download's, for its next attempt.
     private func write(
         _ state: inout State, _ attempt: DownloadConnection, response: Response,
-        named: Result<String, DownloadFailure>, offset: Int64, total: Int64
+        named: Result<String, DownloadFailure>, holdsOffset: Bool, offset: Int64, total: Int64
     ) -> (ResponseDisposition, [DownloadConnection]) {
         let id = attempt.downloadID
         guard var download = state.downloads[id] else { return (.cancel, []) }
@@ -107,6 +108,12 @@ extension DownloadQueue {
         guard state.connections[id] === attempt else {
             state.downloads[id] = download
             return (.cancel, [])
+        }
+        guard holdsOffset else {
+            // The partial file lost bytes the store counted (truncated, or replaced): a body
+            // written after them would leave a hole. Start the file over.
+            state.downloads[id] = download
+            return (.cancel, startOver(&state, id, reason: nil, refundAttempt: true))
         }
         // A body from byte 0 replaces the whole file; a resumed one continues what is there.
         if offset == 0 { download.completed.removeAll() }

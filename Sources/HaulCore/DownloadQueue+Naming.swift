@@ -13,6 +13,7 @@ extension DownloadQueue {
     func reserveName(
         for download: Download, response: Response, replacing existing: String?
     ) throws(DownloadFailure) -> String {
+        StateLockMarker.assertNotHeld("naming a file")
         if let destination = download.destination,
             FileManager.default.fileExists(atPath: destination + FileNaming.partialSuffix)
         {
@@ -57,5 +58,13 @@ extension DownloadQueue {
         }
         close(descriptor)
         return destination
+    }
+
+    /// Whether the partial file of `destination` still holds the first `offset` bytes a resumed
+    /// body continues from.
+    func partialHolds(_ destination: String, upTo offset: Int64) -> Bool {
+        StateLockMarker.assertNotHeld("reading a partial file's size")
+        var status = stat()
+        return lstat(destination + FileNaming.partialSuffix, &status) == 0 && Int64(status.st_size) >= offset
     }
 }

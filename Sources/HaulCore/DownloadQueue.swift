@@ -85,13 +85,26 @@ public final class DownloadQueue: ConnectionDelegate {
         var settlingSpeeds = false
     }
 
+    /// The queue's state, under its lock: every command and connection message goes through
+    /// here. In debug builds the thread is marked while it holds the lock (`StateLockMarker`).
+    var state: LockedState { LockedState(queue: self) }
+
+    /// `state.withLock { … }`, marking the thread as it runs.
+    struct LockedState {
+        let queue: DownloadQueue
+
+        func withLock<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+            queue.stateLock.withLock { state in StateLockMarker.holding { body(&state) } }
+        }
+    }
+
     public let configuration: Configuration
     /// The current directory when the queue was made; relative `dir` options are taken from it.
     private let workingDirectory: String
     public let callbackQueue = DispatchQueue(label: "haul.download-queue")
     let engine: ConnectionEngine
     let timer: any RetryTimer
-    let state = Mutex(State())
+    private let stateLock = Mutex(State())
     /// Directories already made, so each is made once, not once a download. Used only while
     /// naming files, on `callbackQueue`, outside `state`'s lock.
     let createdDirectories = Mutex<Set<String>>([])

@@ -39,6 +39,27 @@ struct DownloadQueueTests {
         #expect(try harness.files() == ["1000"] && harness.queue.ids.isEmpty)
     }
 
+    @Test("a partial file that lost bytes the store counted starts over, never leaving a hole")
+    func truncatedPartial() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let key = key()
+        var download = Download(uris: [try url("/file/1000000?key=\(key)").absoluteString])
+        download.directory = harness.directory.path
+        download.destination = harness.directory.appendingPathComponent("1000000").path
+        download.completed = ByteRanges([0..<500_000])
+        download.totalBytes = 1_000_000
+        download.validator = "\"v1\""
+        // What is on disk is shorter than what the store says was written.
+        try Data(TestPattern.bytes(count: 1000)).write(to: harness.directory.appendingPathComponent("1000000.part"))
+        let ids = harness.queue.restore([download])
+        #expect(await harness.recorder.wait(for: ids))
+        #expect(harness.recorder.latest(ids[0])?.state == .complete)
+        let data = try harness.contents("1000000")
+        #expect(data.count == 1_000_000 && TestPattern.matches(data))
+        #expect(try FaultServer.shared().fileRequests.requests(for: key).map(\.range) == ["bytes=500000-", nil])
+    }
+
     @Test("a dropped transfer resumes with Range and If-Range and ends whole")
     func resumeAfterDrop() async throws {
         let harness = try QueueHarness()

@@ -229,6 +229,7 @@ public final class DownloadStore: Sendable {
 
     /// Writes `batch` in one transaction.
     func write(_ batch: Batch) throws(StoreError) {
+        StateLockMarker.assertNotHeld("a write to the store")
         guard !batch.isEmpty else { return }
         do {
             try database.write { db in
