@@ -61,22 +61,13 @@ struct GetCommand: ParsableCommand {
         }
         let storeFailed = Mutex(false)
         try options.startCookies { reporter.report($0) }
-        let stored: StoredQueue
-        do {
-            stored = try StoredQueue(
-                stateDirectory: options.getStateDirectoryPath,
-                configuration: configuration, checkpointInterval: options.basic.checkpointInterval,
-                onStoreError: { error in
-                    storeFailed.withLock { $0 = true }
-                    reporter.report("\(error)")
-                }, onEvent: { reporter.handle($0) })
-        } catch {
-            FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
-        for problem in stored.problems { reporter.report(problem) }
+        let stored = try options.openStore(
+            at: options.getStateDirectoryPath, configuration: configuration, report: { reporter.report($0) },
+            onStoreError: { error in
+                storeFailed.withLock { $0 = true }
+                reporter.report("\(error)")
+            }, onEvent: { reporter.handle($0) })
         let queue = stored.queue
-        queue.setMaxOverallDownloadLimit(try options.overallLimit())
         let ids: [String]
         // Saved by an earlier run that was stopped before it could end cleanly.
         var alreadySaved = 0

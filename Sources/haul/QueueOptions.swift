@@ -173,6 +173,29 @@ struct QueueOptions: ParsableArguments {
         return configuration
     }
 
+    /// Opens the queue's store in `stateDirectory` (taking its lock) with `configuration`, the
+    /// global limit set, as `haul` and `haul get` both start: values the store could not read
+    /// back go to `report`; a store that cannot be opened ends the run with exit status 1.
+    func openStore(
+        at stateDirectory: String, configuration: DownloadQueue.Configuration, maxDownloadResults: Int? = nil,
+        report: (String) -> Void, onStoreError: @escaping @Sendable (StoreError) -> Void,
+        onEvent: @escaping @Sendable (DownloadEvent) -> Void
+    ) throws -> StoredQueue {
+        let stored: StoredQueue
+        do {
+            stored = try StoredQueue(
+                stateDirectory: stateDirectory, configuration: configuration,
+                checkpointInterval: basic.checkpointInterval, maxDownloadResults: maxDownloadResults,
+                onStoreError: onStoreError, onEvent: onEvent)
+        } catch {
+            FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        for problem in stored.problems { report(problem) }
+        stored.queue.setMaxOverallDownloadLimit(try overallLimit())
+        return stored
+    }
+
     // MARK: - Cookies
 
     /// Turns cookies on for the run when --load-cookies or --save-cookies asks (all downloads

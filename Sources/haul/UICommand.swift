@@ -58,6 +58,12 @@ struct UICommand: ParsableCommand {
         let inbox = EventInbox()
         let configuration = try options.configuration { notices.append($0) }
         try options.startCookies { notices.append($0) }
+        // The store first (a failure is printed on a plain terminal), then the screen; the
+        // stored downloads start once it is up.
+        let stored = try options.openStore(
+            at: options.stateDirectoryPath, configuration: configuration,
+            maxDownloadResults: options.basic.maxDownloadResult, report: { notices.append($0) },
+            onStoreError: { inbox.postError("\($0)") }, onEvent: { inbox.post($0) })
         let (startTheme, themeProblem) = chooseTheme()
         let terminal: CursesTerminal
         do {
@@ -68,21 +74,8 @@ struct UICommand: ParsableCommand {
             try GetCommand.download(options)
             return
         }
-        let stored: StoredQueue
-        do {
-            stored = try StoredQueue(
-                stateDirectory: options.stateDirectoryPath, configuration: configuration,
-                checkpointInterval: options.basic.checkpointInterval,
-                maxDownloadResults: options.basic.maxDownloadResult,
-                onStoreError: { inbox.postError("\($0)") }, onEvent: { inbox.post($0) })
-        } catch {
-            terminal.restore()
-            FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
         let limit = try options.overallLimit()
         let queueFileLimit = try options.queueFileLimit()
-        stored.queue.setMaxOverallDownloadLimit(limit)
         stored.restoreAll(adding: entries)
 
         CrashGuard.arm()
