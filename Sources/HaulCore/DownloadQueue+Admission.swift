@@ -35,14 +35,15 @@ extension DownloadQueue {
                 heldBack += 1
                 continue
             }
-            if let whole = wholePartialFile(of: download) {
-                // Every byte is here already: check and name it, no transfer needed.
+            if DownloadQueue.isRecordedWhole(download) {
+                // Every byte may be here already: the file is looked at, then checked and named
+                // with no transfer, off the lock.
                 download.state = .active
                 download.attempts += 1
                 state.downloads[id] = download
                 emit(.changed(download))
-                let verified = download
-                callbackQueue.async { [self] in verifyWhole(verified, at: whole) }
+                let recorded = download
+                callbackQueue.async { [self] in checkWhole(recorded) }
                 continue
             }
             guard let connection = makeAttempt(&download) else {

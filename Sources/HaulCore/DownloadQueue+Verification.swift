@@ -25,22 +25,37 @@ extension DownloadQueue {
         }
     }
 
-    /// The partial file of `download` when it already holds every byte of the file, so the
-    /// next attempt needs no transfer; nil otherwise.
-    func wholePartialFile(of download: Download) -> String? {
-        guard download.totalBytes > 0, download.completed.prefixLength >= download.totalBytes,
-            let partial = download.partialPath
-        else { return nil }
+    /// Whether the store says the partial file of `download` holds every byte of the file, so the
+    /// next attempt may need no transfer (`checkWhole` looks at the file). Pure: runs under the lock.
+    static func isRecordedWhole(_ download: Download) -> Bool {
+        download.totalBytes > 0 && download.completed.prefixLength >= download.totalBytes
+            && download.partialPath != nil
+    }
+
+    /// A download recorded whole (active, without a connection): when its partial file is there,
+    /// a regular file of the whole length, it is checked and named; otherwise it starts over.
+    /// Runs on `callbackQueue`, outside the lock.
+    func checkWhole(_ download: Download) {
+        StateLockMarker.assertNotHeld("reading a partial file's size")
         var status = stat()
-        guard lstat(partial, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        if let partial = download.partialPath, lstat(partial, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
             Int64(status.st_size) == download.totalBytes
-        else { return nil }
-        return partial
+        {
+            verifyWhole(download, at: partial)
+            return
+        }
+        startConnections(
+            state.withLock { state -> [DownloadConnection] in
+                guard state.downloads[download.id]?.state == .active, state.connections[download.id] == nil else {
+                    return []
+                }
+                return startOver(&state, download.id, reason: nil, refundAttempt: true)
+            })
     }
 
     /// Checks and names the whole partial file at `path` of download `id` (active, without a
     /// connection); then it is complete, or failed with why.
-    func verifyWhole(_ download: Download, at path: String) {
+    private func verifyWhole(_ download: Download, at path: String) {
         verify(download, at: path) { [self] failure in
             let outcome = nameFile(download, at: path, failure: failure, replacing: false)
             startConnections(

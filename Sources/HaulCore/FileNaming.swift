@@ -35,6 +35,7 @@ public enum FileNaming {
     /// The path of the first of `name`, `name.1.ext`, `name.2.ext`… in `directory` that neither
     /// exists nor has a partial file, unless `allowOverwrite` (then `name` itself).
     public static func uniqueDestination(for name: String, in directory: String, allowOverwrite: Bool) -> String {
+        StateLockMarker.assertNotHeld("looking for a free file name")
         var candidate = path(for: name, in: directory)
         if allowOverwrite { return candidate }
         let (stem, ext) = split(name)
@@ -73,6 +74,7 @@ public enum FileNaming {
         _ partial: String, to destination: String,
         replacing: Bool
     ) throws(OptionError) -> String {
+        StateLockMarker.assertNotHeld("renaming a file")
         if replacing {
             guard rename(partial, destination) == 0 else { throw renameError(partial, destination) }
             return destination
