@@ -20,6 +20,9 @@ extension DownloadQueue {
         var disposition = ResponseDisposition.cancel
         // An answer whose body is to be written: the download as it was, and where the body goes.
         var accepted: (download: Download, offset: Int64, total: Int64)?
+        // A 304 to a conditional request: the size of the file kept, read before the lock.
+        let unchanged =
+            response.statusCode == 304 ? attempt.conditionalFile.map { ($0, DownloadQueue.size(of: $0)) } : nil
         let toStart = state.withLock { state -> [DownloadConnection] in
             let id = attempt.downloadID
             if attempt.isHelper {
@@ -33,8 +36,8 @@ extension DownloadQueue {
                 response, redirectChain: attempt.redirects.withLock { $0 },
                 everyHeader: configuration.keepsEveryHeader)
             state.downloads[id] = download
-            if response.statusCode == 304, let existing = attempt.conditionalFile {
-                return keepUnchanged(&state, id, existing)
+            if let (existing, size) = unchanged {
+                return keepUnchanged(&state, id, existing, size: size)
             }
             switch ResumeRule.judge(
                 response, rangeFrom: attempt.originalRequest.byteRange?.lowerBound,
@@ -215,14 +218,20 @@ extension DownloadQueue {
     }
 
     /// A conditional request answered 304: the file already there is the download, complete.
-    private func keepUnchanged(_ state: inout State, _ id: String, _ path: String) -> [DownloadConnection] {
+    private func keepUnchanged(_ state: inout State, _ id: String, _ path: String, size: Int64) -> [DownloadConnection]
+    {
         state.endAttempt(id)
         guard var download = state.downloads[id] else { return [] }
-        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64) ?? 0
         download.destination = path
         download.totalBytes = size
         download.completed = ByteRanges(size > 0 ? [0..<size] : [])
         return markComplete(&state, download)
+    }
+
+    /// The size of the file at `path` (0 when it cannot be read). Not under the lock.
+    static func size(of path: String) -> Int64 {
+        StateLockMarker.assertNotHeld("reading a file's size")
+        return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64) ?? 0
     }
 
     /// Files `download` as complete (no speed, no error), says so, and admits the next.
