@@ -62,6 +62,7 @@ public final class ConnectionEngine: Sendable {
         self.configuration = configuration
         ConnectionEngine.initializeCurl
         let thread = Thread { [self] in
+            EngineThread.enter()
             EngineLoop(engine: self).run()
         }
         thread.name = "haul.engine"

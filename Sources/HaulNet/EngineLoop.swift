@@ -31,6 +31,7 @@ final class EngineLoop {
     // MARK: - Loop
 
     func run() {
+        EngineThread.precondition()
         while true {
             let commands = engine.takeCommands()
             for (index, command) in commands.enumerated() {

@@ -105,6 +105,7 @@ final class Transfer {
 
     /// Starts the first hop.
     func begin() {
+        EngineThread.precondition()
         startHop()
     }
 
@@ -135,6 +136,7 @@ final class Transfer {
 
     /// Releases the easy handle and the file, without telling the delegate anything.
     func close() {
+        EngineThread.precondition()
         detach()
         if let easy { curl_easy_cleanup(easy) }
         easy = nil
@@ -188,6 +190,7 @@ final class Transfer {
 
     /// libcurl reports this hop's transfer done with `result`.
     func hopCompleted(_ result: CURLcode) {
+        EngineThread.precondition()
         if let easy, inMulti { curl_multi_remove_handle(multi, easy) }
         inMulti = false
         if endedAtLimit, failure == nil {
@@ -239,6 +242,7 @@ final class Transfer {
 
     /// The delegate answered `willSend`: follow `next`, or (nil) take the redirect as final.
     func redirectDecided(_ next: Request?) {
+        EngineThread.precondition()
         guard case .awaitingRedirect(let response) = phase else { return }
         guard let next else {
             completedWhileDeciding = true
@@ -259,6 +263,7 @@ final class Transfer {
     /// The delegate answered a challenge: send the request again with its credentials, take
     /// the 401 or 407 as the final response, or fail.
     func challengeDecided(_ disposition: ChallengeDisposition) {
+        EngineThread.precondition()
         guard case .awaitingChallenge(let response) = phase else { return }
         switch disposition {
         case .useCredential(let credentials):
@@ -279,6 +284,7 @@ final class Transfer {
 
     /// The delegate answered `didReceive(response)`.
     func dispositionDecided(_ disposition: ResponseDisposition) {
+        EngineThread.precondition()
         guard case .awaitingDisposition = phase else { return }
         if multipart != nil {
             partDispositionDecided(disposition)
@@ -317,6 +323,7 @@ final class Transfer {
     /// The delegate has taken the data it was behind on: a multipart body goes on with its
     /// parts; any other transfer receives again.
     func deliveryCaughtUp() {
+        EngineThread.precondition()
         if case .multipart = phase {
             continueMultipart()
         } else {
@@ -326,6 +333,7 @@ final class Transfer {
 
     /// Unpauses a transfer paused for the delegate (disposition or backpressure) or its speed cap.
     func resumeReceiving() {
+        EngineThread.precondition()
         guard paused, let easy else { return }
         paused = false
         resumeAt = nil
@@ -335,6 +343,7 @@ final class Transfer {
     /// Ends the body at file offset `end` (only ever earlier): another connection takes the
     /// rest. A body already there ends now, successfully.
     func limitDownload(to end: Int64) {
+        EngineThread.precondition()
         guard case .download(let sink) = phase else { return }
         sink.limit(to: end)
         guard sink.reachedEnd else { return }
@@ -346,6 +355,7 @@ final class Transfer {
 
     /// Changes the speed cap; a transfer waiting on the old cap is woken to try the new one.
     func setMaxReceiveSpeed(_ speed: Int64?) {
+        EngineThread.precondition()
         request.maxReceiveSpeed = speed
         limiter = speed.map { TokenBucket(rate: $0) }
         wakeIfWaitingOnCap()
@@ -353,6 +363,7 @@ final class Transfer {
 
     /// A transfer waiting on a cap that changed tries again now.
     func wakeIfWaitingOnCap() {
+        EngineThread.precondition()
         if resumeAt != nil { resumeReceiving() }
     }
 
@@ -406,6 +417,7 @@ final class Transfer {
 
     /// One header line (CRLF included), from CURLOPT_HEADERFUNCTION.
     fileprivate func receivedHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+        EngineThread.precondition()
         guard case .headers = phase, request.url.isHTTP else { return bytes.count }
         headBytes += bytes.count
         guard headBytes <= Transfer.headLimit else {
@@ -540,6 +552,7 @@ final class Transfer {
     /// Body bytes, from CURLOPT_WRITEFUNCTION. Returns the count taken, 0 to abort, or the
     /// pause value.
     fileprivate func receivedBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        EngineThread.precondition()
         if case .headers = phase {
             deliverFinalResponse(pendingChallenge ?? synthesizedResponse())
         }
@@ -629,6 +642,7 @@ final class Transfer {
 
     /// Request-body bytes, from CURLOPT_READFUNCTION.
     fileprivate func readBody(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        EngineThread.precondition()
         guard let upload else { return 0 }
         do {
             let count = try upload.read(into: buffer)
@@ -643,6 +657,7 @@ final class Transfer {
     /// Starts the request body again, from CURLOPT_SEEKFUNCTION: only a rewind to the start is
     /// possible, and it takes a new stream from the body's provider (none fails the load).
     fileprivate func rewindBody(to offset: Int64, origin: Int32) -> Int32 {
+        EngineThread.precondition()
         guard offset == 0, origin == SEEK_SET, let body = request.body else { return haul_seekfunc_fail }
         guard let source = UploadSource(body) else {
             failure = ConnectionError(

@@ -143,3 +143,15 @@ struct EngineTests {
         #expect(server.connections.accepted == 2)
     }
 }
+
+/// The debug check behind the engine's threading contract: every entry point of a `Transfer`
+/// and the loop itself ask it, so the suite running without a trap shows they run on it.
+@Suite("Engine thread check")
+struct EngineThreadCheckTests {
+    @Test("code for the engine thread traps on another thread")
+    func traps() async {
+        await #expect(processExitsWith: .failure) {
+            EngineThread.precondition()
+        }
+    }
+}
