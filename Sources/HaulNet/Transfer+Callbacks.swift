@@ -1,0 +1,59 @@
+import CCurl
+import Foundation
+
+// MARK: - libcurl callbacks
+
+/// What libcurl calls while a hop runs: header lines, and the head's end. Engine thread.
+extension Transfer {
+
+    /// One header line (CRLF included), from CURLOPT_HEADERFUNCTION.
+    func receivedHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+        EngineThread.precondition()
+        guard case .headers = phase, request.url.isHTTP else { return bytes.count }
+        headBytes += bytes.count
+        guard headBytes <= Transfer.headLimit else {
+            failure = ConnectionError(
+                kind: .badResponse, url: request.url,
+                detail: "its headers are larger than \(Transfer.headLimit / 1024) KiB")
+            return 0
+        }
+        let line = String(decoding: bytes, as: UTF8.self).trimmingLineEnd()
+        if line.hasPrefix("HTTP/") {
+            head.begin(statusLine: line)
+        } else if line.isEmpty {
+            headEnded()
+        } else {
+            head.add(headerLine: line)
+        }
+        return bytes.count
+    }
+
+    func headEnded() {
+        guard let status = head.statusCode, status >= 200 else { return }
+        let response = head.response(url: request.url)
+        if let demand = authenticationChallenge(in: response) {
+            if answersChallenge(demand) {
+                pendingChallenge = response
+                return
+            }
+            // Credentials libcurl sent in answer to the challenge before this one were refused;
+            // a first challenge in a scheme libcurl cannot answer never saw them.
+            if demand.proposedCredential != nil, pendingChallenge != nil {
+                if demand.isProxy { refusedCredentials.proxy += 1 } else { refusedCredentials.server += 1 }
+            }
+            phase = .challengeBody(response)
+            return
+        }
+        if RedirectPolicy.isRedirect(response) {
+            phase = .redirectBody(response)
+        } else if (200..<300).contains(response.statusCode),
+            let parser = MultipartReplaceParser(contentType: response.headers["Content-Type"])
+        {
+            multipart = parser
+            multipartResponse = response
+            phase = .multipart
+        } else {
+            deliverFinalResponse(response)
+        }
+    }
+}
