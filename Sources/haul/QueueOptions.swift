@@ -55,8 +55,6 @@ struct QueueOptions: ParsableArguments {
         if http.askPassword, http.httpUser == nil {
             throw ValidationError("--ask-password asks for the password of --http-user: give --http-user too")
         }
-        _ = try defaults()
-        _ = try overallLimit()
         let files = [
             ("--load-cookies", http.loadCookies), ("--netrc-path", http.netrcPath),
             ("--ca-certificate", tls.caCertificate),
@@ -81,63 +79,43 @@ struct QueueOptions: ParsableArguments {
         return (directory.isEmpty ? "/" : directory, String(name))
     }
 
-    /// The command line's options as every download's defaults; the messages name the option.
-    func defaults() throws -> DownloadOptions {
+    /// The command line's options as every download's defaults: values parsed once, when the
+    /// command line was read (`OptionValue`), set field by field.
+    func defaults() -> DownloadOptions {
         var options = DownloadOptions()
-        // Each option the command line set, as (queue-file name, value).
-        let named: [(String, String?)] = [
-            ("max-tries", String(retries.maxTries)), ("timeout", String(connections.timeout)),
-            ("connect-timeout", connections.connectTimeout.map(String.init)),
-            ("retry-wait", retries.retryWait.map(String.init)), ("split", connections.split.map(String.init)),
-            ("max-connection-per-server", connections.maxConnectionPerServer.map(String.init)),
-            ("min-split-size", connections.minSplitSize), ("max-download-limit", connections.maxDownloadLimit),
-            ("lowest-speed-limit", connections.lowestSpeedLimit), ("user-agent", http.userAgent),
-            ("referer", http.referer), ("allow-overwrite", files.allowOverwrite ? "true" : nil),
-            ("http-user", http.httpUser), ("http-passwd", http.httpPasswd), ("all-proxy", proxy.allProxy),
-            ("http-proxy", proxy.httpProxy), ("https-proxy", proxy.httpsProxy), ("no-proxy", proxy.noProxy),
-            ("auto-file-renaming", files.autoFileRenaming.map(String.init)),
-            ("conditional-get", files.conditionalGet ? "true" : nil),
-            ("continue", basic.continueExisting ? "true" : nil),
-            ("remote-time", files.remoteTime ? "true" : nil),
-        ]
-        var pairs = named.compactMap { name, value in value.map { (name, $0) } }
-        pairs += http.headers.map { ("header", $0) }
-        for (name, value) in pairs {
-            do {
-                try options.set(name, value)
-            } catch {
-                // curl's -k turns certificate checks off; here, as in aria2, it is a size.
-                let curlHabit =
-                    name == "min-split-size" && value.contains("://")
-                    ? " (-k is --min-split-size here, as in aria2; curl's -k is --check-certificate=false, "
-                        + "or --insecure)" : ""
-                throw ValidationError("--\(name): \(error)\(curlHabit)")
-            }
-        }
+        options.maxTries = retries.maxTries
+        options.retryWait = retries.retryWait
+        options.timeout = connections.timeout
+        options.connectTimeout = connections.connectTimeout
+        options.split = connections.split
+        options.maxConnectionPerServer = connections.maxConnectionPerServer
+        options.minSplitSize = connections.minSplitSize
+        options.maxDownloadLimit = connections.maxDownloadLimit
+        options.lowestSpeedLimit = connections.lowestSpeedLimit
+        options.userAgent = http.userAgent
+        options.referer = http.referer
+        options.httpUser = http.httpUser
+        options.httpPasswd = http.httpPasswd
+        options.headers = http.headers
+        options.allProxy = proxy.allProxy
+        options.httpProxy = proxy.httpProxy
+        options.httpsProxy = proxy.httpsProxy
+        options.noProxy = proxy.noProxy
+        options.allowOverwrite = files.allowOverwrite ? true : nil
+        options.autoFileRenaming = files.autoFileRenaming
+        options.conditionalGet = files.conditionalGet ? true : nil
+        options.continueExisting = basic.continueExisting ? true : nil
+        options.remoteTime = files.remoteTime ? true : nil
         return options
     }
 
-    func overallLimit() throws -> Int64? {
-        guard let limit = connections.maxOverallDownloadLimit else { return nil }
-        do {
-            return try ByteCount.parse(limit)
-        } catch {
-            throw ValidationError("--max-overall-download-limit: \(error)")
-        }
+    func overallLimit() -> Int64? {
+        connections.maxOverallDownloadLimit
     }
 
     /// The longest queue-file text to read (`--max-queue-file-size`, else 256 MiB).
-    func queueFileLimit() throws -> Int64 {
-        guard let size = files.maxQueueFileSize else { return InputFile.defaultLimit }
-        do {
-            let limit = try ByteCount.parse(size)
-            guard limit > 0 else { throw ValidationError("--max-queue-file-size: must be more than 0") }
-            return limit
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw ValidationError("--max-queue-file-size: \(error)")
-        }
+    func queueFileLimit() -> Int64 {
+        files.maxQueueFileSize ?? InputFile.defaultLimit
     }
 
     /// With `--ask-password`, asks for the `--http-user` password on the terminal without echo.
@@ -156,7 +134,7 @@ struct QueueOptions: ParsableArguments {
         var configuration = DownloadQueue.Configuration()
         configuration.maxConcurrentDownloads = connections.maxConcurrentDownloads
         configuration.maxConnectionsPerHost = connections.maxConnectionsPerHost
-        configuration.defaults = try defaults()
+        configuration.defaults = defaults()
         configuration.directory = basic.dir
         configuration.tls = TLSOptions(verifyPeer: tls.checkCertificate && !tls.insecure, caFile: tls.caCertificate)
         if http.netrc {
@@ -192,7 +170,7 @@ struct QueueOptions: ParsableArguments {
             throw ExitCode(1)
         }
         for problem in stored.problems { report(problem) }
-        stored.queue.setMaxOverallDownloadLimit(try overallLimit())
+        stored.queue.setMaxOverallDownloadLimit(overallLimit())
         return stored
     }
 
@@ -250,7 +228,7 @@ struct QueueOptions: ParsableArguments {
         if let inputFile = basic.inputFile {
             let result: InputFile.ReadResult
             let remote = RemoteQueueFile.url(in: inputFile)
-            let limit = try queueFileLimit()
+            let limit = queueFileLimit()
             do {
                 if let remote {
                     result = try RemoteQueueFile.standard(limit: limit, warn: report).read(remote)
@@ -278,13 +256,7 @@ struct QueueOptions: ParsableArguments {
                     try entries[0].options.set("dir", base)
                 }
             }
-            if let checksum = files.checksum {
-                do {
-                    try entries[0].options.set("checksum", checksum)
-                } catch {
-                    throw ValidationError("--checksum: \(error)")
-                }
-            }
+            if let checksum = files.checksum { entries[0].options.checksum = checksum }
         }
         return (entries, rejected)
     }

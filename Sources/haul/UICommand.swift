@@ -74,8 +74,8 @@ struct UICommand: ParsableCommand {
             try GetCommand.download(options)
             return
         }
-        let limit = try options.overallLimit()
-        let queueFileLimit = try options.queueFileLimit()
+        let limit = options.overallLimit()
+        let queueFileLimit = options.queueFileLimit()
         stored.restoreAll(adding: entries)
 
         CrashGuard.arm()

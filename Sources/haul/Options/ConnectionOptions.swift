@@ -13,18 +13,21 @@ struct ConnectionOptions: ParsableArguments {
         name: [.customShort("x", allowingJoined: true), .customLong("max-connection-per-server")],
         help: ArgumentHelp(
             "Connections to one server for one download, 1-64 (default 1: no splitting).",
-            valueName: "n"))
+            valueName: "n"),
+        transform: OptionValue.of("max-connection-per-server", \.maxConnectionPerServer))
     var maxConnectionPerServer: Int?
 
     @Option(
         name: [.customShort("s", allowingJoined: true), .customLong("split")],
-        help: ArgumentHelp("Connections for one download (default 5, within -x).", valueName: "n"))
+        help: ArgumentHelp("Connections for one download (default 5, within -x).", valueName: "n"),
+        transform: OptionValue.of("split", \.split))
     var split: Int?
 
     @Option(
         name: [.customShort("k", allowingJoined: true), .customLong("min-split-size")],
-        help: ArgumentHelp("No segment smaller than this is started, e.g. 1M (default 20M).", valueName: "size"))
-    var minSplitSize: String?
+        help: ArgumentHelp("No segment smaller than this is started, e.g. 1M (default 20M).", valueName: "size"),
+        transform: OptionValue.of("min-split-size", \.minSplitSize))
+    var minSplitSize: Int64?
 
     @Option(
         name: .customLong("max-connections-per-host"),
@@ -42,26 +45,31 @@ struct ConnectionOptions: ParsableArguments {
 
     @Option(
         name: .customLong("max-download-limit"),
-        help: ArgumentHelp("Cap each download's speed, e.g. 500K or 2M (bytes per second).", valueName: "speed"))
-    var maxDownloadLimit: String?
+        help: ArgumentHelp("Cap each download's speed, e.g. 500K or 2M (bytes per second).", valueName: "speed"),
+        transform: OptionValue.of("max-download-limit", \.maxDownloadLimit))
+    var maxDownloadLimit: Int64?
 
     @Option(
         name: .customLong("max-overall-download-limit"),
-        help: ArgumentHelp("Cap all downloads together, e.g. 10M (bytes per second).", valueName: "speed"))
-    var maxOverallDownloadLimit: String?
+        help: ArgumentHelp("Cap all downloads together, e.g. 10M (bytes per second).", valueName: "speed"),
+        transform: OptionValue.size())
+    var maxOverallDownloadLimit: Int64?
 
     @Option(
         name: .customLong("lowest-speed-limit"),
-        help: ArgumentHelp("Retry a download slower than this (e.g. 10K) for --timeout seconds.", valueName: "speed"))
-    var lowestSpeedLimit: String?
+        help: ArgumentHelp("Retry a download slower than this (e.g. 10K) for --timeout seconds.", valueName: "speed"),
+        transform: OptionValue.of("lowest-speed-limit", \.lowestSpeedLimit))
+    var lowestSpeedLimit: Int64?
 
     @Option(
         name: [.customShort("T", allowingJoined: true), .customLong("timeout")],
-        help: ArgumentHelp("Seconds to wait for a connection or for data.", valueName: "seconds"))
+        help: ArgumentHelp("Seconds to wait for a connection or for data.", valueName: "seconds"),
+        transform: OptionValue.of("timeout", \.timeout))
     var timeout: Int = 60
 
     @Option(
         name: .customLong("connect-timeout"),
-        help: ArgumentHelp("Seconds to wait for a connection to be made (default: --timeout).", valueName: "seconds"))
+        help: ArgumentHelp("Seconds to wait for a connection to be made (default: --timeout).", valueName: "seconds"),
+        transform: OptionValue.of("connect-timeout", \.connectTimeout))
     var connectTimeout: Int?
 }

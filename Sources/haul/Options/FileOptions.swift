@@ -1,4 +1,5 @@
 import ArgumentParser
+import HaulCore
 
 // MARK: - FileOptions
 
@@ -8,8 +9,9 @@ struct FileOptions: ParsableArguments {
         name: .customLong("checksum"),
         help: ArgumentHelp(
             "Check the file's digest: TYPE=HEX, TYPE one of md5, sha-1, sha-224, sha-256, sha-384, "
-                + "sha-512 (one download only).", valueName: "type=hex"))
-    var checksum: String?
+                + "sha-512 (one download only).", valueName: "type=hex"),
+        transform: OptionValue.of("checksum", \.checksum))
+    var checksum: ExpectedChecksum?
 
     @Flag(name: .customLong("allow-overwrite"), help: "Overwrite an existing file instead of saving as NAME.1.EXT.")
     var allowOverwrite = false
@@ -37,6 +39,7 @@ struct FileOptions: ParsableArguments {
         name: .customLong("max-queue-file-size"),
         help: ArgumentHelp(
             "Read at most this much of a queue file, after gzip (default 256M); a longer one is "
-                + "an error.", valueName: "size"))
-    var maxQueueFileSize: String?
+                + "an error.", valueName: "size"),
+        transform: OptionValue.size(above: 0))
+    var maxQueueFileSize: Int64?
 }

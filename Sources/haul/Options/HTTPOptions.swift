@@ -6,29 +6,35 @@ import ArgumentParser
 struct HTTPOptions: ParsableArguments {
     @Option(
         name: .customLong("header"),
-        help: ArgumentHelp("Add a request header, \"Name: value\" (repeatable).", valueName: "line"))
+        help: ArgumentHelp("Add a request header, \"Name: value\" (repeatable).", valueName: "line"),
+        transform: OptionValue.header)
     var headers: [String] = []
 
     @Option(
         name: [.customShort("U", allowingJoined: true), .customLong("user-agent")],
-        help: ArgumentHelp("The User-Agent to send.", valueName: "agent"))
+        help: ArgumentHelp("The User-Agent to send.", valueName: "agent"),
+        transform: OptionValue.of("user-agent", \.userAgent))
     var userAgent: String?
 
-    @Option(name: .customLong("referer"), help: ArgumentHelp("The Referer to send.", valueName: "url"))
+    @Option(
+        name: .customLong("referer"), help: ArgumentHelp("The Referer to send.", valueName: "url"),
+        transform: OptionValue.of("referer", \.referer))
     var referer: String?
 
     @Option(
         name: .customLong("http-user"),
         help: ArgumentHelp(
             "User name for HTTP authentication (Basic or Digest, as the server asks).",
-            valueName: "user"))
+            valueName: "user"),
+        transform: OptionValue.of("http-user", \.httpUser))
     var httpUser: String?
 
     @Option(
         name: .customLong("http-passwd"),
         help: ArgumentHelp(
             "Password for HTTP authentication (never shown or saved in a session file).",
-            valueName: "password"))
+            valueName: "password"),
+        transform: OptionValue.of("http-passwd", \.httpPasswd))
     var httpPasswd: String?
 
     @Flag(
