@@ -7,25 +7,20 @@ import Foundation
 /// TLS, proxies, limits and the callbacks. Engine thread.
 extension Transfer {
 
-    /// Sets every option of the current hop on a freshly reset easy handle.
+    /// Sets every option of the current hop on a freshly reset easy handle: the request's
+    /// (`EasySettings`), then the callbacks, the share and the handle's own.
     func configure() throws(ConnectionError) {
         guard let easy else {
             throw ConnectionError(kind: .transport, url: request.url, detail: "libcurl could not allocate a handle")
         }
-        let scheme = request.url.scheme?.lowercased() ?? ""
-        guard Request.supportedSchemes.contains(scheme) else {
-            throw ConnectionError(kind: .unsupportedScheme(scheme), url: request.url)
-        }
-        if request.cachePolicy == .returnCacheDataDontLoad {
-            throw ConnectionError(kind: .notInCache, url: request.url)
-        }
+        let settings = try EasySettings(request)
         curl_easy_reset(easy)
         freeHeaderList()
         errorBuffer.initialize(to: 0)
         var options = EasyOptions(easy: easy)
         let me = Unmanaged.passUnretained(self).toOpaque()
         options.set(CURLOPT_PRIVATE, pointer: UnsafeMutableRawPointer(bitPattern: UInt(connection.id)))
-        options.set(CURLOPT_URL, request.url.absoluteString)
+        options.set(CURLOPT_URL, settings.url)
         options.set(CURLOPT_PROTOCOLS_STR, "http,https,ftp,ftps")
         options.set(CURLOPT_NOSIGNAL, 1)
         options.set(CURLOPT_BUFFERSIZE, bufferSize)
@@ -46,58 +41,59 @@ extension Transfer {
                 return transfer.receivedHeaderLine(UnsafeRawBufferPointer(start: buffer, count: size * count))
             })
         options.set(CURLOPT_HEADERDATA, pointer: me)
-        if request.ownsConnection {
-            // HTTP/1.1 cannot multiplex: this load gets a connection of its own.
-            options.set(CURLOPT_HTTP_VERSION, haul_http_version_1_1)
-        } else {
-            options.set(CURLOPT_HTTP_VERSION, haul_http_version_2tls)
-            // Over TLS, wait for a connection being set up to the same host to say (by ALPN)
-            // whether it multiplexes (HTTP/2) rather than open another: many small loads then
-            // share one connection. Not over plain HTTP: there libcurl learns nothing until the
-            // first transfer ends, and would hold the second one back behind it.
-            if scheme == "https" { options.set(CURLOPT_PIPEWAIT, 1) }
+        switch settings.httpVersion {
+        case .http1: options.set(CURLOPT_HTTP_VERSION, haul_http_version_1_1)
+        case .http2OverTLS: options.set(CURLOPT_HTTP_VERSION, haul_http_version_2tls)
         }
+        if settings.waitsForMultiplexing { options.set(CURLOPT_PIPEWAIT, 1) }
         options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-        let timeout = max(request.timeoutInterval, 0.001)
-        options.set(CURLOPT_CONNECTTIMEOUT_MS, Int(max(request.connectTimeout ?? timeout, 0.001) * 1000))
-        options.set(CURLOPT_LOW_SPEED_LIMIT, Int(max(request.lowestSpeed ?? 1, 1)))
-        options.set(CURLOPT_LOW_SPEED_TIME, Int(timeout.rounded(.up)))
-        options.set(CURLOPT_USERAGENT, request.userAgent)
-        if request.acceptsEncodedContent { options.set(CURLOPT_ACCEPT_ENCODING, "") }
-        if let range = request.byteRange { options.set(CURLOPT_RANGE, range.curlValue) }
-        options.set(CURLOPT_SSL_VERIFYPEER, request.tls.verifyPeer ? 1 : 0)
-        options.set(CURLOPT_SSL_VERIFYHOST, request.tls.verifyPeer ? 2 : 0)
-        if let caFile = request.tls.caFile { options.set(CURLOPT_CAINFO, caFile) }
-        if let proxy = request.proxies.proxy(for: request.url) { options.set(CURLOPT_PROXY, proxy) }
-        if let bypass = request.proxies.bypass { options.set(CURLOPT_NOPROXY, bypass) }
-        if let credentials = request.credentials {
+        options.set(CURLOPT_CONNECTTIMEOUT_MS, settings.connectTimeoutMilliseconds)
+        options.set(CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)
+        options.set(CURLOPT_LOW_SPEED_TIME, settings.lowSpeedSeconds)
+        options.set(CURLOPT_USERAGENT, settings.userAgent)
+        if settings.acceptsEncodedContent { options.set(CURLOPT_ACCEPT_ENCODING, "") }
+        if let range = settings.range { options.set(CURLOPT_RANGE, range) }
+        options.set(CURLOPT_SSL_VERIFYPEER, settings.verifiesPeer ? 1 : 0)
+        options.set(CURLOPT_SSL_VERIFYHOST, settings.verifiesPeer ? 2 : 0)
+        if let caFile = settings.caFile { options.set(CURLOPT_CAINFO, caFile) }
+        if let proxy = settings.proxy { options.set(CURLOPT_PROXY, proxy) }
+        if let bypass = settings.noProxy { options.set(CURLOPT_NOPROXY, bypass) }
+        if let credentials = settings.credentials {
             options.set(CURLOPT_USERNAME, credentials.user)
             options.set(CURLOPT_PASSWORD, credentials.password)
             options.set(CURLOPT_HTTPAUTH, haul_auth_basic_or_digest)
         }
-        if let credentials = request.proxyCredentials {
+        if let credentials = settings.proxyCredentials {
             options.set(CURLOPT_PROXYUSERNAME, credentials.user)
             options.set(CURLOPT_PROXYPASSWORD, credentials.password)
             options.set(CURLOPT_PROXYAUTH, haul_auth_basic_or_digest)
         }
         share?.attach(&options)
-        try configureMethodAndBody(&options, context: me)
-        headerList = options.setHeaders(headerLines())
+        try configureMethodAndBody(settings.method, &options, context: me)
+        headerList = options.setHeaders(settings.headerLines)
         try options.check(url: request.url)
     }
 
     func configureMethodAndBody(
-        _ options: inout EasyOptions, context: UnsafeMutableRawPointer
+        _ method: EasySettings.Method, _ options: inout EasyOptions, context: UnsafeMutableRawPointer
     ) throws(ConnectionError) {
-        let method = request.method.uppercased()
         upload = nil
-        guard let body = request.body else {
-            switch method {
-            case "GET": options.set(CURLOPT_HTTPGET, 1)
-            case "HEAD": options.set(CURLOPT_NOBODY, 1)
-            default: options.set(CURLOPT_CUSTOMREQUEST, method)
-            }
+        let body: RequestBody
+        let customMethod: String?
+        switch method {
+        case .get:
+            options.set(CURLOPT_HTTPGET, 1)
             return
+        case .head:
+            options.set(CURLOPT_NOBODY, 1)
+            return
+        case .custom(let name):
+            options.set(CURLOPT_CUSTOMREQUEST, name)
+            return
+        case .upload(let name, _):
+            guard let requestBody = request.body else { return }
+            body = requestBody
+            customMethod = name
         }
         guard let source = UploadSource(body) else {
             throw ConnectionError(kind: .bodyStream, url: request.url, detail: "no body stream was given")
@@ -121,21 +117,7 @@ extension Transfer {
             return transfer.rewindBody(to: Int64(offset), origin: origin)
         })
         options.set(CURLOPT_SEEKDATA, pointer: context)
-        if method != "POST" { options.set(CURLOPT_CUSTOMREQUEST, method) }
-    }
-
-    /// The request's header lines, plus what the cache policy and the body call for.
-    func headerLines() -> [String] {
-        var lines = request.headers.map { "\($0.name): \($0.value)" }
-        if request.body != nil {
-            lines.append("Expect:")
-            if request.body?.length == nil { lines.append("Transfer-Encoding: chunked") }
-        }
-        if request.cachePolicy == .reloadIgnoringCache {
-            lines.append("Cache-Control: no-cache")
-            lines.append("Pragma: no-cache")
-        }
-        return lines
+        if let customMethod { options.set(CURLOPT_CUSTOMREQUEST, customMethod) }
     }
 
     func freeHeaderList() {
