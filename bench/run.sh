@@ -4,6 +4,7 @@
 # printed (and written to bench/out/latest.md).
 #
 # Usage: bench/run.sh [ROUNDS]   (default 3; the best round of each tool is reported)
+#        HAUL_BASELINE=PATH bench/run.sh  also runs an earlier haul build, and compares the two
 #        SCENARIOS="E F G" bench/run.sh   runs only those scenarios (default: all, A to G and the
 #        queue-file and UI runs)
 # Needs: nginx curl wget2 aria2c axel tmux python3 /usr/bin/time sha256sum (`make bench` installs them) and a
@@ -176,6 +177,16 @@ declare -A COMMAND=(
 )
 D_TOOLS=(haul-h2 haul-h1 curl-h2 curl-h1)
 TOOLS=(haul curl wget2 aria2c)
+# HAUL_BASELINE=PATH: another haul binary (an earlier build) runs every haul command too, in
+# the same rounds, as NAME-before; a table compares the two at the end.
+BEFORE=() D_BEFORE=()
+if [ -n "${HAUL_BASELINE:-}" ]; then
+  [ -x "$HAUL_BASELINE" ] || { echo "bench: HAUL_BASELINE=$HAUL_BASELINE is not a program" >&2; exit 2; }
+  for key in A:haul B:haul C:haul D:haul-h2 D:haul-h1 E:haul F:haul G:haul; do
+    COMMAND[$key-before]="${COMMAND[$key]/$HAUL/$HAUL_BASELINE}"
+  done
+  BEFORE=(haul-before) D_BEFORE=(haul-h2-before haul-h1-before)
+fi
 
 # verify SCENARIO DIR: prints the sha256 of what the run produced.
 verify() {
@@ -221,13 +232,13 @@ for scenario in A C; do
   wants "$scenario" || continue
   echo "scenario $scenario, $ROUNDS rounds…" >&2
   for round in $(seq "$ROUNDS"); do
-    for name in "${TOOLS[@]}"; do run_once "$scenario" "$name" "$round"; done
+    for name in "${TOOLS[@]}" "${BEFORE[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
 done
 if wants D; then
   echo "scenario D, $ROUNDS rounds…" >&2
   for round in $(seq "$ROUNDS"); do
-    for name in "${D_TOOLS[@]}"; do run_once D "$name" "$round"; done
+    for name in "${D_TOOLS[@]}" "${D_BEFORE[@]}"; do run_once D "$name" "$round"; done
   done
 fi
 # Scenarios B and E: axel in place of wget2; the single connection (curl) once, as it takes
@@ -237,19 +248,19 @@ for scenario in B E; do
   echo "scenario $scenario, $ROUNDS rounds…" >&2
   run_once "$scenario" curl 1
   for round in $(seq "$ROUNDS"); do
-    for name in haul aria2c axel; do run_once "$scenario" "$name" "$round"; done
+    for name in haul aria2c axel "${BEFORE[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
 done
 if wants F; then
   echo "scenario F, $ROUNDS rounds…" >&2
   for round in $(seq "$ROUNDS"); do
-    for name in "${TOOLS[@]}"; do run_once F "$name" "$round"; done
+    for name in "${TOOLS[@]}" "${BEFORE[@]}"; do run_once F "$name" "$round"; done
   done
 fi
 if wants G; then
   echo "scenario G, $ROUNDS rounds…" >&2
   for round in $(seq "$ROUNDS"); do
-    for name in haul curl wget2; do run_once G "$name" "$round"; done
+    for name in haul curl wget2 "${BEFORE[@]}"; do run_once G "$name" "$round"; done
   done
 fi
 
@@ -444,6 +455,17 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo '```'
   echo
   echo "1 GiB with the UI open: ${best_ui} s; \`haul get\` in the same terminal: ${best_headless} s; UI speed vs headless ${UI_RATIO}x (both in a tmux pane, less the ${SPAWN_MS} ms tmux takes to start a command; best of $T2_ROUNDS, alternating which goes first). \`haul get -q\` outside tmux: ${best_plain} s"
+  fi
+  if [ -n "${HAUL_BASELINE:-}" ]; then
+  echo
+  echo "haul against the baseline ($HAUL_BASELINE), in the same rounds"
+  echo
+  echo "| scenario | haul wall s | baseline wall s | wall now / before | haul CPU s | baseline CPU s | CPU now / before |"
+  echo "|---|---|---|---|---|---|---|"
+  for key in A:haul B:haul C:haul D:haul-h2 D:haul-h1 E:haul F:haul G:haul; do
+    [ -n "${WALL[$key]:-}" ] && [ -n "${WALL[$key-before]:-}" ] || continue
+    echo "| $key | ${WALL[$key]} | ${WALL[$key-before]} | $(echo "scale=2; ${WALL[$key]} / ${WALL[$key-before]}" | bc)x | ${CPU[$key]} | ${CPU[$key-before]} | $(echo "scale=2; ${CPU[$key]} / ${CPU[$key-before]}" | bc)x |"
+  done
   fi
 } | tee "$OUT/latest.md"
 
