@@ -1,4 +1,4 @@
-import Foundation
+import HaulNet
 
 // MARK: - StateLockMarker
 
@@ -6,20 +6,12 @@ import Foundation
 /// must never run under it (the store's writes, naming files) checks that it does not, as
 /// swift-nio's `preconditionInEventLoop` checks its threads. Release builds mark nothing.
 enum StateLockMarker {
-    #if DEBUG
-        private static let key: pthread_key_t = {
-            var key = pthread_key_t()
-            pthread_key_create(&key, nil)
-            return key
-        }()
-    #endif
+    private static let marker = ThreadMarker()
 
     /// Runs `body` with this thread marked as holding the lock.
     static func holding<Result>(_ body: () -> Result) -> Result {
-        #if DEBUG
-            pthread_setspecific(key, UnsafeRawPointer(bitPattern: 1))
-            defer { pthread_setspecific(key, nil) }
-        #endif
+        marker.mark(true)
+        defer { marker.mark(false) }
         return body()
     }
 
@@ -27,7 +19,7 @@ enum StateLockMarker {
     /// file system) would make every command wait on it.
     static func assertNotHeld(_ work: @autoclosure () -> String, file: StaticString = #fileID, line: UInt = #line) {
         #if DEBUG
-            precondition(pthread_getspecific(key) == nil, "\(work()) under the queue's lock", file: file, line: line)
+            precondition(!marker.isMarked, "\(work()) under the queue's lock", file: file, line: line)
         #endif
     }
 }
