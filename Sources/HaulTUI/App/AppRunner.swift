@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulNet
+import Synchronization
 
 // MARK: - AppRunner
 
@@ -23,6 +24,9 @@ public final class AppRunner {
     /// The longest queue-file text an import reads.
     private let queueFileLimit: Int64
     private var theme: Theme
+    /// Where `t`'s theme loads run, in order, and the name the latest one chose.
+    private let themeLoads = DispatchQueue(label: "haul.theme-loads")
+    private let chosenTheme: ThemeChoice
     private var state: AppState
     /// Frame and key timings, kept only when asked for (`--frame-stats`).
     public private(set) var stats: FrameStats?
@@ -42,6 +46,7 @@ public final class AppRunner {
         makeRemoteQueueFiles = remoteQueueFiles
         stats = recordsFrameStats ? FrameStats() : nil
         self.theme = terminal.colorCount > 0 ? theme : Theme.attributesOnly
+        chosenTheme = ThemeChoice(self.theme.name)
         let size = terminal.size
         state = AppState(
             width: size.width, height: size.height, themeName: self.theme.name, globalLimit: globalLimit,
@@ -180,8 +185,10 @@ public final class AppRunner {
             notify("this terminal shows no colour (or NO_COLOR is set): the monochrome theme stays", isError: false)
             return
         }
-        // Listed, read, and remembered in config.toml for the next start, off the loop.
-        DispatchQueue.global(qos: .userInitiated).async { [themes, inbox, current = theme.name] in
+        // Listed, read, and remembered in config.toml for the next start, off the loop, one
+        // press after another: each starts from the theme the one before chose.
+        themeLoads.async { [themes, inbox, chosenTheme] in
+            let current = chosenTheme.name.withLock { $0 }
             let names = themes.names
             guard !names.isEmpty else {
                 inbox.postError("no theme files found")
@@ -190,11 +197,21 @@ public final class AppRunner {
             let next = names[((names.firstIndex(of: current) ?? -1) + 1) % names.count]
             do {
                 let loaded = try themes.load(next)
+                chosenTheme.name.withLock { $0 = loaded.name }
                 inbox.postTheme(loaded)
                 try ConfigFile.remember(theme: loaded.name, at: ConfigFile.path())
             } catch {
                 inbox.postError("\(error)")
             }
         }
+    }
+}
+
+/// The theme `t` last chose, shared by its loads off the loop.
+private final class ThemeChoice: Sendable {
+    let name: Mutex<String>
+
+    init(_ name: String) {
+        self.name = Mutex(name)
     }
 }
