@@ -36,6 +36,8 @@ public struct Download: Sendable, Identifiable, Equatable {
     public var lastError: String?
     /// Why the last attempt failed, numbered as aria2 numbers it (nil while none failed).
     public var errorCode: ErrorCode?
+    /// The last failure in a word or two for a queue row: `404 Not Found`, `refused`.
+    public var failureNote: String?
     /// When a download waiting to be tried again starts its next attempt (not stored).
     public var nextAttemptAt: Date?
     /// The ETag (else Last-Modified) the partial data was read under; a resume must match it.

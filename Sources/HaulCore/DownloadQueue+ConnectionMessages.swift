@@ -341,6 +341,7 @@ extension DownloadQueue {
         let policy = RetryPolicy(maxTries: options.maxTries ?? 5, fixedWait: options.retryWait.map(Double.init))
         download.lastError = message
         download.errorCode = ErrorCode(failure)
+        download.failureNote = ErrorCode.note(for: failure, reason: download.response?.reasonPhrase)
         download.speed = 0
         switch policy.decide(attempt: download.attempts, failure: failure) {
         case .giveUp:

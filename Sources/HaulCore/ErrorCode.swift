@@ -75,6 +75,21 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// A failed attempt in a word or two, for a queue row: the status and its reason when the
+    /// server answered (`404 Not Found`), `refused` when no connection was made, else the code's
+    /// `shortText`.
+    public static func note(for failure: RetryPolicy.Failure, reason: String?) -> String {
+        switch failure {
+        case .status(let code, _):
+            guard let reason, !reason.isEmpty else { return String(code) }
+            return "\(code) \(TextSanitizer.visible(reason))"
+        case .transport(.cannotConnect):
+            return "refused"
+        default:
+            return ErrorCode(failure).shortText
+        }
+    }
+
     /// Every code and its meaning, one a line, for `--help` and the manual.
     public static var table: String {
         // Numbers right-aligned in two columns.

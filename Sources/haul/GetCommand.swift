@@ -155,24 +155,20 @@ struct GetCommand: ParsableCommand {
     private static func reportFiles(
         _ continuation: StoredQueue.Continuation, quiet: Bool, to reporter: ProgressReporter
     ) {
-        let shown = 5
         for problem in continuation.problems { reporter.report("warning: \(problem)") }
         guard !quiet else { return }
         if continuation.continued > 0 {
             let count = continuation.continued
             reporter.report("continuing \(count) download\(count == 1 ? "" : "s") from an earlier run")
         }
-        for file in continuation.unfinished.prefix(shown) { reporter.report(file.summary) }
-        if continuation.unfinished.count > shown {
-            reporter.report("and \(continuation.unfinished.count - shown) more unfinished files continued")
+        reportFirst(continuation.unfinished.lazy.map(\.summary), of: continuation.unfinished.count, to: reporter) {
+            "and \($0) more unfinished files continued"
         }
-        for path in continuation.continuable.prefix(shown) {
-            reporter.report(
-                "\(TextSanitizer.visible(path)) exists: the download is saved beside it; "
-                    + "-c continues it instead")
+        let continuable = continuation.continuable.lazy.map {
+            "\(TextSanitizer.visible($0)) exists: the download is saved beside it; -c continues it instead"
         }
-        if continuation.continuable.count > shown {
-            reporter.report("and \(continuation.continuable.count - shown) more existing files -c would continue")
+        reportFirst(continuable, of: continuable.count, to: reporter) {
+            "and \($0) more existing files -c would continue"
         }
     }
 
@@ -182,15 +178,23 @@ struct GetCommand: ParsableCommand {
         _ ids: [String], count: Int, in queue: DownloadQueue,
         to reporter: ProgressReporter
     ) {
-        let shown = 5
-        let saved = ids.lazy.compactMap { queue.download($0) }.filter { $0.state == .complete }.prefix(shown)
-        for download in saved {
-            let path = TextSanitizer.visible(download.destination ?? download.displayURI)
-            reporter.report(
-                "\(path) is complete already (\(ByteCount.format(download.totalBytes))): "
-                    + "not downloaded again; --allow-overwrite fetches it anew")
-        }
-        if count > shown { reporter.report("and \(count - shown) more complete already") }
+        let saved = ids.lazy.compactMap { queue.download($0) }.filter { $0.state == .complete }.prefix(shownFirst)
+            .map { download in
+                "\(TextSanitizer.visible(download.destination ?? download.displayURI)) is complete already "
+                    + "(\(ByteCount.format(download.totalBytes))): not downloaded again; --allow-overwrite fetches it anew"
+            }
+        reportFirst(saved, of: count, to: reporter) { "and \($0) more complete already" }
+    }
+
+    /// How many files a list of them names before it says how many more there are.
+    private static let shownFirst = 5
+
+    /// The first `shownFirst` of `lines` (of `count` in all), then `more` with how many were left out.
+    private static func reportFirst(
+        _ lines: some Sequence<String>, of count: Int, to reporter: ProgressReporter, more: (Int) -> String
+    ) {
+        for line in lines.prefix(shownFirst) { reporter.report(line) }
+        if count > shownFirst { reporter.report(more(count - shownFirst)) }
     }
 
     /// On SIGINT or SIGTERM: writes the queue's last progress to the store (and the cookies, if

@@ -55,4 +55,13 @@ struct ErrorCodeTests {
         #expect(lines.count == ErrorCode.allCases.count + 1)
         #expect(lines.allSatisfy { $0.count <= 76 && $0.dropFirst(3).first?.isNumber == true })
     }
+
+    @Test("a failure's note for a queue row comes from the typed failure, not from its message")
+    func notes() {
+        #expect(ErrorCode.note(for: .status(404, retryAfter: nil), reason: "Not Found") == "404 Not Found")
+        #expect(ErrorCode.note(for: .status(503, retryAfter: "5"), reason: "") == "503")
+        #expect(ErrorCode.note(for: .transport(.cannotConnect), reason: nil) == "refused")
+        #expect(ErrorCode.note(for: .transport(.cannotResolveHost), reason: nil) == "unknown host")
+        #expect(ErrorCode.note(for: .local(.diskFull), reason: nil) == "disk full")
+    }
 }

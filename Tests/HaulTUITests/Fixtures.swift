@@ -29,6 +29,7 @@ enum Fixtures {
         var failed = download(5, name: "broken.iso", state: .failed, total: -1)
         failed.lastError = "the server answered 503 Service Unavailable"
         failed.errorCode = .serverOverloaded
+        failed.failureNote = "503 Service Unavailable"
         failed.attempts = 5
         var retrying = download(8, name: "mirror-list.txt", total: -1)
         retrying.lastError =
@@ -37,6 +38,7 @@ enum Fixtures {
         retrying.directory = "/data/lists"
         retrying.options.out = "mirrors.txt"
         retrying.errorCode = .network
+        retrying.failureNote = "refused"
         retrying.attempts = 2
         retrying.nextAttemptAt = now.addingTimeInterval(12)
         return [

@@ -152,17 +152,17 @@ public final class StoredQueue: Sendable {
         guard options.allowOverwrite != true, options.conditionalGet != true, let directory = fresh.directory else {
             return
         }
-        if let file = savedFile(for: fresh, history: history, out: options.out, in: directory) {
+        // The name `fresh` would be saved as, worked out once for every check below.
+        let expected = fresh.uris.first.flatMap(URL.init(string:))
+            .flatMap { FileNaming.expectedPath(out: options.out, url: $0, directory: directory) }
+        if let file = savedFile(for: fresh, history: history, out: options.out, in: directory, expected: expected) {
             fresh.state = .complete
             fresh.destination = file.destination
             fresh.totalBytes = file.bytes
             fresh.completed = ByteRanges(file.bytes > 0 ? [0..<file.bytes] : [])
             return
         }
-        guard
-            let path = fresh.uris.first.flatMap(URL.init(string:))
-                .flatMap({ FileNaming.expectedPath(out: options.out, url: $0, directory: directory) })
-        else { return }
+        guard let path = expected else { return }
         guard options.continueExisting == true else {
             if FileManager.default.fileExists(atPath: path) { continuation.continuable.append(path) }
             return
@@ -181,16 +181,16 @@ public final class StoredQueue: Sendable {
     /// place (its `out`, or its directory), a regular file of the size saved and not changed
     /// since; else the file `fresh` would be saved as (its `out`, else the URL's name) when
     /// its mark (`SavedFileMark`) says it came from that URI unchanged, as after a run whose
-    /// store could not be written.
+    /// store could not be written. `expected` is that file's path.
     private func savedFile(
         for fresh: Download, history: DownloadStore.SavedFile?, out: String?,
-        in directory: String
+        in directory: String, expected: String?
     ) -> DownloadStore.SavedFile? {
         if let history, isStillSaved(history, out: out, in: directory) { return history }
-        guard let url = fresh.uris.first.flatMap(URL.init(string:)),
-            let path = ConditionalGet.existingFile(out: out, url: url, directory: directory),
-            let size = SavedFileMark.savedSize(of: path, uri: fresh.displayURI)
-        else { return nil }
+        // The mark is read only from a regular file of the size and mtime it records.
+        guard let path = expected, let size = SavedFileMark.savedSize(of: path, uri: fresh.displayURI) else {
+            return nil
+        }
         return DownloadStore.SavedFile(destination: path, bytes: size, finishedAt: Date())
     }
 

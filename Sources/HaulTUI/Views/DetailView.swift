@@ -32,7 +32,8 @@ enum DetailView {
         if let error = download.lastError {
             // Wrapped, on up to three lines: the end of an error says what to do.
             let width = max(grid.width - labelWidth - 2, 10)
-            for (index, part) in wrapped(TextSanitizer.visible(error), width: width).prefix(3).enumerated() {
+            for (index, part) in ScreenRenderer.wrap(TextSanitizer.visible(error), width: width).prefix(3).enumerated()
+            {
                 lines.append((index == 0 ? "error" : "", part, .error))
             }
         }
@@ -90,21 +91,6 @@ enum DetailView {
             return TextSanitizer.visible(directory) + " (name from the first response)"
         }
         return TextSanitizer.visible(directory + out)
-    }
-
-    /// `text` in lines of at most `width` columns, broken at spaces where it can be.
-    static func wrapped(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var rest = Substring(text)
-        while DisplayWidth.of(rest) > width {
-            let head = DisplayWidth.prefix(String(rest), width: width)
-            let cut = head.lastIndex(of: " ").map { head.distance(from: head.startIndex, to: $0) } ?? head.count
-            let line = rest.prefix(max(cut, 1))
-            lines.append(String(line))
-            rest = rest.dropFirst(line.count).drop { $0 == " " }
-        }
-        if !rest.isEmpty { lines.append(String(rest)) }
-        return lines
     }
 
     /// A URI as shown: any password replaced, control characters visible.

@@ -141,7 +141,7 @@ enum QueueListView {
     /// What a row says instead of its bar: why it failed (`503 Service Unavailable`,
     /// `refused`), or when it is tried again (`retry in 12 s`).
     static func note(for download: Download, now: Date) -> String? {
-        if download.state == .failed { return shortReason(download) }
+        if download.state == .failed { return download.failureNote ?? download.errorCode?.shortText ?? "failed" }
         guard download.state == .queued, let next = download.nextAttemptAt else { return nil }
         let seconds = max(Int(next.timeIntervalSince(now).rounded(.up)), 0)
         return seconds > 0 ? "retry in \(seconds) s" : "retrying"
@@ -158,18 +158,6 @@ enum QueueListView {
             fitted = candidate
         }
         return fitted.isEmpty ? DisplayWidth.prefix(text, width: width) : fitted
-    }
-
-    /// A failure in a few words: the HTTP status when the server gave one, else the kind.
-    static func shortReason(_ download: Download) -> String {
-        let error = download.lastError ?? ""
-        let answered = "the server answered "
-        if error.hasPrefix(answered) {
-            let status = error.dropFirst(answered.count).prefix { $0 != ":" && $0 != ";" && $0 != "(" }
-            return TextSanitizer.visible(status.trimmingCharacters(in: .whitespaces))
-        }
-        if error.hasPrefix("could not connect") { return "refused" }
-        return download.errorCode?.shortText ?? "failed"
     }
 
     static func percent(_ download: Download) -> String {

@@ -35,7 +35,8 @@ public enum ScreenRenderer {
         return grid
     }
 
-    /// `text` cut into lines of at most `width` columns, at spaces where it can.
+    /// `text` cut into lines of at most `width` columns, at spaces where it can; a word longer
+    /// than a line is broken across lines, never cut short.
     static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var current = ""
@@ -43,10 +44,17 @@ public enum ScreenRenderer {
             let candidate = current.isEmpty ? String(word) : current + " " + word
             if DisplayWidth.of(candidate) <= width {
                 current = candidate
-            } else {
-                if !current.isEmpty { lines.append(current) }
-                current = DisplayWidth.prefix(String(word), width: width)
+                continue
             }
+            if !current.isEmpty { lines.append(current) }
+            var rest = String(word)
+            while DisplayWidth.of(rest) > width, width > 0 {
+                let piece = DisplayWidth.prefix(rest, width: width)
+                guard !piece.isEmpty else { break }
+                lines.append(piece)
+                rest.removeFirst(piece.count)
+            }
+            current = rest
         }
         if !current.isEmpty { lines.append(current) }
         return lines
