@@ -9,41 +9,55 @@ import HaulTUI
 /// `header`, gets both). Each setting is checked on its own, so a bad one is reported by its
 /// line.
 enum ConfigArguments {
-    /// Options that are flags: `true` gives the flag, `false` its `--no-` form when it has one,
-    /// else nothing.
-    static let flags: Set<String> = [
-        "continue", "dry-run", "quiet", "verbose", "allow-overwrite", "conditional-get", "remote-time",
-        "ask-password", "netrc", "insecure", "headless",
-    ]
-    /// Flags whose `false` is written `--no-NAME`.
-    static let negatable: Set<String> = ["netrc"]
-    /// Settings only the full-screen UI takes.
-    static let uiOnly: Set<String> = ["headless"]
-
     /// The arguments `config` adds for `command` (`get` or `ui`), or an error naming the file,
-    /// the line and what is wrong.
+    /// the line and what is wrong. Each setting's form is the first the command line takes, so
+    /// which options are flags is read from the options themselves, never kept in a list here:
+    /// `name = value` is `--name=value`; `true` may be the flag `--name`; `false` may be
+    /// `--no-name`, or no argument for a flag without that form. A setting only the full-screen
+    /// UI takes (`headless`) is left out of `haul get`.
     static func arguments(from config: ConfigFile, path: String, command: String) throws -> [String] {
         var arguments: [String] = []
-        for setting in config.settings where command == "ui" || !uiOnly.contains(setting.name) {
-            let added = try self.arguments(for: setting)
+        for setting in config.settings {
             let place = "\(path)\(setting.line.map { ":\($0)" } ?? "")"
-            do {
-                _ = try Haul.parseAsRoot([command] + added)
-            } catch {
-                let message = Haul.message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-                throw ValidationError("\(place): \(setting.name): \(message)")
+            var firstError: (any Error)?
+            var taken: [String]?
+            for candidate in forms(of: setting) {
+                do {
+                    _ = try Haul.parseAsRoot([command] + candidate)
+                    taken = candidate
+                    break
+                } catch {
+                    firstError = firstError ?? error
+                }
             }
-            arguments += added
+            if let taken {
+                arguments += taken
+                continue
+            }
+            if command != "ui", let ui = forms(of: setting).first, (try? Haul.parseAsRoot(["ui"] + ui)) != nil {
+                continue
+            }
+            let message = firstError.map {
+                Haul.message(for: $0).split(separator: "\n").first.map(String.init) ?? "\($0)"
+            }
+            throw ValidationError("\(place): \(setting.name): \(message ?? "not an option")")
         }
         return arguments
     }
 
-    private static func arguments(for setting: ConfigFile.Setting) throws -> [String] {
-        guard flags.contains(setting.name) else { return setting.values.map { "--\(setting.name)=\($0)" } }
+    /// The ways a setting can be written on the command line, in the order tried.
+    private static func forms(of setting: ConfigFile.Setting) -> [[String]] {
+        let name = setting.name
+        let valued = setting.values.map { "--\(name)=\($0)" }
         switch setting.values {
-        case ["true"]: return ["--\(setting.name)"]
-        case ["false"]: return negatable.contains(setting.name) ? ["--no-\(setting.name)"] : []
-        default: throw ValidationError("\(setting.name) is true or false")
+        case ["true"]: return [["--\(name)"], valued]
+        case ["false"]:
+            // A flag without a `--no-` form is off by leaving it out, when it is a flag at all.
+            let isFlag =
+                (try? Haul.parseAsRoot(["ui", "--\(name)"])) != nil
+                || (try? Haul.parseAsRoot(["get", "--\(name)"])) != nil
+            return [["--no-\(name)"], valued] + (isFlag ? [[]] : [])
+        default: return [valued]
         }
     }
 

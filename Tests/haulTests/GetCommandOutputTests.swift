@@ -87,6 +87,28 @@ struct GetCommandOutputTests {
         #expect(bad.stderr.contains("config.toml:3: max-tries"), "\(bad.stderr)")
     }
 
+    @Test("config.toml: a flag's false, a UI-only setting under haul get, and a misspelled name")
+    func configFlags() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let config = directory.appendingPathComponent("config/haul")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        let environment = ["XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+        let file = config.appendingPathComponent("config.toml")
+        try "netrc = false\nheadless = true\nquiet = false\ncheck-certificate = true\n"
+            .write(to: file, atomically: true, encoding: .utf8)
+        let run = try await HaulProcess.run(
+            ["get", server.url("/bytes/10").absoluteString], in: directory,
+            environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        try "quiet2 = false\n".write(to: file, atomically: true, encoding: .utf8)
+        let misspelled = try await HaulProcess.run(
+            ["get", server.url("/bytes/10").absoluteString], in: directory,
+            environment: environment)
+        #expect(misspelled.status == 28 && misspelled.stderr.contains("config.toml:1: quiet2"), "\(misspelled.stderr)")
+    }
+
     @Test("--ask-password needs --http-user, and asks on the terminal without echo")
     func askPassword() async throws {
         let server = try FaultServer.shared()
