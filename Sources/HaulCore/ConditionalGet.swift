@@ -14,9 +14,18 @@ enum ConditionalGet {
     static let entityTagAttribute = "user.haul.etag"
     static let lastModifiedAttribute = "user.haul.last-modified"
 
-    /// The existing file `url` would be saved as, if there is one.
-    static func existingFile(out: String?, url: URL, directory: String) -> String? {
-        guard let path = FileNaming.expectedPath(out: out, url: url, directory: directory) else { return nil }
+    /// Where a download looks for the file it would be saved as: its `out`, its URL, its
+    /// directory.
+    struct Lookup: Sendable {
+        let out: String?
+        let url: URL
+        let directory: String
+    }
+
+    /// The existing file `lookup` finds, if there is one.
+    static func existingFile(_ lookup: Lookup) -> String? {
+        guard let path = FileNaming.expectedPath(out: lookup.out, url: lookup.url, directory: lookup.directory)
+        else { return nil }
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         return path

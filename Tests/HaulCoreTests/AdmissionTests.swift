@@ -36,7 +36,7 @@ struct AdmissionTests {
         var most = 0
         for event in harness.recorder.events {
             guard case .changed(let download) = event, let uri = download.uris.first else { continue }
-            let host = DownloadQueue.hostKey(uri)
+            let host = QueueCore.hostKey(uri)
             if download.state == .active {
                 active[host, default: []].insert(download.id)
             } else {
@@ -51,9 +51,9 @@ struct AdmissionTests {
 
     @Test("the host key is scheme, host and port, without user info or case")
     func hostKey() {
-        #expect(DownloadQueue.hostKey("HTTPS://User:pw@Example.COM:8443/a?b") == "https://example.com:8443")
-        #expect(DownloadQueue.hostKey("http://example.com") == "http://example.com")
-        #expect(DownloadQueue.hostKey("ftp://a@b@host/x#y") == "ftp://host")
+        #expect(QueueCore.hostKey("HTTPS://User:pw@Example.COM:8443/a?b") == "https://example.com:8443")
+        #expect(QueueCore.hostKey("http://example.com") == "http://example.com")
+        #expect(QueueCore.hostKey("ftp://a@b@host/x#y") == "ftp://host")
     }
 
     @Test("a download moved to the top starts before those it passed; moves are events")

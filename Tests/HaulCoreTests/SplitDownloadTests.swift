@@ -170,7 +170,7 @@ struct SplitDownloadTests {
         #expect(download.state == .complete, "\(download.lastError ?? "")")
         let data = try harness.contents("b.bin")
         #expect(data.count == 6_000_000 && TestPattern.matches(data))
-        #expect(download.droppedMirrors.count == 1)
+        #expect(download.droppedMirrors.count == 1, "\(download.droppedMirrors)")
         let reason = download.droppedMirrors.first ?? ""
         #expect(reason.hasPrefix(bad.absoluteString), "\(reason)")
         #expect(

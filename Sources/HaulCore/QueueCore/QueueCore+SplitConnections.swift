@@ -14,22 +14,22 @@ import HaulNet
 ///   that mirror dropped, its error recorded, and its range fetched from the others at once.
 /// - A connection that finishes takes over a gap, else half of the largest remaining segment,
 ///   from its own mirror: a faster mirror finishes sooner, so it gets more of the work.
-extension DownloadQueue {
-    /// On the first connection's response: plans the split when it is worth it and returns the
-    /// first connection's end and the helpers to start, or nil to stay on one connection.
-    func planSplit(
-        _ state: inout State, _ download: Download, primary: DownloadConnection, response: Response,
-        offset: Int64, total: Int64
-    ) -> (end: Int64, helpers: [DownloadConnection])? {
-        let options = download.options.merged(over: configuration.defaults)
-        let mirrors = mirrorRequests(of: download, primary: primary)
+extension QueueCore {
+    /// On the first connection's accepted answer: plans the split when it is worth it, starts
+    /// the helpers, and returns where the first connection ends, or nil to stay on one
+    /// connection.
+    mutating func planSplit(
+        _ download: Download, primary: ConnectionID, _ accepted: NameRequest, offset: Int64, total: Int64
+    ) -> Int64? {
+        let options = options(of: download)
+        let mirrors = mirrorRequests(of: download, first: accepted.request)
         let perMirror = options.maxConnectionPerServer ?? 1
         // Connections: `-s`, capped by `-x` on each mirror.
         let limit = min(options.split ?? 5, perMirror * mirrors.count)
+        let response = accepted.response
         let validator = response.validator
         guard limit > 1, total > 0, validator != nil, !state.noSplit.contains(download.id), !response.isMultipartPart,
-            response.statusCode == 206 || response.headers["Accept-Ranges"]?.lowercased() == "bytes",
-            let path = download.partialPath
+            response.statusCode == 206 || response.headers["Accept-Ranges"]?.lowercased() == "bytes"
         else { return nil }
         let planner = SegmentPlanner(
             length: total, minSplitSize: options.minSplitSize ?? 20 << 20, maxConnections: limit,
@@ -41,22 +41,20 @@ extension DownloadQueue {
         var split = Split(
             planner: planner, total: total, validator: validator, mirrors: mirrors,
             mirrorLabels: mirrors.map(\.url.redactedString), perMirror: perMirror)
-        split.segments[ObjectIdentifier(primary)] = Split.Segment(
-            start: offset, end: ranges[0].upperBound, mirror: 0, now: uptime())
-        let helpers = ranges.dropFirst().compactMap { range in
-            split.mirror(preferring: nil).map {
-                makeHelper(for: range, mirror: $0, of: download, split: &split, path: path)
-            }
+        split.segments[primary] = Split.Segment(start: offset, end: ranges[0].upperBound, mirror: 0, now: clock.uptime)
+        for range in ranges.dropFirst() {
+            guard let mirror = split.mirror(preferring: nil) else { break }
+            startHelper(for: range, mirror: mirror, of: download.id, split: &split)
         }
         state.splits[download.id] = split
-        shareSpeedLimit(state, download.id)
-        watchForLaggards(&state, download.id)
-        return (ranges[0].upperBound, helpers)
+        shareSpeedLimit(download.id)
+        watchForLaggards(download.id)
+        return ranges[0].upperBound
     }
 
     /// The first connection's request, then one for each other usable URI of the download.
-    private func mirrorRequests(of download: Download, primary: DownloadConnection) -> [Request] {
-        var first = primary.currentRequest
+    private func mirrorRequests(of download: Download, first: Request) -> [Request] {
+        var first = first
         first.byteRange = nil
         first.headers.remove("If-Range")
         let others = download.uris.indices.filter { $0 != download.attemptURIIndex }.compactMap {
@@ -70,47 +68,37 @@ extension DownloadQueue {
             }
     }
 
-    /// A connection for `range` of a split download from `mirror`, filed in `split`.
-    func makeHelper(
-        for range: Range<Int64>, mirror: Int, of download: Download, split: inout Split,
-        path: String
-    ) -> DownloadConnection {
+    /// Starts a connection for `range` of a split download from `mirror`, filed in `split`;
+    /// returns its id.
+    @discardableResult
+    mutating func startHelper(
+        for range: Range<Int64>, mirror: Int, of downloadID: String, split: inout Split
+    ) -> ConnectionID {
         var request = split.mirrors[mirror]
         request.byteRange = ByteRange(from: range.lowerBound, through: range.upperBound - 1)
         // Each connection of a split is a TCP connection: a link's cap per connection then binds
         // each segment, not the whole download (as HTTP/2 streams on one connection would).
         request.ownsConnection = true
-        let helper = DownloadConnection(
-            request: request, downloadID: download.id, hostKey: DownloadQueue.hostKey(request.url.absoluteString),
-            resumeOffset: range.lowerBound, expectedValidator: split.validator, isHelper: true,
-            queue: self, callbackQueue: callbackQueue, engine: engine)
+        let helper = PlannedConnection(
+            id: newConnectionID(for: downloadID), request: request,
+            hostKey: QueueCore.hostKey(request.url.absoluteString), resumeOffset: range.lowerBound,
+            expectedValidator: split.validator, expectedTotal: nil, isHelper: true, conditionalLookup: nil)
         split.helpers.append(helper)
-        split.segments[ObjectIdentifier(helper)] = Split.Segment(
-            start: range.lowerBound, end: range.upperBound, mirror: mirror, now: uptime())
-        return helper
-    }
-
-    /// Whether `attempt` is one of the running connections of its download.
-    func isCurrent(_ attempt: DownloadConnection, in state: State) -> Bool {
-        state.connections[attempt.downloadID] === attempt
-            || state.splits[attempt.downloadID]?.helpers.contains { $0 === attempt } == true
-    }
-
-    /// The running connections of download `id`: the first (or the helper in its place), then
-    /// the helpers.
-    func runningConnections(_ state: State, _ id: String) -> [DownloadConnection] {
-        state.splits[id]?.running(holder: state.connections[id]) ?? [state.connections[id]].compactMap { $0 }
+        split.segments[helper.id] = Split.Segment(
+            start: range.lowerBound, end: range.upperBound, mirror: mirror, now: clock.uptime)
+        ask(.start(helper))
+        return helper.id
     }
 
     /// Gives each running connection of download `id` an equal share of its own speed limit, so
     /// that together they keep to it. Without a limit nothing is sent, unless `lifting` one.
-    func shareSpeedLimit(_ state: State, _ id: String, lifting: Bool = false) {
+    mutating func shareSpeedLimit(_ id: String, lifting: Bool = false) {
         guard let download = state.downloads[id] else { return }
-        let limit = download.options.merged(over: configuration.defaults).maxDownloadLimit.flatMap { $0 > 0 ? $0 : nil }
+        let limit = options(of: download).maxDownloadLimit.flatMap { $0 > 0 ? $0 : nil }
         guard limit != nil || lifting else { return }
-        let connections = runningConnections(state, id)
+        let connections = state.running(id)
         let share = limit.map { max($0 / Int64(max(connections.count, 1)), 1) }
-        for connection in connections { connection.setMaxReceiveSpeed(share) }
+        for connection in connections { ask(.limitSpeed(connection.id, share)) }
     }
 
     // MARK: - Helper responses
@@ -119,40 +107,35 @@ extension DownloadQueue {
     /// (206 at the segment's start, same length, and on the first server the same validator).
     /// Otherwise: another mirror is dropped; the first server's disagreement stops the split and
     /// the file restarts on one connection.
-    func helperResponse(
-        _ state: inout State, _ helper: DownloadConnection, _ response: Response
-    ) -> (ResponseDisposition, [DownloadConnection]) {
+    mutating func helperResponded(_ helper: ConnectionID, _ response: Response) {
         let id = helper.downloadID
-        guard let split = state.splits[id], let segment = split.segments[ObjectIdentifier(helper)],
+        guard let split = state.splits[id], let segment = split.segments[helper],
             let path = state.downloads[id]?.partialPath
-        else { return (.cancel, []) }
+        else { return ask(.answer(helper, .cancel)) }
         // Mirrors are other servers: their validators need not match the first one's.
         let sameServer = segment.mirror == 0
         let judged = ResumeRule.judge(response, rangeFrom: segment.start, validator: sameServer ? split.validator : nil)
         if case .write(let offset, let total) = judged, offset == segment.start, total == split.total,
             !sameServer || response.validator == split.validator
         {
-            return (
-                .becomeDownload(
-                    DownloadTarget(
-                        path: path, offset: segment.start, end: segment.end, keepsTail: true, mustExist: true)), []
-            )
+            let target = DownloadTarget(
+                path: path, offset: segment.start, end: segment.end, keepsTail: true, mustExist: true)
+            return ask(.answer(helper, .becomeDownload(target)))
         }
+        ask(.answer(helper, .cancel))
         guard sameServer else {
             let reason =
                 response.isSuccess
-                ? "it answered for another file (length \(judgedLength(judged)), not \(split.total))"
+                ? "it answered for another file (length \(QueueCore.length(judged)), not \(split.total))"
                 : "it answered \(response.statusCode) \(TextSanitizer.visible(response.reasonPhrase))"
-            return (.cancel, dropMirror(&state, helper, reason: reason))
+            return dropMirror(of: helper, reason: reason)
         }
         // Never splice two versions: every connection stops and the file restarts on one.
         state.noSplit.insert(id)
-        return (
-            .cancel, startOver(&state, id, reason: "a second connection got a different answer", refundAttempt: false)
-        )
+        startOver(id, reason: "a second connection got a different answer", refundAttempt: false)
     }
 
-    private func judgedLength(_ judged: ResumeRule) -> String {
+    private static func length(_ judged: ResumeRule) -> String {
         if case .write(_, let total) = judged, total >= 0 { return "\(total)" }
         return "unknown"
     }
@@ -160,27 +143,22 @@ extension DownloadQueue {
     /// A helper failed. On another mirror, that mirror is dropped and its range fetched from the
     /// others now; on the first server, its range becomes a gap that the next connection to
     /// finish takes over.
-    func helperFailed(
-        _ state: inout State, _ helper: DownloadConnection, _ error: ConnectionError
-    ) -> [DownloadConnection] {
+    mutating func helperFailed(_ helper: ConnectionID, _ error: ConnectionError) {
         let id = helper.downloadID
-        guard var split = state.splits[id], let segment = split.segments[ObjectIdentifier(helper)] else { return [] }
-        if segment.mirror != 0 { return dropMirror(&state, helper, reason: error.description) }
-        split.forget(ObjectIdentifier(helper))
+        guard var split = state.splits[id], let segment = split.segments[helper] else { return }
+        if segment.mirror != 0 { return dropMirror(of: helper, reason: error.description) }
+        split.forget(helper)
         state.splits[id] = split
-        shareSpeedLimit(state, id)
-        return []
+        shareSpeedLimit(id)
     }
 
     /// Gives up on the mirror of `helper`: records it and why in the download's
     /// `droppedMirrors`, and starts a connection on another mirror for what the helper did not
     /// write.
-    private func dropMirror(_ state: inout State, _ helper: DownloadConnection, reason: String) -> [DownloadConnection]
-    {
+    private mutating func dropMirror(of helper: ConnectionID, reason: String) {
         let id = helper.downloadID
-        guard var split = state.splits[id], var download = state.downloads[id],
-            let segment = split.forget(ObjectIdentifier(helper))
-        else { return [] }
+        guard var split = state.splits[id], var download = state.downloads[id], let segment = split.forget(helper)
+        else { return }
         // Its other connections fail too, but the mirror is dropped, and said, once.
         if split.dropped[segment.mirror] == nil {
             split.dropped[segment.mirror] = reason
@@ -188,10 +166,9 @@ extension DownloadQueue {
             state.downloads[id] = download
             emit(.changed(download))
         }
-        let toStart = newWork(&split, download, holder: state.connections[id], preferring: nil).map { [$0] } ?? []
-        keepSlotRunning(&state, &split, id, last: nil)
+        newWork(&split, download, preferring: nil)
+        keepSlotRunning(&split, id, last: nil)
         state.splits[id] = split
-        shareSpeedLimit(state, id)
-        return toStart
+        shareSpeedLimit(id)
     }
 }

@@ -1,11 +1,10 @@
-import Foundation
 import HaulNet
 
 // MARK: - Split plan
 
-extension DownloadQueue {
+extension QueueCore {
     /// The split state of one download: its plan, its mirrors, and every running connection's
-    /// segment. Kept in `State.splits` under the queue's lock.
+    /// segment. Kept in `State.splits`.
     struct Split {
         var planner: SegmentPlanner
         let total: Int64
@@ -21,9 +20,9 @@ extension DownloadQueue {
         var dropped: [Int: String] = [:]
         /// The running connections other than the one holding the download's slot
         /// (`State.connections`).
-        var helpers: [DownloadConnection] = []
+        var helpers: [PlannedConnection] = []
         /// Each running connection's segment: where it started, where it must end, what it wrote.
-        var segments: [ObjectIdentifier: Segment] = [:]
+        var segments: [ConnectionID: Segment] = [:]
 
         struct Segment {
             let start: Int64
@@ -39,7 +38,7 @@ extension DownloadQueue {
             var speed: Double = 0
             var sample: SpeedSample?
             /// The other side of a tail race (`SegmentPlanner.Race`) this segment is in.
-            var rival: ObjectIdentifier?
+            var rival: ConnectionID?
 
             init(start: Int64, end: Int64, mirror: Int, now: Double) {
                 self.start = start
@@ -66,8 +65,8 @@ extension DownloadQueue {
         /// with `excludingRaces`, without the segments already in a tail race.
         func planned(
             now: Double, excludingRaces: Bool = false
-        ) -> (keys: [ObjectIdentifier], segments: [SegmentPlanner.Segment]) {
-            let keys = Array(segments.keys)
+        ) -> (keys: [ConnectionID], segments: [SegmentPlanner.Segment]) {
+            let keys = segments.keys.sorted { $0.number < $1.number }
             let planned = keys.indices.compactMap { index -> SegmentPlanner.Segment? in
                 guard let segment = segments[keys[index]], !excludingRaces || segment.rival == nil else { return nil }
                 return SegmentPlanner.Segment(
@@ -80,22 +79,11 @@ extension DownloadQueue {
         /// Forgets the segment of connection `key` (and its side of a race) and the helper, and
         /// returns the segment.
         @discardableResult
-        mutating func forget(_ key: ObjectIdentifier) -> Segment? {
+        mutating func forget(_ key: ConnectionID) -> Segment? {
             guard let segment = segments.removeValue(forKey: key) else { return nil }
             if let rival = segment.rival { segments[rival]?.rival = nil }
-            helpers.removeAll { ObjectIdentifier($0) == key }
+            helpers.removeAll { $0.id == key }
             return segment
-        }
-
-        /// The running connections: `holder` (the one holding the download's slot), then the
-        /// helpers.
-        func running(holder: DownloadConnection?) -> [DownloadConnection] {
-            ([holder] + helpers).compactMap { $0 }
-        }
-
-        /// The running connection of segment `key`.
-        func connection(_ key: ObjectIdentifier, holder: DownloadConnection?) -> DownloadConnection? {
-            running(holder: holder).first { ObjectIdentifier($0) == key }
         }
 
         /// What no connection has written or is fetching, given what is on disk.

@@ -1,9 +1,33 @@
 import Foundation
 import HaulNet
 
+// MARK: - QueueConfiguration
+
+/// How a `DownloadQueue` runs: its limits, the options every download starts from, and what
+/// each request carries (`DownloadQueue.Configuration`).
+public struct QueueConfiguration: Sendable {
+    public var maxConcurrentDownloads = 5
+    /// Active downloads from one host (scheme, host and port) at the most; 0 for no cap.
+    /// A download whose host is full waits while later ones from other hosts start.
+    public var maxConnectionsPerHost = 0
+    /// Options every download starts from (the command line's); its own options win.
+    public var defaults = DownloadOptions()
+    /// Where files go when neither the download nor `defaults` names a `dir`.
+    public var directory = "."
+    public var tls = TLSOptions()
+    /// Logins for downloads that name no `http-user`, by host.
+    public var netrc: Netrc?
+    /// When a connection of a split download counts as a laggard, to be replaced.
+    public var patience = SegmentPlanner.Patience()
+    /// Keep every response header a download gets, not only those a detail view shows
+    /// (`--verbose`).
+    public var keepsEveryHeader = false
+    public init() {}
+}
+
 // MARK: - Requests
 
-extension DownloadQueue.Configuration {
+extension QueueConfiguration {
     /// The request for `url` that `options` (already merged over the defaults) describe: its
     /// timeout, TLS settings, User-Agent, Referer, headers, login (the options' own, else the
     /// netrc entry for the host), proxies and speed limits. Every attempt, a dry run and a body

@@ -1,0 +1,103 @@
+import HaulNet
+
+// MARK: - Completion
+
+/// How an attempt ends well: its body is in the partial file, the shell checks its digest and
+/// gives it its final name (`QueueEffect.finishFile`), and once the connection has ended too the
+/// download is complete, or failed with what finishing found. A partial file the store says is
+/// whole is checked and named without asking the server again.
+extension QueueCore {
+    /// A connection's body is complete in the partial file: unless it is one segment of a split
+    /// download (finished when every segment is), the file is finished.
+    mutating func bodyDone(_ id: ConnectionID, path: String) {
+        guard state.isHolder(id), state.splits[id.downloadID] == nil, let download = state.downloads[id.downloadID]
+        else { return }
+        finishFile(id, download, at: path)
+    }
+
+    /// Asks the shell to check and name the file; the attempt ends when both that and the load
+    /// have ended.
+    private mutating func finishFile(_ id: ConnectionID, _ download: Download, at path: String) {
+        state.finishing[id] = false
+        let replacing = state.connections[id.downloadID]?.conditionalFile != nil
+        ask(.finishFile(id, download, path: path, replacing: replacing))
+    }
+
+    /// A connection ended well. A split's segment settles its share of the work (and may finish
+    /// the file); the attempt completes unless its file is still being finished.
+    mutating func finished(_ id: ConnectionID) {
+        if state.splits[id.downloadID] != nil, state.isCurrent(id) {
+            guard segmentFinished(id), let download = state.downloads[id.downloadID], let path = download.partialPath
+            else { return }
+            finishFile(id, download, at: path)
+        }
+        if state.finishing[id] != nil {
+            state.finishing[id] = true
+        } else {
+            complete(id)
+        }
+    }
+
+    /// What finishing the file gave: its path or why it failed, kept for the attempt's ending.
+    mutating func fileFinished(_ id: ConnectionID, _ downloadID: String, _ outcome: Result<String, DownloadFailure>) {
+        let loadingEnded = state.finishing.removeValue(forKey: id) ?? false
+        switch outcome {
+        case .failure(let failure):
+            guard state.isHolder(id) else { return }
+            state.lateFailure[downloadID] = failure
+        case .success(let destination):
+            // The file has its name even when the attempt was stopped meanwhile.
+            state.downloads[downloadID]?.destination = destination
+            guard state.isHolder(id) else { return }
+            state.saved.insert(downloadID)
+        }
+        if loadingEnded { complete(id) }
+    }
+
+    /// Ends a finished attempt: complete, or failed with what finishing the file found.
+    private mutating func complete(_ id: ConnectionID) {
+        let downloadID = id.downloadID
+        guard state.isHolder(id), var download = state.downloads[downloadID] else { return }
+        endAttempt(downloadID)
+        if let failure = state.lateFailure.removeValue(forKey: downloadID) {
+            // The received data stays in the partial file, complete: a retry checks it again
+            // (`checkWhole`) instead of downloading it again.
+            return failed(downloadID, .local(failure.code), failure.message)
+        }
+        guard state.saved.remove(downloadID) != nil else {
+            // The load ended well but left no file (a reply whose body never began): never a
+            // success without its file.
+            return failed(downloadID, .transport(.transport), "the server's reply ended without a body to save")
+        }
+        if download.totalBytes < 0 { download.totalBytes = download.bytesDone }
+        markComplete(download)
+    }
+
+    /// What looking at a partial file recorded whole found: nil when it is not there whole
+    /// (the download starts over), else the final path or why there is none.
+    mutating func wholeChecked(_ downloadID: String, _ outcome: Result<String, DownloadFailure>?) {
+        guard var download = state.downloads[downloadID], download.state == .active,
+            state.connections[downloadID] == nil
+        else { return }
+        switch outcome {
+        case nil:
+            startOver(downloadID, reason: nil, refundAttempt: true)
+        case .failure(let failure)?:
+            failed(downloadID, .local(failure.code), failure.message)
+        case .success(let destination)?:
+            download.destination = destination
+            markComplete(download)
+        }
+    }
+
+    /// Files `download` as complete (no speed, no error), says so, and admits the next.
+    mutating func markComplete(_ download: Download) {
+        var download = download
+        download.state = .complete
+        download.speed = 0
+        download.lastError = nil
+        state.downloads[download.id] = download
+        emit(.changed(download))
+        admit()
+    }
+}

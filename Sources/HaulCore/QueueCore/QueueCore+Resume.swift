@@ -1,0 +1,121 @@
+import Foundation
+import HaulNet
+
+// MARK: - Resume
+
+/// What a first connection's response means for the download's partial file: write the body
+/// (from byte 0, or continuing what is there), start over, keep what is there, or fail. Never
+/// splice two versions of a file.
+extension QueueCore {
+    mutating func responded(_ id: ConnectionID, _ facts: ResponseFacts) {
+        let downloadID = id.downloadID
+        guard var connection = state.connection(id), var download = state.downloads[downloadID] else {
+            return ask(.answer(id, .cancel))
+        }
+        if connection.isHelper { return helperResponded(id, facts.response) }
+        let response = facts.response
+        connection.conditionalFile = facts.conditionalFile
+        state.connections[downloadID] = connection
+        download.response = ResponseSummary(
+            response, redirectChain: facts.redirects, everyHeader: configuration.keepsEveryHeader)
+        state.downloads[downloadID] = download
+        if response.statusCode == 304, let existing = facts.conditionalFile {
+            ask(.answer(id, .cancel))
+            return keepUnchanged(downloadID, existing, size: facts.unchangedSize ?? 0)
+        }
+        let judged = ResumeRule.judge(
+            response, rangeFrom: connection.request.byteRange?.lowerBound,
+            validator: connection.expectedValidator, total: connection.expectedTotal)
+        if case .write = judged {} else { ask(.answer(id, .cancel)) }
+        switch judged {
+        case .fail(let mismatch?):
+            endAttempt(downloadID)
+            failed(downloadID, .transport(.transport), mismatch)
+        case .fail(nil):
+            endAttempt(downloadID)
+            let reason = TextSanitizer.visible(response.reasonPhrase)
+            let advice =
+                response.statusCode == 401
+                ? QueueCore.loginAdvice(challenge: facts.challenge, credentials: connection.request.credentials) : ""
+            failed(
+                downloadID, .status(response.statusCode, retryAfter: response.headers["Retry-After"]),
+                "the server answered \(response.statusCode) \(reason)\(advice)")
+        case .startOver:
+            // Never splice two versions: drop the partial data and ask for the whole file. The
+            // ranged attempt that found the change is not counted; the request for the whole
+            // file that follows has no range, so it cannot start over again.
+            startOver(downloadID, reason: nil, refundAttempt: true)
+        case .whole(let total):
+            // Nothing follows what is there: check and name the partial file, no transfer.
+            state.downloads[downloadID]?.totalBytes = total
+            requeue(downloadID, refundAttempt: true)
+        case .write(_, let total) where download.options.dryRun ?? configuration.defaults.dryRun == true:
+            ask(.answer(id, .cancel))
+            answeredDryRun(download, response: response, total: total)
+        case .write(let offset, let total):
+            // Naming touches the disk and the store: the shell does it, and answers `named`.
+            ask(
+                .reserveName(
+                    NameRequest(
+                        connection: id, download: download, response: response, request: facts.currentRequest,
+                        offset: offset, total: total,
+                        replacing: facts.conditionalFile)))
+        }
+    }
+
+    /// What a 401 says to do: give a login, or check the one that was refused; or, when the
+    /// server wants a scheme haul does not answer, that the login was never sent.
+    static func loginAdvice(challenge: AuthenticationChallenge?, credentials: Credentials?) -> String {
+        if let challenge, challenge.previousFailureCount > 0 { return ": the user name and password were refused" }
+        guard credentials != nil else {
+            return ": give a user name and password (--http-user and --http-passwd, or a netrc entry)"
+        }
+        let schemes = challenge.map { TextSanitizer.visible($0.schemes.joined(separator: ", ")) } ?? "none"
+        return ": the server asks for a login haul cannot give (it answers Basic and Digest; "
+            + "the server offers \(schemes)), so the user name and password were not sent"
+    }
+
+    /// A dry run's answer (`dry-run`): the server has the file, and its name and size are
+    /// known. Nothing is written; the download is complete.
+    private mutating func answeredDryRun(_ download: Download, response: Response, total: Int64) {
+        endAttempt(download.id)
+        var download = download
+        let name = options(of: download).out ?? FileNaming.name(for: response)
+        download.destination = FileNaming.path(for: name, in: download.directory ?? configuration.directory)
+        download.totalBytes = total
+        markComplete(download)
+    }
+
+    /// A conditional request answered 304: the file already there is the download, complete.
+    private mutating func keepUnchanged(_ id: String, _ path: String, size: Int64) {
+        endAttempt(id)
+        guard var download = state.downloads[id] else { return }
+        download.destination = path
+        download.totalBytes = size
+        download.completed = ByteRanges(size > 0 ? [0..<size] : [])
+        markComplete(download)
+    }
+
+    // MARK: - Starting over
+
+    /// Stops the download's connections, drops its partial data and queues it again from byte
+    /// zero. `refundAttempt`: the attempt that found the change does not count as a try.
+    mutating func startOver(_ id: String, reason: String?, refundAttempt: Bool) {
+        state.downloads[id]?.completed.removeAll()
+        state.downloads[id]?.validator = nil
+        requeue(id, reason: reason, refundAttempt: refundAttempt)
+    }
+
+    /// Ends the download's attempt and queues it again at once (`reason` becomes its last error).
+    mutating func requeue(_ id: String, reason: String? = nil, refundAttempt: Bool) {
+        stopAttempt(id)
+        guard var download = state.downloads[id] else { return }
+        if refundAttempt { download.attempts -= 1 }
+        if let reason { download.lastError = reason }
+        download.state = .queued
+        state.downloads[id] = download
+        state.markAdmittable(id)
+        emit(.changed(download))
+        admit()
+    }
+}

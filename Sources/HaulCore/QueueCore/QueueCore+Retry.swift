@@ -1,0 +1,51 @@
+import Foundation
+import HaulNet
+
+// MARK: - Retry
+
+/// A failed attempt is tried again after `RetryPolicy`'s wait, or fails for good.
+extension QueueCore {
+    /// A connection failed: a split's helper loses its segment (or its mirror); the slot
+    /// holder's failure is the attempt's.
+    mutating func connectionFailed(_ id: ConnectionID, _ error: ConnectionError) {
+        let downloadID = id.downloadID
+        if !state.isHolder(id), state.isCurrent(id) { return helperFailed(id, error) }
+        guard state.isHolder(id) else { return }
+        endAttempt(downloadID)
+        let failure: RetryPolicy.Failure =
+            error.kind == .fileWrite ? .local(ErrorCode(fileError: error.systemError)) : .transport(error.kind)
+        failed(downloadID, failure, error.descriptionWithoutURL)
+    }
+
+    /// Records a failed attempt: queued again after the policy's wait, or failed for good; then
+    /// admits downloads into the freed slot.
+    mutating func failed(_ id: String, _ failure: RetryPolicy.Failure, _ message: String) {
+        guard var download = state.downloads[id] else { return }
+        let options = options(of: download)
+        let policy = RetryPolicy(maxTries: options.maxTries ?? 5, fixedWait: options.retryWait.map(Double.init))
+        download.lastError = message
+        download.errorCode = ErrorCode(failure)
+        download.failureNote = ErrorCode.note(for: failure, reason: download.response?.reasonPhrase)
+        download.speed = 0
+        switch policy.decide(attempt: download.attempts, failure: failure) {
+        case .giveUp:
+            download.state = .failed
+            download.nextAttemptAt = nil
+        case .retry(let seconds):
+            download.state = .queued
+            download.nextAttemptAt = clock.now.addingTimeInterval(seconds)
+            state.waiting.insert(id)
+            ask(.schedule(.retry(id), after: seconds))
+        }
+        state.downloads[id] = download
+        emit(.changed(download))
+        admit()
+    }
+
+    /// A failed download's wait is over: it may be admitted again.
+    mutating func retryDue(_ id: String) {
+        guard state.waiting.remove(id) != nil else { return }
+        state.markAdmittable(id)
+        admit()
+    }
+}

@@ -1,0 +1,107 @@
+import HaulNet
+
+// MARK: - State
+
+extension QueueCore {
+    /// Every download and what the core tracks about its running attempt.
+    struct State {
+        var order: [String] = []
+        /// Each download's index in `order`.
+        var position: [String: Int] = [:]
+        /// No download before this index of `order` can be admitted now; it moves back when one
+        /// becomes admittable again, so admission does not rescan a long queue.
+        var scanFrom = 0
+        var downloads = DownloadTable()
+        /// The slot holder of every active download (so its count is the active count).
+        var connections: [String: PlannedConnection] = [:]
+        /// Active downloads per host (`QueueCore.hostKey`).
+        var hostConnections: [String: Int] = [:]
+        /// The number the next planned connection gets.
+        var nextConnection = 1
+        /// Downloads waiting for their retry timer.
+        var waiting: Set<String> = []
+        /// A failure found after the body arrived (digest, rename), reported at the ending.
+        var lateFailure: [String: DownloadFailure] = [:]
+        /// Downloads whose file got its final name in this attempt: only these may complete.
+        var saved: Set<String> = []
+        /// Connections whose file is being checked and named, and whether their load has
+        /// already ended.
+        var finishing: [ConnectionID: Bool] = [:]
+        /// Split downloads: their plan, their extra connections, and every connection's segment.
+        var splits: [String: Split] = [:]
+        /// Split downloads with a laggard check scheduled.
+        var watchedSplits: Set<String> = []
+        /// Downloads whose server disagreed between connections: one connection from now on.
+        var noSplit: Set<String> = []
+        /// The last progress sample of each active attempt, for its speed.
+        var speedSamples: [String: SpeedSample] = [:]
+        /// Whether the once-a-second check of idle speeds (`settleSpeeds`) is scheduled.
+        var settlingSpeeds = false
+
+        /// `id` may be admitted again: admission must look at it.
+        mutating func markAdmittable(_ id: String) {
+            if let index = position[id] { scanFrom = min(scanFrom, index) }
+        }
+
+        /// Whether connection `id` is one of the running connections of its download.
+        func isCurrent(_ id: ConnectionID) -> Bool {
+            isHolder(id) || splits[id.downloadID]?.helpers.contains { $0.id == id } == true
+        }
+
+        /// The running connection `id`, if it still runs.
+        func connection(_ id: ConnectionID) -> PlannedConnection? {
+            if let holder = connections[id.downloadID], holder.id == id { return holder }
+            return splits[id.downloadID]?.helpers.first { $0.id == id }
+        }
+
+        /// Whether connection `id` holds its download's slot.
+        func isHolder(_ id: ConnectionID) -> Bool {
+            connections[id.downloadID]?.id == id
+        }
+
+        /// The running connections of download `id`: the slot holder, then the helpers.
+        func running(_ id: String) -> [PlannedConnection] {
+            [connections[id]].compactMap { $0 } + (splits[id]?.helpers ?? [])
+        }
+    }
+
+    // MARK: - Keeping the tables in step
+
+    /// Ends the running attempt of `id` (every connection of it is stopped, its speed sample
+    /// forgotten), so the download is no longer active; returns its slot holder.
+    @discardableResult
+    mutating func endAttempt(_ id: String) -> PlannedConnection? {
+        state.speedSamples.removeValue(forKey: id)
+        // The extra connections of a split download end with it.
+        for helper in state.splits.removeValue(forKey: id)?.helpers ?? [] { ask(.cancel(helper.id)) }
+        guard let holder = state.connections.removeValue(forKey: id) else { return nil }
+        releaseHost(holder.hostKey)
+        return holder
+    }
+
+    /// Ends the attempt of `id` and stops its slot holder too.
+    mutating func stopAttempt(_ id: String) {
+        if let holder = endAttempt(id) { ask(.cancel(holder.id)) }
+    }
+
+    /// One fewer active download from host `key`.
+    private mutating func releaseHost(_ key: String) {
+        state.hostConnections[key, default: 1] -= 1
+        if state.hostConnections[key] == 0 { state.hostConnections.removeValue(forKey: key) }
+    }
+
+    /// Another running connection of split download `id` takes over its slot (and its place in
+    /// its host's count).
+    mutating func moveSlot(of id: String, to connection: PlannedConnection) {
+        guard let holder = state.connections[id] else { return }
+        releaseHost(holder.hostKey)
+        state.hostConnections[connection.hostKey, default: 0] += 1
+        state.connections[id] = connection
+    }
+
+    /// The id the next planned connection of download `downloadID` gets.
+    mutating func newConnectionID(for downloadID: String) -> ConnectionID {
+        defer { state.nextConnection += 1 }
+        return ConnectionID(number: state.nextConnection, downloadID: downloadID)
+    }
+}

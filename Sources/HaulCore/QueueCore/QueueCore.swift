@@ -1,0 +1,83 @@
+import Foundation
+import HaulNet
+
+// MARK: - QueueCore
+
+/// The download queue's decisions, with no I/O: what runs (`+Admission`), what an answer means
+/// for the partial file (`+Resume`), where a body goes once named (`+Naming`), how an attempt
+/// ends (`+Completion`), when a failure is tried again (`+Retry`), progress and speeds
+/// (`+Progress`), and how a file is split over connections (`+SplitPlan`, `+SplitConnections`,
+/// `+SplitRebalancing`). One entry point, `handle(_:)`, turns an input into effects;
+/// `DownloadQueue` (the shell) runs them and feeds their results back.
+///
+/// **Words** used across the core's files, each meaning one thing:
+/// - *attempt*: one try at a download, from the request its first connection sends to the
+///   attempt's end (complete, failed, or started over); `Download.attempts` counts them, and a
+///   retry is a new attempt. A split attempt runs several connections.
+/// - *connection*: one request and its answer (`PlannedConnection`), known by its
+///   `ConnectionID`; the shell runs it as a `DownloadConnection`.
+/// - *slot*: one of the `maxConcurrentDownloads` places; an active download holds one, and its
+///   host's count (`maxConnectionsPerHost`) one more.
+/// - *slot holder*: the connection filed for the download in `State.connections`: its first
+///   connection, or, once that one has ended, another running connection of its split.
+/// - *segment*: the byte range of a split download one connection fetches into the shared
+///   partial file.
+/// - *helper connection*: a connection of a split download other than its first; it asks for a
+///   closed range (`Range: bytes=a-b`) and takes its own TCP connection.
+/// - *gap*, *steal*, *tail race*, *laggard*: how a split's connections stay busy to the end
+///   (see `QueueCore+SplitRebalancing.swift`).
+struct QueueCore {
+    let configuration: QueueConfiguration
+    let clock: any QueueClock
+    var state = State()
+    /// The effects of the input being handled, in order.
+    private var effects: [QueueEffect] = []
+
+    init(configuration: QueueConfiguration, clock: any QueueClock = SystemQueueClock()) {
+        self.configuration = configuration
+        self.clock = clock
+    }
+
+    /// Applies `input` and returns what the world must do about it, in order.
+    mutating func handle(_ input: QueueInput) -> [QueueEffect] {
+        switch input {
+        case .add(let downloads): add(downloads)
+        case .pause(let id): update(id, when: [.queued, .active]) { $0.state = .paused }
+        case .resume(let id): update(id, when: [.paused]) { $0.state = .queued }
+        case .cancel(let id): update(id, when: [.queued, .active, .paused]) { $0.state = .cancelled }
+        case .retry(let id): retry(id)
+        case .authenticate(let id, let user, let password): authenticate(id, user: user, password: password)
+        case .setMaxDownloadLimit(let id, let limit): setMaxDownloadLimit(id, limit)
+        case .move(let id, let move): self.move(id, move)
+        case .remove(let ids): remove(ids)
+        case .responded(let connection, let facts): responded(connection, facts)
+        case .wrote(let connection, let written): wrote(connection, totalBytesWritten: written)
+        case .bodyDone(let connection, let path): bodyDone(connection, path: path)
+        case .finished(let connection): finished(connection)
+        case .failed(let connection, let error): connectionFailed(connection, error)
+        case .named(let request, let named, let holds): write(request, named: named, holdsOffset: holds)
+        case .fileFinished(let connection, let id, let outcome): fileFinished(connection, id, outcome)
+        case .wholeChecked(let id, let outcome): wholeChecked(id, outcome)
+        case .timerFired(.retry(let id)): retryDue(id)
+        case .timerFired(.settleSpeeds): settleSpeeds()
+        case .timerFired(.checkLaggards(let id)): replaceLaggards(of: id)
+        }
+        defer { effects.removeAll(keepingCapacity: true) }
+        return effects
+    }
+
+    /// Adds `effect` to what the input being handled asks for.
+    mutating func ask(_ effect: QueueEffect) {
+        effects.append(effect)
+    }
+
+    /// Says `event` (the journal files it, then the queue's owner sees it).
+    mutating func emit(_ event: DownloadEvent) {
+        effects.append(.emit(event))
+    }
+
+    /// The options of `download` merged over the queue's defaults.
+    func options(of download: Download) -> DownloadOptions {
+        download.options.merged(over: configuration.defaults)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import HaulNet
+
+// MARK: - QueueEffect
+
+/// What a `QueueCore` asks the world to do. `DownloadQueue` runs each, in order, outside any
+/// lock, and feeds the results of those that have one back as a `QueueInput`.
+enum QueueEffect: Sendable {
+    /// Open a connection (conditional headers are found by the shell: they read the disk).
+    case start(PlannedConnection)
+    case cancel(ConnectionID)
+    /// Cap a connection's speed (bytes a second; nil lifts the cap).
+    case limitSpeed(ConnectionID, Int64?)
+    /// A running connection of a split download is to stop at this file offset.
+    case stop(ConnectionID, atFileOffset: Int64)
+    /// The reply to the connection's response (`ConnectionDelegate.didReceive(response)`).
+    case answer(ConnectionID, ResponseDisposition)
+    /// Tell the journal, then the queue's owner.
+    case emit(DownloadEvent)
+    /// Choose and create the file an accepted body goes to; answers `QueueInput.named`.
+    case reserveName(NameRequest)
+    /// Check the body's digest (if the download has a checksum) and give the file its final
+    /// name; answers `QueueInput.fileFinished`.
+    case finishFile(ConnectionID, Download, path: String, replacing: Bool)
+    /// Look at a partial file the store says is whole, then check and name it; answers
+    /// `QueueInput.wholeChecked`.
+    case checkWhole(Download)
+    /// Fire `QueueTimer` after so many seconds (`QueueInput.timerFired`).
+    case schedule(QueueTimer, after: Double)
+}
+
+/// Which connection: numbered by the core, in the order it planned them, and the download it
+/// serves.
+struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
+    let number: Int
+    let downloadID: String
+
+    var description: String { "c\(number)" }
+}
+
+/// A connection the core decided to open: what the shell needs to start it, and what the core
+/// needs to judge its answer.
+struct PlannedConnection: Sendable {
+    let id: ConnectionID
+    let request: Request
+    /// The host the per-host cap counts this connection against.
+    let hostKey: String
+    /// The first byte asked for (0 for the whole file).
+    let resumeOffset: Int64
+    /// The validator the partial data was read under, when resuming.
+    let expectedValidator: String?
+    /// The whole file's length the partial data belongs to, when resuming and it is known.
+    let expectedTotal: Int64?
+    /// One of the extra connections of a split download, fetching a closed range.
+    let isHelper: Bool
+    /// Where a conditional request (`conditional-get`) looks for the file it asks about.
+    let conditionalLookup: ConditionalGet.Lookup?
+    /// The file the conditional request asked about, once its response says.
+    var conditionalFile: String?
+
+    var downloadID: String { id.downloadID }
+}
+
+/// A body accepted to be written: the file it goes to is to be named (`QueueEffect.reserveName`).
+struct NameRequest: Sendable {
+    let connection: ConnectionID
+    let download: Download
+    let response: Response
+    /// The request that got the response (after redirects): a split's other connections ask alike.
+    let request: Request
+    /// Where the body starts in the file, and the file's whole length.
+    let offset: Int64
+    let total: Int64
+    /// The existing file a conditional request asked about: a 200 replaces it.
+    let replacing: String?
+}

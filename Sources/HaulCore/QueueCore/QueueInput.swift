@@ -1,0 +1,84 @@
+import Foundation
+import HaulNet
+
+// MARK: - QueueInput
+
+/// Everything that can change a `QueueCore`: the user's commands, what a connection reports,
+/// the results of the effects the shell ran, and timers. Each is handled whole, in order.
+enum QueueInput: Sendable {
+    // MARK: Commands
+
+    /// New downloads, at the end of the queue (restored ones as they were).
+    case add([Download])
+    case pause(String)
+    case resume(String)
+    case cancel(String)
+    case retry(String)
+    case authenticate(String, user: String, password: String)
+    case setMaxDownloadLimit(String, Int64?)
+    case move(String, DownloadQueue.Move)
+    case remove([String])
+
+    // MARK: Connection messages
+
+    /// A connection's response, with what the shell knows beside it.
+    case responded(ConnectionID, ResponseFacts)
+    /// Bytes written so far by a connection (its body, from its first byte).
+    case wrote(ConnectionID, totalBytesWritten: Int64)
+    /// A connection's body is complete in the partial file at `path`.
+    case bodyDone(ConnectionID, path: String)
+    /// A connection ended well.
+    case finished(ConnectionID)
+    case failed(ConnectionID, ConnectionError)
+
+    // MARK: Results of effects
+
+    /// What `QueueEffect.reserveName` found: the name, and whether the partial file still holds
+    /// the bytes a resumed body continues from.
+    case named(NameRequest, Result<String, DownloadFailure>, holdsOffset: Bool)
+    /// What `QueueEffect.finishFile` gave: the file's final path, or why it has none.
+    case fileFinished(ConnectionID, downloadID: String, Result<String, DownloadFailure>)
+    /// What `QueueEffect.checkWhole` found: nil when the partial file is not whole after all.
+    case wholeChecked(downloadID: String, Result<String, DownloadFailure>?)
+
+    // MARK: Timers
+
+    case timerFired(QueueTimer)
+}
+
+/// What the shell learned with a connection's response, besides the response.
+struct ResponseFacts: Sendable {
+    let response: Response
+    /// The request that got the response (after redirects).
+    let currentRequest: Request
+    /// The URLs that redirected on the way (redacted).
+    let redirects: [String]
+    /// The last 401 or 407 challenge, to say why a login failed.
+    let challenge: AuthenticationChallenge?
+    /// The existing file a conditional request asked about, and its size when the answer is a
+    /// 304.
+    let conditionalFile: String?
+    let unchangedSize: Int64?
+
+    init(
+        _ response: Response, currentRequest: Request, redirects: [String] = [],
+        challenge: AuthenticationChallenge? = nil, conditionalFile: String? = nil, unchangedSize: Int64? = nil
+    ) {
+        self.response = response
+        self.currentRequest = currentRequest
+        self.redirects = redirects
+        self.challenge = challenge
+        self.conditionalFile = conditionalFile
+        self.unchangedSize = unchangedSize
+    }
+}
+
+/// A timer the core set (`QueueEffect.schedule`).
+enum QueueTimer: Sendable, Hashable {
+    /// A failed download's wait is over.
+    case retry(String)
+    /// The once-a-second check that shows an idle download's speed as 0.
+    case settleSpeeds
+    /// The periodic check of a split download's connections for laggards.
+    case checkLaggards(String)
+}

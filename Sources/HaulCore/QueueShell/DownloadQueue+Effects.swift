@@ -1,0 +1,82 @@
+import Foundation
+import HaulNet
+
+// MARK: - Effects
+
+/// How the shell runs what the core asks for: on `callbackQueue`, outside the lock.
+extension DownloadQueue {
+    func perform(_ effect: QueueEffect) {
+        switch effect {
+        case .start(let plan):
+            let connection = DownloadConnection(plan: plan, queue: self, callbackQueue: callbackQueue, engine: engine)
+            running.withLock { $0.connections[plan.id] = connection }
+            connection.start()
+        case .cancel(let id):
+            running.withLock { $0.connections.removeValue(forKey: id) }?.cancel()
+        case .limitSpeed(let id, let bytesPerSecond):
+            connection(id)?.setMaxReceiveSpeed(bytesPerSecond)
+        case .stop(let id, let offset):
+            connection(id)?.limitDownload(toFileOffset: offset)
+        case .answer(let id, let disposition):
+            running.withLock { running in
+                running.answers[id] = disposition
+                // A connection told to stop sends nothing more.
+                if disposition == .cancel { running.connections.removeValue(forKey: id) }
+            }
+        case .emit(let event):
+            journal?.record(event)
+            onEvent(event)
+        case .reserveName(let request):
+            let named = Result { () throws(DownloadFailure) in
+                try reserveName(for: request.download, response: request.response, replacing: request.replacing)
+            }
+            let holds =
+                request.offset == 0 || (try? named.get()).map { partialHolds($0, upTo: request.offset) } ?? false
+            send(.named(request, named, holdsOffset: holds))
+        case .finishFile(let id, let download, let path, let replacing):
+            finish(download, at: path, replacing: replacing) { .fileFinished(id, downloadID: download.id, $0) }
+        case .checkWhole(let download):
+            guard DownloadQueue.isWhole(download) else { return send(.wholeChecked(downloadID: download.id, nil)) }
+            finish(download, at: download.partialPath ?? "", replacing: false) {
+                .wholeChecked(downloadID: download.id, $0)
+            }
+        case .schedule(.retry(let id), let seconds):
+            timer.schedule(after: seconds) { [weak self] in self?.deliver(.timerFired(.retry(id))) }
+        case .schedule(let timer, let seconds):
+            callbackQueue.asyncAfter(deadline: .now() + seconds) { [weak self] in self?.deliver(.timerFired(timer)) }
+        }
+    }
+
+    /// Checks the file's digest, when the download has one, then gives the file its final name;
+    /// the outcome goes back to the core as `input(outcome)`. Without a digest this happens at
+    /// once; with one the file is hashed on a utility queue (a large file does not hold up every
+    /// other download's messages) and named back on `callbackQueue`.
+    private func finish(
+        _ download: Download, at path: String, replacing: Bool,
+        _ input: @escaping @Sendable (Result<String, DownloadFailure>) -> QueueInput
+    ) {
+        guard let expected = download.options.merged(over: configuration.defaults).checksum else {
+            return send(input(nameFile(download, at: path, failure: nil, replacing: replacing)))
+        }
+        DispatchQueue.global(qos: .utility).async { [self] in
+            let failure = DownloadQueue.check(path, against: expected)
+            callbackQueue.async { [self] in
+                send(input(nameFile(download, at: path, failure: failure, replacing: replacing)))
+                runEffects()
+            }
+        }
+    }
+
+    /// The running connection `id`, if the shell still runs it.
+    func connection(_ id: ConnectionID) -> DownloadConnection? {
+        running.withLock { $0.connections[id] }
+    }
+
+    /// Hands `input` to the core from any thread and runs its effects on `callbackQueue`.
+    func deliver(_ input: QueueInput) {
+        callbackQueue.async { [self] in
+            send(input)
+            runEffects()
+        }
+    }
+}

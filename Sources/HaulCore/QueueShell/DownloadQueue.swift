@@ -1,0 +1,246 @@
+import Foundation
+import HaulNet
+import Synchronization
+
+// MARK: - DownloadQueue
+
+/// The download manager's queue: admits downloads up to `maxConcurrentDownloads`, in queue
+/// order; retries failures as `RetryPolicy` says; resumes from the partial file with Range and
+/// If-Range, starting over whenever the server's answer could splice two versions; names files;
+/// checks digests; and reports every change as a `DownloadEvent`.
+///
+/// The shell around `QueueCore`, which decides all of that with no I/O: a command or a
+/// connection's message becomes a `QueueInput`, handled under the lock; the `QueueEffect`s it
+/// returns (start a connection, name a file, tell the journal) run afterwards, in order, on
+/// `callbackQueue`, outside any lock; the results of those that have one go back in as inputs.
+///
+/// **Threading:** commands are safe from any thread and never wait on the disk or the store:
+/// they hold the lock only while the core decides. Connection messages, effects and events run
+/// on the queue's own serial `callbackQueue`, events in the order the changes happened.
+public final class DownloadQueue: ConnectionDelegate {
+    public typealias Configuration = QueueConfiguration
+
+    /// The core and the effects it asked for that have not run yet, in order.
+    struct Locked {
+        var core: QueueCore
+        var outbox: [QueueEffect] = []
+    }
+
+    /// What the effects keep between them, touched only on `callbackQueue`: each running
+    /// connection, and the answer the core gave a connection's response.
+    struct Running {
+        var connections: [ConnectionID: DownloadConnection] = [:]
+        var answers: [ConnectionID: ResponseDisposition] = [:]
+    }
+
+    public let configuration: Configuration
+    /// The current directory when the queue was made; relative `dir` options are taken from it.
+    private let workingDirectory: String
+    public let callbackQueue = DispatchQueue(label: "haul.download-queue")
+    let engine: ConnectionEngine
+    let timer: any RetryTimer
+    private let locked: Mutex<Locked>
+    let running = Mutex(Running())
+    /// Directories already made, so each is made once, not once a download (`callbackQueue`).
+    let createdDirectories = Mutex<Set<String>>([])
+    let journal: (any DownloadJournal)?
+    let onEvent: @Sendable (DownloadEvent) -> Void
+
+    /// `journal` (if any) keeps every change; `onEvent` runs on `callbackQueue`, after the journal
+    /// has filed the event.
+    public convenience init(
+        configuration: Configuration = Configuration(), engine: ConnectionEngine = .shared,
+        timer: any RetryTimer = DispatchRetryTimer(), journal: (any DownloadJournal)? = nil,
+        onEvent: @escaping @Sendable (DownloadEvent) -> Void
+    ) {
+        self.init(
+            configuration: configuration, engine: engine, timer: timer, clock: SystemQueueClock(), journal: journal,
+            onEvent: onEvent)
+    }
+
+    init(
+        configuration: Configuration, engine: ConnectionEngine, timer: any RetryTimer, clock: any QueueClock,
+        journal: (any DownloadJournal)?, onEvent: @escaping @Sendable (DownloadEvent) -> Void
+    ) {
+        var configuration = configuration
+        // Resolved once: a relative directory would cost a getcwd for every download.
+        workingDirectory = FileManager.default.currentDirectoryPath
+        configuration.directory = DownloadQueue.absolute(configuration.directory, in: workingDirectory)
+        self.configuration = configuration
+        self.engine = engine
+        self.timer = timer
+        self.journal = journal
+        self.onEvent = onEvent
+        locked = Mutex(Locked(core: QueueCore(configuration: configuration, clock: clock)))
+    }
+
+    // MARK: - Reading
+
+    /// Every download, in queue order.
+    public var downloads: [Download] {
+        reading { state in state.order.compactMap { state.downloads[$0] } }
+    }
+
+    /// Every download's id, in queue order.
+    public var ids: [String] {
+        reading(\.order)
+    }
+
+    /// The ids of the downloads in `states`, in queue order (without copying the downloads, which
+    /// for a long queue would cost memory).
+    public func ids(in states: Set<Download.State>) -> [String] {
+        reading { state in state.order.filter { state.downloads[$0].map { states.contains($0.state) } ?? false } }
+    }
+
+    public func download(_ id: String) -> Download? {
+        reading { $0.downloads[id] }
+    }
+
+    private func reading<Value: Sendable>(_ read: (QueueCore.State) -> Value) -> Value {
+        locked.withLock { locked in StateLockMarker.holding { read(locked.core.state) } }
+    }
+
+    // MARK: - Commands
+
+    /// Queues `entry` (paused if its options say `pause=true`) and returns its id.
+    @discardableResult
+    public func add(_ entry: QueueEntry) -> String {
+        add([entry])[0]
+    }
+
+    /// Queues `entries` in order, with one event, and returns their ids.
+    @discardableResult
+    public func add(_ entries: [QueueEntry]) -> [String] {
+        let downloads = entries.map(newDownload)
+        command(.add(downloads))
+        return downloads.map(\.id)
+    }
+
+    /// The download `entry` describes, not yet queued: its gid, its directory fixed, paused if
+    /// its options say `pause=true`.
+    public func newDownload(for entry: QueueEntry) -> Download {
+        var download = Download(id: entry.options.gid ?? Download.makeID(), uris: entry.uris, options: entry.options)
+        download.directory = directory(for: entry)
+        if entry.options.pause == true { download.state = .paused }
+        return download
+    }
+
+    /// Queues downloads from an earlier run as they were (an interrupted one is queued again, to
+    /// continue from its completed ranges), with one event; returns their ids.
+    @discardableResult
+    public func restore(_ downloads: consuming [Download]) -> [String] {
+        // In place: a restored queue of 100,000 is not copied.
+        for index in downloads.indices {
+            if downloads[index].state == .active { downloads[index].state = .queued }
+            downloads[index].speed = 0
+        }
+        let ids = downloads.map(\.id)
+        command(.add(downloads))
+        return ids
+    }
+
+    /// Where `entry` is saved: its `dir` (relative to the current directory), else the defaults'
+    /// `dir`, else the queue's directory. An entry from a list loaded by URL stays inside the
+    /// directory the user chose: its `dir` is taken from there and may not leave it.
+    private func directory(for entry: QueueEntry) -> String {
+        let chosen =
+            configuration.defaults.dir.map { DownloadQueue.absolute($0, in: workingDirectory) }
+            ?? configuration.directory
+        guard let dir = entry.options.dir else { return chosen }
+        guard entry.origin == .remote else { return DownloadQueue.absolute(dir, in: workingDirectory) }
+        let inside = DownloadQueue.absolute(dir, in: chosen)
+        return inside.hasPrefix(chosen.hasSuffix("/") ? chosen : chosen + "/") ? inside : chosen
+    }
+
+    /// `path` as an absolute path without `.` or `..` components, relative ones taken from `base`.
+    private static func absolute(_ path: String, in base: String) -> String {
+        ((path.hasPrefix("/") ? path : base + "/" + path) as NSString).standardizingPath
+    }
+
+    /// Stops a queued or active download, keeping what it received.
+    public func pause(_ id: String) { command(.pause(id)) }
+
+    /// Queues a paused download again; it continues from where it stopped.
+    public func resume(_ id: String) { command(.resume(id)) }
+
+    /// Stops a download for good, keeping its partial file so `retry` can continue it.
+    public func cancel(_ id: String) { command(.cancel(id)) }
+
+    /// Queues a failed or cancelled download again, with a fresh count of attempts.
+    public func retry(_ id: String) { command(.retry(id)) }
+
+    /// Gives a download the user name and password to answer its server's challenge with (its
+    /// `http-user` and `http-passwd`), and queues it again, with a fresh count of attempts, if
+    /// it had failed or was cancelled.
+    public func authenticate(_ id: String, user: String, password: String) {
+        command(.authenticate(id, user: user, password: password))
+    }
+
+    /// Changes one download's speed cap (bytes a second; nil for none), at once if it is running.
+    public func setMaxDownloadLimit(_ id: String, _ bytesPerSecond: Int64?) {
+        command(.setMaxDownloadLimit(id, bytesPerSecond))
+    }
+
+    /// Caps all downloads together (bytes a second; nil for none), shared by the running
+    /// transfers, at once.
+    public func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {
+        engine.setMaxOverallReceiveSpeed(bytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
+    }
+
+    /// Where `move` puts a download in the queue, whose order is the order of admission.
+    public enum Move: Sendable {
+        case up, down, top, bottom
+    }
+
+    /// Moves a download in the queue order; a download moved ahead of others is admitted first.
+    public func move(_ id: String, _ move: Move) { command(.move(id, move)) }
+
+    /// Takes a download off the queue (its files stay).
+    public func remove(_ id: String) { remove([id]) }
+
+    /// Takes downloads off the queue (their files stay), in one pass over the queue order.
+    public func remove(_ ids: [String]) { command(.remove(ids)) }
+
+    /// Takes download `id` off the queue and deletes its file and partial file; returns the
+    /// paths it deleted. Runs file-system calls: call it off any thread that must not wait on
+    /// the disk (the UI's loop).
+    @discardableResult
+    public func remove(_ id: String, deletingFiles: Bool) -> [String] {
+        let download = self.download(id)
+        remove([id])
+        guard deletingFiles, let download else { return [] }
+        return [download.destination, download.partialPath].compactMap { $0 }.filter { unlink($0) == 0 }
+    }
+
+    // MARK: - Running the core
+
+    /// A command, from any thread: the core decides under the lock; the effects run on
+    /// `callbackQueue`.
+    private func command(_ input: QueueInput) {
+        send(input)
+        callbackQueue.async { [self] in runEffects() }
+    }
+
+    /// Hands `input` to the core, under the lock; its effects join the outbox, in order.
+    func send(_ input: QueueInput) {
+        locked.withLock { locked in
+            StateLockMarker.holding { locked.outbox.append(contentsOf: locked.core.handle(input)) }
+        }
+    }
+
+    /// Runs the outbox's effects, in order, outside the lock, until it is empty (an effect's
+    /// result is an input, whose effects run in turn). On `callbackQueue` only.
+    func runEffects() {
+        #if DEBUG
+            dispatchPrecondition(condition: .onQueue(callbackQueue))
+        #endif
+        while true {
+            let batch = locked.withLock { locked -> [QueueEffect] in
+                defer { locked.outbox.removeAll() }
+                return locked.outbox
+            }
+            if batch.isEmpty { return }
+            for effect in batch { perform(effect) }
+        }
+    }
+}
