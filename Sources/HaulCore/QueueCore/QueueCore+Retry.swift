@@ -27,7 +27,9 @@ extension QueueCore {
         download.errorCode = ErrorCode(failure)
         download.failureNote = ErrorCode.note(for: failure, reason: download.response?.reasonPhrase)
         download.speed = 0
-        switch policy.decide(attempt: download.attempts, failure: failure) {
+        switch policy.decide(
+            attempt: download.attempts, failure: failure, now: clock.now, jitter: clock.retryJitter())
+        {
         case .giveUp:
             download.state = .failed
             download.nextAttemptAt = nil

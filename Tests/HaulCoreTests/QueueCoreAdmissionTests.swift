@@ -1,0 +1,97 @@
+import Foundation
+import HaulNet
+import Testing
+
+@testable import HaulCore
+
+/// Admission as input → effects tables on the pure core: no sockets, no files, no waiting.
+@Suite("Queue core: admission")
+struct QueueCoreAdmissionTests {
+    @Test("downloads start in queue order while slots are free; an ended one frees its slot for the next")
+    func slots() {
+        var core = CoreHarness { $0.maxConcurrentDownloads = 2 }
+        #expect(
+            core.add(["d1", "d2", "d3"]) == [
+                "added d1,d2,d3",
+                "d1 active", "start c1 d1 http://a.test/d1",
+                "d2 active", "start c2 d2 http://a.test/d2",
+            ])
+        _ = core.answer(1, 200, ["Content-Length": "10"])
+        _ = core.name(1, "/dl/d1")
+        #expect(
+            core.finish(1, as: "/dl/d1") == [
+                "finish c1 /dl/d1.part", "d1 complete", "d3 active", "start c3 d3 http://a.test/d3",
+            ])
+    }
+
+    @Test("a host at its cap holds back its next download while later ones from other hosts start")
+    func hostCap() {
+        var core = CoreHarness { $0.maxConnectionsPerHost = 1 }
+        let uris = ["a1": "http://a.test/1", "a2": "http://A.test/2", "b1": "https://b.test/1"]
+        #expect(
+            core.add(["a1", "a2", "b1"], uri: { uris[$0] ?? "" }) == [
+                "added a1,a2,b1",
+                "a1 active", "start c1 a1 http://a.test/1",
+                "b1 active", "start c2 b1 https://b.test/1",
+            ])
+        #expect(core.send(.pause("a1")) == ["cancel c1", "a1 paused", "a2 active", "start c3 a2 http://A.test/2"])
+    }
+
+    @Test("a paused download waits; resuming or moving it to the top admits it first")
+    func pausedAndMoved() {
+        var core = CoreHarness { $0.maxConcurrentDownloads = 1 }
+        #expect(core.add(["d1"], { $0.pause = true }, { $0.state = .paused }) == ["added d1"])
+        #expect(core.add(["d2", "d3"]) == ["added d2,d3", "d2 active", "start c1 d2 http://a.test/d2"])
+        #expect(core.send(.move("d3", .top)) == ["moved d3 to 0"])
+        #expect(core.send(.pause("d2")) == ["cancel c1", "d2 paused", "d3 active", "start c2 d3 http://a.test/d3"])
+        #expect(core.send(.resume("d1")) == ["d1 queued"])
+        #expect(core.send(.cancel("d3")) == ["cancel c2", "d3 cancelled", "d1 active", "start c3 d1 http://a.test/d1"])
+    }
+
+    @Test("a download the store records whole is looked at, not fetched; what the look finds decides")
+    func recordedWhole() {
+        var core = CoreHarness()
+        let whole: (inout Download) -> Void = {
+            $0.destination = "/dl/w"
+            $0.totalBytes = 100
+            $0.completed = ByteRanges([0..<100])
+        }
+        #expect(core.add(["w"], { _ in }, whole) == ["added w", "w active", "check whole w"])
+        #expect(core.send(.wholeChecked(downloadID: "w", .success("/dl/w"))) == ["w complete"])
+        #expect(core.add(["gone"], { _ in }, whole) == ["added gone", "gone active", "check whole gone"])
+        #expect(
+            core.send(.wholeChecked(downloadID: "gone", nil)) == [
+                "gone queued", "gone active", "start c1 gone http://a.test/gone",
+            ])
+        #expect(core.download("gone")?.attempts == 1, "the look is not an attempt")
+    }
+
+    @Test("a URI that cannot be a request fails the download at once, and the next one starts")
+    func badURI() {
+        var core = CoreHarness { $0.maxConcurrentDownloads = 1 }
+        #expect(
+            core.add(["bad", "ok"], uri: { $0 == "bad" ? "" : "http://a.test/ok" }) == [
+                "added bad,ok", "bad failed: '' is not a usable URI", "ok active", "start c1 ok http://a.test/ok",
+            ])
+    }
+
+    @Test("removing a running download stops its connection and admits the next")
+    func remove() {
+        var core = CoreHarness { $0.maxConcurrentDownloads = 1 }
+        _ = core.add(["d1", "d2"])
+        #expect(core.send(.remove(["d1"])) == ["removed d1", "cancel c1", "d2 active", "start c2 d2 http://a.test/d2"])
+        #expect(core.core.state.order == ["d2"] && core.core.state.position == ["d2": 0])
+    }
+
+    @Test("mirrors are taken in turn, one an attempt")
+    func mirrorsInTurn() {
+        var core = CoreHarness()
+        _ = core.add(
+            ["m"], uri: { _ in "http://one.test/f" }, { $0.retryWait = 0 }, { $0.uris.append("http://two.test/f") })
+        #expect(
+            core.fail(1, .connectionLost) == [
+                "retry m in 0.0s", "m queued: the connection was lost before the whole body arrived",
+            ])
+        #expect(core.send(.timerFired(.retry("m"))) == ["m active", "start c2 m http://two.test/f"])
+    }
+}

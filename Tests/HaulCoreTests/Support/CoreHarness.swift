@@ -1,0 +1,129 @@
+import Foundation
+import HaulNet
+import Synchronization
+
+@testable import HaulCore
+
+/// A clock the test moves by hand, with no chance in retry waits.
+final class ManualClock: QueueClock {
+    private let seconds = Mutex(1000.0)
+
+    var uptime: Double { seconds.withLock { $0 } }
+    var now: Date { Date(timeIntervalSinceReferenceDate: uptime) }
+    func retryJitter() -> Double { 1 }
+
+    func advance(_ by: Double) { seconds.withLock { $0 += by } }
+}
+
+/// A `QueueCore` driven by hand: the test plays the engine and the shell, feeding inputs and
+/// reading each input's effects as short lines (`CoreHarness.describe`).
+struct CoreHarness {
+    let clock = ManualClock()
+    var core: QueueCore
+    /// Every connection the core started, by number.
+    var started: [Int: PlannedConnection] = [:]
+    /// The name requests the core made, by connection number.
+    var nameRequests: [Int: NameRequest] = [:]
+
+    init(_ configure: (inout QueueConfiguration) -> Void = { _ in }) {
+        var configuration = QueueConfiguration()
+        configuration.directory = "/dl"
+        configure(&configuration)
+        core = QueueCore(configuration: configuration, clock: clock)
+    }
+
+    /// Handles `input` and returns its effects as lines.
+    @discardableResult
+    mutating func send(_ input: QueueInput) -> [String] {
+        let effects = core.handle(input)
+        for effect in effects {
+            if case .start(let plan) = effect { started[plan.id.number] = plan }
+            if case .reserveName(let request) = effect { nameRequests[request.connection.number] = request }
+        }
+        return effects.map(CoreHarness.describe)
+    }
+
+    /// Queues downloads `ids`, each of `uri` (or its own), with `options`.
+    @discardableResult
+    mutating func add(
+        _ ids: [String], uri: (String) -> String = { "http://a.test/\($0)" },
+        _ options: (inout DownloadOptions) -> Void = { _ in }, _ change: (inout Download) -> Void = { _ in }
+    ) -> [String] {
+        let downloads = ids.map { id in
+            var download = Download(id: id, uris: [uri(id)])
+            download.directory = "/dl"
+            options(&download.options)
+            change(&download)
+            return download
+        }
+        return send(.add(downloads))
+    }
+
+    func connection(_ number: Int) -> ConnectionID {
+        started[number]?.id ?? ConnectionID(number: number, downloadID: "?")
+    }
+
+    func download(_ id: String) -> Download? { core.state.downloads[id] }
+
+    /// Connection `number` answers `status` with `headers`.
+    mutating func answer(_ number: Int, _ status: Int, _ headers: HTTPHeaders = [:]) -> [String] {
+        let id = connection(number)
+        let url = started[number]?.request.url ?? URL(fileURLWithPath: "/")
+        let response = Response(url: url, statusCode: status, headers: headers)
+        return send(
+            .responded(id, ResponseFacts(response, currentRequest: started[number]?.request ?? Request(url: url))))
+    }
+
+    /// The shell named connection `number`'s file `path` (the partial file holding what it must).
+    mutating func name(_ number: Int, _ path: String, holds: Bool = true) -> [String] {
+        guard let request = nameRequests[number] else { return ["no name request for c\(number)"] }
+        return send(.named(request, .success(path), holdsOffset: holds))
+    }
+
+    /// Connection `number`'s body is done, its file named `path`, and its load ended.
+    mutating func finish(_ number: Int, as path: String) -> [String] {
+        let id = connection(number)
+        return send(.bodyDone(id, path: path + ".part"))
+            + send(.fileFinished(id, downloadID: id.downloadID, .success(path)))
+            + send(.finished(id))
+    }
+
+    mutating func fail(_ number: Int, _ kind: ConnectionError.Kind) -> [String] {
+        send(.failed(connection(number), ConnectionError(kind: kind, url: nil)))
+    }
+
+    /// One effect as a line a table can show.
+    static func describe(_ effect: QueueEffect) -> String {
+        switch effect {
+        case .start(let plan):
+            let range = plan.request.byteRange.map {
+                " bytes=\($0.lowerBound)-" + ($0.upperBound.map(String.init) ?? "")
+            }
+            let ifRange = plan.request.headers["If-Range"].map { " if-range \($0)" } ?? ""
+            return "start \(plan.id) \(plan.downloadID) \(plan.request.url.absoluteString)\(range ?? "")\(ifRange)"
+                + (plan.isHelper ? " helper" : "")
+        case .cancel(let id): return "cancel \(id)"
+        case .limitSpeed(let id, let speed): return "limit \(id) \(speed.map(String.init) ?? "none")"
+        case .stop(let id, let offset): return "stop \(id) at \(offset)"
+        case .answer(let id, .becomeDownload(let target)):
+            return "write \(id) \(target.path) from \(target.offset)" + (target.end.map { " to \($0)" } ?? "")
+        case .answer(let id, let disposition): return "answer \(id) \(disposition)"
+        case .emit(.added(let downloads)): return "added " + downloads.map(\.id).joined(separator: ",")
+        case .emit(.changed(let download)):
+            // A waiting or failed download's error, its first clause: its advice is tested where
+            // it is written.
+            let shown = download.state == .queued || download.state == .failed ? download.lastError : nil
+            let error = shown.map { ": " + ($0.split(separator: ";").first ?? "") } ?? ""
+            return "\(download.id) \(download.state)\(error)"
+        case .emit(.removed(let id)): return "removed \(id)"
+        case .emit(.moved(let id, let to)): return "moved \(id) to \(to)"
+        case .reserveName(let request):
+            return "name \(request.connection) from \(request.offset) of \(request.total)"
+        case .finishFile(let id, _, let path, _): return "finish \(id) \(path)"
+        case .checkWhole(let download): return "check whole \(download.id)"
+        case .schedule(.retry(let id), let seconds): return "retry \(id) in \(seconds)s"
+        case .schedule(.settleSpeeds, let seconds): return "settle speeds in \(seconds)s"
+        case .schedule(.checkLaggards(let id), let seconds): return "check laggards \(id) in \(seconds)s"
+        }
+    }
+}
