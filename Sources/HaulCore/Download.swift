@@ -2,8 +2,9 @@ import Foundation
 
 // MARK: - Download
 
-/// One download as the queue knows it: what to fetch, where it goes, where it stands. A value:
-/// events carry copies, and the queue keeps the one that counts.
+/// One download as the queue knows it and the store keeps it: what to fetch, where it goes,
+/// where it stands. A value: events carry copies, and the queue keeps the one that counts. What
+/// a running attempt shows (speed, connections, response) is its `DownloadActivity`, beside it.
 public struct Download: Sendable, Identifiable, Equatable {
     public enum State: String, Sendable, Equatable {
         case queued, active, paused, complete, failed, cancelled
@@ -28,10 +29,6 @@ public struct Download: Sendable, Identifiable, Equatable {
     public var completed = ByteRanges()
     /// The whole file's length, or -1 while unknown.
     public var totalBytes: Int64 = -1
-    /// Bytes a second, smoothed.
-    public var speed: Double = 0
-    /// Connections fetching it now (several when split).
-    public var connections = 0
     public var attempts = 0
     public var lastError: String?
     /// Why the last attempt failed, numbered as aria2 numbers it (nil while none failed).
@@ -42,30 +39,6 @@ public struct Download: Sendable, Identifiable, Equatable {
     public var nextAttemptAt: Date?
     /// The ETag (else Last-Modified) the partial data was read under; a resume must match it.
     public var validator: String?
-    /// The last response of this run, for the detail view (not stored).
-    public var response: ResponseSummary?
-    /// While a split download is active, its connections (not stored).
-    public var liveSegments: [LiveSegment] = []
-    /// Mirrors this attempt gave up on, each with why (not stored).
-    public var droppedMirrors: [String] = []
-    /// Why more connections would help, when one crawls on a large file (`SplitHint`; not stored).
-    public var hint: String?
-
-    /// One running connection of a split download: its range of the file, what it has written,
-    /// the mirror it fetches from (without password) and its speed.
-    public struct LiveSegment: Sendable, Equatable {
-        public let range: Range<Int64>
-        public let written: Int64
-        public let mirror: String
-        public let speed: Double
-
-        public init(range: Range<Int64>, written: Int64, mirror: String, speed: Double) {
-            self.range = range
-            self.written = written
-            self.mirror = mirror
-            self.speed = speed
-        }
-    }
 
     public init(id: String = Download.makeID(), uris: [String], options: DownloadOptions = DownloadOptions()) {
         self.id = id
@@ -107,17 +80,4 @@ extension String {
     func leftPadded(to length: Int) -> String {
         count >= length ? self : String(repeating: "0", count: length - count) + self
     }
-}
-
-// MARK: - DownloadEvent
-
-/// What changed in a `DownloadQueue`, so a UI can follow without polling.
-public enum DownloadEvent: Sendable, Equatable {
-    /// New downloads, in queue order (a queue file arrives as one event).
-    case added([Download])
-    /// State, progress, name or error changed.
-    case changed(Download)
-    case removed(id: String)
-    /// Moved to index `to` of the queue order.
-    case moved(id: String, to: Int)
 }

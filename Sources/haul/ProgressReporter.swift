@@ -18,13 +18,23 @@ final class ProgressReporter: Sendable {
     /// Only the active downloads are kept whole; the rest are counted, so a queue of 100,000
     /// costs the reporter nothing per waiting download.
     private struct State {
-        var active: [String: Download] = [:]
+        var active: [String: Followed] = [:]
         var added = 0
         var completed = 0
-        var ended: Set<String> = []
+        /// Downloads that ended (each ends once: haul get retries nothing by hand).
+        var ended = 0
         var lineShown = false
         /// aria2's code for the last download that failed.
         var lastErrorCode: ErrorCode?
+    }
+
+    /// An active download as the reporter follows it.
+    private struct Followed {
+        var download: Download
+        var speed: Double = 0
+        /// The last response's status, and the attempt's hint.
+        var statusCode: Int?
+        var hint: String?
     }
 
     /// What the run prints besides errors.
@@ -53,59 +63,97 @@ final class ProgressReporter: Sendable {
     // MARK: - Events
 
     func handle(_ event: DownloadEvent) {
-        guard case .changed(let download) = event else {
+        switch event {
+        case .added(let downloads):
             // Saved or paused entries will not run: they are not waiting.
-            if case .added(let downloads) = event {
-                let runnable = downloads.count { $0.state == .queued || $0.state == .active }
-                state.withLock { $0.added += runnable }
+            let runnable = downloads.count { $0.state == .queued || $0.state == .active }
+            state.withLock { $0.added += runnable }
+        case .stateChanged(let download, let from):
+            changed(download, from: from)
+        case .updated(let download):
+            state.withLock { $0.active[download.id]?.download = download }
+        case .progress(let id, let progress):
+            state.withLock { state in
+                state.active[id]?.download.completed = progress.completed
+                state.active[id]?.download.totalBytes = progress.totalBytes
+                state.active[id]?.speed = progress.speed
             }
-            return
+        case .activity(let id, let change):
+            followed(id, change)
+        case .moved, .removed:
+            break
         }
-        let previous = state.withLock { state -> Download? in
-            defer {
-                if download.state == .active { state.active[download.id] = download }
+    }
+
+    /// A download's state changed: saved, failed, or tried again.
+    private func changed(_ download: Download, from: Download.State) {
+        let followed = state.withLock { state -> Followed? in
+            if download.state == .active {
+                state.active[download.id, default: Followed(download: download)].download = download
+                return nil
             }
-            return download.state == .active ? state.active[download.id] : state.active.removeValue(forKey: download.id)
+            return state.active.removeValue(forKey: download.id)
         }
-        // Only what is shown is formatted: with -q most events show nothing.
-        var label: String { TextSanitizer.visible(download.destination ?? download.options.out ?? download.displayURI) }
-        if verbosity.verbose, let response = download.response, response !== previous?.response {
-            describe(response, of: download)
-        }
-        if download.state.isFinal, state.withLock({ $0.ended.insert(download.id).inserted }) {
-            switch download.state {
-            case .complete:
-                state.withLock { $0.completed += 1 }
-                if verbosity.dryRun {
-                    let size = download.totalBytes >= 0 ? ByteCount.format(download.totalBytes) : "size unknown"
-                    report("found \(label) (\(size)): \(TextSanitizer.visible(download.displayURI))")
-                } else if !quiet {
-                    report(
-                        download.response?.statusCode == 304
-                            ? "up to date: \(label) (not modified on the server; nothing transferred)"
-                            : "saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))"
-                                + (download.hint.map { "; \($0)" } ?? ""))
-                }
-            default:
-                var reason = TextSanitizer.visible(download.lastError ?? download.state.rawValue)
-                if let partial = download.partialPath, download.bytesDone > 0, !reason.contains(partial),
-                    FileManager.default.fileExists(atPath: partial)
-                {
-                    reason += " (received data kept in \(TextSanitizer.visible(partial)))"
-                }
-                state.withLock { $0.lastErrorCode = download.errorCode ?? .unknown }
-                report("failed \(TextSanitizer.visible(download.displayURI)): \(reason)")
+        let label = label(of: download)
+        switch download.state {
+        case .complete:
+            state.withLock { $0.completed += 1 }
+            if verbosity.dryRun {
+                let size = download.totalBytes >= 0 ? ByteCount.format(download.totalBytes) : "size unknown"
+                report("found \(label) (\(size)): \(TextSanitizer.visible(download.displayURI))")
+            } else if !quiet {
+                report(
+                    followed?.statusCode == 304
+                        ? "up to date: \(label) (not modified on the server; nothing transferred)"
+                        : "saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))"
+                            + (followed?.hint.map { "; \($0)" } ?? ""))
             }
-            endings.signal()
-        }
-        // A mirror given up on is said once, whether or not the file still completes.
-        for dropped in download.droppedMirrors.dropFirst(previous?.droppedMirrors.count ?? 0) {
-            report("\(label): mirror dropped: \(TextSanitizer.visible(dropped))")
-        }
-        if download.state == .queued, previous?.state == .active, let error = download.lastError, !quiet {
+        case .failed, .cancelled:
+            var reason = TextSanitizer.visible(download.lastError ?? download.state.rawValue)
+            if let partial = download.partialPath, download.bytesDone > 0, !reason.contains(partial),
+                FileManager.default.fileExists(atPath: partial)
+            {
+                reason += " (received data kept in \(TextSanitizer.visible(partial)))"
+            }
+            state.withLock { $0.lastErrorCode = download.errorCode ?? .unknown }
+            report("failed \(TextSanitizer.visible(download.displayURI)): \(reason)")
+        case .queued where from == .active:
+            guard let error = download.lastError, !quiet else { return }
             let wait = download.nextAttemptAt.map { " in \(ProgressReporter.seconds($0.timeIntervalSinceNow))" } ?? ""
             report("retrying \(label)\(wait) (attempt \(download.attempts) failed: \(TextSanitizer.visible(error)))")
+            return
+        default:
+            return
         }
+        state.withLock { $0.ended += 1 }
+        endings.signal()
+    }
+
+    /// What a running attempt shows: each response (with `verbose`), each dropped mirror, a hint.
+    private func followed(_ id: String, _ change: DownloadActivity.Change) {
+        let download = state.withLock { state -> Download? in
+            switch change {
+            case .response(let response): state.active[id]?.statusCode = response.statusCode
+            case .hint(let hint): state.active[id]?.hint = hint
+            default: break
+            }
+            return state.active[id]?.download
+        }
+        guard let download else { return }
+        switch change {
+        case .response(let response) where verbosity.verbose:
+            describe(response, of: download)
+        case .mirrorDropped(let dropped):
+            // Said once, whether or not the file still completes.
+            report("\(label(of: download)): mirror dropped: \(TextSanitizer.visible(dropped))")
+        default:
+            break
+        }
+    }
+
+    /// The file a download is saved as (or its `out`, or its URI), for a line.
+    private func label(of download: Download) -> String {
+        TextSanitizer.visible(download.destination ?? download.options.out ?? download.displayURI)
     }
 
     /// `4 s`, `1 min 5 s`: a wait, rounded up to a whole second.
@@ -154,10 +202,10 @@ final class ProgressReporter: Sendable {
 
     private func tick() {
         let line = state.withLock { state -> String? in
-            let active = Array(state.active.values)
+            let active = state.active.values.map { ($0.download, $0.speed) }
             guard !active.isEmpty else { return nil }
             state.lineShown = isTerminal
-            let waiting = state.added - state.ended.count - active.count
+            let waiting = state.added - state.ended - active.count
             return ProgressReporter.statusLine(
                 active: active, waiting: waiting,
                 width: isTerminal ? terminalWidth - 1 : Int.max)
@@ -176,14 +224,15 @@ final class ProgressReporter: Sendable {
     /// `name  45.1 MiB / 1.0 GiB  4%  812.3 MiB/s  ETA 0:12` (or `3 active` for several), within
     /// `width` columns, as curl and wget fit theirs: the name is shortened in the middle first,
     /// then the waiting count and the ETA go; size, percent and speed stay.
-    static func statusLine(active: [Download], waiting: Int, width: Int = Int.max) -> String {
-        let done = active.reduce(0) { $0 + $1.bytesDone }
-        let known = active.allSatisfy { $0.totalBytes >= 0 }
-        let expected = active.reduce(0) { $0 + max($1.totalBytes, 0) }
+    static func statusLine(active: [(download: Download, speed: Double)], waiting: Int, width: Int = Int.max) -> String
+    {
+        let done = active.reduce(0) { $0 + $1.download.bytesDone }
+        let known = active.allSatisfy { $0.download.totalBytes >= 0 }
+        let expected = active.reduce(0) { $0 + max($1.download.totalBytes, 0) }
         let speed = active.reduce(0) { $0 + $1.speed }
         let name =
             active.count == 1
-            ? TextSanitizer.visible(URL(fileURLWithPath: active[0].destination ?? "?").lastPathComponent)
+            ? TextSanitizer.visible(URL(fileURLWithPath: active[0].download.destination ?? "?").lastPathComponent)
             : "\(active.count) active"
         var kept: [String] = []
         if known, expected > 0 {

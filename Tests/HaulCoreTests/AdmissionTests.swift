@@ -10,7 +10,7 @@ struct AdmissionTests {
     /// The index in `events` of the first change of `id` satisfying `condition`.
     private func firstIndex(_ events: [DownloadEvent], _ id: String, _ condition: (Download) -> Bool) -> Int? {
         events.firstIndex { event in
-            if case .changed(let download) = event { return download.id == id && condition(download) }
+            if case .stateChanged(let download, _) = event { return download.id == id && condition(download) }
             return false
         }
     }
@@ -35,7 +35,7 @@ struct AdmissionTests {
         var active: [String: Set<String>] = [:]
         var most = 0
         for event in harness.recorder.events {
-            guard case .changed(let download) = event, let uri = download.uris.first else { continue }
+            guard case .stateChanged(let download, _) = event, let uri = download.uris.first else { continue }
             let host = QueueCore.hostKey(uri)
             if download.state == .active {
                 active[host, default: []].insert(download.id)

@@ -64,7 +64,7 @@ struct AuthAndProxyTests {
         defer { harness.cleanUp() }
         let id = try harness.add(FaultServer.shared().url("/auth/basic?user=erin&pass=later"), [("out", "l.txt")])
         #expect(await harness.recorder.wait(for: [id]))
-        #expect(harness.recorder.latest(id)?.response?.statusCode == 401)
+        #expect(harness.recorder.activity(id)?.response?.statusCode == 401)
         harness.queue.authenticate(id, user: "erin", password: "later")
         #expect(await harness.recorder.wait(for: [id]) { $0.state == .complete })
         #expect(String(decoding: try harness.contents("l.txt"), as: UTF8.self) == "welcome")

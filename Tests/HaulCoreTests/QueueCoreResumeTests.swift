@@ -27,8 +27,8 @@ struct QueueCoreResumeTests {
             core.add(["r"], { _ in }, Self.partial) == [
                 "added r", "r active", "start c1 r http://a.test/r bytes=400- if-range \"v1\"",
             ])
-        #expect(core.answer(1, 206, Self.ranged(400, 1000)) == ["name c1 from 400 of 1000"])
-        #expect(core.name(1, "/dl/r") == ["r active", "write c1 /dl/r.part from 400"])
+        #expect(core.answer(1, 206, Self.ranged(400, 1000)) == ["r shows response 206", "name c1 from 400 of 1000"])
+        #expect(core.name(1, "/dl/r") == ["r updated", "write c1 /dl/r.part from 400"])
         #expect(core.download("r")?.completed == ByteRanges([0..<400]))
     }
 
@@ -51,7 +51,7 @@ struct QueueCoreResumeTests {
     func answers(status: Int, headers: HTTPHeaders, effects: [String]) {
         var core = CoreHarness()
         _ = core.add(["r"], { _ in }, Self.partial)
-        #expect(core.answer(1, status, headers) == effects)
+        #expect(core.answer(1, status, headers) == ["r shows response \(status)"] + effects)
         #expect(core.download("r")?.attempts == 1, "the attempt that found the change is not counted")
     }
 
@@ -64,7 +64,7 @@ struct QueueCoreResumeTests {
         }
         #expect(
             core.answer(1, 416, ["Content-Range": "bytes */400"]) == [
-                "answer c1 cancel", "cancel c1", "r queued", "r active", "check whole r",
+                "r shows response 416", "answer c1 cancel", "cancel c1", "r queued", "r active", "check whole r",
             ])
         #expect(core.download("r")?.totalBytes == 400 && core.download("r")?.attempts == 1)
     }
@@ -137,10 +137,16 @@ struct QueueCoreResumeTests {
         let response = Response(url: URL(fileURLWithPath: "/"), statusCode: 304)
         let facts = ResponseFacts(
             response, currentRequest: Request(url: response.url), conditionalFile: "/dl/same", unchangedSize: 42)
-        #expect(core.send(.responded(core.connection(1), facts)) == ["answer c1 cancel", "same complete"])
+        #expect(
+            core.send(.responded(core.connection(1), facts)) == [
+                "same shows response 304", "answer c1 cancel", "same complete",
+            ])
         #expect(core.download("same")?.completed == ByteRanges([0..<42]))
         _ = core.add(["dry"], { $0.dryRun = true })
-        #expect(core.answer(2, 200, ["Content-Length": "5"]) == ["answer c2 cancel", "dry complete"])
+        #expect(
+            core.answer(2, 200, ["Content-Length": "5"]) == [
+                "dry shows response 200", "answer c2 cancel", "dry complete",
+            ])
         #expect(core.download("dry")?.destination == "/dl/dry" && core.download("dry")?.totalBytes == 5)
     }
 }

@@ -44,7 +44,7 @@ struct QueueCoreRetryTests {
     func statuses(status: Int, headers: HTTPHeaders, effects: [String]) {
         var core = CoreHarness()
         _ = core.add(["d"])
-        #expect(core.answer(1, status, headers) == ["answer c1 cancel"] + effects)
+        #expect(core.answer(1, status, headers) == ["d shows response \(status)", "answer c1 cancel"] + effects)
     }
 
     @Test("retry-wait fixes the wait; max-tries=1 gives up at once; a retry while waiting starts now")

@@ -16,19 +16,19 @@ struct ResultLimitTests {
     func keepsTheLast() {
         let limit = ResultLimit(limit: 2)
         #expect(limit.note(.added([download(1, .complete), download(2, .queued), download(3, .failed)])) == [])
-        #expect(limit.note(.changed(download(2, .complete))) == [download(1, .complete).id])
-        #expect(limit.note(.changed(download(3, .queued))) == [])
-        #expect(limit.note(.changed(download(4, .cancelled))) == [])
-        #expect(limit.note(.changed(download(5, .complete))) == [download(2, .complete).id])
+        #expect(limit.note(.stateChanged(download(2, .complete), from: .active)) == [download(1, .complete).id])
+        #expect(limit.note(.stateChanged(download(3, .queued), from: .active)) == [])
+        #expect(limit.note(.stateChanged(download(4, .cancelled), from: .active)) == [])
+        #expect(limit.note(.stateChanged(download(5, .complete), from: .active)) == [download(2, .complete).id])
         #expect(limit.note(.removed(id: download(4, .complete).id)) == [])
-        #expect(limit.note(.changed(download(6, .failed))) == [])
-        #expect(limit.note(.changed(download(6, .failed))) == [])
-        #expect(limit.note(.changed(download(7, .complete))) == [download(5, .complete).id])
+        #expect(limit.note(.stateChanged(download(6, .failed), from: .active)) == [])
+        #expect(limit.note(.stateChanged(download(6, .failed), from: .active)) == [])
+        #expect(limit.note(.stateChanged(download(7, .complete), from: .active)) == [download(5, .complete).id])
     }
 
     @Test("a limit of 0 keeps no ended download")
     func none() {
         let limit = ResultLimit(limit: 0)
-        #expect(limit.note(.changed(download(1, .complete))) == [download(1, .complete).id])
+        #expect(limit.note(.stateChanged(download(1, .complete), from: .active)) == [download(1, .complete).id])
     }
 }

@@ -40,9 +40,9 @@ struct SpeedLimitTests {
         let server = try FaultServer.shared()
         let id = try harness.add(server.url("/file/4000000?key=\(UUID())&trickle=100000&stallafter=1500000"))
         // Any event since the start counts: a loaded machine may wake this test after the stall.
-        #expect(await harness.recorder.wait(after: 0, for: id, until: { $0.speed > 0 && $0.bytesDone > 0 }))
+        #expect(await harness.recorder.wait(after: 0, for: id, until: { $1.speed > 0 && $0.bytesDone > 0 }))
         let mark = harness.recorder.eventCount
-        #expect(await harness.recorder.wait(after: mark, for: id, until: { $0.state == .active && $0.speed == 0 }))
+        #expect(await harness.recorder.wait(after: mark, for: id, until: { $0.state == .active && $1.speed == 0 }))
         harness.queue.cancel(id)
     }
 }

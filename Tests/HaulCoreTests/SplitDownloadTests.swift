@@ -152,7 +152,7 @@ struct SplitDownloadTests {
             let ranged = try FaultServer.shared().fileRequests.requests(for: key).filter { $0.range != nil }
             #expect(!ranged.isEmpty, "each mirror serves ranges")
         }
-        #expect(harness.recorder.latest(id)?.droppedMirrors == [])
+        #expect(harness.recorder.activity(id)?.droppedMirrors == [])
     }
 
     @Test(
@@ -167,11 +167,12 @@ struct SplitDownloadTests {
         let id = try harness.add(good, mirrors: [bad], [("split", "4"), ("out", "b.bin")])
         #expect(await harness.recorder.wait(for: [id]))
         let download = try #require(harness.recorder.latest(id))
+        let dropped = harness.recorder.activity(id)?.droppedMirrors ?? []
         #expect(download.state == .complete, "\(download.lastError ?? "")")
         let data = try harness.contents("b.bin")
         #expect(data.count == 6_000_000 && TestPattern.matches(data))
-        #expect(download.droppedMirrors.count == 1, "\(download.droppedMirrors)")
-        let reason = download.droppedMirrors.first ?? ""
+        #expect(dropped.count == 1, "\(dropped)")
+        let reason = dropped.first ?? ""
         #expect(reason.hasPrefix(bad.absoluteString), "\(reason)")
         #expect(
             path.hasPrefix("/status")
@@ -193,9 +194,7 @@ struct SplitDownloadTests {
         // would take under one.
         #expect(elapsed > 2.0, "took \(elapsed) s")
         #expect(
-            harness.recorder.events.contains { event in
-                if case .changed(let download) = event { return download.id == id && download.liveSegments.count > 1 }
-                return false
-            }, "the split's connections were shown while it ran")
+            harness.recorder.showed(id) { _, activity in activity.segments.count > 1 },
+            "the split's connections were shown while it ran")
     }
 }

@@ -114,8 +114,8 @@ struct SplitOverLinkTests {
         let harness = try QueueHarness(tls: TLSOptions(caFile: nginx.caFile))
         defer { harness.cleanUp() }
         let id = try harness.add(try #require(URL(string: link.url("/big.bin"))))
-        #expect(await harness.recorder.wait(for: [id], until: { $0.hint != nil }))
-        let hint = harness.recorder.latest(id)?.hint ?? ""
+        #expect(await harness.recorder.wait(after: 0, for: id, until: { $1.hint != nil }))
+        let hint = harness.recorder.activity(id)?.hint ?? ""
         #expect(hint.contains("one connection at") && hint.contains("try -x 8"), "\(hint)")
         harness.queue.cancel(id)
     }

@@ -19,7 +19,7 @@ struct AppStateTests {
 
         var finished = Fixtures.mixed[0]
         finished.state = .complete
-        _ = state.reduce(.queue(.changed(finished)))
+        _ = state.reduce(.queue(.stateChanged(finished, from: .active)))
         #expect(state.counts[.active] == 1 && state.counts[.complete] == 2)
         #expect(state.totalSpeed == 4_194_304)
 
@@ -160,7 +160,7 @@ struct AppStateTests {
         _ = state.reduce(.keys([.character("C")]))
         var finished = Fixtures.mixed[0]
         finished.state = .complete
-        _ = state.reduce(.queue(.changed(finished)))
+        _ = state.reduce(.queue(.stateChanged(finished, from: .active)))
         let ended = [Fixtures.mixed[0].id, Fixtures.mixed[3].id, Fixtures.mixed[4].id, Fixtures.mixed[6].id]
         #expect(state.reduce(.keys([.character("y")])) == [.removeRows(ended)])
 
@@ -202,10 +202,10 @@ struct AppStateTests {
         ])
         #expect(state.totals == AppState.Totals(done: 700, size: 1500, remaining: 800))
         var more = Fixtures.download(1, name: "a", state: .active, total: 1000, done: 600)
-        _ = state.reduce(.queue(.changed(more)))
+        _ = state.reduce(.queue(Fixtures.progress(more)))
         #expect(state.totals == AppState.Totals(done: 1100, size: 1500, remaining: 400))
         more.state = .failed
-        _ = state.reduce(.queue(.changed(more)))
+        _ = state.reduce(.queue(.stateChanged(more, from: .active)))
         #expect(state.totals.remaining == 0)
         _ = state.reduce(.queue(.removed(id: more.id)))
         #expect(state.totals == AppState.Totals(done: 500, size: 500, remaining: 0))

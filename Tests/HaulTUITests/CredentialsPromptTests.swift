@@ -8,20 +8,28 @@ import Testing
 /// A download its server refused with 401 asks for a user name and a password, drawn as dots.
 @Suite("Credentials prompt")
 struct CredentialsPromptTests {
-    private func refused(_ download: Download) -> Download {
+    /// The events of `download` refused with 401: the response, then the failure.
+    private func refused(_ download: Download) -> (Download, [DownloadEvent]) {
         var refused = download
         refused.state = .failed
         refused.uris = ["http://files.example.org/secret.bin"]
         let response = Response(url: URL(fileURLWithPath: "/"), statusCode: 401, reasonPhrase: "Unauthorized")
-        refused.response = ResponseSummary(response, redirectChain: [])
-        return refused
+        let events: [DownloadEvent] = [
+            .activity(id: refused.id, .response(ResponseSummary(response, redirectChain: []))),
+            .stateChanged(refused, from: .active),
+        ]
+        return (refused, events)
+    }
+
+    private func apply(_ events: [DownloadEvent], to state: inout AppState) {
+        for event in events { _ = state.reduce(.queue(event)) }
     }
 
     @Test("a 401 opens the user prompt once; the password is never drawn; Enter retries with both")
     func asksOnce() {
         var state = Fixtures.state()
-        let download = refused(Fixtures.mixed[1])
-        _ = state.reduce(.queue(.changed(download)))
+        let (download, refusal) = refused(Fixtures.mixed[1])
+        apply(refusal, to: &state)
         guard case .prompt(let user) = state.mode else {
             Issue.record("no prompt: \(state.mode)")
             return
@@ -42,9 +50,9 @@ struct CredentialsPromptTests {
         #expect(state.mode == .normal)
 
         // Esc leaves it failed, and the same refusal does not ask again; u does.
-        _ = state.reduce(.queue(.changed(download)))
+        apply(refusal, to: &state)
         _ = state.reduce(.keys([.escape]))
-        _ = state.reduce(.queue(.changed(download)))
+        apply(refusal, to: &state)
         #expect(state.mode == .normal)
         _ = state.reduce(.keys([.character("u")]))
         if case .prompt(let again) = state.mode {
@@ -58,7 +66,7 @@ struct CredentialsPromptTests {
     func doesNotInterrupt() {
         var state = Fixtures.state()
         _ = state.reduce(.keys([.character("a")]))
-        _ = state.reduce(.queue(.changed(refused(Fixtures.mixed[1]))))
+        apply(refused(Fixtures.mixed[1]).1, to: &state)
         if case .prompt(let prompt) = state.mode {
             #expect(prompt.kind == .add)
         } else {

@@ -13,13 +13,12 @@ enum Fixtures {
 
     static func download(
         _ number: Int, name: String, state: Download.State = .queued, total: Int64 = 10_000_000,
-        done: Int64 = 0, speed: Double = 0
+        done: Int64 = 0
     ) -> Download {
         var download = Download(id: String(format: "%016x", number), uris: ["https://example.com/files/\(name)"])
         download.state = state
         download.totalBytes = total
         if done > 0 { download.completed = ByteRanges([0..<done]) }
-        download.speed = speed
         if state != .queued { download.destination = "/data/\(name)" }
         return download
     }
@@ -42,12 +41,8 @@ enum Fixtures {
         retrying.attempts = 2
         retrying.nextAttemptAt = now.addingTimeInterval(12)
         return [
-            download(
-                1, name: "debian-12.4.0-amd64-netinst.iso", state: .active, total: 658_505_728, done: 219_502_592,
-                speed: 12_582_912),
-            download(
-                2, name: "数据集-训练-第一部分.tar.gz", state: .active, total: 2_147_483_648, done: 1_932_735_283,
-                speed: 4_194_304),
+            download(1, name: "debian-12.4.0-amd64-netinst.iso", state: .active, total: 658_505_728, done: 219_502_592),
+            download(2, name: "数据集-训练-第一部分.tar.gz", state: .active, total: 2_147_483_648, done: 1_932_735_283),
             download(3, name: "holiday 🎉 photos.zip", state: .paused, total: 52_428_800, done: 10_485_760),
             download(4, name: "notes.txt", state: .complete, total: 4096, done: 4096),
             failed,
@@ -58,24 +53,32 @@ enum Fixtures {
         ]
     }
 
-    /// A state of `width` × `height` holding `downloads`, with a steady speed history.
-    static func state(width: Int = 120, height: Int = 40, _ downloads: [Download] = mixed) -> AppState {
+    /// The speeds of `mixed`'s active downloads.
+    static let mixedSpeeds: [String: Double] = [mixed[0].id: 12_582_912, mixed[1].id: 4_194_304]
+
+    /// A state of `width` × `height` holding `downloads`, each active one at its speed in
+    /// `speeds`, after a steady speed history of the first.
+    static func state(
+        width: Int = 120, height: Int = 40, _ downloads: [Download] = mixed, speeds: [String: Double] = mixedSpeeds
+    ) -> AppState {
         var state = AppState(width: width, height: height, globalLimit: 20_971_520)
         _ = state.reduce(.queue(.added(downloads)))
+        for download in downloads.dropFirst() where download.state == .active {
+            _ = state.reduce(.queue(progress(download, speed: speeds[download.id] ?? 0)))
+        }
         for sample in [1.0, 3, 5, 8, 13, 16, 16, 12] {
-            _ = state.reduce(.queue(.changed(downloads[0].with(speed: sample * 1_048_576))))
+            _ = state.reduce(.queue(progress(downloads[0], speed: sample * 1_048_576)))
             _ = state.reduce(.tick(Fixtures.now))
         }
-        _ = state.reduce(.queue(.changed(downloads[0])))
+        _ = state.reduce(.queue(progress(downloads[0], speed: speeds[downloads[0].id] ?? 0)))
         return state
     }
-}
 
-extension Download {
-    func with(speed: Double) -> Download {
-        var copy = self
-        copy.speed = speed
-        return copy
+    /// `download`'s bytes, arriving at `speed`.
+    static func progress(_ download: Download, speed: Double = 0) -> DownloadEvent {
+        .progress(
+            id: download.id,
+            DownloadProgress(completed: download.completed, totalBytes: download.totalBytes, speed: speed))
     }
 }
 

@@ -22,24 +22,26 @@ struct SnapshotTests {
     @Test("the detail pane of a split download: its live connections and a dropped mirror")
     func splitDetail() {
         var split = Fixtures.download(
-            1, name: "big.iso", state: .active, total: 64 << 20, done: 20 << 20, speed: 50_331_648)
+            1, name: "big.iso", state: .active, total: 64 << 20, done: 20 << 20)
         split.uris.append("https://mirror.example.org/big.iso")
         split.uris.append("https://gone.example.net/big.iso")
-        split.connections = 3
         split.completed = ByteRanges([0..<(12 << 20), (32 << 20)..<(36 << 20), (48 << 20)..<(52 << 20)])
-        split.liveSegments = [
-            Download.LiveSegment(
+        let segments = [
+            DownloadActivity.Segment(
                 range: 0..<(32 << 20), written: 12 << 20, mirror: "https://example.com/files/big.iso", speed: 16_777_216
             ),
-            Download.LiveSegment(
+            DownloadActivity.Segment(
                 range: (32 << 20)..<(48 << 20), written: 4 << 20, mirror: "https://mirror.example.org/big.iso",
                 speed: 25_165_824),
-            Download.LiveSegment(
+            DownloadActivity.Segment(
                 range: (48 << 20)..<(64 << 20), written: 4 << 20, mirror: "https://mirror.example.org/big.iso",
                 speed: 8_388_608),
         ]
-        split.droppedMirrors = ["https://gone.example.net/big.iso: it answered 404 Not Found"]
-        var state = Fixtures.state(width: 100, height: 30, [split])
+        var state = Fixtures.state(width: 100, height: 30, [split], speeds: [split.id: 50_331_648])
+        _ = state.reduce(.queue(.activity(id: split.id, .connections(3, segments: segments))))
+        _ = state.reduce(
+            .queue(
+                .activity(id: split.id, .mirrorDropped("https://gone.example.net/big.iso: it answered 404 Not Found"))))
         _ = state.reduce(.keys([.enter]))
         expectSnapshot(ScreenRenderer.render(state), named: "detail-split-100x30")
     }

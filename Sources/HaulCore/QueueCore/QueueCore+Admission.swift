@@ -39,9 +39,8 @@ extension QueueCore {
                 // checked and named with no transfer.
                 download.state = .active
                 download.attempts += 1
-                state.downloads[id] = download
-                emit(.changed(download))
-                ask(.checkWhole(download))
+                file(download)
+                ask(.checkWhole(download, response: state.activity[id]?.response))
                 continue
             }
             guard let connection = plan(&download) else {
@@ -49,11 +48,10 @@ extension QueueCore {
                 failed(id, .local(.unknown), "'\(download.uris.first ?? "")' is not a usable URI")
                 continue
             }
-            state.downloads[id] = download
             state.saved.remove(id)
             state.connections[id] = connection
             state.hostConnections[connection.hostKey, default: 0] += 1
-            emit(.changed(download))
+            file(download)
             ask(.start(connection))
         }
         state.scanFrom = firstHeldBack ?? index
@@ -80,9 +78,6 @@ extension QueueCore {
     private mutating func plan(_ download: inout Download) -> PlannedConnection? {
         download.state = .active
         download.attempts += 1
-        // What the last attempt's split showed belongs to it.
-        download.liveSegments = []
-        download.droppedMirrors = []
         let options = options(of: download)
         guard !download.uris.isEmpty, let url = URL(string: download.uris[download.attemptURIIndex]) else {
             return nil

@@ -23,11 +23,9 @@ extension QueueCore {
         guard var download = state.downloads[id], states.contains(download.state) else { return }
         change(&download)
         if download.state != .active { stopAttempt(id) }
-        download.speed = 0
         state.waiting.remove(id)
-        state.downloads[id] = download
+        file(download)
         if download.state == .queued { state.markAdmittable(id) }
-        emit(.changed(download))
         admit()
     }
 
@@ -56,8 +54,7 @@ extension QueueCore {
     mutating func setMaxDownloadLimit(_ id: String, _ bytesPerSecond: Int64?) {
         guard var download = state.downloads[id] else { return }
         download.options.maxDownloadLimit = bytesPerSecond
-        state.downloads[id] = download
-        emit(.changed(download))
+        file(download)
         shareSpeedLimit(id, lifting: true)
     }
 
@@ -92,6 +89,7 @@ extension QueueCore {
         state.scanFrom = min(state.scanFrom, first)
         for id in gone {
             state.waiting.remove(id)
+            state.activity.removeValue(forKey: id)
             emit(.removed(id: id))
             stopAttempt(id)
         }

@@ -20,7 +20,9 @@ extension QueueCore {
     private mutating func finishFile(_ id: ConnectionID, _ download: Download, at path: String) {
         state.finishing[id] = false
         let replacing = state.connections[id.downloadID]?.conditionalFile != nil
-        ask(.finishFile(id, download, path: path, replacing: replacing))
+        ask(
+            .finishFile(
+                id, download, path: path, replacing: replacing, response: state.activity[download.id]?.response))
     }
 
     /// A connection ended well. A split's segment settles its share of the work (and may finish
@@ -94,10 +96,8 @@ extension QueueCore {
     mutating func markComplete(_ download: Download) {
         var download = download
         download.state = .complete
-        download.speed = 0
         download.lastError = nil
-        state.downloads[download.id] = download
-        emit(.changed(download))
+        file(download)
         admit()
     }
 }

@@ -39,8 +39,7 @@ extension QueueCore {
         if offset == 0 { download.completed.removeAll() }
         download.totalBytes = total
         download.validator = request.response.validator
-        state.downloads[downloadID] = download
-        emit(.changed(download))
+        file(download)
         let partial = destination + FileNaming.partialSuffix
         if let end = planSplit(download, primary: id, request, offset: offset, total: total) {
             let target = DownloadTarget(path: partial, offset: offset, end: end, keepsTail: true, mustExist: true)

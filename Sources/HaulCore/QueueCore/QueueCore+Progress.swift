@@ -11,23 +11,35 @@ extension QueueCore {
         download.completed.insert(
             recordSegmentProgress(id, written: totalBytesWritten, now: now)
                 ?? connection.resumeOffset..<(connection.resumeOffset + totalBytesWritten))
-        download.connections = 1 + (state.splits[downloadID]?.helpers.count ?? 0)
-        download.liveSegments = liveSegments(downloadID)
+        state.downloads[downloadID] = download
+        var activity = state.activity[downloadID] ?? DownloadActivity()
         state.speedSamples[downloadID, default: SpeedSample(bytes: download.bytesDone, at: now)]
-            .smooth(&download.speed, bytes: download.bytesDone, at: now)
+            .smooth(&activity.speed, bytes: download.bytesDone, at: now)
+        state.activity[downloadID] = activity
         scheduleSpeedSettling()
-        if download.hint == nil, state.splits[downloadID] == nil, let sample = state.speedSamples[downloadID] {
+        emit(.progress(id: downloadID, progress(of: download)))
+        if let split = state.splits[downloadID] {
+            show(downloadID, .connections(1 + split.helpers.count, segments: liveSegments(downloadID)))
+        } else if activity.connections != 1 {
+            show(downloadID, .connections(1, segments: []))
+        }
+        if activity.hint == nil, state.splits[downloadID] == nil, let sample = state.speedSamples[downloadID] {
             // Read directly, not through `merged(over:)`: this runs on every progress message.
-            let connections =
-                download.options.maxConnectionPerServer ?? configuration.defaults.maxConnectionPerServer
-            let ranges = download.response?.header("Accept-Ranges")?.lowercased() == "bytes"
-            download.hint = SplitHint.text(
-                elapsed: now - sample.startedAt, speed: download.speed,
+            let connections = download.options.maxConnectionPerServer ?? configuration.defaults.maxConnectionPerServer
+            let ranges = activity.response?.header("Accept-Ranges")?.lowercased() == "bytes"
+            let hint = SplitHint.text(
+                elapsed: now - sample.startedAt, speed: activity.speed,
                 remaining: download.totalBytes - download.bytesDone, maxConnections: connections ?? 1,
                 takesRanges: download.validator != nil && ranges)
+            if let hint { show(downloadID, .hint(hint)) }
         }
-        state.downloads[downloadID] = download
-        emit(.changed(download))
+    }
+
+    /// How far `download` is, and how fast.
+    func progress(of download: Download) -> DownloadProgress {
+        DownloadProgress(
+            completed: download.completed, totalBytes: download.totalBytes,
+            speed: state.activity[download.id]?.speed ?? 0)
     }
 
     /// Schedules `settleSpeeds` in a second, unless it is scheduled already.
@@ -43,12 +55,14 @@ extension QueueCore {
         state.settlingSpeeds = false
         let now = clock.uptime
         for id in state.speedSamples.keys {
-            guard var download = state.downloads[id], download.state == .active else { continue }
-            let before = download.speed
-            state.speedSamples[id]?.settle(&download.speed, bytes: download.bytesDone, at: now)
-            guard download.speed != before else { continue }
-            state.downloads[id] = download
-            emit(.changed(download))
+            guard let download = state.downloads[id], download.state == .active,
+                var speed = state.activity[id]?.speed
+            else { continue }
+            let before = speed
+            state.speedSamples[id]?.settle(&speed, bytes: download.bytesDone, at: now)
+            guard speed != before else { continue }
+            state.activity[id]?.speed = speed
+            emit(.progress(id: id, progress(of: download)))
         }
         if !state.speedSamples.isEmpty { scheduleSpeedSettling() }
     }

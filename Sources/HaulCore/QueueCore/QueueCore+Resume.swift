@@ -16,9 +16,10 @@ extension QueueCore {
         let response = facts.response
         connection.conditionalFile = facts.conditionalFile
         state.connections[downloadID] = connection
-        download.response = ResponseSummary(
-            response, redirectChain: facts.redirects, everyHeader: configuration.keepsEveryHeader)
-        state.downloads[downloadID] = download
+        show(
+            downloadID,
+            .response(
+                ResponseSummary(response, redirectChain: facts.redirects, everyHeader: configuration.keepsEveryHeader)))
         if response.statusCode == 304, let existing = facts.conditionalFile {
             ask(.answer(id, .cancel))
             return keepUnchanged(downloadID, existing, size: facts.unchangedSize ?? 0)
@@ -113,9 +114,8 @@ extension QueueCore {
         if refundAttempt { download.attempts -= 1 }
         if let reason { download.lastError = reason }
         download.state = .queued
-        state.downloads[id] = download
+        file(download)
         state.markAdmittable(id)
-        emit(.changed(download))
         admit()
     }
 }

@@ -25,8 +25,7 @@ extension QueueCore {
         let policy = RetryPolicy(maxTries: options.maxTries ?? 5, fixedWait: options.retryWait.map(Double.init))
         download.lastError = message
         download.errorCode = ErrorCode(failure)
-        download.failureNote = ErrorCode.note(for: failure, reason: download.response?.reasonPhrase)
-        download.speed = 0
+        download.failureNote = ErrorCode.note(for: failure, reason: state.activity[id]?.response?.reasonPhrase)
         switch policy.decide(
             attempt: download.attempts, failure: failure, now: clock.now, jitter: clock.retryJitter())
         {
@@ -39,8 +38,7 @@ extension QueueCore {
             state.waiting.insert(id)
             ask(.schedule(.retry(id), after: seconds))
         }
-        state.downloads[id] = download
-        emit(.changed(download))
+        file(download)
         admit()
     }
 

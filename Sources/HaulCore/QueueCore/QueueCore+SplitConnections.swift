@@ -153,18 +153,16 @@ extension QueueCore {
     }
 
     /// Gives up on the mirror of `helper`: records it and why in the download's
-    /// `droppedMirrors`, and starts a connection on another mirror for what the helper did not
+    /// activity, and starts a connection on another mirror for what the helper did not
     /// write.
     private mutating func dropMirror(of helper: ConnectionID, reason: String) {
         let id = helper.downloadID
-        guard var split = state.splits[id], var download = state.downloads[id], let segment = split.forget(helper)
+        guard var split = state.splits[id], let download = state.downloads[id], let segment = split.forget(helper)
         else { return }
         // Its other connections fail too, but the mirror is dropped, and said, once.
         if split.dropped[segment.mirror] == nil {
             split.dropped[segment.mirror] = reason
-            download.droppedMirrors.append("\(split.mirrorLabels[segment.mirror]): \(reason)")
-            state.downloads[id] = download
-            emit(.changed(download))
+            show(id, .mirrorDropped("\(split.mirrorLabels[segment.mirror]): \(reason)"))
         }
         newWork(&split, download, preferring: nil)
         keepSlotRunning(&split, id, last: nil)

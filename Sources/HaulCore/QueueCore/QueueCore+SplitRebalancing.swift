@@ -28,10 +28,10 @@ extension QueueCore {
     }
 
     /// The running connections of a split download as the detail view shows them.
-    func liveSegments(_ id: String) -> [Download.LiveSegment] {
+    func liveSegments(_ id: String) -> [DownloadActivity.Segment] {
         guard let split = state.splits[id] else { return [] }
         return split.segments.values.sorted { $0.start < $1.start }.map { segment in
-            Download.LiveSegment(
+            DownloadActivity.Segment(
                 range: segment.start..<segment.end, written: segment.next - segment.start,
                 mirror: split.mirrorLabels[segment.mirror], speed: segment.speed)
         }

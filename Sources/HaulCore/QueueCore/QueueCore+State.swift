@@ -33,6 +33,8 @@ extension QueueCore {
         var watchedSplits: Set<String> = []
         /// Downloads whose server disagreed between connections: one connection from now on.
         var noSplit: Set<String> = []
+        /// What each download's attempt shows (speed, connections, response), beside its record.
+        var activity: [String: DownloadActivity] = [:]
         /// The last progress sample of each active attempt, for its speed.
         var speedSamples: [String: SpeedSample] = [:]
         /// Whether the once-a-second check of idle speeds (`settleSpeeds`) is scheduled.

@@ -76,6 +76,30 @@ struct QueueCore {
         effects.append(.emit(event))
     }
 
+    /// Files `download` as its record and says what changed: its state, or else the record. A
+    /// download that is no longer active shows no speed.
+    mutating func file(_ download: Download) {
+        let before = state.downloads[download.id]?.state
+        state.downloads[download.id] = download
+        if download.state != .active {
+            state.activity[download.id]?.speed = 0
+        } else if before != .active {
+            // A new attempt: what the last one showed belongs to it.
+            state.activity[download.id] = DownloadActivity()
+        }
+        if let before, before != download.state {
+            emit(.stateChanged(download, from: before))
+        } else {
+            emit(.updated(download))
+        }
+    }
+
+    /// Follows `change` in the activity of download `id` and says it.
+    mutating func show(_ id: String, _ change: DownloadActivity.Change) {
+        state.activity[id, default: DownloadActivity()].apply(change)
+        emit(.activity(id: id, change))
+    }
+
     /// The options of `download` merged over the queue's defaults.
     func options(of download: Download) -> DownloadOptions {
         download.options.merged(over: configuration.defaults)

@@ -20,11 +20,12 @@ enum QueueEffect: Sendable {
     /// Choose and create the file an accepted body goes to; answers `QueueInput.named`.
     case reserveName(NameRequest)
     /// Check the body's digest (if the download has a checksum) and give the file its final
-    /// name; answers `QueueInput.fileFinished`.
-    case finishFile(ConnectionID, Download, path: String, replacing: Bool)
+    /// name (with the response's Last-Modified and ETag, as its options ask); answers
+    /// `QueueInput.fileFinished`.
+    case finishFile(ConnectionID, Download, path: String, replacing: Bool, response: ResponseSummary?)
     /// Look at a partial file the store says is whole, then check and name it; answers
     /// `QueueInput.wholeChecked`.
-    case checkWhole(Download)
+    case checkWhole(Download, response: ResponseSummary?)
     /// Fire `QueueTimer` after so many seconds (`QueueInput.timerFired`).
     case schedule(QueueTimer, after: Double)
 }

@@ -33,11 +33,13 @@ extension DownloadQueue {
             let holds =
                 request.offset == 0 || (try? named.get()).map { partialHolds($0, upTo: request.offset) } ?? false
             send(.named(request, named, holdsOffset: holds))
-        case .finishFile(let id, let download, let path, let replacing):
-            finish(download, at: path, replacing: replacing) { .fileFinished(id, downloadID: download.id, $0) }
-        case .checkWhole(let download):
+        case .finishFile(let id, let download, let path, let replacing, let response):
+            finish(download, at: path, replacing: replacing, response: response) {
+                .fileFinished(id, downloadID: download.id, $0)
+            }
+        case .checkWhole(let download, let response):
             guard DownloadQueue.isWhole(download) else { return send(.wholeChecked(downloadID: download.id, nil)) }
-            finish(download, at: download.partialPath ?? "", replacing: false) {
+            finish(download, at: download.partialPath ?? "", replacing: false, response: response) {
                 .wholeChecked(downloadID: download.id, $0)
             }
         case .schedule(.retry(let id), let seconds):
@@ -52,16 +54,19 @@ extension DownloadQueue {
     /// once; with one the file is hashed on a utility queue (a large file does not hold up every
     /// other download's messages) and named back on `callbackQueue`.
     private func finish(
-        _ download: Download, at path: String, replacing: Bool,
+        _ download: Download, at path: String, replacing: Bool, response: ResponseSummary?,
         _ input: @escaping @Sendable (Result<String, DownloadFailure>) -> QueueInput
     ) {
+        let name = { @Sendable [self] (failure: DownloadFailure?) in
+            input(nameFile(download, at: path, failure: failure, replacing: replacing, response: response))
+        }
         guard let expected = download.options.merged(over: configuration.defaults).checksum else {
-            return send(input(nameFile(download, at: path, failure: nil, replacing: replacing)))
+            return send(name(nil))
         }
         DispatchQueue.global(qos: .utility).async { [self] in
             let failure = DownloadQueue.check(path, against: expected)
             callbackQueue.async { [self] in
-                send(input(nameFile(download, at: path, failure: failure, replacing: replacing)))
+                send(name(failure))
                 runEffects()
             }
         }

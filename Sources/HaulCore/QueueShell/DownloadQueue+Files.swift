@@ -103,7 +103,7 @@ extension DownloadQueue {
     /// Last-Modified as its mtime, and its ETag for the next conditional get). Returns the path
     /// it got, or why it has none.
     func nameFile(
-        _ download: Download, at path: String, failure: DownloadFailure?, replacing: Bool
+        _ download: Download, at path: String, failure: DownloadFailure?, replacing: Bool, response: ResponseSummary?
     ) -> Result<String, DownloadFailure> {
         if let failure { return .failure(failure) }
         guard let destination = download.destination else {
@@ -118,9 +118,9 @@ extension DownloadQueue {
             return .failure(DownloadFailure(error.description, code: .renameFailed))
         }
         if options.remoteTime == true {
-            ConditionalGet.applyRemoteTime(download.response?.header("Last-Modified"), to: named)
+            ConditionalGet.applyRemoteTime(response?.header("Last-Modified"), to: named)
         }
-        ConditionalGet.remember(validatorsOf: download.response, of: named)
+        ConditionalGet.remember(validatorsOf: response, of: named)
         if options.continueExisting == true {
             // aria2's progress record of the file this download continued: it is whole now.
             unlink(destination + Aria2ControlFile.suffix)

@@ -96,6 +96,11 @@ public final class DownloadQueue: ConnectionDelegate {
         reading { $0.downloads[id] }
     }
 
+    /// What download `id`'s attempt shows (speed, connections, response), if it has run.
+    public func activity(_ id: String) -> DownloadActivity? {
+        reading { $0.activity[id] }
+    }
+
     private func reading<Value: Sendable>(_ read: (QueueCore.State) -> Value) -> Value {
         locked.withLock { locked in StateLockMarker.holding { read(locked.core.state) } }
     }
@@ -132,7 +137,6 @@ public final class DownloadQueue: ConnectionDelegate {
         // In place: a restored queue of 100,000 is not copied.
         for index in downloads.indices {
             if downloads[index].state == .active { downloads[index].state = .queued }
-            downloads[index].speed = 0
         }
         let ids = downloads.map(\.id)
         command(.add(downloads))

@@ -17,6 +17,11 @@ public final class Checkpointer: DownloadJournal {
         var added: [[Download]] = []
         /// The newest copy of each changed download, in the order they first changed in.
         var changed = DownloadTable()
+        /// Progress of downloads with no newer copy in `changed`: their ranges and length.
+        var progress: [String: DownloadProgress] = [:]
+        /// The partial file of each download that has one, to sync before its ranges are
+        /// recorded (learnt from the copies events carry; forgotten when it is gone).
+        var partialPaths: [String: String] = [:]
         var removed: [String] = []
         var orderChanged = false
         var scheduled = false
@@ -50,13 +55,24 @@ public final class Checkpointer: DownloadJournal {
             switch event {
             case .added(let downloads):
                 pending.added.append(downloads)
-            case .changed(let download):
-                pending.changed[download.id] = download
+            case .stateChanged(let download, _), .updated(let download):
+                pending.file(download)
+            case .progress(let id, let progress):
+                if pending.changed[id] != nil {
+                    pending.changed[id]?.completed = progress.completed
+                    pending.changed[id]?.totalBytes = progress.totalBytes
+                } else {
+                    pending.progress[id] = progress
+                }
             case .removed(let id):
                 // A pending change is still written first: it may be the ending history keeps.
                 pending.removed.append(id)
+                pending.progress.removeValue(forKey: id)
+                pending.partialPaths.removeValue(forKey: id)
             case .moved:
                 pending.orderChanged = true
+            case .activity:
+                break
             }
         }
     }
@@ -67,7 +83,7 @@ public final class Checkpointer: DownloadJournal {
     /// checkpoint that took its batch just before and commits just after carries no destination
     /// for it, and the store never lets a missing destination replace a recorded one.
     public func recordDestination(of download: Download) {
-        file { $0.changed[download.id] = download }
+        file { $0.file(download) }
         do {
             try store.write(DownloadStore.Batch(upserts: [download]))
         } catch {
@@ -97,20 +113,23 @@ public final class Checkpointer: DownloadJournal {
 
     /// Runs on `writer`.
     private func checkpoint() {
-        let (batch, orderSource) = pending.withLock { pending -> (DownloadStore.Batch, (@Sendable () -> [String])?) in
+        let (batch, orderSource, progressedPaths) = pending.withLock {
+            pending -> (DownloadStore.Batch, (@Sendable () -> [String])?, [String]) in
             // Added before changed: a later copy of the same download overwrites the first.
             let batch = DownloadStore.Batch(
                 added: pending.added, upserts: pending.changed.values,
-                removals: pending.removed, order: nil)
+                progress: pending.progress.map { ($0.key, $0.value) }, removals: pending.removed, order: nil)
             let source = pending.orderChanged ? pending.orderSource : nil
-            pending = Pending(orderSource: pending.orderSource)
-            return (batch, source)
+            let paths = pending.progress.keys.compactMap { pending.partialPaths[$0] }
+            pending = Pending(partialPaths: pending.partialPaths, orderSource: pending.orderSource)
+            return (batch, source, paths)
         }
         var complete = batch
         complete.order = orderSource?()
         for download in complete.allUpserts where !download.completed.isEmpty && download.state != .complete {
             Checkpointer.sync(download.partialPath)
         }
+        for path in progressedPaths { Checkpointer.sync(path) }
         do {
             try store.write(complete)
         } catch {
@@ -135,8 +154,25 @@ public final class Checkpointer: DownloadJournal {
             where pending.changed[download.id] == nil && !pending.removed.contains(download.id) {
                 pending.changed[download.id] = download
             }
+            for (id, progress) in batch.progress
+            where pending.changed[id] == nil && pending.progress[id] == nil && !pending.removed.contains(id) {
+                pending.progress[id] = progress
+            }
             pending.removed = batch.removals + pending.removed
             pending.orderChanged = pending.orderChanged || batch.order != nil
+        }
+    }
+}
+
+extension Checkpointer.Pending {
+    /// Files the newest copy of a download (its progress is in it), and where its partial file is.
+    mutating func file(_ download: Download) {
+        changed[download.id] = download
+        progress.removeValue(forKey: download.id)
+        if download.state == .complete {
+            partialPaths.removeValue(forKey: download.id)
+        } else if let path = download.partialPath {
+            partialPaths[download.id] = path
         }
     }
 }

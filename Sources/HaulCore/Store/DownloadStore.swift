@@ -47,11 +47,15 @@ public final class DownloadStore: Sendable {
         /// changed ones; new ones join the end of the stored order in this order.
         var added: [[Download]] = []
         var upserts: [Download] = []
+        /// Downloads whose only change is their progress: their ranges and length.
+        var progress: [(id: String, progress: DownloadProgress)] = []
         var removals: [String] = []
         /// The queue order to store, when it changed.
         var order: [String]?
 
-        var isEmpty: Bool { added.isEmpty && upserts.isEmpty && removals.isEmpty && order == nil }
+        var isEmpty: Bool {
+            added.isEmpty && upserts.isEmpty && progress.isEmpty && removals.isEmpty && order == nil
+        }
 
         /// Every download to write, added ones first.
         var allUpserts: FlattenSequence<[[Download]]> { (added + [upserts]).joined() }
@@ -280,6 +284,11 @@ public final class DownloadStore: Sendable {
                         download.lastError, now,
                     ])
                     next += 1
+                }
+                let advance = try db.cachedStatement(
+                    sql: "UPDATE download SET completed = ?, total_bytes = ?, updated_at = ? WHERE id = ?")
+                for (id, progress) in batch.progress {
+                    try advance.execute(arguments: [progress.completed.description, progress.totalBytes, now, id])
                 }
                 let delete = try db.cachedStatement(sql: "DELETE FROM download WHERE id = ?")
                 for id in batch.removals { try delete.execute(arguments: [id]) }

@@ -29,7 +29,7 @@ final class ResultLimit: Sendable {
             switch event {
             case .added(let downloads):
                 for download in downloads where download.state.isFinal { results.record(download.id) }
-            case .changed(let download):
+            case .stateChanged(let download, _):
                 if download.state.isFinal {
                     results.record(download.id)
                 } else {
@@ -37,7 +37,7 @@ final class ResultLimit: Sendable {
                 }
             case .removed(let id):
                 results.ended.remove(id)
-            case .moved:
+            case .updated, .progress, .activity, .moved:
                 break
             }
             return results.trim(to: limit)

@@ -95,7 +95,7 @@ extension AppState {
     /// A download its server refused with 401 opens the user-name prompt, once per refusal, when
     /// no other prompt or question is open.
     mutating func askForCredentialsIfRefused(_ download: Download) {
-        guard download.state == .failed, download.response?.statusCode == 401, mode == .normal,
+        guard download.state == .failed, activity[download.id]?.response?.statusCode == 401, mode == .normal,
             !credentialsAsked.contains(download.id)
         else { return }
         credentialsAsked.insert(download.id)

@@ -17,25 +17,33 @@ extension AppState {
                 downloads[download.id] = download
                 counts[download.state, default: 0] += 1
                 totals.count(download, 1)
-                if download.state == .active { activeSpeeds[download.id] = download.speed }
+                if download.state == .active { activeSpeeds[download.id] = 0 }
             }
             if selected == nil { selected = order.first }
             markStructureChanged()
-        case .changed(let download):
-            guard let old = downloads[download.id] else { return }
-            downloads[download.id] = download
-            totals.count(old, -1)
-            totals.count(download, 1)
-            if old.state != download.state {
-                counts[old.state, default: 1] -= 1
-                counts[download.state, default: 0] += 1
-            }
+        case .stateChanged(let download, let from):
+            guard replace(download) else { return }
+            counts[from, default: 1] -= 1
+            counts[download.state, default: 0] += 1
             if download.state == .active {
-                activeSpeeds[download.id] = download.speed
+                // A new attempt: its activity starts afresh.
+                activity[download.id] = DownloadActivity()
+                activeSpeeds[download.id] = 0
             } else {
                 activeSpeeds.removeValue(forKey: download.id)
             }
-            if (!filter.isEmpty || sort == .name) && old.destination != download.destination { visibleDirty = true }
+        case .updated(let download):
+            replace(download)
+        case .progress(let id, let progress):
+            guard var download = downloads[id] else { return }
+            download.completed = progress.completed
+            download.totalBytes = progress.totalBytes
+            replace(download)
+            activity[id, default: DownloadActivity()].speed = progress.speed
+            if download.state == .active { activeSpeeds[id] = progress.speed }
+        case .activity(let id, let change):
+            guard downloads[id] != nil else { return }
+            activity[id, default: DownloadActivity()].apply(change)
         case .removed(let id):
             let selectedIndex = self.selectedIndex
             guard let old = downloads.removeValue(forKey: id), let position = orderPosition.removeValue(forKey: id)
@@ -43,6 +51,7 @@ extension AppState {
             counts[old.state, default: 1] -= 1
             totals.count(old, -1)
             activeSpeeds.removeValue(forKey: id)
+            activity.removeValue(forKey: id)
             order.remove(at: position)
             for index in position..<order.count { orderPosition[order[index]] = index }
             markStructureChanged()
@@ -58,6 +67,16 @@ extension AppState {
             markStructureChanged()
         }
         keepSelectionInView()
+    }
+
+    /// Puts `download` in place of its old copy, keeping the totals; false when it is not here.
+    @discardableResult
+    private mutating func replace(_ download: Download) -> Bool {
+        guard let old = downloads.updateValue(download, forKey: download.id) else { return false }
+        totals.count(old, -1)
+        totals.count(download, 1)
+        if (!filter.isEmpty || sort == .name) && old.destination != download.destination { visibleDirty = true }
+        return true
     }
 
     /// The rows must be recomputed: at once when they are the queue order, else lazily.
@@ -97,7 +116,7 @@ extension AppState {
             let names = Dictionary(uniqueKeysWithValues: rows.map { ($0, AppState.name(of: downloads[$0])) })
             rows.sort { (names[$0] ?? "").localizedStandardCompare(names[$1] ?? "") == .orderedAscending }
         case .progress: rows.sort { AppState.fraction(downloads[$0]) > AppState.fraction(downloads[$1]) }
-        case .speed: rows.sort { (downloads[$0]?.speed ?? 0) > (downloads[$1]?.speed ?? 0) }
+        case .speed: rows.sort { (activity[$0]?.speed ?? 0) > (activity[$1]?.speed ?? 0) }
         case .size: rows.sort { (downloads[$0]?.totalBytes ?? -1) > (downloads[$1]?.totalBytes ?? -1) }
         }
         visible = rows

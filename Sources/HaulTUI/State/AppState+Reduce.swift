@@ -21,7 +21,7 @@ extension AppState {
             return effects
         case .queue(let change):
             apply(change)
-            if case .changed(let download) = change { askForCredentialsIfRefused(download) }
+            if case .stateChanged(let download, _) = change { askForCredentialsIfRefused(download) }
             return []
         case .tick(let time):
             now = time

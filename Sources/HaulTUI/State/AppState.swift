@@ -100,6 +100,8 @@ public struct AppState: Sendable {
     public internal(set) var counts: [Download.State: Int] = [:]
     /// Bytes a second of each active download.
     var activeSpeeds: [String: Double] = [:]
+    /// What each download's attempt shows (speed, connections, response), beside `downloads`.
+    public internal(set) var activity: [String: DownloadActivity] = [:]
     /// Bytes received and file sizes summed over the queue (sizes where known), and the bytes
     /// still to come of unfinished downloads of known size: the header's totals and ETA.
     public internal(set) var totals = Totals()

@@ -37,12 +37,13 @@ enum DetailView {
                 lines.append((index == 0 ? "error" : "", part, .error))
             }
         }
-        if let hint = download.hint { lines.append(("hint", hint, .muted)) }
-        for dropped in download.droppedMirrors {
+        let activity = state.activity[download.id] ?? DownloadActivity()
+        if let hint = activity.hint { lines.append(("hint", hint, .muted)) }
+        for dropped in activity.droppedMirrors {
             lines.append(("mirror dropped", TextSanitizer.visible(dropped), .error))
         }
         if download.state == .active {
-            for (index, segment) in download.liveSegments.enumerated() {
+            for (index, segment) in activity.segments.enumerated() {
                 let range =
                     "\(ByteCount.format(segment.range.lowerBound))–\(ByteCount.format(segment.range.upperBound))"
                 let progress = "\(ByteCount.format(segment.written)) of \(ByteCount.format(Int64(segment.range.count)))"
@@ -54,7 +55,7 @@ enum DetailView {
                     ))
             }
         }
-        if let response = download.response {
+        if let response = activity.response {
             lines.append(
                 (
                     "HTTP",

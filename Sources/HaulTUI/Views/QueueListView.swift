@@ -69,7 +69,9 @@ enum QueueListView {
                 grid.fill(x: 0, y: y, count: grid.width, role: .row)
                 continue
             }
-            drawRow(download, columns: columns, now: state.now, y: y, grid: &grid)
+            drawRow(
+                download, activity: state.activity[download.id] ?? DownloadActivity(), columns: columns, now: state.now,
+                y: y, grid: &grid)
             if index == selectedIndex { grid.recolor(x: 0, y: y, count: grid.width, role: .selectedRow) }
         }
         if state.visible.isEmpty {
@@ -81,7 +83,9 @@ enum QueueListView {
         }
     }
 
-    private static func drawRow(_ download: Download, columns: [Column], now: Date, y: Int, grid: inout CellGrid) {
+    private static func drawRow(
+        _ download: Download, activity: DownloadActivity, columns: [Column], now: Date, y: Int, grid: inout CellGrid
+    ) {
         grid.fill(x: 0, y: y, count: grid.width, role: .row)
         var x = 0
         for column in columns {
@@ -112,13 +116,15 @@ enum QueueListView {
                 put(text, in: column, x: x, y: y, role: download.state == .failed ? .error : .row, grid: &grid)
             case .speed:
                 put(
-                    download.state == .active ? ScreenRenderer.speed(download.speed) : "", in: column, x: x, y: y,
+                    download.state == .active ? ScreenRenderer.speed(activity.speed) : "", in: column, x: x, y: y,
                     role: .speed, grid: &grid)
             case .eta:
-                put(ScreenRenderer.eta(download), in: column, x: x, y: y, role: .row, grid: &grid)
+                put(
+                    ScreenRenderer.eta(download, speed: activity.speed), in: column, x: x, y: y, role: .row, grid: &grid
+                )
             case .connections:
                 put(
-                    download.state == .active ? String(max(download.connections, 1)) : "", in: column, x: x, y: y,
+                    download.state == .active ? String(max(activity.connections, 1)) : "", in: column, x: x, y: y,
                     role: .muted, grid: &grid)
             }
             x += column.width + 1

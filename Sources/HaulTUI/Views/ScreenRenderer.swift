@@ -68,9 +68,9 @@ public enum ScreenRenderer {
     }
 
     /// `1:02:03` or `2:03`; empty when it cannot be known.
-    static func eta(_ download: Download) -> String {
-        guard download.state == .active, download.totalBytes > 0, download.speed > 1 else { return "" }
-        return duration(Double(max(download.totalBytes - download.bytesDone, 0)) / download.speed)
+    static func eta(_ download: Download, speed: Double) -> String {
+        guard download.state == .active, download.totalBytes > 0, speed > 1 else { return "" }
+        return duration(Double(max(download.totalBytes - download.bytesDone, 0)) / speed)
     }
 
     /// `1:02:03`, `2:03`, or `∞` from 100 hours on.

@@ -109,18 +109,24 @@ struct CoreHarness {
             return "write \(id) \(target.path) from \(target.offset)" + (target.end.map { " to \($0)" } ?? "")
         case .answer(let id, let disposition): return "answer \(id) \(disposition)"
         case .emit(.added(let downloads)): return "added " + downloads.map(\.id).joined(separator: ",")
-        case .emit(.changed(let download)):
+        case .emit(.stateChanged(let download, _)):
             // A waiting or failed download's error, its first clause: its advice is tested where
             // it is written.
             let shown = download.state == .queued || download.state == .failed ? download.lastError : nil
             let error = shown.map { ": " + ($0.split(separator: ";").first ?? "") } ?? ""
             return "\(download.id) \(download.state)\(error)"
+        case .emit(.updated(let download)): return "\(download.id) updated"
+        case .emit(.progress(let id, let progress)): return "\(id) \(progress.bytesDone) of \(progress.totalBytes)"
+        case .emit(.activity(let id, .response(let response))): return "\(id) shows response \(response.statusCode)"
+        case .emit(.activity(let id, .connections(let count, _))): return "\(id) shows connections \(count)"
+        case .emit(.activity(let id, .mirrorDropped(let text))): return "\(id) shows mirror dropped: \(text)"
+        case .emit(.activity(let id, .hint)): return "\(id) shows a hint"
         case .emit(.removed(let id)): return "removed \(id)"
         case .emit(.moved(let id, let to)): return "moved \(id) to \(to)"
         case .reserveName(let request):
             return "name \(request.connection) from \(request.offset) of \(request.total)"
-        case .finishFile(let id, _, let path, _): return "finish \(id) \(path)"
-        case .checkWhole(let download): return "check whole \(download.id)"
+        case .finishFile(let id, _, let path, _, _): return "finish \(id) \(path)"
+        case .checkWhole(let download, _): return "check whole \(download.id)"
         case .schedule(.retry(let id), let seconds): return "retry \(id) in \(seconds)s"
         case .schedule(.settleSpeeds, let seconds): return "settle speeds in \(seconds)s"
         case .schedule(.checkLaggards(let id), let seconds): return "check laggards \(id) in \(seconds)s"

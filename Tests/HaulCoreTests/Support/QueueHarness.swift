@@ -43,7 +43,11 @@ struct ImmediateRetryTimer: RetryTimer {
 final class EventRecorder: Sendable {
     private struct State {
         var events: [DownloadEvent] = []
+        /// The download an event was about and its activity, as they were after the event (nil
+        /// for events about several or none).
+        var after: [(download: Download, activity: DownloadActivity)?] = []
         var latest: [String: Download] = [:]
+        var activity: [String: DownloadActivity] = [:]
         var maximumActive = 0
         /// Each waiter's condition on everything recorded so far, and its signal.
         var waiters: [(isMet: @Sendable (State) -> Bool, signal: Signal)] = []
@@ -54,12 +58,30 @@ final class EventRecorder: Sendable {
     func record(_ event: DownloadEvent) {
         let ready = state.withLock { state -> [Signal] in
             state.events.append(event)
+            var changed: Download?
+            var about: String?
             switch event {
             case .added(let downloads): for download in downloads { state.latest[download.id] = download }
-            case .changed(let download): state.latest[download.id] = download
+            case .stateChanged(let download, _):
+                changed = download
+                if download.state == .active { state.activity[download.id] = DownloadActivity() }
+            case .updated(let download): changed = download
+            case .progress(let id, let progress):
+                about = id
+                changed = state.latest[id]
+                changed?.completed = progress.completed
+                changed?.totalBytes = progress.totalBytes
+                state.activity[id, default: DownloadActivity()].speed = progress.speed
+            case .activity(let id, let change):
+                about = id
+                state.activity[id, default: DownloadActivity()].apply(change)
             case .removed(let id): state.latest.removeValue(forKey: id)
             case .moved: break
             }
+            if let changed { state.latest[changed.id] = changed }
+            let id = changed?.id ?? about
+            state.after.append(
+                id.flatMap { id in state.latest[id].map { ($0, state.activity[id] ?? DownloadActivity()) } })
             state.maximumActive = max(state.maximumActive, state.latest.values.filter { $0.state == .active }.count)
             let snapshot = state
             let ready = state.waiters.filter { $0.isMet(snapshot) }
@@ -74,6 +96,8 @@ final class EventRecorder: Sendable {
     var eventCount: Int { state.withLock { $0.events.count } }
     var maximumActive: Int { state.withLock { $0.maximumActive } }
     func latest(_ id: String) -> Download? { state.withLock { $0.latest[id] } }
+    /// What download `id`'s attempt showed last (speed, connections, response).
+    func activity(_ id: String) -> DownloadActivity? { state.withLock { $0.activity[id] } }
 
     /// Waits until every download in `ids` satisfies `until` (default: a final state).
     func wait(for ids: [String], until: @escaping @Sendable (Download) -> Bool = { $0.state.isFinal }) async -> Bool {
@@ -83,10 +107,26 @@ final class EventRecorder: Sendable {
     /// Waits until an event recorded after the first `mark` events shows download `id`
     /// satisfying `until` (so a state it had before the mark does not count).
     func wait(after mark: Int, for id: String, until: @escaping @Sendable (Download) -> Bool) async -> Bool {
+        await wait(after: mark, for: id) { download, _ in until(download) }
+    }
+
+    /// Waits until an event recorded after the first `mark` events shows download `id` and
+    /// what its attempt shows satisfying `until`.
+    func wait(
+        after mark: Int, for id: String, until: @escaping @Sendable (Download, DownloadActivity) -> Bool
+    ) async -> Bool {
         await wait { state in
-            state.events.dropFirst(mark).contains { event in
-                if case .changed(let download) = event { return download.id == id && until(download) }
-                return false
+            state.after.dropFirst(mark).contains { seen in
+                seen.map { $0.download.id == id && until($0.download, $0.activity) } ?? false
+            }
+        }
+    }
+
+    /// Whether any event showed download `id` and its activity satisfying `condition`.
+    func showed(_ id: String, _ condition: (Download, DownloadActivity) -> Bool) -> Bool {
+        state.withLock { state in
+            state.after.contains { seen in
+                seen.map { $0.download.id == id && condition($0.download, $0.activity) } ?? false
             }
         }
     }
