@@ -50,6 +50,30 @@ struct StoreTests {
         #expect(try store.load().downloads.map(\.id) == [second.id])
     }
 
+    @Test("the checkpointer writes progress alone as ranges and length, and a later copy of the record wins")
+    func progressCheckpoint() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DownloadStore(path: directory.appendingPathComponent("haul.sqlite").path)
+        let checkpointer = Checkpointer(store: store, interval: 60) { Issue.record("\($0)") }
+        var download = try sample()
+        checkpointer.record(.added([download]))
+        checkpointer.flush()
+        let ranges = ByteRanges([0..<5000])
+        checkpointer.record(
+            .progress(id: download.id, DownloadProgress(completed: ranges, totalBytes: 10_000, speed: 7)))
+        checkpointer.flush()
+        download.completed = ranges
+        #expect(try store.load().downloads == [download], "only the ranges moved")
+        download.state = .paused
+        checkpointer.record(.stateChanged(download, from: .active))
+        let more = ByteRanges([0..<6000])
+        checkpointer.record(.progress(id: download.id, DownloadProgress(completed: more, totalBytes: 10_000, speed: 7)))
+        checkpointer.flush()
+        download.completed = more
+        #expect(try store.load().downloads == [download], "progress after a copy amends the copy")
+    }
+
     @Test("the store file is mode 0600 in a 0700 directory, because it keeps passwords")
     func permissions() throws {
         let directory = try scratch()
