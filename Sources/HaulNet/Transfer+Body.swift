@@ -8,8 +8,8 @@ import Foundation
 extension Transfer {
     /// Pauses receiving from inside or outside libcurl's callbacks (a no-op once the hop ended).
     func pauseReceiving() {
-        guard !paused, inMulti, let easy else { return }
-        paused = true
+        guard handle == .receiving, let easy else { return }
+        handle = .paused
         curl_easy_pause(easy, Int32(haul_curlpause_recv))
     }
 
@@ -17,29 +17,32 @@ extension Transfer {
     /// pause value.
     func receivedBody(_ bytes: UnsafeRawBufferPointer) -> Int {
         EngineThread.precondition()
-        if case .headers = phase {
-            deliverFinalResponse(pendingChallenge ?? synthesizedResponse())
+        if case .headers(let answered) = phase {
+            deliverFinalResponse(answered ?? synthesizedResponse())
         }
         switch phase {
         case .redirectBody, .challengeBody:
             guard heldBody.count + bytes.count <= Transfer.redirectBodyLimit else {
-                failure = ConnectionError(
-                    kind: .transport, url: request.url, detail: "redirect or challenge body over 1 MiB")
+                failWhenHopEnds(
+                    ConnectionError(kind: .transport, url: request.url, detail: "redirect or challenge body over 1 MiB")
+                )
                 return 0
             }
             heldBody.append(contentsOf: bytes)
             return bytes.count
         case .awaitingDisposition:
-            paused = true
+            handle = .paused
             return haul_writefunc_pause
         case .multipart:
             multipart?.feed(bytes)
             if !pumpMultipart() {
-                // A failed write ends the hop; libcurl reports it, and `failure` says why.
-                if failure != nil { return 0 }
+                // A failed write ends the hop; libcurl reports it, and the phase says why.
+                if case .failing = phase { return 0 }
                 pauseReceiving()
             }
             return bytes.count
+        case .failing:
+            return 0
         default:
             return consume(bytes)
         }
@@ -56,7 +59,7 @@ extension Transfer {
                 // Held back by its own cap alone: the shared cap's turn goes to the next in line.
                 if shared == nil { overallLimit.leave(connection.id) }
                 resumeAt = now + wait
-                paused = true
+                handle = .paused
                 return haul_writefunc_pause
             }
             limiter?.take(bytes.count)
@@ -70,7 +73,7 @@ extension Transfer {
         switch phase {
         case .deliver:
             if connection.engineEnqueueData(bytes) { return bytes.count }
-            paused = true
+            handle = .paused
             return haul_writefunc_pause
         case .download(let sink):
             let room = sink.room
@@ -80,14 +83,14 @@ extension Transfer {
                     connection.engineReportWritten(written, expected: response?.expectedContentLength ?? -1)
                 }
             } catch {
-                failure = error
+                failWhenHopEnds(error)
                 return 0
             }
             // The segment is complete and the server would send more (a body running past it):
             // stop it here, not when the next bytes come, which a rate-capping server may
-            // hold back for a while. libcurl ends it as a write error.
+            // hold back for a while. libcurl ends it as a write error; the sink has reached its
+            // end, so the hop ends well (`hopCompleted`).
             if let room, room < Int64(bytes.count) || (sink.reachedEnd && bodyRunsPast(sink)) {
-                endedAtLimit = true
                 return 0
             }
             return bytes.count
@@ -113,7 +116,7 @@ extension Transfer {
             if count > 0 { connection.engineReportSent(Int64(count), expected: request.body?.length ?? -1) }
             return count
         } catch {
-            failure = ConnectionError(kind: .bodyStream, url: request.url, detail: "\(error)")
+            failWhenHopEnds(ConnectionError(kind: .bodyStream, url: request.url, detail: "\(error)"))
             return haul_readfunc_abort
         }
     }
@@ -124,8 +127,10 @@ extension Transfer {
         EngineThread.precondition()
         guard offset == 0, origin == SEEK_SET, let body = request.body else { return haul_seekfunc_fail }
         guard let source = UploadSource(body) else {
-            failure = ConnectionError(
-                kind: .bodyStream, url: request.url, detail: "no new body stream was given to send the body again")
+            failWhenHopEnds(
+                ConnectionError(
+                    kind: .bodyStream, url: request.url,
+                    detail: "no new body stream was given to send the body again"))
             return haul_seekfunc_fail
         }
         upload = source

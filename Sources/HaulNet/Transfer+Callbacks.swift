@@ -12,9 +12,10 @@ extension Transfer {
         guard case .headers = phase, request.url.isHTTP else { return bytes.count }
         headBytes += bytes.count
         guard headBytes <= Transfer.headLimit else {
-            failure = ConnectionError(
-                kind: .badResponse, url: request.url,
-                detail: "its headers are larger than \(Transfer.headLimit / 1024) KiB")
+            failWhenHopEnds(
+                ConnectionError(
+                    kind: .badResponse, url: request.url,
+                    detail: "its headers are larger than \(Transfer.headLimit / 1024) KiB"))
             return 0
         }
         let line = String(decoding: bytes, as: UTF8.self).trimmingLineEnd()
@@ -29,16 +30,16 @@ extension Transfer {
     }
 
     func headEnded() {
-        guard let status = head.statusCode, status >= 200 else { return }
+        guard let status = head.statusCode, status >= 200, case .headers(let answered) = phase else { return }
         let response = head.response(url: request.url)
         if let demand = authenticationChallenge(in: response) {
-            if answersChallenge(demand) {
-                pendingChallenge = response
+            if answered == nil, libcurlAnswers(demand) {
+                phase = .headers(answered: response)
                 return
             }
             // Credentials libcurl sent in answer to the challenge before this one were refused;
             // a first challenge in a scheme libcurl cannot answer never saw them.
-            if demand.proposedCredential != nil, pendingChallenge != nil {
+            if demand.proposedCredential != nil, answered != nil {
                 if demand.isProxy { refusedCredentials.proxy += 1 } else { refusedCredentials.server += 1 }
             }
             phase = .challengeBody(response)
@@ -51,7 +52,7 @@ extension Transfer {
         {
             multipart = parser
             multipartResponse = response
-            phase = .multipart
+            phase = .multipart(hopDone: false)
         } else {
             deliverFinalResponse(response)
         }

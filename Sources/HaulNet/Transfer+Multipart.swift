@@ -9,7 +9,7 @@ extension Transfer {
 
     /// Hands on what the parser has: data to the delegate, and a new part as a response (then
     /// waits for its disposition). False when it must wait (for a disposition, or for the
-    /// delegate to catch up) or when writing a part to its file failed (`failure` says why).
+    /// delegate to catch up) or when writing a part to its file failed (the phase says why).
     func pumpMultipart() -> Bool {
         while let event = multipart?.next() {
             switch event {
@@ -19,7 +19,7 @@ extension Transfer {
                     url: request.url, statusCode: outer.statusCode, reasonPhrase: outer.reasonPhrase,
                     httpVersion: outer.httpVersion, headers: headers)
                 part.isMultipartPart = true
-                deliverFinalResponse(part)
+                deliverFinalResponse(part, hopDone: hopDone)
                 return false
             case .data(let bytes):
                 if let partSink {
@@ -33,7 +33,7 @@ extension Transfer {
                             connection.engineReportWritten(written, expected: response?.expectedContentLength ?? -1)
                         }
                     case .failure(let error):
-                        failure = error
+                        failWhenHopEnds(error)
                         return false
                     }
                 } else if !bytes.withUnsafeBytes({ connection.engineEnqueueData($0) }) {
@@ -41,7 +41,7 @@ extension Transfer {
                     return false
                 }
             case .malformed(let detail):
-                failure = ConnectionError(kind: .badResponse, url: request.url, detail: detail)
+                failWhenHopEnds(ConnectionError(kind: .badResponse, url: request.url, detail: detail))
                 return false
             }
         }
@@ -51,15 +51,15 @@ extension Transfer {
     /// Delivers what can be delivered, then receives on, ends, or waits.
     func continueMultipart() {
         guard pumpMultipart() else {
-            if let failure { fail(failure) } else { pauseReceiving() }
+            if case .failing(let error) = phase { fail(error) } else { pauseReceiving() }
             return
         }
-        if completedWhileDeciding { finish() } else { resumeReceiving() }
+        if hopDone { finish() } else { resumeReceiving() }
     }
 
     /// The delegate answered a part's response: its data follows (to the delegate, or to the
     /// download's file, where it replaces the part before), or the load stops.
-    func partDispositionDecided(_ disposition: ResponseDisposition) {
+    func partDispositionDecided(_ disposition: ResponseDisposition, hopDone: Bool) {
         switch disposition {
         case .cancel:
             detach()
@@ -77,7 +77,7 @@ extension Transfer {
                 return
             }
         }
-        phase = .multipart
+        phase = .multipart(hopDone: hopDone)
         continueMultipart()
     }
 }

@@ -7,9 +7,11 @@ import Foundation
 /// none, or an authentication challenge asked about. Engine thread.
 extension Transfer {
 
-    func deliverFinalResponse(_ response: Response) {
+    /// Asks the delegate what to do with `response`'s body. `hopDone`: libcurl has ended the
+    /// hop already.
+    func deliverFinalResponse(_ response: Response, hopDone: Bool = false) {
         self.response = response
-        phase = .awaitingDisposition
+        phase = .awaitingDisposition(hopDone: hopDone)
         let id = connection.id, engine = connection.engine
         connection.engineDeliverResponse(response) { disposition in
             engine.submit(.disposition(id, disposition))
@@ -34,11 +36,11 @@ extension Transfer {
             proposedCredential: proxy ? request.proxyCredentials : request.credentials)
     }
 
-    /// Whether libcurl will send the request again with credentials for `challenge`: a first
-    /// Basic or Digest challenge (libcurl sends none before it is asked) when the request has
-    /// credentials for it.
-    func answersChallenge(_ challenge: AuthenticationChallenge) -> Bool {
-        pendingChallenge == nil && challenge.proposedCredential != nil && challenge.offersBasicOrDigest
+    /// Whether libcurl sends the request again with credentials for `challenge`, the hop's
+    /// first: a Basic or Digest challenge (libcurl sends none before it is asked) when the
+    /// request has credentials for it.
+    func libcurlAnswers(_ challenge: AuthenticationChallenge) -> Bool {
+        challenge.proposedCredential != nil && challenge.offersBasicOrDigest
     }
 
     /// A challenge libcurl did not answer, its body held: the delegate decides.

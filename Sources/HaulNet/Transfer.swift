@@ -8,8 +8,11 @@ import Foundation
 /// calls its callbacks from inside `curl_multi_perform` on that thread.
 final class Transfer {
     enum Phase {
-        /// Waiting for the final response of this hop.
-        case headers
+        /// Waiting for the final response of this hop. `answered`: a 401 or 407 whose Basic or
+        /// Digest challenge libcurl answers with the request's credentials by sending the
+        /// request again (the answer to that is the response), kept in case libcurl does not
+        /// ask again after all.
+        case headers(answered: Response?)
         /// A redirect arrived; its body is kept in case the delegate refuses to follow.
         case redirectBody(Response)
         /// The delegate is deciding whether to follow.
@@ -20,13 +23,28 @@ final class Transfer {
         /// The delegate is deciding how to answer the challenge.
         case awaitingChallenge(Response)
         /// The delegate is deciding what to do with the body; writes pause meanwhile.
-        case awaitingDisposition
+        /// `hopDone`: libcurl has ended the hop already (the body is all held, or there is none).
+        case awaitingDisposition(hopDone: Bool)
         case deliver
         /// Splitting a `multipart/x-mixed-replace` body: each part is delivered as a response
         /// followed by its data.
-        case multipart
+        case multipart(hopDone: Bool)
+        /// Into the file; the hop ends well when the sink reaches its target's end (a segment's
+        /// limit), even though libcurl reports the stopped write as an error.
         case download(FileSink)
+        /// A callback failed (a write, the head's size, a body stream): libcurl ends the hop, and
+        /// the load fails with this.
+        case failing(ConnectionError)
         case ended
+    }
+
+    /// Where the easy handle stands with libcurl's multi handle.
+    enum Handle {
+        /// Not on the multi handle: the hop has not begun or libcurl has ended it.
+        case detached
+        case receiving
+        /// Paused for the delegate (a disposition, backpressure) or a speed cap.
+        case paused
     }
 
     /// A redirect's or challenge's body larger than this fails the load (they carry a short note).
@@ -40,7 +58,8 @@ final class Transfer {
     let bufferSize: Int
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     var request: Request
-    var phase = Phase.headers
+    var phase = Phase.headers(answered: nil)
+    var handle = Handle.detached
     var head = ResponseHead()
     /// Bytes of header lines this hop has received.
     var headBytes = 0
@@ -53,20 +72,10 @@ final class Transfer {
     /// The file the current part is written to, when the delegate made a part a download: each
     /// part replaces the one before, so the file ends as the last part.
     var partSink: FileSink?
-    /// A 401 or 407 whose Basic or Digest challenge libcurl answers with the request's
-    /// credentials by sending the request again: the answer to that is the response. Kept in
-    /// case libcurl does not ask again after all.
-    var pendingChallenge: Response?
     /// Credentials sent (by libcurl, from the request) and refused, for the server and the proxy.
     var refusedCredentials = (server: 0, proxy: 0)
     var headerList: UnsafeMutablePointer<curl_slist>?
     var upload: UploadSource?
-    var failure: ConnectionError?
-    var inMulti = false
-    var paused = false
-    var completedWhileDeciding = false
-    /// The body reached its target's `end`: the write was stopped on purpose, a success.
-    var endedAtLimit = false
     var limiter: TokenBucket?
     let overallLimit: SharedLimit
     /// What this transfer shares with the engine's others (TLS sessions, DNS, cookies if on).
@@ -110,17 +119,13 @@ final class Transfer {
     }
 
     func startHop() {
-        phase = .headers
+        phase = .headers(answered: nil)
         head = ResponseHead()
         headBytes = 0
         heldBody = []
         multipart = nil
         multipartResponse = nil
         partSink = nil
-        pendingChallenge = nil
-        paused = false
-        failure = nil
-        completedWhileDeciding = false
         do {
             try configure()
         } catch {
@@ -131,7 +136,7 @@ final class Transfer {
             fail(ConnectionError(kind: .transport, url: request.url, detail: "libcurl refused the transfer"))
             return
         }
-        inMulti = true
+        handle = .receiving
     }
 
     /// Releases the easy handle and the file, without telling the delegate anything.
@@ -178,12 +183,33 @@ final class Transfer {
 
     /// Takes the transfer off the multi handle and closes its file; it has ended.
     func detach() {
-        if let easy, inMulti { curl_multi_remove_handle(multi, easy) }
-        inMulti = false
+        takeOffMulti()
         if case .download(let sink) = phase { sink.close() }
         partSink?.close()
         overallLimit.leave(connection.id)
         phase = .ended
+    }
+
+    /// Takes the easy handle off the multi handle, if it is on it.
+    func takeOffMulti() {
+        if let easy, handle != .detached { curl_multi_remove_handle(multi, easy) }
+        handle = .detached
+    }
+
+    /// A callback failed: the file is closed now, and the load fails with `error` when libcurl
+    /// ends the hop (the callback's return value makes it).
+    func failWhenHopEnds(_ error: ConnectionError) {
+        if case .download(let sink) = phase { sink.close() }
+        phase = .failing(error)
+    }
+
+    /// Whether libcurl has ended the hop while the delegate decides (or a multipart body is cut
+    /// into parts).
+    var hopDone: Bool {
+        switch phase {
+        case .awaitingDisposition(let done), .multipart(let done): done
+        default: false
+        }
     }
 
     // MARK: - Commands from other threads
@@ -191,14 +217,14 @@ final class Transfer {
     /// libcurl reports this hop's transfer done with `result`.
     func hopCompleted(_ result: CURLcode) {
         EngineThread.precondition()
-        if let easy, inMulti { curl_multi_remove_handle(multi, easy) }
-        inMulti = false
-        if endedAtLimit, failure == nil {
-            finish()
+        takeOffMulti()
+        if case .failing(let error) = phase {
+            fail(error)
             return
         }
-        if let failure {
-            fail(failure)
+        if case .download(let sink) = phase, sink.reachedEnd {
+            // Stopped at the segment's end on purpose: a success whatever libcurl says of it.
+            finish()
             return
         }
         guard result == CURLE_OK else {
@@ -209,10 +235,9 @@ final class Transfer {
             return
         }
         switch phase {
-        case .headers:
+        case .headers(let answered):
             // No HTTP head was seen (ftp, or a body-less answer): the response is what libcurl knows.
-            completedWhileDeciding = true
-            deliverFinalResponse(pendingChallenge ?? synthesizedResponse())
+            deliverFinalResponse(answered ?? synthesizedResponse(), hopDone: true)
         case .redirectBody(let response):
             switch RedirectPolicy.nextRequest(after: request, response: response, hopsSoFar: hops) {
             case .failure(let error):
@@ -227,15 +252,15 @@ final class Transfer {
         case .challengeBody(let response):
             askChallenge(response)
         case .awaitingDisposition:
-            completedWhileDeciding = true
+            phase = .awaitingDisposition(hopDone: true)
             multipart?.end()
         case .multipart:
-            completedWhileDeciding = true
+            phase = .multipart(hopDone: true)
             multipart?.end()
             continueMultipart()
         case .deliver, .download:
             finish()
-        case .awaitingRedirect, .awaitingChallenge, .ended:
+        case .awaitingRedirect, .awaitingChallenge, .failing, .ended:
             break
         }
     }
@@ -245,8 +270,7 @@ final class Transfer {
         EngineThread.precondition()
         guard case .awaitingRedirect(let response) = phase else { return }
         guard let next else {
-            completedWhileDeciding = true
-            deliverFinalResponse(response)
+            deliverFinalResponse(response, hopDone: true)
             return
         }
         if let error = RedirectPolicy.schemeError(next.url) {
@@ -275,8 +299,7 @@ final class Transfer {
             if request.body != nil { connection.engineResetSent() }
             startHop()
         case .performDefaultHandling:
-            completedWhileDeciding = true
-            deliverFinalResponse(response)
+            deliverFinalResponse(response, hopDone: true)
         case .cancel:
             fail(ConnectionError(kind: .authenticationCancelled, url: request.url))
         }
@@ -285,9 +308,9 @@ final class Transfer {
     /// The delegate answered `didReceive(response)`.
     func dispositionDecided(_ disposition: ResponseDisposition) {
         EngineThread.precondition()
-        guard case .awaitingDisposition = phase else { return }
+        guard case .awaitingDisposition(let hopDone) = phase else { return }
         if multipart != nil {
-            partDispositionDecided(disposition)
+            partDispositionDecided(disposition, hopDone: hopDone)
             return
         }
         switch disposition {
@@ -309,11 +332,15 @@ final class Transfer {
             heldBody = []
             let consumed = body.withUnsafeBytes { sink($0) }
             if consumed != body.count {
-                fail(failure ?? ConnectionError(kind: .transport, url: request.url, detail: "body not accepted"))
+                if case .failing(let error) = phase {
+                    fail(error)
+                } else {
+                    fail(ConnectionError(kind: .transport, url: request.url, detail: "body not accepted"))
+                }
                 return
             }
         }
-        if completedWhileDeciding {
+        if hopDone {
             finish()
         } else {
             resumeReceiving()
@@ -334,8 +361,8 @@ final class Transfer {
     /// Unpauses a transfer paused for the delegate (disposition or backpressure) or its speed cap.
     func resumeReceiving() {
         EngineThread.precondition()
-        guard paused, let easy else { return }
-        paused = false
+        guard handle == .paused, let easy else { return }
+        handle = .receiving
         resumeAt = nil
         curl_easy_pause(easy, Int32(haul_curlpause_cont))
     }
@@ -347,9 +374,7 @@ final class Transfer {
         guard case .download(let sink) = phase else { return }
         sink.limit(to: end)
         guard sink.reachedEnd else { return }
-        endedAtLimit = true
-        if let easy, inMulti { curl_multi_remove_handle(multi, easy) }
-        inMulti = false
+        takeOffMulti()
         finish()
     }
 
