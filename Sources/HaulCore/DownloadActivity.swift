@@ -7,7 +7,7 @@
 public struct DownloadActivity: Sendable, Equatable {
     /// Bytes a second, smoothed.
     public var speed: Double = 0
-    /// Connections fetching it now (several when split).
+    /// Connections fetching it now: several when split (0 until a split says how many).
     public var connections = 0
     /// While split, each running connection's segment.
     public var segments: [Segment] = []

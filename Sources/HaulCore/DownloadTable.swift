@@ -48,6 +48,14 @@ struct DownloadTable {
         }
     }
 
+    /// Changes the download with `id` in place (no copy of it); false when there is none.
+    @discardableResult
+    mutating func modify(_ id: String, _ change: (inout Download) -> Void) -> Bool {
+        guard let slot = slotOf[id] else { return false }
+        change(&slots[slot])
+        return true
+    }
+
     /// Removes the download with `id` and returns it; the last slot's download fills the gap.
     @discardableResult
     mutating func removeValue(forKey id: String) -> Download? {

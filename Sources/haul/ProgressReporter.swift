@@ -35,6 +35,12 @@ final class ProgressReporter: Sendable {
         /// The last response's status, and the attempt's hint.
         var statusCode: Int?
         var hint: String?
+
+        mutating func follow(_ progress: DownloadProgress) {
+            download.completed = progress.completed
+            download.totalBytes = progress.totalBytes
+            speed = progress.speed
+        }
     }
 
     /// What the run prints besides errors.
@@ -73,11 +79,7 @@ final class ProgressReporter: Sendable {
         case .updated(let download):
             state.withLock { $0.active[download.id]?.download = download }
         case .progress(let id, let progress):
-            state.withLock { state in
-                state.active[id]?.download.completed = progress.completed
-                state.active[id]?.download.totalBytes = progress.totalBytes
-                state.active[id]?.speed = progress.speed
-            }
+            state.withLock { $0.active[id]?.follow(progress) }
         case .activity(let id, let change):
             followed(id, change)
         case .moved, .removed:
@@ -94,7 +96,8 @@ final class ProgressReporter: Sendable {
             }
             return state.active.removeValue(forKey: download.id)
         }
-        let label = label(of: download)
+        // Only what is shown is formatted: with -q most events show nothing.
+        var label: String { self.label(of: download) }
         switch download.state {
         case .complete:
             state.withLock { $0.completed += 1 }
@@ -131,22 +134,17 @@ final class ProgressReporter: Sendable {
 
     /// What a running attempt shows: each response (with `verbose`), each dropped mirror, a hint.
     private func followed(_ id: String, _ change: DownloadActivity.Change) {
-        let download = state.withLock { state -> Download? in
-            switch change {
-            case .response(let response): state.active[id]?.statusCode = response.statusCode
-            case .hint(let hint): state.active[id]?.hint = hint
-            default: break
-            }
-            return state.active[id]?.download
-        }
-        guard let download else { return }
+        var download: Download? { state.withLock { $0.active[id]?.download } }
         switch change {
-        case .response(let response) where verbosity.verbose:
-            describe(response, of: download)
+        case .response(let response):
+            state.withLock { $0.active[id]?.statusCode = response.statusCode }
+            if verbosity.verbose, let download { describe(response, of: download) }
+        case .hint(let hint):
+            state.withLock { $0.active[id]?.hint = hint }
         case .mirrorDropped(let dropped):
             // Said once, whether or not the file still completes.
-            report("\(label(of: download)): mirror dropped: \(TextSanitizer.visible(dropped))")
-        default:
+            if let download { report("\(label(of: download)): mirror dropped: \(TextSanitizer.visible(dropped))") }
+        case .connections:
             break
         }
     }

@@ -6,22 +6,31 @@ import HaulNet
 extension QueueCore {
     mutating func wrote(_ id: ConnectionID, totalBytesWritten: Int64) {
         let downloadID = id.downloadID
-        guard let connection = state.connection(id), var download = state.downloads[downloadID] else { return }
+        guard let connection = state.connection(id) else { return }
         let now = clock.uptime
-        download.completed.insert(
+        let written =
             recordSegmentProgress(id, written: totalBytesWritten, now: now)
-                ?? connection.resumeOffset..<(connection.resumeOffset + totalBytesWritten))
-        state.downloads[downloadID] = download
-        var activity = state.activity[downloadID] ?? DownloadActivity()
+            ?? connection.resumeOffset..<(connection.resumeOffset + totalBytesWritten)
+        // In place: this runs for every write of every download.
+        var download: Download?
+        state.downloads.modify(downloadID) { record in
+            record.completed.insert(written)
+            download = record
+        }
+        guard let download else { return }
+        var speed = state.activity[downloadID]?.speed ?? 0
         state.speedSamples[downloadID, default: SpeedSample(bytes: download.bytesDone, at: now)]
-            .smooth(&activity.speed, bytes: download.bytesDone, at: now)
-        state.activity[downloadID] = activity
+            .smooth(&speed, bytes: download.bytesDone, at: now)
+        state.activity[downloadID, default: DownloadActivity()].speed = speed
+        let activity = state.activity[downloadID] ?? DownloadActivity()
         scheduleSpeedSettling()
-        emit(.progress(id: downloadID, progress(of: download)))
+        emit(
+            .progress(
+                id: downloadID,
+                DownloadProgress(completed: download.completed, totalBytes: download.totalBytes, speed: speed)))
+        // One connection is what a download shows unless it is split: only a split says so.
         if let split = state.splits[downloadID] {
             show(downloadID, .connections(1 + split.helpers.count, segments: liveSegments(downloadID)))
-        } else if activity.connections != 1 {
-            show(downloadID, .connections(1, segments: []))
         }
         if activity.hint == nil, state.splits[downloadID] == nil, let sample = state.speedSamples[downloadID] {
             // Read directly, not through `merged(over:)`: this runs on every progress message.

@@ -62,8 +62,9 @@ struct QueueCore {
         case .timerFired(.settleSpeeds): settleSpeeds()
         case .timerFired(.checkLaggards(let id)): replaceLaggards(of: id)
         }
-        defer { effects.removeAll(keepingCapacity: true) }
-        return effects
+        var asked: [QueueEffect] = []
+        swap(&asked, &effects)
+        return asked
     }
 
     /// Adds `effect` to what the input being handled asks for.

@@ -4,10 +4,12 @@ import HaulNet
 // MARK: - QueueEffect
 
 /// What a `QueueCore` asks the world to do. `DownloadQueue` runs each, in order, outside any
-/// lock, and feeds the results of those that have one back as a `QueueInput`.
+/// lock, and feeds the results of those that have one back as a `QueueInput`. The cases that
+/// carry a download or a request are `indirect`: an effect is copied several times on its way,
+/// and a box is copied with one retain.
 enum QueueEffect: Sendable {
     /// Open a connection (conditional headers are found by the shell: they read the disk).
-    case start(PlannedConnection)
+    indirect case start(PlannedConnection)
     case cancel(ConnectionID)
     /// Cap a connection's speed (bytes a second; nil lifts the cap).
     case limitSpeed(ConnectionID, Int64?)
@@ -16,27 +18,31 @@ enum QueueEffect: Sendable {
     /// The reply to the connection's response (`ConnectionDelegate.didReceive(response)`).
     case answer(ConnectionID, ResponseDisposition)
     /// Tell the journal, then the queue's owner.
-    case emit(DownloadEvent)
+    indirect case emit(DownloadEvent)
     /// Choose and create the file an accepted body goes to; answers `QueueInput.named`.
-    case reserveName(NameRequest)
+    indirect case reserveName(NameRequest)
     /// Check the body's digest (if the download has a checksum) and give the file its final
     /// name (with the response's Last-Modified and ETag, as its options ask); answers
     /// `QueueInput.fileFinished`.
-    case finishFile(ConnectionID, Download, path: String, replacing: Bool, response: ResponseSummary?)
+    indirect case finishFile(ConnectionID, Download, path: String, replacing: Bool, response: ResponseSummary?)
     /// Look at a partial file the store says is whole, then check and name it; answers
     /// `QueueInput.wholeChecked`.
-    case checkWhole(Download, response: ResponseSummary?)
+    indirect case checkWhole(Download, response: ResponseSummary?)
     /// Fire `QueueTimer` after so many seconds (`QueueInput.timerFired`).
     case schedule(QueueTimer, after: Double)
 }
 
 /// Which connection: numbered by the core, in the order it planned them, and the download it
-/// serves.
+/// serves. The number alone tells connections apart (and is all that is hashed).
 struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
     let number: Int
     let downloadID: String
 
     var description: String { "c\(number)" }
+
+    static func == (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.number == rhs.number }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(number) }
 }
 
 /// A connection the core decided to open: what the shell needs to start it, and what the core

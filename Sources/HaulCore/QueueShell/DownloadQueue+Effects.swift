@@ -8,9 +8,7 @@ extension DownloadQueue {
     func perform(_ effect: QueueEffect) {
         switch effect {
         case .start(let plan):
-            let connection = DownloadConnection(plan: plan, queue: self, callbackQueue: callbackQueue, engine: engine)
-            running.withLock { $0.connections[plan.id] = connection }
-            connection.start()
+            start(plan)
         case .cancel(let id):
             running.withLock { $0.connections.removeValue(forKey: id) }?.cancel()
         case .limitSpeed(let id, let bytesPerSecond):
@@ -70,6 +68,13 @@ extension DownloadQueue {
                 runEffects()
             }
         }
+    }
+
+    /// Makes the connection `plan` describes, files it, and starts it.
+    func start(_ plan: PlannedConnection) {
+        let connection = DownloadConnection(plan: plan, queue: self, callbackQueue: callbackQueue, engine: engine)
+        running.withLock { $0.connections[plan.id] = connection }
+        connection.start()
     }
 
     /// The running connection `id`, if the shell still runs it.

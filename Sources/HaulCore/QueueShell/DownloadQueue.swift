@@ -228,23 +228,37 @@ public final class DownloadQueue: ConnectionDelegate {
     /// Hands `input` to the core, under the lock; its effects join the outbox, in order.
     func send(_ input: QueueInput) {
         locked.withLock { locked in
-            StateLockMarker.holding { locked.outbox.append(contentsOf: locked.core.handle(input)) }
+            StateLockMarker.holding {
+                let effects = locked.core.handle(input)
+                if locked.outbox.isEmpty {
+                    locked.outbox = effects
+                } else {
+                    locked.outbox.append(contentsOf: effects)
+                }
+            }
         }
     }
 
     /// Runs the outbox's effects, in order, outside the lock, until it is empty (an effect's
-    /// result is an input, whose effects run in turn). On `callbackQueue` only.
+    /// result is an input, whose effects run in turn). The connections a batch starts start
+    /// first: the engine begins their requests while the batch's events are told (a new
+    /// connection's messages come after the batch, on this queue). On `callbackQueue` only.
     func runEffects() {
         #if DEBUG
             dispatchPrecondition(condition: .onQueue(callbackQueue))
         #endif
         while true {
             let batch = locked.withLock { locked -> [QueueEffect] in
-                defer { locked.outbox.removeAll() }
-                return locked.outbox
+                var batch: [QueueEffect] = []
+                swap(&batch, &locked.outbox)
+                return batch
             }
             if batch.isEmpty { return }
-            for effect in batch { perform(effect) }
+            for case .start(let plan) in batch { start(plan) }
+            for effect in batch {
+                if case .start = effect { continue }
+                perform(effect)
+            }
         }
     }
 }

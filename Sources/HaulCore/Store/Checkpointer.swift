@@ -51,6 +51,8 @@ public final class Checkpointer: DownloadJournal {
 
     /// Files `event` for the next checkpoint.
     public func record(_ event: DownloadEvent) {
+        // What an attempt shows is not stored.
+        if case .activity = event { return }
         file { pending in
             switch event {
             case .added(let downloads):
@@ -58,12 +60,11 @@ public final class Checkpointer: DownloadJournal {
             case .stateChanged(let download, _), .updated(let download):
                 pending.file(download)
             case .progress(let id, let progress):
-                if pending.changed[id] != nil {
-                    pending.changed[id]?.completed = progress.completed
-                    pending.changed[id]?.totalBytes = progress.totalBytes
-                } else {
-                    pending.progress[id] = progress
+                let amended = pending.changed.modify(id) { copy in
+                    copy.completed = progress.completed
+                    copy.totalBytes = progress.totalBytes
                 }
+                if !amended { pending.progress[id] = progress }
             case .removed(let id):
                 // A pending change is still written first: it may be the ending history keeps.
                 pending.removed.append(id)
