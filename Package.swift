@@ -31,7 +31,7 @@ let package = Package(
         ),
 
         // MARK: - Modules
-        .target(name: "HaulNet", dependencies: ["CCurl"]),
+        .target(name: "HaulNet", dependencies: ["CCurl", "CFiles"]),
         .target(
             name: "HaulCore",
             dependencies: ["HaulNet", "CZlib", "CFiles", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift")]
@@ -67,7 +67,7 @@ let package = Package(
         // The link emulator as a program, for bench/run.sh.
         .executableTarget(name: "LinkEmulatorTool", dependencies: ["HaulTestSupport"], path: "Tests/LinkEmulatorTool"),
         .testTarget(name: "HaulNetTests", dependencies: ["HaulNet", "HaulTestSupport"]),
-        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport"]),
+        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport", "CFiles"]),
         .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet"], exclude: ["Snapshots"]),
         .testTarget(name: "haulTests", dependencies: ["haul", "HaulTestSupport"]),
     ],

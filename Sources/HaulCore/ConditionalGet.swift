@@ -56,6 +56,21 @@ enum ConditionalGet {
         }
     }
 
+    /// `remember(validatorsOf:of:)` for a file still open as `descriptor` (not yet named).
+    static func remember(validatorsOf response: ResponseSummary?, ofDescriptor descriptor: Int32) {
+        for (name, attribute) in [("ETag", entityTagAttribute), ("Last-Modified", lastModifiedAttribute)] {
+            guard let value = response?.header(name), !value.contains(where: \.isNewline) else { continue }
+            ExtendedAttribute.set(attribute, to: value, onDescriptor: descriptor)
+        }
+    }
+
+    /// `applyRemoteTime(_:to:)` for a file still open as `descriptor`.
+    static func applyRemoteTime(_ lastModified: String?, toDescriptor descriptor: Int32) {
+        guard let lastModified, let date = HTTPDate.parse(lastModified) else { return }
+        var times = [timespec](repeating: timespec(tv_sec: Int(date.timeIntervalSince1970), tv_nsec: 0), count: 2)
+        futimens(descriptor, &times)
+    }
+
     /// Sets the file's mtime (and atime) to `lastModified`, an HTTP date; false when it is not one.
     @discardableResult
     static func applyRemoteTime(_ lastModified: String?, to path: String) -> Bool {

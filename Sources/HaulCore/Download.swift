@@ -55,6 +55,18 @@ public struct Download: Sendable, Identifiable, Equatable {
         return URL(string: first)?.redactedString ?? first
     }
 
+    /// The file's name once known, else the one `out` gives, else the URI's last part: what a
+    /// row or a status line calls the download (not sanitized for a terminal).
+    public var shownName: String {
+        if let path = destination ?? options.out {
+            return path.split(separator: "/").last.map(String.init) ?? path
+        }
+        let uri = displayURI
+        let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
+        let last = path.split(separator: "/").last.map(String.init) ?? uri
+        return last.removingPercentEncoding ?? last
+    }
+
     /// The index in `uris` of the URI the current attempt starts from: attempts take the
     /// mirrors in turn.
     var attemptURIIndex: Int { uris.isEmpty ? 0 : (max(attempts, 1) - 1) % uris.count }

@@ -86,6 +86,11 @@ extension DownloadOptions {
         public var timeout: Int?
         public var connectTimeout: Int?
         public var lowestSpeedLimit: Int64?
+        /// A body longer than this (or of unknown length, once it passes this) is written to
+        /// `NAME.part` as it arrives, resumable after a crash; a shorter whole body goes to a file
+        /// with no name, named when complete (`QueueConfiguration.unnamedFileLimit` when unset;
+        /// 0 keeps every body resumable).
+        public var resumableAbove: Int64?
         /// Accumulates: every `header` line adds one.
         public var headers: [String] = []
         public var userAgent: String?
@@ -135,6 +140,7 @@ extension DownloadOptions {
             case "timeout": timeout = try Self.integer(value, in: 1...600)
             case "connect-timeout": connectTimeout = try Self.integer(value, in: 1...600)
             case "lowest-speed-limit": lowestSpeedLimit = try Self.size(value, atLeast: 0)
+            case "resumable-above": resumableAbove = try Self.size(value, atLeast: 0)
             case "header":
                 guard Self.headerField(value) != nil else {
                     throw OptionError(
@@ -188,6 +194,7 @@ extension DownloadOptions {
             fill(\.timeout)
             fill(\.connectTimeout)
             fill(\.lowestSpeedLimit)
+            fill(\.resumableAbove)
             fill(\.userAgent)
             fill(\.referer)
             fill(\.httpUser)
@@ -222,6 +229,7 @@ extension DownloadOptions {
                 ("retry-wait", retryWait.map(String.init)), ("timeout", timeout.map(String.init)),
                 ("connect-timeout", connectTimeout.map(String.init)),
                 ("lowest-speed-limit", lowestSpeedLimit.map(String.init)),
+                ("resumable-above", resumableAbove.map(String.init)),
                 ("user-agent", userAgent),
                 ("referer", referer.map { URIText.shown($0, includingSecrets: includingSecrets) }),
                 ("http-user", httpUser),

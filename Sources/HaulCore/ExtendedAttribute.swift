@@ -13,6 +13,13 @@ enum ExtendedAttribute {
         }
     }
 
+    /// Sets attribute `name` of the open file `descriptor` to `value`.
+    static func set(_ name: String, to value: String, onDescriptor descriptor: Int32) {
+        _ = value.utf8CString.withUnsafeBufferPointer { bytes in
+            fsetxattr(descriptor, name, bytes.baseAddress, bytes.count - 1, 0)
+        }
+    }
+
     /// Attribute `name` of the file at `path` (at most `limit` bytes), or nil.
     static func get(_ name: String, of path: String, limit: Int = 8192) -> String? {
         var buffer = [UInt8](repeating: 0, count: limit)

@@ -90,6 +90,30 @@ public enum FileNaming {
         throw OptionError("cannot rename \(partial): every name like \(destination) is taken")
     }
 
+    /// Names the complete unnamed file open as `descriptor` (see `UnnamedFile`) `name` in
+    /// `directory`, or the first of `name.1.ext`, `name.2.ext`… that is free, and returns the
+    /// path. A name already holding this download's file (`gid`: an earlier run named it and
+    /// was killed before its store knew) is that file: it is returned, and the new copy is let go.
+    static func link(
+        descriptor: Int32, as name: String, in directory: String, gid: String
+    ) throws(OptionError) -> String {
+        let (stem, ext) = split(name)
+        for number in 0..<1000 {
+            let candidate = path(for: number == 0 ? name : "\(stem).\(number)\(ext)", in: directory)
+            if exists(candidate) {
+                if SavedFileMark.gid(of: candidate) == gid { return candidate }
+                continue
+            }
+            // A name whose partial file another download holds is that download's.
+            if exists(candidate + partialSuffix) { continue }
+            if haul_link_descriptor(descriptor, candidate) == 0 { return candidate }
+            guard errno == EEXIST else {
+                throw OptionError("cannot name \(candidate): \(String(cString: strerror(errno)))")
+            }
+        }
+        throw OptionError("cannot name a file in \(directory): every name like \(name) is taken")
+    }
+
     private static func renameError(_ from: String, _ to: String) -> OptionError {
         OptionError("cannot rename \(from) to \(to): \(String(cString: strerror(errno)))")
     }

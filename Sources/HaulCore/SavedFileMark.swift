@@ -3,17 +3,32 @@ import Foundation
 // MARK: - SavedFileMark
 
 /// What a saved file says of itself in an extended attribute (`user.haul.source`): the URI it
-/// came from (without a password), and its size and mtime when haul named it. A later run that
-/// finds the file unchanged knows the download complete even when the store could not record
-/// it (a full disk) or is another state directory's. Best effort: a file system without user
-/// attributes keeps no mark.
+/// came from (without a password), its size and mtime when haul named it, and the download's
+/// gid. A later run that finds the file unchanged knows the download complete even when the
+/// store could not record it (a full disk, a `kill -9` before the next checkpoint) or is
+/// another state directory's. Best effort: a file system without user attributes keeps no mark.
 enum SavedFileMark {
     static let attribute = "user.haul.source"
 
-    /// Marks the file at `path` as saved from `uri`, as it is now.
-    static func mark(_ path: String, uri: String) {
+    /// Marks the file at `path` as saved from `uri` by download `gid`, as it is now.
+    static func mark(_ path: String, uri: String, gid: String) {
         guard let (size, modified) = sizeAndTime(of: path) else { return }
-        ExtendedAttribute.set(attribute, to: "\(uri)\n\(size)\n\(modified)", on: path)
+        ExtendedAttribute.set(attribute, to: "\(uri)\n\(size)\n\(modified)\n\(gid)", on: path)
+    }
+
+    /// Marks the open file `descriptor` (not yet named) as saved from `uri` by download `gid`.
+    static func mark(descriptor: Int32, uri: String, gid: String) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return }
+        let value = "\(uri)\n\(status.st_size)\n\(status.st_mtim.tv_sec)\n\(gid)"
+        ExtendedAttribute.set(attribute, to: value, onDescriptor: descriptor)
+    }
+
+    /// The gid of the download that saved the file at `path`, when its mark names one.
+    static func gid(of path: String) -> String? {
+        guard let mark = ExtendedAttribute.get(attribute, of: path) else { return nil }
+        let fields = mark.split(separator: "\n", omittingEmptySubsequences: false)
+        return fields.count == 4 ? String(fields[3]) : nil
     }
 
     /// The size of the file at `path` when it is marked as saved from `uri` and has not changed
@@ -23,7 +38,10 @@ enum SavedFileMark {
             return nil
         }
         let fields = mark.split(separator: "\n", omittingEmptySubsequences: false)
-        guard fields.count == 3, fields[0] == uri, Int64(fields[1]) == size, Int(fields[2]) == modified else {
+        // Three fields from a version that kept no gid, four since.
+        guard fields.count == 3 || fields.count == 4, fields[0] == uri, Int64(fields[1]) == size,
+            Int(fields[2]) == modified
+        else {
             return nil
         }
         return size

@@ -117,6 +117,9 @@ public struct DownloadTarget: Sendable, Equatable {
     /// Whether the file must already exist (its owner made it): a body that arrives after the
     /// file was finished and renamed then fails instead of leaving a new, stray file.
     public var mustExist: Bool
+    /// A file with no name instead of `path`, named when the body is complete (see
+    /// `UnnamedFile`); the body starts at offset 0.
+    public var unnamed: UnnamedFile?
 
     public init(path: String, offset: Int64 = 0, end: Int64? = nil, keepsTail: Bool = false, mustExist: Bool = false) {
         self.path = path
@@ -124,5 +127,11 @@ public struct DownloadTarget: Sendable, Equatable {
         self.end = end
         self.keepsTail = keepsTail
         self.mustExist = mustExist
+    }
+
+    /// A body written to a file with no name, named when it is complete.
+    public init(unnamed: UnnamedFile) {
+        self.init(path: unnamed.directory)
+        self.unnamed = unnamed
     }
 }

@@ -1,3 +1,4 @@
+import CFiles
 import Foundation
 
 // MARK: - FileSink
@@ -9,8 +10,11 @@ final class FileSink {
     static let capacity = 512 * 1024
     static let flushInterval: UInt64 = 100_000_000  // nanoseconds
 
-    let path: String
+    /// The file's path (for an unnamed file, its directory until it is named).
+    private(set) var path: String
     private var descriptor: Int32
+    /// While the file has no name: how it gets one.
+    private var unnamed: UnnamedFile?
     /// File offset of the first buffered byte.
     private var offset: Int64
     /// Where writing stops (see `DownloadTarget.end`).
@@ -30,8 +34,13 @@ final class FileSink {
         offset = target.offset
         end = target.end
         keepsTail = target.keepsTail
-        let flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (target.mustExist ? 0 : O_CREAT)
-        descriptor = open(target.path, flags, 0o644)
+        unnamed = target.unnamed
+        if let unnamed = target.unnamed {
+            descriptor = haul_open_unnamed(unnamed.directory, 0o644)
+        } else {
+            let flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (target.mustExist ? 0 : O_CREAT)
+            descriptor = open(target.path, flags, 0o644)
+        }
         guard descriptor >= 0 else {
             // Every stored property is set, so deinit runs and frees the buffer.
             let error = errno
@@ -91,6 +100,12 @@ final class FileSink {
                 written += try flush(url: url)
             }
         }
+        if let unnamed, let limit = unnamed.spillAfter, let spill = unnamed.spill, offset + Int64(buffered) > limit {
+            // Too long to fetch again after a crash: named now, it goes on as a resumable file.
+            written += try flush(url: url)
+            path = try spill(descriptor)
+            self.unnamed = nil
+        }
         return written
     }
 
@@ -110,6 +125,11 @@ final class FileSink {
     /// reporting a failure the file system kept until now. Returns the bytes the final flush wrote.
     func finish(url: URL?) throws(ConnectionError) -> Int64 {
         let written = try flush(url: url)
+        if let unnamed {
+            // Complete: now it gets its name (before the close, which would free it).
+            path = try unnamed.name(descriptor)
+            self.unnamed = nil
+        }
         var status = stat()
         if !keepsTail, fstat(descriptor, &status) == 0, Int64(status.st_size) > offset,
             ftruncate(descriptor, off_t(offset)) != 0
@@ -122,7 +142,8 @@ final class FileSink {
         return written
     }
 
-    /// Keeps what was received (best effort) and closes the file.
+    /// Keeps what was received (best effort) and closes the file; a file with no name is
+    /// freed.
     func close() {
         if descriptor >= 0 {
             _ = try? flush(url: nil)

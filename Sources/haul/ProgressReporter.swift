@@ -230,7 +230,7 @@ final class ProgressReporter: Sendable {
         let speed = active.reduce(0) { $0 + $1.speed }
         let name =
             active.count == 1
-            ? TextSanitizer.visible(URL(fileURLWithPath: active[0].download.destination ?? "?").lastPathComponent)
+            ? TextSanitizer.visible(active[0].download.shownName)
             : "\(active.count) active"
         var kept: [String] = []
         if known, expected > 0 {

@@ -106,6 +106,7 @@ struct QueueOptions: ParsableArguments {
         options.conditionalGet = files.conditionalGet ? true : nil
         options.continueExisting = basic.continueExisting ? true : nil
         options.remoteTime = files.remoteTime ? true : nil
+        options.resumableAbove = files.resumableAbove
         return options
     }
 

@@ -65,7 +65,8 @@ struct DownloadQueueTests {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
         let key = key()
-        let id = try harness.add(url("/file/3000000?key=\(key)&drop=1600000"), [("out", "r.bin")])
+        let id = try harness.add(
+            url("/file/3000000?key=\(key)&drop=1600000"), [("out", "r.bin"), ("resumable-above", "0")])
         #expect(await harness.recorder.wait(for: [id]))
         #expect(harness.recorder.latest(id)?.state == .complete)
         let requests = try FaultServer.shared().fileRequests.requests(for: key)
@@ -84,7 +85,8 @@ struct DownloadQueueTests {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
         let key = key()
-        let id = try harness.add(url("/file/3000000?key=\(key)&drop=1600000&\(fault)"), [("out", "s.bin")])
+        let id = try harness.add(
+            url("/file/3000000?key=\(key)&drop=1600000&\(fault)"), [("out", "s.bin"), ("resumable-above", "0")])
         #expect(await harness.recorder.wait(for: [id]))
         #expect(harness.recorder.latest(id)?.state == .complete)
         let data = try harness.contents("s.bin")
@@ -219,7 +221,8 @@ struct DownloadQueueTests {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
         let key = key()
-        let id = try harness.add(url("/file/4000000?key=\(key)&stall=1500000"), [("out", "p.bin")])
+        let id = try harness.add(
+            url("/file/4000000?key=\(key)&stall=1500000"), [("out", "p.bin"), ("resumable-above", "0")])
         #expect(await harness.recorder.wait(for: [id], until: { $0.bytesDone > 600_000 }))
         harness.queue.pause(id)
         #expect(await harness.recorder.wait(for: [id], until: { $0.state == .paused }))
@@ -267,7 +270,8 @@ struct DownloadQueueTests {
     func cancelAndRetry() async throws {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
-        let id = try harness.add(url("/file/3000000?key=\(key())&stall=1500000"), [("out", "c.bin")])
+        let id = try harness.add(
+            url("/file/3000000?key=\(key())&stall=1500000"), [("out", "c.bin"), ("resumable-above", "0")])
         #expect(await harness.recorder.wait(for: [id], until: { $0.bytesDone > 600_000 }))
         harness.queue.cancel(id)
         #expect(await harness.recorder.wait(for: [id]))

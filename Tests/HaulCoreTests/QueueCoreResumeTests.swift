@@ -89,7 +89,7 @@ struct QueueCoreResumeTests {
         let request = core.nameRequests[1]
         let failure = DownloadFailure("/dl/taken already exists", code: .fileExists)
         #expect(
-            request.map { core.send(.named($0, .failure(failure), holdsOffset: true)) } == [
+            request.map { core.send(.named($0, .failure(failure), holdsOffset: true, unnamed: false)) } == [
                 "answer c1 cancel", "taken failed: /dl/taken already exists",
             ])
         #expect(core.download("taken")?.errorCode == .fileExists)

@@ -167,6 +167,8 @@ struct StoreTests {
         let statePath = directory.appendingPathComponent("state").path
         var configuration = DownloadQueue.Configuration()
         configuration.directory = directory.path
+        // Every body resumable: this is the partial file's test (files with no name have theirs).
+        configuration.defaults.resumableAbove = 0
         let server = try FaultServer.shared()
         let key = UUID().uuidString
         // 16 KiB every 100 ms: 24 s for the whole file, so the pause comes well before its end

@@ -41,7 +41,8 @@ import Synchronization
 ///   `trickle=K` (the first request sends K body bytes every 100 ms; with `stallafter=M`, only M
 ///   bytes, then nothing), `crawl=K` (the second
 ///   does), `pace=K` (every other request does, until `fileRequests.liftPace(for:)`),
-///   `etag=changing` (the ETag is `"vN"` on the Nth request),
+///   `etag=changing` (the ETag is `"vN"` on the Nth request), `chunked` (a paced whole file is
+///   sent chunked, with no Content-Length),
 ///   A request with `If-None-Match` the ETag, or `If-Modified-Since` at or after the Last-Modified
 ///   (1 Sep 2026 10:00 GMT), gets a 304. `ranges=ignore` (always 200) or `ranges=416`,
 ///   `ifrange=ignore` (serve the range even when
@@ -344,7 +345,8 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             ? "trickle"
             : count == 2 && query["crawl"] != nil ? "crawl" : log.isPaceLifted(for: key) ? "" : "pace"
         if let trickle = Int(query[trickleParameter] ?? ""), trickle > 0 {
-            headers["Content-Length"] = String(end - start)
+            // `chunked`: a whole file sent with no length (a range still has one).
+            if query["chunked"] == nil || status == .partialContent { headers["Content-Length"] = String(end - start) }
             sendHead(context, status, headers: headers)
             context.flush()
             let stallAfter = Int(query["stallafter"] ?? "")

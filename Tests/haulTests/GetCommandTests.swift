@@ -56,12 +56,19 @@ struct GetCommandTests {
         #expect(missing.status == 3)
         #expect(missing.stderr.contains("the server answered 404 Not Found"))
 
+        // A resumable body keeps what it received; a small one (a file with no name) leaves nothing.
         let dropped = try await haul(
-            ["get", "-m", "1", server.url("/drop/1600000").absoluteString, "-o", "d.bin"], in: directory)
+            ["get", "-m", "1", "--resumable-above=0", server.url("/drop/1600000").absoluteString, "-o", "d.bin"],
+            in: directory)
         #expect(dropped.status == 6)
         #expect(dropped.stderr.contains("connection was lost"))
         #expect(dropped.stderr.contains("d.bin.part"))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("d.bin").path))
+        let small = try await haul(
+            ["get", "-m", "1", server.url("/drop/1600000").absoluteString, "-o", "s.bin"], in: directory)
+        #expect(small.status == 6 && small.stderr.contains("connection was lost") && !small.stderr.contains("kept"))
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("s.bin") }
+        #expect(left.isEmpty, "\(left)")
 
         let badFlag = try await haul(
             ["get", "--max-download-limit", "fast", server.url("/bytes/1").absoluteString], in: directory)
@@ -147,7 +154,8 @@ struct GetQueueFileTests {
         defer { HaulProcess.cleanUp(directory) }
         let run = try await runner.haul(
             [
-                "get", "-m", "1", "-j", "1", server.url("/file/3000000?key=\(UUID())").absoluteString,
+                "get", "-m", "1", "-j", "1", "--resumable-above=0",
+                server.url("/file/3000000?key=\(UUID())").absoluteString,
                 server.url("/file/100000?key=\(UUID())").absoluteString,
             ], in: directory,
             fileSizeLimitKiB: 1024)

@@ -25,8 +25,12 @@ struct KillTests {
         }.joined(separator: "\n")
         try Data(list.utf8).write(to: directory.appendingPathComponent("list.txt"))
         // Checkpoints every 0.2 s (1 s by default), so even the shortest runs leave progress.
+        // Every body resumable: this test is the partial file's (`smallFiles` is the other path's).
         let arguments =
-            ["get", "-i", "list.txt", "-d", "out", "-j", "4", "-q", "--checkpoint-interval", "0.2"]
+            [
+                "get", "-i", "list.txt", "-d", "out", "-j", "4", "-q", "--checkpoint-interval", "0.2",
+                "--resumable-above=0",
+            ]
             + (split ? ["-x", "16", "-s", "16", "-k", "1M"] : [])
 
         var generator = SystemRandomNumberGenerator()
@@ -71,4 +75,51 @@ struct KillTests {
         #expect(reopened.allSatisfy { $0.ifRange == "\"v1\"" }, "\(reopened)")
         if !split { #expect(!reopened.isEmpty) }
     }
+
+    @Test(
+        "500 small files killed at 20 random moments: every file whole, no NAME.part, no NAME.1, nothing unnamed left",
+        arguments: [false, true])
+    func smallFiles(resumable: Bool) async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        // 1 to 60 KiB each, 16 KiB every 100 ms a request: most take a few tenths of a second, so
+        // every kill lands with some bodies half written.
+        let sizes = (0..<500).map { 1024 + ($0 * 7919) % 60_000 }
+        let keys = sizes.map { _ in UUID().uuidString }
+        let list = zip(sizes, keys).enumerated().map { index, entry in
+            server.url("/file/\(entry.0)?key=\(entry.1)&pace=16384").absoluteString + "\n  out=f\(index).bin"
+        }.joined(separator: "\n")
+        try Data(list.utf8).write(to: directory.appendingPathComponent("list.txt"))
+        // `resumable`: every body to NAME.part, the path a file system without O_TMPFILE takes.
+        let arguments =
+            ["get", "-i", "list.txt", "-d", "out", "-j", "16", "-q", "--checkpoint-interval", "0.2"]
+            + (resumable ? ["--resumable-above=0"] : [])
+        let out = directory.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        var generator = SystemRandomNumberGenerator()
+        var delays: [Int] = []
+        for _ in 0..<20 {
+            let (process, errors) = try HaulProcess.start(arguments, in: directory)
+            let delay = Int.random(in: 50...600, using: &generator)
+            delays.append(delay)
+            try await Task.sleep(for: .milliseconds(delay))
+            kill(process.processIdentifier, SIGKILL)
+            _ = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+        }
+        for key in keys { server.fileRequests.liftPace(for: key) }
+        let run = try await HaulProcess.run(arguments, in: directory)
+        #expect(run.status == 0, "\(run.stderr)\nkilled after (ms): \(delays)")
+        // The directory holds the 500 files and nothing else. An unnamed file of a killed run
+        // never had an entry here, and the kernel freed it when the process died.
+        let saved = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(
+            Set(saved) == Set(sizes.indices.map { "f\($0).bin" }) && saved.count == 500, "killed after (ms): \(delays)")
+        for (index, size) in sizes.enumerated() {
+            let data = try Data(contentsOf: out.appendingPathComponent("f\(index).bin"))
+            #expect(data.count == size && TestPattern.matches(data), "f\(index).bin; killed after (ms): \(delays)")
+        }
+    }
+
 }

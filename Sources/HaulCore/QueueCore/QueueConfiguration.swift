@@ -22,6 +22,15 @@ public struct QueueConfiguration: Sendable {
     /// Keep every response header a download gets, not only those a detail view shows
     /// (`--verbose`).
     public var keepsEveryHeader = false
+    /// Whether a whole body of at most `unnamedFileLimit` bytes (or of unknown length, until it
+    /// passes that) is written to a file with no name, named when complete (`UnnamedFile`):
+    /// one directory change and no store write per file, and nothing left by a crash. Off, or
+    /// where the file system cannot, every body goes to `NAME.part`, named in the store first.
+    public var unnamedFiles = true
+    /// 8 MiB: fetched again after a crash in well under a second on the links haul is for,
+    /// while a partial file's store write and rename cost more than such a file's transfer on
+    /// a fast one. Longer bodies keep a resumable `NAME.part`.
+    public var unnamedFileLimit: Int64 = 8 << 20
     public init() {}
 }
 

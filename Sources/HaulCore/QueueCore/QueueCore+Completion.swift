@@ -10,9 +10,13 @@ extension QueueCore {
     /// A connection's body is complete in the partial file: unless it is one segment of a split
     /// download (finished when every segment is), the file is finished.
     mutating func bodyDone(_ id: ConnectionID, path: String) {
-        guard state.isHolder(id), state.splits[id.downloadID] == nil, let download = state.downloads[id.downloadID]
+        guard state.isHolder(id), state.splits[id.downloadID] == nil, var download = state.downloads[id.downloadID]
         else { return }
-        finishFile(id, download, at: path)
+        guard state.connections[id.downloadID]?.unnamed == true else { return finishFile(id, download, at: path) }
+        // A file with no name was named by the engine, marked and complete: it is saved.
+        download.destination = path
+        file(download)
+        state.saved.insert(id.downloadID)
     }
 
     /// Asks the shell to check and name the file; the attempt ends when both that and the load

@@ -1,14 +1,19 @@
+import Foundation
 import HaulNet
 
 // MARK: - Naming
 
 /// Where an accepted body goes once the shell has named its file: into the partial file,
-/// from its offset, bounded to its segment when the file is split.
+/// from its offset, bounded to its segment when the file is split; or, for a small whole body,
+/// into a file with no name that the engine names when it is complete.
 extension QueueCore {
     /// Files the name the accepted answer's body goes under, and makes the connection a
-    /// download into the partial file. An attempt paused or cancelled while its file was named
-    /// is told to stop; the name stays the download's, for its next attempt.
-    mutating func write(_ request: NameRequest, named: Result<String, DownloadFailure>, holdsOffset: Bool) {
+    /// download into the partial file (or a file with no name, when `unnamed`). An attempt
+    /// paused or cancelled while its file was named is told to stop; the name stays the
+    /// download's, for its next attempt.
+    mutating func write(
+        _ request: NameRequest, named: Result<String, DownloadFailure>, holdsOffset: Bool, unnamed: Bool
+    ) {
         let id = request.connection
         let downloadID = id.downloadID
         guard var download = state.downloads[downloadID] else { return ask(.answer(id, .cancel)) }
@@ -22,7 +27,9 @@ extension QueueCore {
         case .success(let path):
             destination = path
         }
-        download.destination = destination
+        // A file with no name has its name only when complete (`bodyDone`); a later run finds
+        // it by its mark. A partial file's name is the download's from now on.
+        if !unnamed { download.destination = destination }
         guard state.isHolder(id) else {
             state.downloads[downloadID] = download
             return ask(.answer(id, .cancel))
@@ -40,11 +47,32 @@ extension QueueCore {
         download.totalBytes = total
         download.validator = request.response.validator
         file(download)
+        if unnamed {
+            state.connections[downloadID]?.unnamed = true
+            let path = destination as NSString
+            return ask(
+                .writeUnnamed(
+                    id,
+                    UnnamedWrite(
+                        download: download, directory: path.deletingLastPathComponent, name: path.lastPathComponent,
+                        spillAfter: request.spillAfter, response: state.activity[downloadID]?.response)))
+        }
         let partial = destination + FileNaming.partialSuffix
         if let end = planSplit(download, primary: id, request, offset: offset, total: total) {
             let target = DownloadTarget(path: partial, offset: offset, end: end, keepsTail: true, mustExist: true)
             return ask(.answer(id, .becomeDownload(target)))
         }
         ask(.answer(id, .becomeDownload(DownloadTarget(path: partial, offset: offset, mustExist: true))))
+    }
+
+    /// A body of unknown length grew past the limit of a file with no name and is now the
+    /// partial file at `path`: the download goes on as an ordinary one into it.
+    mutating func spilled(_ id: ConnectionID, path: String) {
+        guard state.isHolder(id), state.connections[id.downloadID]?.unnamed == true,
+            var download = state.downloads[id.downloadID]
+        else { return }
+        state.connections[id.downloadID]?.unnamed = false
+        download.destination = String(path.dropLast(FileNaming.partialSuffix.count))
+        file(download)
     }
 }

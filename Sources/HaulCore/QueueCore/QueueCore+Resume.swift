@@ -55,13 +55,35 @@ extension QueueCore {
             answeredDryRun(download, response: response, total: total)
         case .write(let offset, let total):
             // Naming touches the disk and the store: the shell does it, and answers `named`.
+            let unnamed = mayBeUnnamed(download, offset: offset, total: total, replacing: facts.conditionalFile)
             ask(
                 .reserveName(
                     NameRequest(
                         connection: id, download: download, response: response, request: facts.currentRequest,
-                        offset: offset, total: total,
-                        replacing: facts.conditionalFile)))
+                        offset: offset, total: total, replacing: facts.conditionalFile, mayBeUnnamed: unnamed,
+                        spillAfter: unnamed && total < 0 ? spillLimit(download) : nil)))
         }
+    }
+
+    /// After how many bytes a body of unknown length in a file with no name becomes a partial file.
+    func spillLimit(_ download: Download) -> Int64 {
+        options(of: download).resumableAbove ?? configuration.unnamedFileLimit
+    }
+
+    /// Whether the body may go to a file with no name, named when complete: a whole body
+    /// (from byte 0) of at most `unnamedFileLimit` bytes, or of unknown length, that will not
+    /// be split, checked against a digest, or put over an existing file, of a download that has
+    /// no partial file yet (one that has keeps it).
+    func mayBeUnnamed(_ download: Download, offset: Int64, total: Int64, replacing: String?) -> Bool {
+        let options = options(of: download)
+        let limit = options.resumableAbove ?? configuration.unnamedFileLimit
+        let splits =
+            total > 0 && min(options.split ?? 5, options.maxConnectionPerServer ?? 1) > 1
+            && total >= 2 * (options.minSplitSize ?? 20 << 20)
+        return configuration.unnamedFiles && limit > 0 && offset == 0 && total <= limit && !splits
+            && options.checksum == nil
+            && replacing == nil && options.allowOverwrite != true && options.autoFileRenaming != false
+            && options.continueExisting != true && download.destination == nil
     }
 
     /// What a 401 says to do: give a login, or check the one that was refused; or, when the

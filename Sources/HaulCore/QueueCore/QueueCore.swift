@@ -55,7 +55,9 @@ struct QueueCore {
         case .bodyDone(let connection, let path): bodyDone(connection, path: path)
         case .finished(let connection): finished(connection)
         case .failed(let connection, let error): connectionFailed(connection, error)
-        case .named(let request, let named, let holds): write(request, named: named, holdsOffset: holds)
+        case .named(let request, let named, let holds, let unnamed):
+            write(request, named: named, holdsOffset: holds, unnamed: unnamed)
+        case .spilled(let connection, let path): spilled(connection, path: path)
         case .fileFinished(let connection, let id, let outcome): fileFinished(connection, id, outcome)
         case .wholeChecked(let id, let outcome): wholeChecked(id, outcome)
         case .timerFired(.retry(let id)): retryDue(id)

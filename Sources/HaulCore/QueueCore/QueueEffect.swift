@@ -21,6 +21,9 @@ enum QueueEffect: Sendable {
     indirect case emit(DownloadEvent)
     /// Choose and create the file an accepted body goes to; answers `QueueInput.named`.
     indirect case reserveName(NameRequest)
+    /// Answer the connection's response: write the body to a file with no name, named when it
+    /// is complete (see `UnnamedWrite`).
+    indirect case writeUnnamed(ConnectionID, UnnamedWrite)
     /// Check the body's digest (if the download has a checksum) and give the file its final
     /// name (with the response's Last-Modified and ETag, as its options ask); answers
     /// `QueueInput.fileFinished`.
@@ -64,6 +67,8 @@ struct PlannedConnection: Sendable {
     let conditionalLookup: ConditionalGet.Lookup?
     /// The file the conditional request asked about, once its response says.
     var conditionalFile: String?
+    /// Whether the body goes to a file with no name, named by the engine when complete.
+    var unnamed = false
 
     var downloadID: String { id.downloadID }
 }
@@ -80,4 +85,20 @@ struct NameRequest: Sendable {
     let total: Int64
     /// The existing file a conditional request asked about: a 200 replaces it.
     let replacing: String?
+    /// Whether the body may go to a file with no name (`QueueConfiguration.unnamedFiles`), and
+    /// after how many bytes of a body of unknown length it is named as a partial file instead.
+    let mayBeUnnamed: Bool
+    let spillAfter: Int64?
+}
+
+/// A body written to a file with no name: what the shell needs to name it when complete (or
+/// when it grows past `spillAfter`), on the engine thread.
+struct UnnamedWrite: Sendable {
+    let download: Download
+    let directory: String
+    /// The file's name, before collisions (`name.1.ext`…).
+    let name: String
+    let spillAfter: Int64?
+    /// The response, for the validators and the Last-Modified kept with the file.
+    let response: ResponseSummary?
 }

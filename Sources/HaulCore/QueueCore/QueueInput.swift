@@ -34,8 +34,12 @@ enum QueueInput: Sendable {
     // MARK: Results of effects
 
     /// What `QueueEffect.reserveName` found: the name, and whether the partial file still holds
-    /// the bytes a resumed body continues from.
-    case named(NameRequest, Result<String, DownloadFailure>, holdsOffset: Bool)
+    /// the bytes a resumed body continues from; `unnamed`: no partial file was made, the body
+    /// goes to a file with no name under that name.
+    case named(NameRequest, Result<String, DownloadFailure>, holdsOffset: Bool, unnamed: Bool)
+    /// A body of unknown length grew past the limit of a file with no name: the file is now the
+    /// partial file at `path`, recorded in the store.
+    case spilled(ConnectionID, path: String)
     /// What `QueueEffect.finishFile` gave: the file's final path, or why it has none.
     case fileFinished(ConnectionID, downloadID: String, Result<String, DownloadFailure>)
     /// What `QueueEffect.checkWhole` found: nil when the partial file is not whole after all.

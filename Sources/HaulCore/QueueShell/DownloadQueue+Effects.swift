@@ -25,12 +25,17 @@ extension DownloadQueue {
             journal?.record(event)
             onEvent(event)
         case .reserveName(let request):
+            if request.mayBeUnnamed, let path = unnamedPath(for: request) {
+                return send(.named(request, .success(path), holdsOffset: true, unnamed: true))
+            }
             let named = Result { () throws(DownloadFailure) in
                 try reserveName(for: request.download, response: request.response, replacing: request.replacing)
             }
             let holds =
                 request.offset == 0 || (try? named.get()).map { partialHolds($0, upTo: request.offset) } ?? false
-            send(.named(request, named, holdsOffset: holds))
+            send(.named(request, named, holdsOffset: holds, unnamed: false))
+        case .writeUnnamed(let id, let write):
+            running.withLock { $0.answers[id] = .becomeDownload(DownloadTarget(unnamed: unnamedFile(id, write))) }
         case .finishFile(let id, let download, let path, let replacing, let response):
             finish(download, at: path, replacing: replacing, response: response) {
                 .fileFinished(id, downloadID: download.id, $0)

@@ -33,17 +33,7 @@ extension DownloadQueue {
         }
         let destination = existing ?? FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: overwrite)
         let partial = destination + FileNaming.partialSuffix
-        let folder = (destination as NSString).deletingLastPathComponent
-        if !createdDirectories.withLock({ $0.contains(folder) }) {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw DownloadFailure(
-                    "cannot create directory \(folder): \(error.localizedDescription)",
-                    code: .cannotCreateDirectory)
-            }
-            createdDirectories.withLock { _ = $0.insert(folder) }
-        }
+        try makeDirectory((destination as NSString).deletingLastPathComponent)
         var named = download
         named.destination = destination
         journal?.recordDestination(of: named)
@@ -58,6 +48,18 @@ extension DownloadQueue {
         }
         close(descriptor)
         return destination
+    }
+
+    /// Makes `folder` (and its parents) unless this queue made it already.
+    func makeDirectory(_ folder: String) throws(DownloadFailure) {
+        guard !createdDirectories.withLock({ $0.contains(folder) }) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw DownloadFailure(
+                "cannot create directory \(folder): \(error.localizedDescription)", code: .cannotCreateDirectory)
+        }
+        createdDirectories.withLock { _ = $0.insert(folder) }
     }
 
     /// Whether the partial file of `destination` still holds the first `offset` bytes a resumed
@@ -125,7 +127,7 @@ extension DownloadQueue {
             // aria2's progress record of the file this download continued: it is whole now.
             unlink(destination + Aria2ControlFile.suffix)
         }
-        SavedFileMark.mark(named, uri: download.displayURI)
+        SavedFileMark.mark(named, uri: download.displayURI, gid: download.id)
         return .success(named)
     }
 }

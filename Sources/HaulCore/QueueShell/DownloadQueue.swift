@@ -43,6 +43,8 @@ public final class DownloadQueue: ConnectionDelegate {
     let running = Mutex(Running())
     /// Directories already made, so each is made once, not once a download (`callbackQueue`).
     let createdDirectories = Mutex<Set<String>>([])
+    /// Directories asked whether they can hold files with no name, and the answer.
+    let unnamedSupport = Mutex<[String: Bool]>([:])
     let journal: (any DownloadJournal)?
     let onEvent: @Sendable (DownloadEvent) -> Void
 

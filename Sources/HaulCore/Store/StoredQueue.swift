@@ -227,22 +227,41 @@ public final class StoredQueue: Sendable {
     }
 
     /// A stored download checked against the disk: one whose partial file is gone but whose file
-    /// is there was renamed after its last checkpoint, so it is complete; one whose files are both
-    /// gone starts over.
+    /// is there was named after its last checkpoint, so it is complete; one whose file is not
+    /// there, or is another download's (its mark names another gid), starts over. A download that
+    /// ran without a partial file (a file with no name, named when complete) is complete when
+    /// the file it would be saved as carries its gid.
     static func reconciled(_ download: Download) -> Download {
-        guard !download.state.isFinal, let destination = download.destination, let partial = download.partialPath,
+        guard !download.state.isFinal else { return download }
+        if download.attempts > 0, download.destination.map(FileManager.default.fileExists) != true,
+            let expected = download.uris.first.flatMap(URL.init(string:)).flatMap({ url in
+                FileNaming.expectedPath(
+                    out: download.options.out, url: url, directory: download.directory ?? "")
+            }), SavedFileMark.gid(of: expected) == download.id
+        {
+            return completed(download, at: expected)
+        }
+        guard let destination = download.destination, let partial = download.partialPath,
             !FileManager.default.fileExists(atPath: partial)
         else { return download }
+        let owner = SavedFileMark.gid(of: destination)
+        if FileManager.default.fileExists(atPath: destination), owner == nil || owner == download.id {
+            return completed(download, at: destination)
+        }
         var download = download
-        if FileManager.default.fileExists(atPath: destination) {
-            download.state = .complete
-            if let size = (try? FileManager.default.attributesOfItem(atPath: destination)[.size]) as? Int64 {
-                download.completed = ByteRanges([0..<size])
-                download.totalBytes = size
-            }
-        } else {
-            download.completed.removeAll()
-            download.destination = nil
+        download.completed.removeAll()
+        download.destination = nil
+        return download
+    }
+
+    /// `download` complete, saved at `path`.
+    private static func completed(_ download: Download, at path: String) -> Download {
+        var download = download
+        download.state = .complete
+        download.destination = path
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int64 {
+            download.completed = ByteRanges([0..<size])
+            download.totalBytes = size
         }
         return download
     }

@@ -126,17 +126,9 @@ extension AppState {
         keepSelectionInView()
     }
 
-    /// The name a row shows: the file's name once known, else the one `out` gives, else the
-    /// URI's last part.
+    /// The name a row shows (`Download.shownName`), empty for none.
     static func name(of download: Download?) -> String {
-        guard let download else { return "" }
-        if let path = download.destination ?? download.options.out {
-            return path.split(separator: "/").last.map(String.init) ?? path
-        }
-        let uri = download.displayURI
-        let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
-        let last = path.split(separator: "/").last.map(String.init) ?? uri
-        return last.removingPercentEncoding ?? last
+        download?.shownName ?? ""
     }
 
     /// Done as a fraction (0 when the size is unknown).

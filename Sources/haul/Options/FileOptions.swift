@@ -36,6 +36,15 @@ struct FileOptions: ParsableArguments {
     var remoteTime = false
 
     @Option(
+        name: .customLong("resumable-above"),
+        help: ArgumentHelp(
+            "Write a body longer than this (default 8M) to NAME.part as it arrives, resumable after a crash; "
+                + "a shorter one goes to a file with no name until it is complete, so a crash leaves nothing "
+                + "(0: every body resumable).", valueName: "size"),
+        transform: OptionValue.of("resumable-above", \.resumableAbove))
+    var resumableAbove: Int64?
+
+    @Option(
         name: .customLong("max-queue-file-size"),
         help: ArgumentHelp(
             "Read at most this much of a queue file, after gzip (default 256M); a longer one is "

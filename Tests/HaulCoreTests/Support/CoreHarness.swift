@@ -75,9 +75,9 @@ struct CoreHarness {
     }
 
     /// The shell named connection `number`'s file `path` (the partial file holding what it must).
-    mutating func name(_ number: Int, _ path: String, holds: Bool = true) -> [String] {
+    mutating func name(_ number: Int, _ path: String, holds: Bool = true, unnamed: Bool = false) -> [String] {
         guard let request = nameRequests[number] else { return ["no name request for c\(number)"] }
-        return send(.named(request, .success(path), holdsOffset: holds))
+        return send(.named(request, .success(path), holdsOffset: holds, unnamed: unnamed))
     }
 
     /// Connection `number`'s body is done, its file named `path`, and its load ended.
@@ -124,7 +124,11 @@ struct CoreHarness {
         case .emit(.removed(let id)): return "removed \(id)"
         case .emit(.moved(let id, let to)): return "moved \(id) to \(to)"
         case .reserveName(let request):
-            return "name \(request.connection) from \(request.offset) of \(request.total)"
+            let unnamed = request.mayBeUnnamed ? " unnamed" + (request.spillAfter.map { " until \($0)" } ?? "") : ""
+            return "name \(request.connection) from \(request.offset) of \(request.total)\(unnamed)"
+        case .writeUnnamed(let id, let write):
+            return "write \(id) unnamed \(write.name) in \(write.directory)"
+                + (write.spillAfter.map { " until \($0)" } ?? "")
         case .finishFile(let id, _, let path, _, _): return "finish \(id) \(path)"
         case .checkWhole(let download, _): return "check whole \(download.id)"
         case .schedule(.retry(let id), let seconds): return "retry \(id) in \(seconds)s"

@@ -1,0 +1,80 @@
+import CFiles
+import Foundation
+import HaulNet
+
+// MARK: - Files with no name
+
+/// A small whole body goes to a file with no name (`UnnamedFile`), which the engine names when
+/// it is complete: no partial file, no store write before it, one directory change, and
+/// nothing left behind by a crash. The file carries its download's gid (`SavedFileMark`), so a
+/// run killed between the name and the next checkpoint is found complete by the next.
+extension DownloadQueue {
+    /// The path a body that may go to a file with no name is to have (collisions aside), or
+    /// nil when its directory cannot hold such files (then it goes to a partial file). Makes
+    /// the directory. On `callbackQueue`, outside the lock.
+    func unnamedPath(for request: NameRequest) -> String? {
+        StateLockMarker.assertNotHeld("looking at a directory")
+        let options = request.download.options.merged(over: configuration.defaults)
+        let directory = request.download.directory ?? configuration.directory
+        guard (try? makeDirectory(directory)) != nil, supportsUnnamedFiles(directory) else { return nil }
+        return FileNaming.path(for: options.out ?? FileNaming.name(for: request.response), in: directory)
+    }
+
+    /// Whether files with no name can be made in `directory` (asked once a directory).
+    private func supportsUnnamedFiles(_ directory: String) -> Bool {
+        if let known = unnamedSupport.withLock({ $0[directory] }) { return known }
+        let descriptor = haul_open_unnamed(directory, 0o644)
+        if descriptor >= 0 { close(descriptor) }
+        unnamedSupport.withLock { $0[directory] = descriptor >= 0 }
+        return descriptor >= 0
+    }
+
+    /// The file with no name connection `id` writes: named when complete with what the
+    /// download's options keep with it (the server's time, its validators, the mark), or
+    /// spilled to a partial file, recorded in the store, when a body of unknown length grows
+    /// past the limit. The namers run on the engine thread.
+    func unnamedFile(_ id: ConnectionID, _ write: UnnamedWrite) -> UnnamedFile {
+        let download = write.download
+        let options = download.options.merged(over: configuration.defaults)
+        let (directory, name, response) = (write.directory, write.name, write.response)
+        let url = URL(string: download.uris.first ?? "")
+        return UnnamedFile(
+            directory: directory, spillAfter: write.spillAfter,
+            name: { descriptor throws(ConnectionError) in
+                if options.remoteTime == true {
+                    ConditionalGet.applyRemoteTime(response?.header("Last-Modified"), toDescriptor: descriptor)
+                }
+                ConditionalGet.remember(validatorsOf: response, ofDescriptor: descriptor)
+                SavedFileMark.mark(descriptor: descriptor, uri: download.displayURI, gid: download.id)
+                do throws(OptionError) {
+                    return try FileNaming.link(descriptor: descriptor, as: name, in: directory, gid: download.id)
+                } catch {
+                    throw ConnectionError(kind: .fileWrite, url: url, detail: error.description)
+                }
+            },
+            spill: { [weak self] descriptor throws(ConnectionError) in
+                guard let self else { throw ConnectionError(kind: .fileWrite, url: url, detail: "the queue is gone") }
+                let partial = try spill(descriptor, of: download, name: name, in: directory, url: url)
+                deliver(.spilled(id, path: partial))
+                return partial
+            })
+    }
+
+    /// Names the unnamed file of `download` as a partial file, recorded in the store first.
+    private func spill(
+        _ descriptor: Int32, of download: Download, name: String, in directory: String, url: URL?
+    ) throws(ConnectionError) -> String {
+        for _ in 0..<100 {
+            var named = download
+            let destination = FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: false)
+            named.destination = destination
+            journal?.recordDestination(of: named)
+            let partial = destination + FileNaming.partialSuffix
+            if haul_link_descriptor(descriptor, partial) == 0 { return partial }
+            guard errno == EEXIST else {
+                throw ConnectionError(kind: .fileWrite, url: url, systemError: errno, detail: partial)
+            }
+        }
+        throw ConnectionError(kind: .fileWrite, url: url, detail: "every name like \(name) in \(directory) is taken")
+    }
+}

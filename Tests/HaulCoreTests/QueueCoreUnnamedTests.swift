@@ -1,0 +1,71 @@
+import Foundation
+import HaulNet
+import Testing
+
+@testable import HaulCore
+
+/// Which bodies go to a file with no name, named when complete, and how such an attempt ends,
+/// as input → effects tables on the pure core.
+@Suite("Queue core: files with no name")
+struct QueueCoreUnnamedTests {
+    @Test("a small whole body goes to a file with no name; the engine names it, and it is saved as named")
+    func small() {
+        var core = CoreHarness()
+        _ = core.add(["d"])
+        #expect(
+            core.answer(1, 200, ["Content-Length": "5000"]) == [
+                "d shows response 200", "name c1 from 0 of 5000 unnamed",
+            ])
+        #expect(core.name(1, "/dl/d", unnamed: true) == ["d updated", "write c1 unnamed d in /dl"])
+        let id = core.connection(1)
+        #expect(core.send(.bodyDone(id, path: "/dl/d.1")) == ["d updated"], "no rename: it has its name")
+        #expect(core.send(.finished(id)) == ["d complete"])
+        #expect(core.download("d")?.destination == "/dl/d.1")
+    }
+
+    @Test("a body of unknown length spills to a partial file past the limit and ends as an ordinary one")
+    func spill() {
+        var core = CoreHarness()
+        _ = core.add(["u"])
+        #expect(core.answer(1, 200) == ["u shows response 200", "name c1 from 0 of -1 unnamed until 8388608"])
+        #expect(core.name(1, "/dl/u", unnamed: true) == ["u updated", "write c1 unnamed u in /dl until 8388608"])
+        let id = core.connection(1)
+        #expect(core.send(.spilled(id, path: "/dl/u.1.part")) == ["u updated"])
+        #expect(core.download("u")?.destination == "/dl/u.1")
+        #expect(core.send(.bodyDone(id, path: "/dl/u.1.part")) == ["finish c1 /dl/u.1.part"], "renamed as usual")
+    }
+
+    @Test(
+        "what keeps a body out of a file with no name",
+        arguments: ["longer than the limit", "a digest", "allow-overwrite", "auto-file-renaming=false", "a split"])
+    func kept(reason: String) throws {
+        var core = CoreHarness()
+        let digest = try ExpectedChecksum(parsing: "sha-256=" + String(repeating: "a", count: 64))
+        let configure: (inout DownloadOptions) -> Void = { options in
+            switch reason {
+            case "a digest": options.checksum = digest
+            case "allow-overwrite": options.allowOverwrite = true
+            case "auto-file-renaming=false": options.autoFileRenaming = false
+            case "a split":
+                options.split = 4
+                options.maxConnectionPerServer = 4
+                options.minSplitSize = 1024
+            default: break
+            }
+        }
+        _ = core.add(["k"], configure)
+        let length = reason == "longer than the limit" ? 9_000_000 : 5000
+        let effects = core.answer(1, 200, ["Content-Length": "\(length)", "Accept-Ranges": "bytes", "ETag": "\"e\""])
+        #expect(effects.last == "name c1 from 0 of \(length)", "\(reason)")
+    }
+
+    @Test("a resumed body, or a queue that turned files with no name off, goes to the partial file")
+    func resumedOrOff() {
+        var resumed = CoreHarness()
+        _ = resumed.add(["r"], { _ in }, QueueCoreResumeTests.partial)
+        #expect(resumed.answer(1, 206, QueueCoreResumeTests.ranged(400, 1000)).last == "name c1 from 400 of 1000")
+        var off = CoreHarness { $0.unnamedFiles = false }
+        _ = off.add(["o"])
+        #expect(off.answer(1, 200, ["Content-Length": "10"]).last == "name c1 from 0 of 10")
+    }
+}

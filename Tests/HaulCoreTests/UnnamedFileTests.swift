@@ -1,0 +1,60 @@
+import CFiles
+import Foundation
+import HaulTestSupport
+import Testing
+
+@testable import HaulCore
+
+/// Files with no name on a real file system: nothing in the directory until the body is
+/// complete; a directory that cannot hold them (EOPNOTSUPP) gets `NAME.part` instead.
+@Suite("Files with no name")
+struct UnnamedFileTests {
+    @Test(
+        "while a small body runs its directory holds nothing; where the directory cannot, NAME.part",
+        arguments: [true, false])
+    func nothingUntilComplete(supported: Bool) async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        if !supported {
+            // What the probe of a file system without O_TMPFILE answers (EOPNOTSUPP).
+            harness.queue.unnamedSupport.withLock { $0[harness.directory.path] = false }
+        }
+        let key = UUID().uuidString
+        let id = try harness.add(
+            try FaultServer.shared().url("/file/1000000?key=\(key)&pace=32768"), [("out", "s.bin")])
+        #expect(await harness.recorder.wait(after: 0, for: id, until: { download, _ in download.bytesDone > 100_000 }))
+        let during = try harness.files()
+        #expect(during == (supported ? [] : ["s.bin.part"]), "\(during)")
+        try FaultServer.shared().fileRequests.liftPace(for: key)
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(try harness.files() == ["s.bin"])
+        let data = try harness.contents("s.bin")
+        #expect(data.count == 1_000_000 && TestPattern.matches(data))
+        #expect(SavedFileMark.gid(of: harness.directory.appendingPathComponent("s.bin").path) == id)
+    }
+
+    @Test("a name taken by another file gets the next; one already holding this download's file is that file")
+    func collisionsAndOwnFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-unnamed-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("theirs".utf8).write(to: directory.appendingPathComponent("a.txt"))
+        func unnamed(_ text: String) throws -> Int32 {
+            let descriptor = haul_open_unnamed(directory.path, 0o644)
+            try #require(descriptor >= 0)
+            _ = text.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
+            SavedFileMark.mark(descriptor: descriptor, uri: "http://x/a.txt", gid: "00000000000000aa")
+            return descriptor
+        }
+        let first = try unnamed("mine")
+        defer { close(first) }
+        let named = try FileNaming.link(descriptor: first, as: "a.txt", in: directory.path, gid: "00000000000000aa")
+        #expect((named as NSString).lastPathComponent == "a.1.txt")
+        let again = try unnamed("mine again")
+        defer { close(again) }
+        #expect(
+            try FileNaming.link(descriptor: again, as: "a.txt", in: directory.path, gid: "00000000000000aa") == named)
+        #expect(try String(contentsOfFile: named, encoding: .utf8) == "mine")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["a.1.txt", "a.txt"])
+    }
+}

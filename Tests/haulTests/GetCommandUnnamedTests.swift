@@ -1,0 +1,45 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// Files with no name: a body past `--resumable-above` becomes a resumable `NAME.part` as it
+/// grows, and continues after a kill.
+@Suite("haul get: files with no name")
+struct GetCommandUnnamedTests {
+    @Test("a chunked body that grows past --resumable-above becomes NAME.part, and resumes after a kill -9")
+    func growsPastTheLimit() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let key = UUID().uuidString
+        // 3 MB sent chunked (no length) at 1.3 MB/s: past 1 MiB within the first second.
+        let url = server.url("/file/3000000?key=\(key)&pace=131072&chunked=1").absoluteString
+        let arguments = ["get", "-q", "--resumable-above=1M", "--checkpoint-interval", "0.2", url, "-o", "c.bin"]
+        let (process, errors) = try HaulProcess.start(arguments, in: directory)
+        let part = directory.appendingPathComponent("c.bin.part")
+        let deadline = Date().addingTimeInterval(20)
+        var sizeAtKill = 0
+        while Date() < deadline {
+            sizeAtKill = (try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) ?? 0
+            if sizeAtKill > 1_300_000 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // Below the limit nothing had a name; past it, NAME.part holds what came.
+        #expect(sizeAtKill > 1_048_576, "c.bin.part never grew past the limit")
+        try await Task.sleep(for: .milliseconds(300))
+        kill(process.processIdentifier, SIGKILL)
+        _ = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+
+        server.fileRequests.liftPace(for: key)
+        let run = try await HaulProcess.run(arguments, in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let data = try Data(contentsOf: directory.appendingPathComponent("c.bin"))
+        #expect(data.count == 3_000_000 && TestPattern.matches(data))
+        let ranges = server.fileRequests.requests(for: key).map(\.range)
+        #expect(ranges.count == 2 && ranges[0] == nil && ranges[1]?.hasPrefix("bytes=1") == true, "\(ranges)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("c.bin") }
+                == ["c.bin"])
+    }
+}
