@@ -24,6 +24,12 @@ public enum FileNaming {
     /// Removes escape sequences, control characters and separators; refuses `.` and `..`;
     /// cuts to `maximumNameBytes` keeping the extension.
     public static func sanitize(_ name: String) -> String? {
+        // Most names are plain: printable ASCII, no separator, no leading dot, short enough.
+        if name.utf8.count <= maximumNameBytes, name.utf8.first != UInt8(ascii: "."),
+            name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") })
+        {
+            return name
+        }
         var cleaned = TextSanitizer.stripped(name)
         cleaned = String(cleaned.map { $0 == "/" || $0 == "\\" ? "_" : $0 })
         cleaned = cleaned.trimmingCharacters(in: .whitespaces)
@@ -55,8 +61,12 @@ public enum FileNaming {
     /// The path a download of `url` is saved as before any response names it, as aria2 and wget
     /// see it: `out`, else the URL's last path segment, in `directory`.
     public static func expectedPath(out: String?, url: URL, directory: String) -> String? {
-        guard let name = out ?? sanitize(url.lastPathComponent) else { return nil }
-        return path(for: name, in: directory)
+        expectedName(out: out, url: url).map { path(for: $0, in: directory) }
+    }
+
+    /// The name of `expectedPath`: `out`, else the URL's last path segment, sanitized.
+    public static func expectedName(out: String?, url: URL) -> String? {
+        out ?? sanitize(url.lastPathComponent)
     }
 
     /// Whether `path` is taken: by a file, by its partial file, or by the partial file of a

@@ -88,7 +88,7 @@ struct GetCommand: ParsableCommand {
             reportFiles(continuation, quiet: options.basic.quiet, to: reporter)
         }
         let interruptHandlers = stopOnInterrupt(stored, options: options)
-        let paused = ids.filter { queue.download($0)?.state == .paused }.count
+        let paused = queue.count(in: [.paused])
         let running = ids.count - paused - alreadySaved
         if paused > 0, !options.basic.quiet {
             reporter.report("\(paused) paused \(paused == 1 ? "entry is" : "entries are") queued but not run")
@@ -103,10 +103,12 @@ struct GetCommand: ParsableCommand {
         let cookiesKept = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
 
         if let saveSession = options.basic.saveSession {
-            // What is left is unfinished (completed ones were taken off above). Looked up one at
+            // What is left is unfinished (completed ones were taken off above). Read 10,000 at
             // a time, so a long queue is not copied whole to be saved.
-            let unfinished = queue.ids.lazy
-                .compactMap { queue.download($0)?.sessionEntry }
+            let total = queue.ids.count
+            let unfinished = stride(from: 0, to: total, by: 10_000).lazy
+                .flatMap { queue.downloads(at: $0..<($0 + 10_000)) }
+                .map(\.sessionEntry)
             do {
                 try InputFile.save(unfinished, to: saveSession, includingSecrets: false)
             } catch {

@@ -94,6 +94,20 @@ public final class DownloadQueue: ConnectionDelegate {
         reading { state in state.order.filter { state.downloads[$0].map { states.contains($0.state) } ?? false } }
     }
 
+    /// How many downloads are in `states` (no copy of them).
+    public func count(in states: Set<Download.State>) -> Int {
+        reading { state in state.order.count { state.downloads[$0].map { states.contains($0.state) } ?? false } }
+    }
+
+    /// The downloads at `positions` of the queue order (clamped): a long queue read in pieces,
+    /// each copied under the lock, none of it all at once.
+    public func downloads(at positions: Range<Int>) -> [Download] {
+        reading { state in
+            let clamped = positions.clamped(to: 0..<state.order.count)
+            return state.order[clamped].compactMap { state.downloads[$0] }
+        }
+    }
+
     public func download(_ id: String) -> Download? {
         reading { $0.downloads[id] }
     }

@@ -116,6 +116,7 @@ public final class StoredQueue: Sendable {
         var named = Set<String>()
         // Read once, and only when an entry is new to the queue.
         var saved: [String: DownloadStore.SavedFile]?
+        var listings = DirectoryListings()
         let downloads = entries.map { entry -> Download in
             var fresh = queue.newDownload(for: entry)
             let key = entry.uris.joined(separator: "\t")
@@ -123,7 +124,7 @@ public final class StoredQueue: Sendable {
                 var download = earlier[key]?.remove(at: index)
             else {
                 if saved == nil { saved = (try? store.savedFiles()) ?? [:] }
-                notice(filesOf: &fresh, history: saved?[fresh.displayURI], noting: &continuation)
+                notice(filesOf: &fresh, history: saved?[fresh.displayURI], listings: &listings, noting: &continuation)
                 return fresh
             }
             named.insert(download.id)
@@ -145,16 +146,19 @@ public final class StoredQueue: Sendable {
     /// without `continue=true` such a file is noted as one `-c` would continue. Overwriting and
     /// conditional gets ask the server instead.
     private func notice(
-        filesOf fresh: inout Download, history: DownloadStore.SavedFile?,
+        filesOf fresh: inout Download, history: DownloadStore.SavedFile?, listings: inout DirectoryListings,
         noting continuation: inout Continuation
     ) {
         let options = fresh.options.merged(over: queue.configuration.defaults)
         guard options.allowOverwrite != true, options.conditionalGet != true, let directory = fresh.directory else {
             return
         }
-        // The name `fresh` would be saved as, worked out once for every check below.
+        // The name `fresh` would be saved as, worked out once for every check below, and looked
+        // at only when its directory lists it (one listing for a million entries, not a million
+        // calls).
         let expected = fresh.uris.first.flatMap(URL.init(string:))
-            .flatMap { FileNaming.expectedPath(out: options.out, url: $0, directory: directory) }
+            .flatMap { FileNaming.expectedName(out: options.out, url: $0) }
+            .flatMap { listings.contains($0, in: directory) ? FileNaming.path(for: $0, in: directory) : nil }
         if let file = savedFile(for: fresh, history: history, out: options.out, in: directory, expected: expected) {
             fresh.state = .complete
             fresh.destination = file.destination
