@@ -50,34 +50,39 @@ enum ConditionalGet {
     /// Keeps the response's ETag and Last-Modified with the saved file (best effort: some file
     /// systems have no user attributes).
     static func remember(validatorsOf response: ResponseSummary?, of path: String) {
-        for (name, attribute) in [("ETag", entityTagAttribute), ("Last-Modified", lastModifiedAttribute)] {
-            guard let value = response?.header(name), !value.contains(where: \.isNewline) else { continue }
-            ExtendedAttribute.set(attribute, to: value, on: path)
-        }
+        remember(validatorsOf: response) { ExtendedAttribute.set($0, to: $1, on: path) }
     }
 
     /// `remember(validatorsOf:of:)` for a file still open as `descriptor` (not yet named).
     static func remember(validatorsOf response: ResponseSummary?, ofDescriptor descriptor: Int32) {
+        remember(validatorsOf: response) { ExtendedAttribute.set($0, to: $1, onDescriptor: descriptor) }
+    }
+
+    /// Hands each validator `response` has (one line each) to `set` as (attribute, value).
+    private static func remember(validatorsOf response: ResponseSummary?, set: (String, String) -> Void) {
         for (name, attribute) in [("ETag", entityTagAttribute), ("Last-Modified", lastModifiedAttribute)] {
             guard let value = response?.header(name), !value.contains(where: \.isNewline) else { continue }
-            ExtendedAttribute.set(attribute, to: value, onDescriptor: descriptor)
+            set(attribute, value)
         }
     }
 
     /// `applyRemoteTime(_:to:)` for a file still open as `descriptor`.
     static func applyRemoteTime(_ lastModified: String?, toDescriptor descriptor: Int32) {
-        guard let lastModified, let date = HTTPDate.parse(lastModified) else { return }
-        var times = [timespec](repeating: timespec(tv_sec: Int(date.timeIntervalSince1970), tv_nsec: 0), count: 2)
+        guard var times = fileTimes(lastModified) else { return }
         futimens(descriptor, &times)
     }
 
     /// Sets the file's mtime (and atime) to `lastModified`, an HTTP date; false when it is not one.
     @discardableResult
     static func applyRemoteTime(_ lastModified: String?, to path: String) -> Bool {
-        guard let lastModified, let date = HTTPDate.parse(lastModified) else { return false }
-        let seconds = date.timeIntervalSince1970
-        var times = [timespec](repeating: timespec(tv_sec: Int(seconds), tv_nsec: 0), count: 2)
+        guard var times = fileTimes(lastModified) else { return false }
         return utimensat(AT_FDCWD, path, &times, 0) == 0
+    }
+
+    /// An HTTP date as a file's access and modification times, or nil when it is not one.
+    private static func fileTimes(_ lastModified: String?) -> [timespec]? {
+        guard let lastModified, let date = HTTPDate.parse(lastModified) else { return nil }
+        return [timespec](repeating: timespec(tv_sec: Int(date.timeIntervalSince1970), tv_nsec: 0), count: 2)
     }
 
     private static func attribute(_ name: String, of path: String) -> String? {

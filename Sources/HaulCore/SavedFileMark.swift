@@ -13,15 +13,20 @@ enum SavedFileMark {
     /// Marks the file at `path` as saved from `uri` by download `gid`, as it is now.
     static func mark(_ path: String, uri: String, gid: String) {
         guard let (size, modified) = sizeAndTime(of: path) else { return }
-        ExtendedAttribute.set(attribute, to: "\(uri)\n\(size)\n\(modified)\n\(gid)", on: path)
+        ExtendedAttribute.set(attribute, to: value(uri: uri, size: Int64(size), modified: modified, gid: gid), on: path)
     }
 
     /// Marks the open file `descriptor` (not yet named) as saved from `uri` by download `gid`.
     static func mark(descriptor: Int32, uri: String, gid: String) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return }
-        let value = "\(uri)\n\(status.st_size)\n\(status.st_mtim.tv_sec)\n\(gid)"
+        let value = value(uri: uri, size: Int64(status.st_size), modified: status.st_mtim.tv_sec, gid: gid)
         ExtendedAttribute.set(attribute, to: value, onDescriptor: descriptor)
+    }
+
+    /// The mark's text: URI, size, mtime and gid, a line each.
+    private static func value(uri: String, size: Int64, modified: Int, gid: String) -> String {
+        "\(uri)\n\(size)\n\(modified)\n\(gid)"
     }
 
     /// The gid of the download that saved the file at `path`, when its mark names one.
