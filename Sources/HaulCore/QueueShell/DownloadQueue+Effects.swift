@@ -7,8 +7,9 @@ import HaulNet
 extension DownloadQueue {
     func perform(_ effect: QueueEffect) {
         switch effect {
-        case .start(let plan):
-            start(plan)
+        case .start:
+            // Started by `runEffects` before the rest of its batch.
+            break
         case .cancel(let id):
             running.withLock { $0.connections.removeValue(forKey: id) }?.cancel()
         case .limitSpeed(let id, let bytesPerSecond):

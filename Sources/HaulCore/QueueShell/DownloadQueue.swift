@@ -271,10 +271,7 @@ public final class DownloadQueue: ConnectionDelegate {
             }
             if batch.isEmpty { return }
             for case .start(let plan) in batch { start(plan) }
-            for effect in batch {
-                if case .start = effect { continue }
-                perform(effect)
-            }
+            for effect in batch { perform(effect) }
         }
     }
 }
