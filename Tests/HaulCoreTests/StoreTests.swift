@@ -160,6 +160,28 @@ struct StoreTests {
         #expect(StoredQueue.reconciled(download) == download)
     }
 
+    @Test("a file named just before a kill is this download's by its mark; one marked by another is not")
+    func reconcileByMark() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var unnamed = Download(id: "00000000000000a1", uris: ["http://example.com/a.bin"])
+        unnamed.directory = directory.path
+        unnamed.state = .active
+        unnamed.attempts = 1
+        let path = directory.appendingPathComponent("a.bin").path
+        try Data(count: 300).write(to: URL(fileURLWithPath: path))
+        SavedFileMark.mark(path, uri: unnamed.displayURI, gid: unnamed.id)
+        let found = StoredQueue.reconciled(unnamed)
+        #expect(found.state == .complete && found.destination == path && found.totalBytes == 300)
+
+        var other = unnamed
+        other.id = "00000000000000b2"
+        #expect(StoredQueue.reconciled(other).state == .active, "marked by another download")
+        other.destination = path
+        let startsOver = StoredQueue.reconciled(other)
+        #expect(startsOver.state == .active && startsOver.destination == nil)
+    }
+
     @Test("a stored queue continues an interrupted download, keeps order and moves, and adds the rest")
     func continueAndMove() async throws {
         let directory = try scratch()

@@ -238,9 +238,9 @@ public final class StoredQueue: Sendable {
     static func reconciled(_ download: Download) -> Download {
         guard !download.state.isFinal else { return download }
         if download.attempts > 0, download.destination.map(FileManager.default.fileExists) != true,
+            let directory = download.directory,
             let expected = download.uris.first.flatMap(URL.init(string:)).flatMap({ url in
-                FileNaming.expectedPath(
-                    out: download.options.out, url: url, directory: download.directory ?? "")
+                FileNaming.expectedPath(out: download.options.out, url: url, directory: directory)
             }), SavedFileMark.gid(of: expected) == download.id
         {
             return completed(download, at: expected)
