@@ -223,6 +223,18 @@ struct QueueOptions: ParsableArguments {
 
     /// The downloads the URLs and the queue file ask for; a queue file's problems and summary
     /// go to `report`. Returns the entries and how many lines were rejected.
+    /// The queue file the full-screen UI reads behind its first frame: a local regular file
+    /// it can read, given alone (no URL, `-o`, `--checksum` or `--mirror` that would apply to a
+    /// single entry). Any other is read first, so a missing one is an error before the screen.
+    var queueFileReadBehind: String? {
+        guard let path = basic.inputFile, path != "-", RemoteQueueFile.url(in: path) == nil, urls.isEmpty,
+            basic.out == nil, files.checksum == nil, connections.mirrors.isEmpty
+        else { return nil }
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, access(path, R_OK) == 0 else { return nil }
+        return path
+    }
+
     func entries(report: (String) -> Void) throws -> (entries: [QueueEntry], rejected: Int) {
         var entries = urls.map { QueueEntry(uris: [$0]) }
         var rejected = 0

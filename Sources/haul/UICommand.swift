@@ -54,7 +54,12 @@ struct UICommand: ParsableCommand {
         var options = options
         try options.askForPassword()
         var notices: [String] = []
-        let (entries, _) = try options.entries { notices.append($0) }
+        // A local queue file alone is read behind the first frame: a long one shows its count
+        // growing while the keys work.
+        let behind = options.queueFileReadBehind
+        var first = options
+        if behind != nil { first.basic.inputFile = nil }
+        let (entries, _) = try first.entries { notices.append($0) }
         let inbox = EventInbox()
         let configuration = try options.configuration { notices.append($0) }
         try options.startCookies { notices.append($0) }
@@ -90,6 +95,7 @@ struct UICommand: ParsableCommand {
             queueFileLimit: queueFileLimit,
             recordsFrameStats: frameStats != nil)
         if let notice = themeProblem ?? notices.last { runner.notify(notice, isError: themeProblem != nil) }
+        if let behind { UICommand.read(behind, limit: queueFileLimit, into: stored, inbox: inbox) }
         let stopHandlers = StopSignals.handle([SIGINT, SIGTERM, SIGHUP]) { inbox.requestStop() }
         withExtendedLifetime(stopHandlers) { runner.run() }
         terminal.restore()
@@ -123,6 +129,21 @@ struct UICommand: ParsableCommand {
         } catch {
             let fallback = (try? catalog.load("default")) ?? Theme.attributesOnly
             return (fallback, "\(error); using \(fallback.name)")
+        }
+    }
+
+    /// Reads the queue file at `path` off the loop and queues its entries after the stored
+    /// downloads, telling the UI what came of it.
+    private static func read(_ path: String, limit: Int64, into stored: StoredQueue, inbox: EventInbox) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            do {
+                let file = try InputFile.read(contentsOf: path, limit: limit)
+                stored.addAfterRestore(file.entries)
+                let first = file.problems.first.map { " (first problem: \($0))" } ?? ""
+                inbox.postNotice("\(file.summary) from \(path)\(first)", isError: !file.problems.isEmpty)
+            } catch {
+                inbox.postNotice("\(error)", isError: true)
+            }
         }
     }
 }

@@ -88,3 +88,32 @@ struct UIQueueTests {
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("500").path))
     }
 }
+
+/// A long queue file in the full-screen UI: the first frame comes before the file is read,
+/// the count grows, and the keys work meanwhile.
+@Suite("haul full-screen queue with a long queue file")
+struct UILongQueueFileTests {
+    @Test(
+        "the first frame comes within about a second of a 200,000-entry file; the count grows to it; ? works meanwhile")
+    func readBehindTheFirstFrame() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let lines = (0..<200_000).map { "http://127.0.0.1:9/f\($0)\n  pause=true\n" }.joined()
+        try lines.write(to: directory.appendingPathComponent("long.txt"), atomically: true, encoding: .utf8)
+        let started = Date()
+        let tmux = try TmuxSession.haul(["-i", "long.txt"], in: directory, environment: "XDG_CONFIG_HOME=/nonexistent")
+        let first = await tmux.wait(seconds: 10) { $0.contains(" haul ") }
+        let firstFrame = Date().timeIntervalSince(started)
+        #expect(first.held, "\(first.text)")
+        try tmux.send("?")
+        #expect(await tmux.wait { $0.contains("Help") || $0.contains("help") }.held, "\(tmux.capture())")
+        try tmux.send("Escape")
+        let all = await tmux.wait(seconds: 120) { $0.contains("200000 paused") }
+        #expect(all.held, "\(all.text)")
+        // Before the file was read: the whole read (a debug build on a loaded machine) takes
+        // several times longer than the first frame.
+        #expect(firstFrame < Date().timeIntervalSince(started) / 2, "first frame after \(firstFrame) s")
+        try tmux.send("q")
+        #expect(await tmux.wait { $0.contains("EXIT=0") }.held)
+    }
+}

@@ -88,6 +88,21 @@ public final class StoredQueue: Sendable {
         return continuation
     }
 
+    /// Queues `entries` after the stored downloads were restored (`restoreAll`): an entry
+    /// naming a stored download is that download, already queued; the others are added at the
+    /// end, `chunk` at a time, so a long queue file shows its count growing. Returns how many
+    /// were added. Off the UI's loop: it looks at the disk.
+    @discardableResult
+    public func addAfterRestore(_ entries: consuming [QueueEntry], chunk: Int = 50_000) -> Int {
+        var continuation = Continuation()
+        let (downloads, named) = matched(consume entries, noting: &continuation)
+        let fresh = downloads.filter { !named.contains($0.id) }
+        for start in stride(from: 0, to: fresh.count, by: max(chunk, 1)) {
+            queue.restore(Array(fresh[start..<min(start + max(chunk, 1), fresh.count)]))
+        }
+        return fresh.count
+    }
+
     /// Queues every stored download as it was (the full-screen UI's queue), then `entries`, each
     /// continuing a stored download it names (see `continueOrAdd`) or added at the end.
     /// Returns how many entries continued a stored download.
