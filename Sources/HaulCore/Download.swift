@@ -1,4 +1,5 @@
 import Foundation
+import HaulNet
 
 // MARK: - Download
 
@@ -61,7 +62,8 @@ public struct Download: Sendable, Identifiable, Equatable {
         if let path = destination ?? options.out {
             return path.split(separator: "/").last.map(String.init) ?? path
         }
-        let uri = displayURI
+        // The URI without its login, taken apart as text: no URL is parsed for a row's name.
+        let uri = uris.first.map(URIText.withoutUserInfo) ?? id
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
         let last = path.split(separator: "/").last.map(String.init) ?? uri
         return last.removingPercentEncoding ?? last
