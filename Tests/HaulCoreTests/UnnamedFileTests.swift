@@ -39,6 +39,18 @@ struct UnnamedFileTests {
         #expect(SavedFileMark.gid(of: harness.directory.appendingPathComponent("s.bin").path) == id)
     }
 
+    @Test("an out naming a folder inside the directory: the file is made and named there")
+    func outInAFolder() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let id = try harness.add(
+            try FaultServer.shared().url("/file/5000?key=\(UUID())"), [("out", "sub/deeper/n.bin")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
+        let data = try harness.contents("sub/deeper/n.bin")
+        #expect(data.count == 5000 && TestPattern.matches(data))
+    }
+
     @Test("a name taken by another file gets the next; one already holding this download's file is that file")
     func collisionsAndOwnFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-unnamed-\(UUID())")

@@ -15,9 +15,13 @@ extension DownloadQueue {
     func unnamedPath(for request: NameRequest) -> String? {
         StateLockMarker.assertNotHeld("looking at a directory")
         let options = request.download.options.merged(over: configuration.defaults)
-        let directory = request.download.directory ?? configuration.directory
-        guard (try? makeDirectory(directory)) != nil, supportsUnnamedFiles(directory) else { return nil }
-        return FileNaming.path(for: options.out ?? FileNaming.name(for: request.response), in: directory)
+        let path = FileNaming.path(
+            for: options.out ?? FileNaming.name(for: request.response),
+            in: request.download.directory ?? configuration.directory)
+        // `out` may name a folder inside the directory: the file is made where it will be named.
+        let folder = (path as NSString).deletingLastPathComponent
+        guard (try? makeDirectory(folder)) != nil, supportsUnnamedFiles(folder) else { return nil }
+        return path
     }
 
     /// Whether files with no name can be made in `directory` (asked once a directory).
