@@ -42,15 +42,15 @@ public enum FileNaming {
     /// exists nor has a partial file, unless `allowOverwrite` (then `name` itself).
     public static func uniqueDestination(for name: String, in directory: String, allowOverwrite: Bool) -> String {
         StateLockMarker.assertNotHeld("looking for a free file name")
-        var candidate = path(for: name, in: directory)
-        if allowOverwrite { return candidate }
+        if allowOverwrite { return path(for: name, in: directory) }
+        return candidates(for: name, in: directory).first { !isTaken($0) } ?? path(for: name, in: directory)
+    }
+
+    /// `name`, then `name.1.ext`, `name.2.ext`… in `directory`: the names a file may get, in
+    /// the order it tries them.
+    static func candidates(for name: String, in directory: String) -> some Sequence<String> {
         let (stem, ext) = split(name)
-        var number = 0
-        while isTaken(candidate) {
-            number += 1
-            candidate = path(for: "\(stem).\(number)\(ext)", in: directory)
-        }
-        return candidate
+        return (0...).lazy.map { number in path(for: number == 0 ? name : "\(stem).\(number)\(ext)", in: directory) }
     }
 
     /// `name` inside `directory`.
@@ -107,9 +107,7 @@ public enum FileNaming {
     static func link(
         descriptor: Int32, as name: String, in directory: String, gid: String
     ) throws(OptionError) -> String {
-        let (stem, ext) = split(name)
-        for number in 0..<1000 {
-            let candidate = path(for: number == 0 ? name : "\(stem).\(number)\(ext)", in: directory)
+        for candidate in candidates(for: name, in: directory).prefix(1000) {
             if exists(candidate) {
                 if SavedFileMark.gid(of: candidate) == gid { return candidate }
                 continue

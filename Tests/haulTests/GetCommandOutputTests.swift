@@ -6,6 +6,17 @@ import Testing
 /// `-v`, and config.toml's options under the command line's.
 @Suite("haul get output options")
 struct GetCommandOutputTests {
+    /// config.toml's path under a configuration home made in `directory`, and the environment
+    /// that points haul at it.
+    private func configFile(in directory: URL) throws -> (file: URL, environment: [String: String]) {
+        let config = directory.appendingPathComponent("config/haul")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        return (
+            config.appendingPathComponent("config.toml"),
+            ["XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+        )
+    }
+
     @Test("-o takes an absolute path, or a path relative to -d; -o - writes the body to stdout and no file")
     func outPaths() async throws {
         let server = try FaultServer.shared()
@@ -66,11 +77,9 @@ struct GetCommandOutputTests {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let config = directory.appendingPathComponent("config/haul")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        let environment = ["XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+        let (file, environment) = try configFile(in: directory)
         try "dir = \"from-config\"\nquiet = true\nheader = [\"X-A: 1\"]\n"
-            .write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+            .write(to: file, atomically: true, encoding: .utf8)
         let url = server.url("/bytes/100").absoluteString
         let configured = try await HaulProcess.run(["get", url], in: directory, environment: environment)
         #expect(configured.status == 0 && configured.stderr.isEmpty, "\(configured.stderr)")
@@ -79,9 +88,7 @@ struct GetCommandOutputTests {
         #expect(overridden.status == 0, "\(overridden.stderr)")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("mine/100").path))
 
-        try "\n\nmax-tries = \"many\"\n".write(
-            to: config.appendingPathComponent("config.toml"), atomically: true,
-            encoding: .utf8)
+        try "\n\nmax-tries = \"many\"\n".write(to: file, atomically: true, encoding: .utf8)
         let bad = try await HaulProcess.run(["get", url], in: directory, environment: environment)
         #expect(bad.status == 28, "\(bad.stderr)")
         #expect(bad.stderr.contains("config.toml:3: max-tries"), "\(bad.stderr)")
@@ -92,10 +99,7 @@ struct GetCommandOutputTests {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let config = directory.appendingPathComponent("config/haul")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        let environment = ["XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
-        let file = config.appendingPathComponent("config.toml")
+        let (file, environment) = try configFile(in: directory)
         try "netrc = false\nheadless = true\nquiet = false\ncheck-certificate = true\n"
             .write(to: file, atomically: true, encoding: .utf8)
         let run = try await HaulProcess.run(

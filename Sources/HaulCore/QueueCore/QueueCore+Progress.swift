@@ -18,16 +18,12 @@ extension QueueCore {
             download = record
         }
         guard let download else { return }
-        var speed = state.activity[downloadID]?.speed ?? 0
+        var activity = state.activity[downloadID] ?? DownloadActivity()
         state.speedSamples[downloadID, default: SpeedSample(bytes: download.bytesDone, at: now)]
-            .smooth(&speed, bytes: download.bytesDone, at: now)
-        state.activity[downloadID, default: DownloadActivity()].speed = speed
-        let activity = state.activity[downloadID] ?? DownloadActivity()
+            .smooth(&activity.speed, bytes: download.bytesDone, at: now)
+        state.activity[downloadID] = activity
         scheduleSpeedSettling()
-        emit(
-            .progress(
-                id: downloadID,
-                DownloadProgress(completed: download.completed, totalBytes: download.totalBytes, speed: speed)))
+        emit(.progress(id: downloadID, progress(of: download, speed: activity.speed)))
         // One connection is what a download shows unless it is split: only a split says so.
         if let split = state.splits[downloadID] {
             show(downloadID, .connections(1 + split.helpers.count, segments: liveSegments(downloadID)))
@@ -44,11 +40,11 @@ extension QueueCore {
         }
     }
 
-    /// How far `download` is, and how fast.
-    func progress(of download: Download) -> DownloadProgress {
+    /// How far `download` is, and how fast (its activity's speed unless given).
+    func progress(of download: Download, speed: Double? = nil) -> DownloadProgress {
         DownloadProgress(
             completed: download.completed, totalBytes: download.totalBytes,
-            speed: state.activity[download.id]?.speed ?? 0)
+            speed: speed ?? state.activity[download.id]?.speed ?? 0)
     }
 
     /// Schedules `settleSpeeds` in a second, unless it is scheduled already.

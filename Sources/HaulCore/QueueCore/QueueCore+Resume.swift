@@ -61,12 +61,13 @@ extension QueueCore {
                     NameRequest(
                         connection: id, download: download, response: response, request: facts.currentRequest,
                         offset: offset, total: total, replacing: facts.conditionalFile, mayBeUnnamed: unnamed,
-                        spillAfter: unnamed && total < 0 ? spillLimit(download) : nil)))
+                        spillAfter: unnamed && total < 0 ? unnamedLimit(download) : nil)))
         }
     }
 
-    /// After how many bytes a body of unknown length in a file with no name becomes a partial file.
-    func spillLimit(_ download: Download) -> Int64 {
+    /// The longest body that goes to a file with no name; one of unknown length becomes a
+    /// partial file when it grows past this.
+    func unnamedLimit(_ download: Download) -> Int64 {
         options(of: download).resumableAbove ?? configuration.unnamedFileLimit
     }
 
@@ -76,11 +77,9 @@ extension QueueCore {
     /// no partial file yet (one that has keeps it).
     func mayBeUnnamed(_ download: Download, offset: Int64, total: Int64, replacing: String?) -> Bool {
         let options = options(of: download)
-        let limit = options.resumableAbove ?? configuration.unnamedFileLimit
-        let splits =
-            total > 0 && min(options.split ?? 5, options.maxConnectionPerServer ?? 1) > 1
-            && total >= 2 * (options.minSplitSize ?? 20 << 20)
-        return configuration.unnamedFiles && limit > 0 && offset == 0 && total <= limit && !splits
+        let limit = unnamedLimit(download)
+        return configuration.unnamedFiles && limit > 0 && offset == 0 && total <= limit
+            && !wouldSplit(download, total: total)
             && options.checksum == nil
             && replacing == nil && options.allowOverwrite != true && options.autoFileRenaming != false
             && options.continueExisting != true && download.destination == nil

@@ -24,8 +24,7 @@ extension QueueCore {
         let options = options(of: download)
         let mirrors = mirrorRequests(of: download, first: accepted.request)
         let perMirror = options.maxConnectionPerServer ?? 1
-        // Connections: `-s`, capped by `-x` on each mirror.
-        let limit = min(options.split ?? 5, perMirror * mirrors.count)
+        let limit = QueueCore.splitLimit(options, mirrors: mirrors.count)
         let response = accepted.response
         let validator = response.validator
         guard limit > 1, total > 0, validator != nil, !state.noSplit.contains(download.id), !response.isMultipartPart,
@@ -50,6 +49,23 @@ extension QueueCore {
         shareSpeedLimit(download.id)
         watchForLaggards(download.id)
         return ranges[0].upperBound
+    }
+
+    /// How many connections a split of a download with these options may use: `-s`, capped by
+    /// `-x` on each of its mirrors.
+    static func splitLimit(_ options: DownloadOptions, mirrors: Int) -> Int {
+        min(options.split ?? 5, (options.maxConnectionPerServer ?? 1) * mirrors)
+    }
+
+    /// Whether a body of `total` bytes of `download` would be split, as `planSplit` splits.
+    func wouldSplit(_ download: Download, total: Int64) -> Bool {
+        let options = options(of: download)
+        let limit = QueueCore.splitLimit(options, mirrors: download.uris.count)
+        guard limit > 1, total > 0 else { return false }
+        let planner = SegmentPlanner(
+            length: total, minSplitSize: options.minSplitSize ?? 20 << 20, maxConnections: limit,
+            patience: configuration.patience)
+        return planner.initialRanges(completed: ByteRanges()).count > 1
     }
 
     /// The first connection's request, then one for each other usable URI of the download.
