@@ -49,12 +49,13 @@ struct QueueCoreUnnamedTests {
             case "a split":
                 options.split = 4
                 options.maxConnectionPerServer = 4
-                options.minSplitSize = 1024
+                options.minSplitSize = 1 << 20
             default: break
             }
         }
         _ = core.add(["k"], configure)
-        let length = reason == "longer than the limit" ? 9_000_000 : 5000
+        // A split needs two segments of at least the minimum size: 5 MB in 1 MiB pieces.
+        let length = reason == "longer than the limit" ? 9_000_000 : reason == "a split" ? 5_000_000 : 5000
         let effects = core.answer(1, 200, ["Content-Length": "\(length)", "Accept-Ranges": "bytes", "ETag": "\"e\""])
         #expect(effects.last == "name c1 from 0 of \(length)", "\(reason)")
     }
