@@ -28,6 +28,8 @@ public final class AppRunner {
     private let themeLoads = DispatchQueue(label: "haul.theme-loads")
     private let chosenTheme: ThemeChoice
     private var state: AppState
+    /// The generation of the last sort sent off the loop.
+    private var sortStarted: Int?
     /// Frame and key timings, kept only when asked for (`--frame-stats`).
     public private(set) var stats: FrameStats?
 
@@ -64,16 +66,18 @@ public final class AppRunner {
         var lastTick = ProcessInfo.processInfo.systemUptime
         var dirty = true
         while true {
-            let keys = terminal.readKeys(timeout: 50)
-            let (events, notices, loadedTheme, stop) = inbox.take()
-            if stop { return }
-            for event in events { _ = state.reduce(.queue(event)) }
-            if let loadedTheme {
+            // No wait for keys while rows are being worked out: the next slice is due.
+            let keys = terminal.readKeys(timeout: state.isScanningRows ? 0 : 50)
+            let taken = inbox.take()
+            if taken.stop { return }
+            for event in taken.events { _ = state.reduce(.queue(event)) }
+            if let loadedTheme = taken.theme {
                 theme = loadedTheme
                 _ = state.reduce(.themeChanged(loadedTheme.name))
             }
-            if let notice = notices.last { notify(notice.text, isError: notice.isError) }
-            if !events.isEmpty || !notices.isEmpty || loadedTheme != nil { dirty = true }
+            if let notice = taken.notices.last { notify(notice.text, isError: notice.isError) }
+            if let sorted = taken.sortedRows { _ = state.reduce(.rowsSorted(sorted)) }
+            if taken.changesScreen { dirty = true }
             let now = ProcessInfo.processInfo.systemUptime
             if now - lastTick >= 1 {
                 lastTick = now
@@ -87,6 +91,8 @@ public final class AppRunner {
                     perform(effect)
                 }
             }
+            if scanRows(since: now) { dirty = true }
+            startSort()
             if keyed || (dirty && now - lastFrame >= 1 / AppRunner.framesPerSecond) {
                 let start = ProcessInfo.processInfo.systemUptime
                 terminal.draw(ScreenRenderer.render(state), theme: theme)
@@ -101,6 +107,28 @@ public final class AppRunner {
                 lastFrame = now
                 dirty = false
             }
+        }
+    }
+
+    /// Slices of a filter or sort, for up to `scanBudget` seconds of this turn; whether any ran.
+    private func scanRows(since start: Double) -> Bool {
+        var scanned = false
+        while state.isScanningRows, ProcessInfo.processInfo.systemUptime - start < AppRunner.scanBudget {
+            _ = state.reduce(.scanRows)
+            scanned = true
+        }
+        return scanned
+    }
+
+    /// Seconds of a turn that slices of a filter or sort may take: with the frame, under 5 ms.
+    static let scanBudget = 0.003
+
+    /// Sorts a finished scan's rows off the loop; the result comes back through the inbox.
+    private func startSort() {
+        guard let request = state.sortRequest, request.generation != sortStarted else { return }
+        sortStarted = request.generation
+        DispatchQueue.global(qos: .userInitiated).async { [inbox] in
+            inbox.postSortedRows(request.run())
         }
     }
 

@@ -13,6 +13,7 @@ public final class EventInbox: Sendable {
         var events: [DownloadEvent] = []
         var notices: [Notice] = []
         var theme: Theme?
+        var sortedRows: RowSortResult?
         var stopRequested = false
     }
 
@@ -46,20 +47,40 @@ public final class EventInbox: Sendable {
         contents.withLock { $0.theme = theme }
     }
 
+    /// Files rows sorted off the loop; only the latest sort is kept. Any thread.
+    public func postSortedRows(_ result: RowSortResult) {
+        contents.withLock { $0.sortedRows = result }
+    }
+
     /// Asks the loop to quit at its next turn; any thread.
     public func requestStop() {
         contents.withLock { $0.stopRequested = true }
     }
 
-    /// Every event, notice and theme filed since the last call, and whether a stop was asked for.
-    func take() -> (events: [DownloadEvent], notices: [Notice], theme: Theme?, stop: Bool) {
+    /// What `take` hands the loop.
+    struct Taken {
+        var events: [DownloadEvent]
+        var notices: [Notice]
+        var theme: Theme?
+        var sortedRows: RowSortResult?
+        var stop: Bool
+
+        /// Whether anything here changes the screen.
+        var changesScreen: Bool { !events.isEmpty || !notices.isEmpty || theme != nil || sortedRows != nil }
+    }
+
+    /// Everything filed since the last call, and whether a stop was asked for.
+    func take() -> Taken {
         contents.withLock { contents in
             defer {
                 contents.events.removeAll(keepingCapacity: true)
                 contents.notices.removeAll()
                 contents.theme = nil
+                contents.sortedRows = nil
             }
-            return (contents.events, contents.notices, contents.theme, contents.stopRequested)
+            return Taken(
+                events: contents.events, notices: contents.notices, theme: contents.theme,
+                sortedRows: contents.sortedRows, stop: contents.stopRequested)
         }
     }
 }

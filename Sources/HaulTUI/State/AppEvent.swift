@@ -16,6 +16,10 @@ public enum AppEvent: Sendable {
     case themeChanged(String)
     /// Something to tell the user, from outside the reducer (a queue file's summary, an error).
     case notice(String, isError: Bool)
+    /// Scan the next slice of rows for the filter or sort (`AppState.isScanningRows`).
+    case scanRows
+    /// The rows of a `RowSortRequest`, sorted off the UI thread.
+    case rowsSorted(RowSortResult)
 }
 
 // MARK: - Effect

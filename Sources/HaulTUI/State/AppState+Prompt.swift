@@ -50,7 +50,9 @@ extension AppState {
         switch prompt.kind {
         case .filter:
             if !text.isEmpty {
-                say("showing \(visible.count) of \(order.count) (/ then Esc clears the filter)", error: false)
+                let shown =
+                    isWorkingOutRows ? "looking through \(order.count)…" : "showing \(visible.count) of \(order.count)"
+                say("\(shown) (/ then Esc clears the filter)", error: false)
             }
             return []
         case .add:

@@ -20,7 +20,7 @@ extension AppState {
                 if download.state == .active { activeSpeeds[download.id] = 0 }
             }
             if selected == nil { selected = order.first }
-            markStructureChanged()
+            markStructureChanged(appended: added.count)
         case .stateChanged(let download, let from):
             guard replace(download) else { return }
             counts[from, default: 1] -= 1
@@ -77,64 +77,6 @@ extension AppState {
         totals.count(download, 1)
         if (!filter.isEmpty || sort == .name) && old.destination != download.destination { visibleDirty = true }
         return true
-    }
-
-    /// The rows must be recomputed: at once when they are the queue order, else lazily.
-    mutating func markStructureChanged() {
-        if filter.isEmpty && sort == .queue {
-            visible = order
-            visibleIsOrder = true
-        } else {
-            visibleDirty = true
-            refreshVisible()
-        }
-    }
-
-    // MARK: - Rows
-
-    /// Recomputes `visible` from the filter and sort, when something changed.
-    mutating func refreshVisible(force: Bool = false) {
-        guard visibleDirty || force else { return }
-        visibleDirty = false
-        if filter.isEmpty && sort == .queue {
-            visible = order
-            visibleIsOrder = true
-            visiblePosition = [:]
-            return
-        }
-        let needle = filter.lowercased()
-        let downloads = self.downloads
-        var rows =
-            needle.isEmpty
-            ? order
-            : order.filter { id in
-                downloads[id].map { AppState.name(of: $0).lowercased().contains(needle) } ?? false
-            }
-        switch sort {
-        case .queue: break
-        case .name:
-            let names = Dictionary(uniqueKeysWithValues: rows.map { ($0, AppState.name(of: downloads[$0])) })
-            rows.sort { (names[$0] ?? "").localizedStandardCompare(names[$1] ?? "") == .orderedAscending }
-        case .progress: rows.sort { AppState.fraction(downloads[$0]) > AppState.fraction(downloads[$1]) }
-        case .speed: rows.sort { (activity[$0]?.speed ?? 0) > (activity[$1]?.speed ?? 0) }
-        case .size: rows.sort { (downloads[$0]?.totalBytes ?? -1) > (downloads[$1]?.totalBytes ?? -1) }
-        }
-        visible = rows
-        visibleIsOrder = false
-        visiblePosition = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1, $0) })
-        if let selected, visiblePosition[selected] == nil { self.selected = rows.first }
-        keepSelectionInView()
-    }
-
-    /// The name a row shows (`Download.shownName`), empty for none.
-    static func name(of download: Download?) -> String {
-        download?.shownName ?? ""
-    }
-
-    /// Done as a fraction (0 when the size is unknown).
-    static func fraction(_ download: Download?) -> Double {
-        guard let download, download.totalBytes > 0 else { return download?.state == .complete ? 1 : 0 }
-        return min(Double(download.bytesDone) / Double(download.totalBytes), 1)
     }
 
     // MARK: - Selection

@@ -32,8 +32,7 @@ extension AppState {
             if speedHistory.count > AppState.historyLength {
                 speedHistory.removeFirst(speedHistory.count - AppState.historyLength)
             }
-            if sort == .speed || sort == .progress { visibleDirty = true }
-            refreshVisible()
+            resortEachTick()
             return []
         case .themeChanged(let name):
             themeName = name
@@ -41,6 +40,12 @@ extension AppState {
             return []
         case .notice(let text, let isError):
             message = Message(text: text, isError: isError)
+            return []
+        case .scanRows:
+            scanRows()
+            return []
+        case .rowsSorted(let result):
+            showSorted(result)
             return []
         }
     }

@@ -96,6 +96,15 @@ public struct AppState: Sendable {
     var visiblePosition: [String: Int] = [:]
     var visibleIsOrder = true
     var visibleDirty = false
+    /// The filter or sort being worked out, a slice per `.scanRows` (see `RowScan`).
+    var rowScan: RowScan?
+    /// Counts scans: a sort that comes back for an older one is dropped.
+    var rowsGeneration = 0
+    /// Ticks since rows sorted by speed or progress were last sorted again.
+    var ticksSinceResort = 0
+    /// A finished scan's rows, for the app to sort off the UI thread and send back as
+    /// `.rowsSorted`.
+    public internal(set) var sortRequest: RowSortRequest?
     /// How many downloads are in each state.
     public internal(set) var counts: [Download.State: Int] = [:]
     /// Bytes a second of each active download.

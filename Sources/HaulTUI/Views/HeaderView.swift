@@ -29,6 +29,7 @@ enum HeaderView {
 
         var summary: [String] = []
         if !state.filter.isEmpty { summary.append("filter '\(TextSanitizer.visible(state.filter))'") }
+        if state.isWorkingOutRows { summary.append(state.sort == .queue ? "filtering…" : "sorting…") }
         if state.totals.size > 0 {
             var total = "\(ByteCount.format(state.totals.done)) / \(ByteCount.format(state.totals.size))"
             if state.totals.remaining > 0, state.totalSpeed > 1 {

@@ -78,7 +78,9 @@ enum QueueListView {
             let note =
                 state.order.isEmpty
                 ? "the queue is empty: press a to add URLs, i to import a queue file"
-                : "no download matches the filter '\(TextSanitizer.visible(state.filter))'"
+                : state.isWorkingOutRows
+                    ? "looking for '\(TextSanitizer.visible(state.filter))'…"
+                    : "no download matches the filter '\(TextSanitizer.visible(state.filter))'"
             grid.put(note, x: 1, y: AppState.listTop, role: .muted)
         }
     }
