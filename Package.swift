@@ -34,7 +34,10 @@ let package = Package(
         .target(name: "HaulNet", dependencies: ["CCurl", "CFiles"]),
         .target(
             name: "HaulCore",
-            dependencies: ["HaulNet", "CZlib", "CFiles", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "HaulNet", "CZlib", "CFiles", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(name: "HaulTUI", dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "HaulCurses", dependencies: ["HaulTUI", "CNcurses"]),

@@ -21,9 +21,13 @@ enum Aria2Options {
 
     /// aria2 options about BitTorrent or Metalink, which haul does not speak.
     static func isBitTorrentOrMetalink(_ name: String) -> Bool {
-        let prefixes = ["bt-", "metalink-", "seed-", "follow-", "dht-", "enable-dht", "peer-", "torrent-"]
-        return prefixes.contains { name.hasPrefix($0) } || ["select-file", "index-out", "listen-port"].contains(name)
+        bitTorrentPrefixes.contains { name.hasPrefix($0) } || bitTorrentNames.contains(name)
     }
+
+    private static let bitTorrentPrefixes = [
+        "bt-", "metalink-", "seed-", "follow-", "dht-", "enable-dht", "peer-", "torrent-",
+    ]
+    private static let bitTorrentNames: Set<String> = ["select-file", "index-out", "listen-port"]
 
     /// The warning for an option line haul does not use, or nil when it is one haul sets.
     static func warning(for name: String) -> String? {

@@ -15,6 +15,16 @@ struct DownloadTable {
     /// Every download, in the order they were added while none was removed.
     var values: [Download] { slots }
 
+    /// How many downloads `isIncluded` takes, each read where it is.
+    func count(where isIncluded: (Download) -> Bool) -> Int {
+        slots.count(where: isIncluded)
+    }
+
+    /// The ids of the downloads `isIncluded` takes, in no particular order.
+    func ids(where isIncluded: (Download) -> Bool) -> [String] {
+        slots.compactMap { isIncluded($0) ? $0.id : nil }
+    }
+
     /// Adds `downloads` at the end, giving any whose id is already taken (a queue file naming a
     /// gid twice) a new one, written back into `downloads`. An empty table takes the array's
     /// storage as it is: a queue of 100,000 is not copied.

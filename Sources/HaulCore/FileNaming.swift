@@ -69,6 +69,38 @@ public enum FileNaming {
         out ?? sanitize(url.lastPathComponent)
     }
 
+    /// `expectedName` for the URI `uri`; a last path segment with nothing to decode in it is
+    /// read off the text, without parsing a URL (a queue of a million pays for each parse).
+    public static func expectedName(out: String?, uri: String) -> String? {
+        if let out { return out }
+        if let segment = plainLastSegment(of: uri) { return sanitize(segment) }
+        return URL(string: uri).flatMap { expectedName(out: nil, url: $0) }
+    }
+
+    /// The last segment of `uri`'s path when it is printable ASCII without `%`, `;` or `\\`,
+    /// read as bytes.
+    private static func plainLastSegment(of uri: String) -> String? {
+        let bytes = uri.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) else {
+            return nil
+        }
+        let isQueryOrFragment = { (byte: UInt8) in byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
+        let authority = bytes.index(colon, offsetBy: 3)
+        guard
+            let pathStart = bytes[authority...].firstIndex(where: { $0 == UInt8(ascii: "/") || isQueryOrFragment($0) }),
+            bytes[pathStart] == UInt8(ascii: "/")
+        else { return nil }
+        let pathEnd = bytes[pathStart...].firstIndex(where: isQueryOrFragment) ?? bytes.endIndex
+        guard let lastSlash = bytes[pathStart..<pathEnd].lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let segment = bytes[bytes.index(after: lastSlash)..<pathEnd]
+        guard !segment.isEmpty,
+            segment.allSatisfy({
+                $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "\\")
+            })
+        else { return nil }
+        return String(Substring(segment))
+    }
+
     /// Whether `path` is taken: by a file, by its partial file, or by the partial file of a
     /// download named `path.part` (which becomes `path.part` when it is renamed), so a
     /// download's name and its `.part` are reserved together.

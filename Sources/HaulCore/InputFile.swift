@@ -112,14 +112,55 @@ public enum InputFile {
     public static func save(
         _ entries: some Sequence<QueueEntry>, to path: String, includingSecrets: Bool
     ) throws(FileError) {
+        try write(entries.lazy.map { text(of: $0, includingSecrets: includingSecrets) }, to: path)
+    }
+
+    /// Writes `downloads` to `path` as `save` does, each entry with its download's gid, so that
+    /// reading the file back continues them (what `--save-session` writes). Downloads that share
+    /// their options (a queue file's) have their option lines made once.
+    public static func saveSession(
+        _ downloads: some Sequence<Download>, to path: String, includingSecrets: Bool
+    ) throws(FileError) {
+        var last: (options: DownloadOptions, lines: SessionOptionLines)?
+        let texts = downloads.lazy.map { download in
+            let lines: SessionOptionLines
+            if let last, last.options.sharesValues(with: download.options) {
+                lines = last.lines
+            } else {
+                lines = SessionOptionLines(download.options, includingSecrets: includingSecrets)
+                last = (download.options, lines)
+            }
+            return uriLine(of: download.uris, includingSecrets: includingSecrets) + lines.head + " gid=\(download.id)\n"
+                + lines.tail
+        }
+        try write(texts, to: path)
+    }
+
+    /// A download's option lines but its gid: those before where the gid goes, and those after.
+    private struct SessionOptionLines {
+        var head = ""
+        var tail = ""
+
+        init(_ options: DownloadOptions, includingSecrets: Bool) {
+            for (name, value) in options.pairs(includingSecrets: includingSecrets) where name != "gid" {
+                if name == "header" {
+                    tail += " \(name)=\(value)\n"
+                } else {
+                    head += " \(name)=\(value)\n"
+                }
+            }
+        }
+    }
+
+    private static func write(_ texts: some Sequence<String>, to path: String) throws(FileError) {
         guard let (descriptor, temporary) = PosixFile.createTemporary(beside: path, mode: 0o600) else {
             throw FileError(description: "cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
         var pending: [UInt8] = []
         pending.reserveCapacity(1 << 16)
         var complete = true
-        for entry in entries {
-            pending += text(of: entry, includingSecrets: includingSecrets).utf8
+        for text in texts {
+            pending += text.utf8
             if pending.count >= 1 << 16 {
                 complete = PosixFile.writeAll(pending, to: descriptor)
                 pending.removeAll(keepingCapacity: true)
@@ -136,10 +177,14 @@ public enum InputFile {
         }
     }
 
+    /// The line of `uris`, joined by TAB.
+    private static func uriLine(of uris: [String], includingSecrets: Bool) -> String {
+        uris.map { URIText.shown($0, includingSecrets: includingSecrets) }.joined(separator: "\t") + "\n"
+    }
+
     /// One entry's lines.
     private static func text(of entry: QueueEntry, includingSecrets: Bool) -> String {
-        var text =
-            entry.uris.map { URIText.shown($0, includingSecrets: includingSecrets) }.joined(separator: "\t") + "\n"
+        var text = uriLine(of: entry.uris, includingSecrets: includingSecrets)
         for (name, value) in entry.options.pairs(includingSecrets: includingSecrets) {
             text += " \(name)=\(value)\n"
         }

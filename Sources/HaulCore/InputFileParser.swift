@@ -41,7 +41,10 @@ struct InputFileParser {
         closeEntry()
         var uris: [String] = []
         var problems: [String] = []
-        let fields = line.split(separator: "\t").map { String($0.trimmingBlanks()) }.filter { !$0.isEmpty }
+        // Most lines are one URI with no blank around it: taken as it is.
+        let fields =
+            line.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 })
+            ? line.split(separator: "\t").map { String($0.trimmingBlanks()) }.filter { !$0.isEmpty } : [line]
         for field in fields {
             if let problem = QueueEntry.uriProblem(field) {
                 problems.append(problem)

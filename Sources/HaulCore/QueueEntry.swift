@@ -54,8 +54,7 @@ public struct QueueEntry: Sendable, Equatable {
     /// goes to the full parse.
     static func isPlainWebURI(_ text: String) -> Bool {
         let bytes = text.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
-            Request.supportedSchemes.contains(String(text[..<colon]).lowercased()),
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), isSupportedScheme(bytes[..<colon]),
             bytes[colon...].starts(with: "://".utf8)
         else { return false }
         let host = bytes.index(colon, offsetBy: 3)
@@ -65,6 +64,16 @@ public struct QueueEntry: Sendable, Equatable {
             return false
         }
         return bytes[hostEnd...].allSatisfy(isPlainURIByte)
+    }
+
+    /// Whether `scheme` is one haul loads, in any case, read without making a string of it.
+    private static func isSupportedScheme(_ scheme: Substring.UTF8View) -> Bool {
+        guard scheme.count <= 8 else { return false }
+        var lowered = ""
+        for byte in scheme {
+            lowered.unicodeScalars.append(Unicode.Scalar(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte))
+        }
+        return Request.supportedSchemes.contains(lowered)
     }
 
     private static func isHostByte(_ byte: UInt8) -> Bool {

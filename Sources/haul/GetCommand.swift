@@ -108,9 +108,8 @@ struct GetCommand: ParsableCommand {
             let total = queue.ids.count
             let unfinished = stride(from: 0, to: total, by: 10_000).lazy
                 .flatMap { queue.downloads(at: $0..<($0 + 10_000)) }
-                .map(\.sessionEntry)
             do {
-                try InputFile.save(unfinished, to: saveSession, includingSecrets: false)
+                try InputFile.saveSession(unfinished, to: saveSession, includingSecrets: false)
             } catch {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))
                 throw ExitCode(1)

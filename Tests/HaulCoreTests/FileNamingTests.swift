@@ -62,6 +62,25 @@ struct FileNamingTests {
     }
 }
 
+@Suite("Expected names")
+struct ExpectedNameTests {
+    @Test("the name read off a URI's text is the one its parsed URL gives")
+    func fromText() throws {
+        let uris = [
+            "http://127.0.0.1:1/f1", "https://example.com/a/b/file.tar.gz?x=1#y", "http://h/dir/",
+            "http://h", "http://h/", "http://h/a%20b.txt", "http://h/a;b", "http://h/..", "http://h/.hidden",
+            "ftp://user:pw@h/pub/x.iso", "http://h/x?y/z", "http://h#a/b", "http://[::1]:8080/v6.bin", "http://h/a\\b",
+            "http://h/caf%C3%A9.txt", "http://h/a b",
+        ]
+        for uri in uris {
+            let url = try #require(URL(string: uri))
+            #expect(
+                FileNaming.expectedName(out: nil, uri: uri) == FileNaming.expectedName(out: nil, url: url), "\(uri)")
+        }
+        #expect(FileNaming.expectedName(out: "given.bin", uri: "http://h/f") == "given.bin")
+    }
+}
+
 @Suite("Text and sizes")
 struct TextAndSizeTests {
     @Test("controls are made visible for screens, and whole escape sequences dropped for names")

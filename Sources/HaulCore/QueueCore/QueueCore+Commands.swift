@@ -6,6 +6,12 @@ import HaulNet
 extension QueueCore {
     mutating func add(_ batch: [Download]) {
         var downloads = batch
+        let start = state.order.count
+        // Admission had looked at every download before these: it goes on from the first
+        // queued one of them (a million paused entries are not looked at one by one).
+        if state.scanFrom >= start {
+            state.scanFrom = start + (downloads.firstIndex { $0.state == .queued } ?? downloads.count)
+        }
         state.downloads.append(&downloads)
         state.position.reserveCapacity(state.position.count + downloads.count)
         state.order.reserveCapacity(state.order.count + downloads.count)

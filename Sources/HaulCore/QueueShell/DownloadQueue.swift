@@ -91,12 +91,15 @@ public final class DownloadQueue: ConnectionDelegate {
     /// The ids of the downloads in `states`, in queue order (without copying the downloads, which
     /// for a long queue would cost memory).
     public func ids(in states: Set<Download.State>) -> [String] {
-        reading { state in state.order.filter { state.downloads[$0].map { states.contains($0.state) } ?? false } }
+        reading { state in
+            let matching = Set(state.downloads.ids { states.contains($0.state) })
+            return matching.isEmpty ? [] : state.order.filter(matching.contains)
+        }
     }
 
     /// How many downloads are in `states` (no copy of them).
     public func count(in states: Set<Download.State>) -> Int {
-        reading { state in state.order.count { state.downloads[$0].map { states.contains($0.state) } ?? false } }
+        reading { state in state.downloads.count { states.contains($0.state) } }
     }
 
     /// The downloads at `positions` of the queue order (clamped): a long queue read in pieces,

@@ -10,9 +10,18 @@ struct DirectoryListings {
 
     /// Whether anything is named `name` in `directory` (as it was when first listed).
     mutating func contains(_ name: String, in directory: String) -> Bool {
-        if let listed = names[directory] { return listed.contains(name) }
+        listing(of: directory).contains(name)
+    }
+
+    /// Whether `directory` held nothing (or was not there) when first listed.
+    mutating func isEmpty(_ directory: String) -> Bool {
+        listing(of: directory).isEmpty
+    }
+
+    private mutating func listing(of directory: String) -> Set<String> {
+        if let listed = names[directory] { return listed }
         let listed = Set((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
         names[directory] = listed
-        return listed.contains(name)
+        return listed
     }
 }

@@ -243,7 +243,8 @@ public final class DownloadStore: Sendable {
                 let now = Date().timeIntervalSince1970
                 var next = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM download").map { $0 + 1 } ?? 0
                 let previousState = try db.cachedStatement(sql: "SELECT state FROM download WHERE id = ?")
-                let upsert = try db.cachedStatement(
+                var upsert = try BoundStatement(
+                    db,
                     sql: """
                         INSERT INTO download (id, position, uris, options, state, directory, destination, total_bytes,
                                               completed, validator, attempts, last_error, updated_at)
@@ -284,11 +285,20 @@ public final class DownloadStore: Sendable {
                     // file's million paused entries are mostly one URI and no ranges.
                     let uris = download.uris.count == 1 ? download.uris[0] : download.uris.joined(separator: "\n")
                     let completed = download.completed.isEmpty ? "" : download.completed.description
-                    try upsert.execute(arguments: [
-                        download.id, next, uris, options, download.state.rawValue, download.directory,
-                        download.destination, download.totalBytes, completed, download.validator,
-                        download.attempts, download.lastError, now,
-                    ])
+                    upsert.bind(download.id)
+                    upsert.bind(next)
+                    upsert.bind(uris)
+                    upsert.bind(options)
+                    upsert.bind(download.state.rawValue)
+                    upsert.bind(download.directory)
+                    upsert.bind(download.destination)
+                    upsert.bind(download.totalBytes)
+                    upsert.bind(completed)
+                    upsert.bind(download.validator)
+                    upsert.bind(download.attempts)
+                    upsert.bind(download.lastError)
+                    upsert.bind(now)
+                    try upsert.run()
                     next += 1
                 }
                 let advance = try db.cachedStatement(

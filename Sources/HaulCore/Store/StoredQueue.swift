@@ -164,17 +164,19 @@ public final class StoredQueue: Sendable {
         filesOf fresh: inout Download, history: DownloadStore.SavedFile?, listings: inout DirectoryListings,
         noting continuation: inout Continuation
     ) {
-        let options = fresh.options.merged(over: queue.configuration.defaults)
-        guard options.allowOverwrite != true, options.conditionalGet != true, let directory = fresh.directory else {
-            return
-        }
+        // Nothing to find: no file the history remembers, and nothing in the directory.
+        guard let directory = fresh.directory, history != nil || !listings.isEmpty(directory) else { return }
+        let defaults = queue.configuration.defaults
+        let out = fresh.options.out ?? defaults.out
+        guard (fresh.options.allowOverwrite ?? defaults.allowOverwrite) != true,
+            (fresh.options.conditionalGet ?? defaults.conditionalGet) != true
+        else { return }
         // The name `fresh` would be saved as, worked out once for every check below, and looked
         // at only when its directory lists it (one listing for a million entries, not a million
         // calls).
-        let expected = fresh.uris.first.flatMap(URL.init(string:))
-            .flatMap { FileNaming.expectedName(out: options.out, url: $0) }
+        let expected = fresh.uris.first.flatMap { FileNaming.expectedName(out: out, uri: $0) }
             .flatMap { listings.contains($0, in: directory) ? FileNaming.path(for: $0, in: directory) : nil }
-        if let file = savedFile(for: fresh, history: history, out: options.out, in: directory, expected: expected) {
+        if let file = savedFile(for: fresh, history: history, out: out, in: directory, expected: expected) {
             fresh.state = .complete
             fresh.destination = file.destination
             fresh.totalBytes = file.bytes
@@ -182,7 +184,7 @@ public final class StoredQueue: Sendable {
             return
         }
         guard let path = expected else { return }
-        guard options.continueExisting == true else {
+        guard (fresh.options.continueExisting ?? defaults.continueExisting) == true else {
             if FileManager.default.fileExists(atPath: path) { continuation.continuable.append(path) }
             return
         }
