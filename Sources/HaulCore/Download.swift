@@ -25,22 +25,70 @@ public struct Download: Sendable, Identifiable, Equatable {
     /// The directory the file goes to, fixed when the download is queued (its `dir` option, else
     /// the queue's directory), so a restored download lands where it started.
     public var directory: String?
-    /// The final path, once the first response has named the file.
-    public var destination: String?
     /// The byte ranges already written to the partial file.
     public var completed = ByteRanges()
     /// The whole file's length, or -1 while unknown.
     public var totalBytes: Int64 = -1
     public var attempts = 0
-    public var lastError: String?
+    /// What attempts left (the file's name, the validator, the last failure), kept apart: none
+    /// until something is set, so a queue of a million that never ran does not carry it.
+    private var record: [AttemptRecord] = []
+
+    /// The fields of `record`.
+    private struct AttemptRecord: Sendable, Equatable {
+        var destination: String?
+        var lastError: String?
+        var errorCode: ErrorCode?
+        var failureNote: String?
+        var nextAttemptAt: Date?
+        var validator: String?
+    }
+
+    /// The final path, once the first response has named the file.
+    public var destination: String? {
+        get { record.first?.destination }
+        set { setRecord(\.destination, newValue) }
+    }
+
+    public var lastError: String? {
+        get { record.first?.lastError }
+        set { setRecord(\.lastError, newValue) }
+    }
+
     /// Why the last attempt failed, numbered as aria2 numbers it (nil while none failed).
-    public var errorCode: ErrorCode?
+    public var errorCode: ErrorCode? {
+        get { record.first?.errorCode }
+        set { setRecord(\.errorCode, newValue) }
+    }
+
     /// The last failure in a word or two for a queue row: `404 Not Found`, `refused`.
-    public var failureNote: String?
+    public var failureNote: String? {
+        get { record.first?.failureNote }
+        set { setRecord(\.failureNote, newValue) }
+    }
+
     /// When a download waiting to be tried again starts its next attempt (not stored).
-    public var nextAttemptAt: Date?
+    public var nextAttemptAt: Date? {
+        get { record.first?.nextAttemptAt }
+        set { setRecord(\.nextAttemptAt, newValue) }
+    }
+
     /// The ETag (else Last-Modified) the partial data was read under; a resume must match it.
-    public var validator: String?
+    public var validator: String? {
+        get { record.first?.validator }
+        set { setRecord(\.validator, newValue) }
+    }
+
+    /// Sets one field of `record`, made when the first value arrives and dropped when the last
+    /// is cleared (so equal downloads compare equal).
+    private mutating func setRecord<Value>(_ field: WritableKeyPath<AttemptRecord, Value?>, _ value: Value?) {
+        if record.isEmpty {
+            guard value != nil else { return }
+            record.append(AttemptRecord())
+        }
+        record[0][keyPath: field] = value
+        if value == nil, record[0] == AttemptRecord() { record.removeAll() }
+    }
 
     public init(id: String = Download.makeID(), uris: [String], options: DownloadOptions = DownloadOptions()) {
         self.id = id
