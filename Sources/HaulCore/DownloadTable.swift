@@ -15,6 +15,12 @@ struct DownloadTable {
     /// Every download, in the order they were added while none was removed.
     var values: [Download] { slots }
 
+    /// Makes room for `count` downloads in all.
+    mutating func reserveCapacity(_ count: Int) {
+        slots.reserveCapacity(count)
+        slotOf.reserveCapacity(count)
+    }
+
     /// How many downloads `isIncluded` takes, each read where it is.
     func count(where isIncluded: (Download) -> Bool) -> Int {
         slots.count(where: isIncluded)

@@ -74,6 +74,32 @@ struct StoreTests {
         #expect(try store.load().downloads == [download], "progress after a copy amends the copy")
     }
 
+    @Test("a long run of added downloads is written at once, not at the next checkpoint; later changes still are")
+    func longAddWrittenAtOnce() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DownloadStore(path: directory.appendingPathComponent("haul.sqlite").path)
+        let checkpointer = Checkpointer(store: store, interval: 60) { Issue.record("\($0)") }
+        let few = (0..<10).map { Download(uris: ["http://127.0.0.1/f\($0)"]) }
+        checkpointer.record(.added(few))
+        let many = (0..<Checkpointer.addedBatchLimit).map { Download(uris: ["http://127.0.0.1/g\($0)"]) }
+        checkpointer.record(.added(many))
+        // Well before the 60 s interval: both runs are in the store, in order.
+        var stored: [String] = []
+        for _ in 0..<500 where stored.count < few.count + many.count {
+            try await Task.sleep(for: .milliseconds(10))
+            stored = try store.load().downloads.map(\.id)
+        }
+        #expect(stored == (few + many).map(\.id))
+        // A change after it waits for the checkpoint (here, the flush at quit).
+        var paused = few[0]
+        paused.state = .paused
+        checkpointer.record(.stateChanged(paused, from: .queued))
+        #expect(try store.load().downloads.first?.state == .queued)
+        checkpointer.flush()
+        #expect(try store.load().downloads.first?.state == .paused)
+    }
+
     @Test("the store file is mode 0600 in a 0700 directory, because it keeps passwords")
     func permissions() throws {
         let directory = try scratch()

@@ -40,6 +40,13 @@ extension QueueCore {
         /// Whether the once-a-second check of idle speeds (`settleSpeeds`) is scheduled.
         var settlingSpeeds = false
 
+        /// Makes room for `count` more downloads.
+        mutating func reserveCapacity(adding count: Int) {
+            order.reserveCapacity(order.count + count)
+            position.reserveCapacity(position.count + count)
+            downloads.reserveCapacity(downloads.count + count)
+        }
+
         /// `id` may be admitted again: admission must look at it.
         mutating func markAdmittable(_ id: String) {
             if let index = position[id] { scanFrom = min(scanFrom, index) }

@@ -162,6 +162,12 @@ public final class DownloadQueue: ConnectionDelegate {
         return ids
     }
 
+    /// Makes room for `count` more downloads, so a long queue file added in pieces does not
+    /// grow the queue's tables piece by piece (each growth holds the old table and the new).
+    public func reserveCapacity(adding count: Int) {
+        locked.withLock { $0.core.state.reserveCapacity(adding: count) }
+    }
+
     /// Where `entry` is saved: its `dir` (relative to the current directory), else the defaults'
     /// `dir`, else the queue's directory. An entry from a list loaded by URL stays inside the
     /// directory the user chose: its `dir` is taken from there and may not leave it.

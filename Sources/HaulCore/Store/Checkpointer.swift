@@ -15,6 +15,8 @@ public final class Checkpointer: DownloadJournal {
         /// Downloads added since the last checkpoint, as the events carried them (a queue file's
         /// 100,000 entries stay one array, neither copied nor hashed).
         var added: [[Download]] = []
+        /// How many downloads `added` holds.
+        var addedCount = 0
         /// The newest copy of each changed download, in the order they first changed in.
         var changed = DownloadTable()
         /// Progress of downloads with no newer copy in `changed`: their ranges and length.
@@ -25,6 +27,8 @@ public final class Checkpointer: DownloadJournal {
         var removed: [String] = []
         var orderChanged = false
         var scheduled = false
+        /// Whether a checkpoint for a long run of added downloads is on its way.
+        var writingAdded = false
         var orderSource: (@Sendable () -> [String])?
     }
 
@@ -57,6 +61,7 @@ public final class Checkpointer: DownloadJournal {
             switch event {
             case .added(let downloads):
                 pending.added.append(downloads)
+                pending.addedCount += downloads.count
             case .stateChanged(let download, _), .updated(let download):
                 pending.file(download)
             case .progress(let id, let progress):
@@ -92,16 +97,36 @@ public final class Checkpointer: DownloadJournal {
         }
     }
 
-    /// Applies `change` to the pending changes and makes sure a checkpoint is coming.
+    /// Added downloads that are written at once rather than at the next checkpoint: a long
+    /// queue file is stored while the rest of it is still being queued.
+    static let addedBatchLimit = 20_000
+
+    /// Applies `change` to the pending changes and makes sure a checkpoint is coming: within
+    /// `interval`, or at once when `addedBatchLimit` downloads were added.
     private func file(_ change: (inout Pending) -> Void) {
-        let schedule = pending.withLock { pending -> Bool in
+        enum Schedule { case none, later, now }
+        let schedule = pending.withLock { pending -> Schedule in
             change(&pending)
-            guard !pending.scheduled else { return false }
+            if pending.addedCount >= Checkpointer.addedBatchLimit, !pending.writingAdded {
+                pending.writingAdded = true
+                return .now
+            }
+            guard !pending.scheduled else { return .none }
             pending.scheduled = true
-            return true
+            return .later
         }
-        if schedule {
-            writer.asyncAfter(deadline: .now() + interval) { [self] in checkpoint() }
+        switch schedule {
+        case .none: break
+        case .later:
+            writer.asyncAfter(deadline: .now() + interval) { [self] in
+                pending.withLock { $0.scheduled = false }
+                checkpoint()
+            }
+        case .now:
+            writer.async { [self] in
+                pending.withLock { $0.writingAdded = false }
+                checkpoint()
+            }
         }
     }
 
@@ -122,7 +147,10 @@ public final class Checkpointer: DownloadJournal {
                 progress: pending.progress.map { ($0.key, $0.value) }, removals: pending.removed, order: nil)
             let source = pending.orderChanged ? pending.orderSource : nil
             let paths = pending.progress.keys.compactMap { pending.partialPaths[$0] }
-            pending = Pending(partialPaths: pending.partialPaths, orderSource: pending.orderSource)
+            // A checkpoint already on its way stays on its way.
+            pending = Pending(
+                partialPaths: pending.partialPaths, scheduled: pending.scheduled, writingAdded: pending.writingAdded,
+                orderSource: pending.orderSource)
             return (batch, source, paths)
         }
         var complete = batch

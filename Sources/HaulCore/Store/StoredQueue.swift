@@ -79,12 +79,22 @@ public final class StoredQueue: Sendable {
     /// its file, continuing a file another tool left when it says `continue=true`. Continued
     /// downloads that failed, were cancelled or paused are queued again with fresh attempts;
     /// completed ones stay complete.
-    public func continueOrAdd(_ entries: consuming [QueueEntry]) -> Continuation {
+    /// They are queued `chunk` at a time: the first are stored (and may start) while the
+    /// rest of a long queue file is still being matched.
+    public func continueOrAdd(_ entries: consuming [QueueEntry], chunk: Int = 50_000) -> Continuation {
         var continuation = Continuation()
-        let (downloads, named) = matched(consume entries, noting: &continuation)
-        continuation.complete = downloads.count { $0.state == .complete }
-        continuation.continued = named.count
-        continuation.ids = queue.restore(consume downloads)
+        var matcher = EntryMatcher(stored: stored, queue: queue, store: store)
+        let entries = consume entries
+        continuation.ids.reserveCapacity(entries.count)
+        queue.reserveCapacity(adding: entries.count)
+        for start in stride(from: 0, to: entries.count, by: max(chunk, 1)) {
+            let downloads = entries[start..<min(start + max(chunk, 1), entries.count)].map {
+                matcher.match($0, noting: &continuation)
+            }
+            continuation.complete += downloads.count { $0.state == .complete }
+            continuation.ids += queue.restore(downloads)
+        }
+        continuation.continued = matcher.named.count
         return continuation
     }
 
@@ -95,8 +105,9 @@ public final class StoredQueue: Sendable {
     @discardableResult
     public func addAfterRestore(_ entries: consuming [QueueEntry], chunk: Int = 50_000) -> Int {
         var continuation = Continuation()
-        let (downloads, named) = matched(consume entries, noting: &continuation)
-        let fresh = downloads.filter { !named.contains($0.id) }
+        var matcher = EntryMatcher(stored: stored, queue: queue, store: store)
+        let downloads = entries.map { matcher.match($0, noting: &continuation) }
+        let fresh = downloads.filter { !matcher.named.contains($0.id) }
         for start in stride(from: 0, to: fresh.count, by: max(chunk, 1)) {
             queue.restore(Array(fresh[start..<min(start + max(chunk, 1), fresh.count)]))
         }
@@ -109,137 +120,11 @@ public final class StoredQueue: Sendable {
     @discardableResult
     public func restoreAll(adding entries: [QueueEntry]) -> Int {
         var continuation = Continuation()
-        let (downloads, named) = matched(entries, noting: &continuation)
-        let kept = stored.filter { !named.contains($0.id) }
+        var matcher = EntryMatcher(stored: stored, queue: queue, store: store)
+        let downloads = entries.map { matcher.match($0, noting: &continuation) }
+        let kept = stored.filter { !matcher.named.contains($0.id) }
         queue.restore(kept + downloads)
-        return named.count
-    }
-
-    /// The downloads `entries` ask for, stored ones continued, and the ids of those continued;
-    /// files found on disk go into `continuation`.
-    private func matched(
-        _ entries: consuming [QueueEntry],
-        noting continuation: inout Continuation
-    ) -> (downloads: [Download], named: Set<String>) {
-        // Every download still in the store belongs to a run that did not end: completed ones
-        // too (a run killed after a file was saved), which stay complete rather than being
-        // fetched again under a new name.
-        var earlier: [String: [Download]] = [:]
-        for download in stored {
-            earlier[download.uris.joined(separator: "\t"), default: []].append(download)
-        }
-        var named = Set<String>()
-        // Read once, and only when an entry is new to the queue.
-        var saved: [String: DownloadStore.SavedFile]?
-        var listings = DirectoryListings()
-        let downloads = entries.map { entry -> Download in
-            var fresh = queue.newDownload(for: entry)
-            let key = entry.uris.joined(separator: "\t")
-            guard let index = earlier[key]?.firstIndex(where: { StoredQueue.continues($0, fresh) }),
-                var download = earlier[key]?.remove(at: index)
-            else {
-                if saved == nil { saved = (try? store.savedFiles()) ?? [:] }
-                notice(filesOf: &fresh, history: saved?[fresh.displayURI], listings: &listings, noting: &continuation)
-                return fresh
-            }
-            named.insert(download.id)
-            // A corrected digest is the entry's: the file kept after a mismatch is checked
-            // against it without downloading again.
-            download.options.checksum = fresh.options.checksum
-            if ![.queued, .active, .complete].contains(download.state) {
-                download.state = fresh.state
-                download.attempts = 0
-                download.lastError = nil
-            }
-            return download
-        }
-        return (downloads, named)
-    }
-
-    /// What a new download finds on disk: the file an earlier run saved (then it is complete),
-    /// or under `continue=true` a file another tool left unfinished (then it continues it);
-    /// without `continue=true` such a file is noted as one `-c` would continue. Overwriting and
-    /// conditional gets ask the server instead.
-    private func notice(
-        filesOf fresh: inout Download, history: DownloadStore.SavedFile?, listings: inout DirectoryListings,
-        noting continuation: inout Continuation
-    ) {
-        // Nothing to find: no file the history remembers, and nothing in the directory.
-        guard let directory = fresh.directory, history != nil || !listings.isEmpty(directory) else { return }
-        let defaults = queue.configuration.defaults
-        let out = fresh.options.out ?? defaults.out
-        guard (fresh.options.allowOverwrite ?? defaults.allowOverwrite) != true,
-            (fresh.options.conditionalGet ?? defaults.conditionalGet) != true
-        else { return }
-        // The name `fresh` would be saved as, worked out once for every check below, and looked
-        // at only when its directory lists it (one listing for a million entries, not a million
-        // calls).
-        let expected = fresh.uris.first.flatMap { FileNaming.expectedName(out: out, uri: $0) }
-            .flatMap { listings.contains($0, in: directory) ? FileNaming.path(for: $0, in: directory) : nil }
-        if let file = savedFile(for: fresh, history: history, out: out, in: directory, expected: expected) {
-            fresh.state = .complete
-            fresh.destination = file.destination
-            fresh.totalBytes = file.bytes
-            fresh.completed = ByteRanges(file.bytes > 0 ? [0..<file.bytes] : [])
-            return
-        }
-        guard let path = expected else { return }
-        guard (fresh.options.continueExisting ?? defaults.continueExisting) == true else {
-            if FileManager.default.fileExists(atPath: path) { continuation.continuable.append(path) }
-            return
-        }
-        do {
-            guard let unfinished = try UnfinishedFile.find(at: path) else { return }
-            try unfinished.continueAs(&fresh)
-            continuation.unfinished.append(unfinished)
-        } catch {
-            continuation.problems.append("\(error); it is downloaded again beside it")
-        }
-    }
-
-    /// The file an earlier run saved for `fresh`'s URI, when it is still that download,
-    /// complete, as `wget -c` and `aria2c -c` see it: the file the history names, in the same
-    /// place (its `out`, or its directory), a regular file of the size saved and not changed
-    /// since; else the file `fresh` would be saved as (its `out`, else the URL's name) when
-    /// its mark (`SavedFileMark`) says it came from that URI unchanged, as after a run whose
-    /// store could not be written. `expected` is that file's path.
-    private func savedFile(
-        for fresh: Download, history: DownloadStore.SavedFile?, out: String?,
-        in directory: String, expected: String?
-    ) -> DownloadStore.SavedFile? {
-        if let history, isStillSaved(history, out: out, in: directory) { return history }
-        // The mark is read only from a regular file of the size and mtime it records.
-        guard let path = expected, let size = SavedFileMark.savedSize(of: path, uri: fresh.displayURI) else {
-            return nil
-        }
-        return DownloadStore.SavedFile(destination: path, bytes: size, finishedAt: Date())
-    }
-
-    /// Whether the file the history names is in the place `out` and `directory` say, of the
-    /// size saved and unchanged since it was saved.
-    private func isStillSaved(_ file: DownloadStore.SavedFile, out: String?, in directory: String) -> Bool {
-        if let out {
-            guard file.destination == FileNaming.path(for: out, in: directory) else { return false }
-        } else {
-            guard (file.destination as NSString).deletingLastPathComponent == directory else { return false }
-        }
-        var status = stat()
-        guard lstat(file.destination, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-            Int64(status.st_size) == file.bytes
-        else { return false }
-        // Modified after it was saved (a second of slack for the clocks' rounding): changed.
-        return Double(status.st_mtim.tv_sec) <= file.finishedAt.timeIntervalSince1970 + 1
-    }
-
-    /// Whether `fresh` asks for the stored download `earlier`: the same directory and options,
-    /// but for the checksum, which a rerun may correct.
-    private static func continues(_ earlier: Download, _ fresh: Download) -> Bool {
-        guard earlier.directory == fresh.directory else { return false }
-        if earlier.options == fresh.options { return true }
-        var withoutDigest = (earlier: earlier.options.values, fresh: fresh.options.values)
-        withoutDigest.earlier.checksum = nil
-        withoutDigest.fresh.checksum = nil
-        return withoutDigest.earlier == withoutDigest.fresh
+        return matcher.named.count
     }
 
     /// Queues every stored download that was queued or running when its run ended.

@@ -1,0 +1,143 @@
+import Foundation
+
+// MARK: - EntryMatcher
+
+/// What each queue-file entry is: the stored download of an earlier run it continues (same
+/// URIs, options and directory), or a new download, complete when an earlier run saved its file
+/// or continuing a file another tool left when it says `continue=true`. Used for one pass over
+/// a queue file's entries: the store's history and each directory's listing are read once.
+///
+/// **Threading:** a value, on the thread that reads the queue file.
+struct EntryMatcher {
+    private let queue: DownloadQueue
+    private let store: DownloadStore
+    /// Every download still in the store belongs to a run that did not end: completed ones too
+    /// (a run killed after a file was saved), which stay complete rather than being fetched
+    /// again under a new name. By their URIs.
+    private var earlier: [String: [Download]] = [:]
+    /// The stored downloads entries continued.
+    private(set) var named = Set<String>()
+    /// The files the history remembers, read at the first entry new to the queue.
+    private var saved: [String: DownloadStore.SavedFile]?
+    private var listings = DirectoryListings()
+
+    init(stored: [Download], queue: DownloadQueue, store: DownloadStore) {
+        self.queue = queue
+        self.store = store
+        for download in stored {
+            earlier[download.uris.joined(separator: "\t"), default: []].append(download)
+        }
+    }
+
+    /// The download `entry` asks for: a stored one continued, else a new one; files found on
+    /// disk go into `continuation`.
+    mutating func match(_ entry: QueueEntry, noting continuation: inout StoredQueue.Continuation) -> Download {
+        var fresh = queue.newDownload(for: entry)
+        let key = entry.uris.count == 1 ? entry.uris[0] : entry.uris.joined(separator: "\t")
+        guard let index = earlier[key]?.firstIndex(where: { EntryMatcher.continues($0, fresh) }),
+            var download = earlier[key]?.remove(at: index)
+        else {
+            let saved = self.saved ?? ((try? store.savedFiles()) ?? [:])
+            self.saved = saved
+            let history = saved.isEmpty ? nil : saved[fresh.displayURI]
+            notice(filesOf: &fresh, history: history, noting: &continuation)
+            return fresh
+        }
+        named.insert(download.id)
+        // A corrected digest is the entry's: the file kept after a mismatch is checked against
+        // it without downloading again.
+        download.options.checksum = fresh.options.checksum
+        if ![.queued, .active, .complete].contains(download.state) {
+            download.state = fresh.state
+            download.attempts = 0
+            download.lastError = nil
+        }
+        return download
+    }
+
+    /// What a new download finds on disk: the file an earlier run saved (then it is complete),
+    /// or under `continue=true` a file another tool left unfinished (then it continues it);
+    /// without `continue=true` such a file is noted as one `-c` would continue. Overwriting and
+    /// conditional gets ask the server instead.
+    private mutating func notice(
+        filesOf fresh: inout Download, history: DownloadStore.SavedFile?,
+        noting continuation: inout StoredQueue.Continuation
+    ) {
+        // Nothing to find: no file the history remembers, and nothing in the directory.
+        guard let directory = fresh.directory, history != nil || !listings.isEmpty(directory) else { return }
+        let defaults = queue.configuration.defaults
+        let out = fresh.options.out ?? defaults.out
+        guard (fresh.options.allowOverwrite ?? defaults.allowOverwrite) != true,
+            (fresh.options.conditionalGet ?? defaults.conditionalGet) != true
+        else { return }
+        // The name `fresh` would be saved as, worked out once for every check below, and looked
+        // at only when its directory lists it (one listing for a million entries, not a million
+        // calls).
+        let expected = fresh.uris.first.flatMap { FileNaming.expectedName(out: out, uri: $0) }
+            .flatMap { listings.contains($0, in: directory) ? FileNaming.path(for: $0, in: directory) : nil }
+        if let file = savedFile(for: fresh, history: history, out: out, in: directory, expected: expected) {
+            fresh.state = .complete
+            fresh.destination = file.destination
+            fresh.totalBytes = file.bytes
+            fresh.completed = ByteRanges(file.bytes > 0 ? [0..<file.bytes] : [])
+            return
+        }
+        guard let path = expected else { return }
+        guard (fresh.options.continueExisting ?? defaults.continueExisting) == true else {
+            if FileManager.default.fileExists(atPath: path) { continuation.continuable.append(path) }
+            return
+        }
+        do {
+            guard let unfinished = try UnfinishedFile.find(at: path) else { return }
+            try unfinished.continueAs(&fresh)
+            continuation.unfinished.append(unfinished)
+        } catch {
+            continuation.problems.append("\(error); it is downloaded again beside it")
+        }
+    }
+
+    /// The file an earlier run saved for `fresh`'s URI, when it is still that download,
+    /// complete, as `wget -c` and `aria2c -c` see it: the file the history names, in the same
+    /// place (its `out`, or its directory), a regular file of the size saved and not changed
+    /// since; else the file `fresh` would be saved as (its `out`, else the URL's name) when
+    /// its mark (`SavedFileMark`) says it came from that URI unchanged, as after a run whose
+    /// store could not be written. `expected` is that file's path.
+    private func savedFile(
+        for fresh: Download, history: DownloadStore.SavedFile?, out: String?,
+        in directory: String, expected: String?
+    ) -> DownloadStore.SavedFile? {
+        if let history, isStillSaved(history, out: out, in: directory) { return history }
+        // The mark is read only from a regular file of the size and mtime it records.
+        guard let path = expected, let size = SavedFileMark.savedSize(of: path, uri: fresh.displayURI) else {
+            return nil
+        }
+        return DownloadStore.SavedFile(destination: path, bytes: size, finishedAt: Date())
+    }
+
+    /// Whether the file the history names is in the place `out` and `directory` say, of the
+    /// size saved and unchanged since it was saved.
+    private func isStillSaved(_ file: DownloadStore.SavedFile, out: String?, in directory: String) -> Bool {
+        if let out {
+            guard file.destination == FileNaming.path(for: out, in: directory) else { return false }
+        } else {
+            guard (file.destination as NSString).deletingLastPathComponent == directory else { return false }
+        }
+        var status = stat()
+        guard lstat(file.destination, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+            Int64(status.st_size) == file.bytes
+        else { return false }
+        // Modified after it was saved (a second of slack for the clocks' rounding): changed.
+        return Double(status.st_mtim.tv_sec) <= file.finishedAt.timeIntervalSince1970 + 1
+    }
+
+    /// Whether `fresh` asks for the stored download `earlier`: the same directory and options,
+    /// but for the checksum, which a rerun may correct.
+    private static func continues(_ earlier: Download, _ fresh: Download) -> Bool {
+        guard earlier.directory == fresh.directory else { return false }
+        if earlier.options == fresh.options { return true }
+        var withoutDigest = (earlier: earlier.options.values, fresh: fresh.options.values)
+        withoutDigest.earlier.checksum = nil
+        withoutDigest.fresh.checksum = nil
+        return withoutDigest.earlier == withoutDigest.fresh
+    }
+}
