@@ -140,16 +140,13 @@ public enum FileNaming {
         descriptor: Int32, as name: String, in directory: String, gid: String
     ) throws(OptionError) -> String {
         for candidate in candidates(for: name, in: directory).prefix(1000) {
-            if exists(candidate) {
-                if SavedFileMark.gid(of: candidate) == gid { return candidate }
-                continue
-            }
             // A name whose partial file another download holds is that download's.
             if exists(candidate + partialSuffix) { continue }
             if haul_link_descriptor(descriptor, candidate) == 0 { return candidate }
             guard errno == EEXIST else {
                 throw OptionError("cannot name \(candidate): \(String(cString: strerror(errno)))")
             }
+            if SavedFileMark.gid(of: candidate) == gid { return candidate }
         }
         throw OptionError("cannot name a file in \(directory): every name like \(name) is taken")
     }

@@ -136,16 +136,18 @@ open class Connection: @unchecked Sendable {
     // MARK: - Delivery
 
     /// Runs `message` on the delegate queue if the connection is still running then.
-    func deliver(_ message: @escaping @Sendable (any ConnectionDelegate) -> Void) {
-        delivery.submit { [self] in
+    func deliver(holding batch: DeliveryBatch? = nil, _ message: @escaping @Sendable (any ConnectionDelegate) -> Void) {
+        delivery.submit(holding: batch) { [self] in
             guard let delegate = state.withLock({ $0.phase == .running ? $0.delegate : nil }) else { return }
             message(delegate)
         }
     }
 
     /// Runs the ending `message`, after which nothing more is delivered.
-    func deliverEnding(_ message: @escaping @Sendable (any ConnectionDelegate) -> Void) {
-        delivery.submit { [self] in
+    func deliverEnding(
+        holding batch: DeliveryBatch? = nil, _ message: @escaping @Sendable (any ConnectionDelegate) -> Void
+    ) {
+        delivery.submit(holding: batch) { [self] in
             let delegate = state.withLock { state -> (any ConnectionDelegate)? in
                 guard state.phase == .running else { return nil }
                 state.phase = .finished
@@ -160,7 +162,7 @@ open class Connection: @unchecked Sendable {
 
     /// Asks the delegate whether to follow a redirect; `reply` runs on the delegate queue.
     func engineAskRedirect(_ request: Request, response: Response, reply: @escaping @Sendable (Request?) -> Void) {
-        deliver { [self] delegate in
+        deliver(holding: engine.deliveries) { [self] delegate in
             let answer = delegate.connection(self, willSend: request, redirectResponse: response)
             if let answer { state.withLock { $0.currentRequest = answer } }
             reply(answer)
@@ -172,7 +174,7 @@ open class Connection: @unchecked Sendable {
     func engineAskChallenge(
         _ challenge: AuthenticationChallenge, reply: @escaping @Sendable (ChallengeDisposition) -> Void
     ) {
-        deliver { [self] delegate in
+        deliver(holding: engine.deliveries) { [self] delegate in
             reply(delegate.connection(self, didReceive: challenge))
         }
     }
@@ -184,7 +186,7 @@ open class Connection: @unchecked Sendable {
         // A response starts its body's count afresh (the next part of a multipart stream
         // replaces the last one's bytes).
         state.withLock { $0.written = Progress() }
-        deliver { [self] delegate in
+        deliver(holding: engine.deliveries) { [self] delegate in
             guard let confirmed = caching?.received(response, for: currentRequest) else {
                 reply(present(response, to: delegate))
                 return
@@ -219,7 +221,7 @@ open class Connection: @unchecked Sendable {
             defer { state.dataScheduled = true }
             return (true, !state.dataScheduled)
         }
-        if schedule { deliver { [self] delegate in deliverPendingData(to: delegate) } }
+        if schedule { deliver(holding: engine.deliveries) { [self] delegate in deliverPendingData(to: delegate) } }
         return accepted
     }
 
@@ -273,7 +275,7 @@ open class Connection: @unchecked Sendable {
             return !state[keyPath: keyPath].scheduled
         }
         guard schedule else { return }
-        deliver { [self] delegate in
+        deliver(holding: engine.deliveries) { [self] delegate in
             let progress = state.withLock { state -> Progress in
                 let progress = state[keyPath: keyPath]
                 state[keyPath: keyPath].bytes = 0
@@ -286,19 +288,22 @@ open class Connection: @unchecked Sendable {
 
     /// The body is complete in the download file at `path`.
     func engineFinishDownload(path: String) {
-        deliver { [self] delegate in delegate.connection(self, didFinishDownloadingTo: path) }
+        deliver(holding: engine.deliveries) { [self] delegate in delegate.connection(self, didFinishDownloadingTo: path)
+        }
     }
 
     /// Offers a response that may be stored to the delegate, after its data and before the
     /// finish, then ends the load.
     func engineFinish() {
         if let caching {
-            deliver { [self] delegate in offer(to: caching, delegate: delegate) }
+            deliver(holding: engine.deliveries) { [self] delegate in offer(to: caching, delegate: delegate) }
         }
-        deliverEnding { [self] delegate in delegate.connectionDidFinishLoading(self) }
+        deliverEnding(holding: engine.deliveries) { [self] delegate in delegate.connectionDidFinishLoading(self) }
     }
 
     func engineFail(_ error: ConnectionError) {
-        deliverEnding { [self] delegate in delegate.connection(self, didFailWithError: error) }
+        deliverEnding(holding: engine.deliveries) { [self] delegate in
+            delegate.connection(self, didFailWithError: error)
+        }
     }
 }

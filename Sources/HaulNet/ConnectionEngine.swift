@@ -57,6 +57,8 @@ public final class ConnectionEngine: Sendable {
 
     public let configuration: Configuration
     let mailbox = Mutex(Mailbox())
+    /// The delegate messages of the loop's current turn (`DeliveryBatch`).
+    let deliveries = DeliveryBatch()
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration

@@ -37,27 +37,32 @@ final class SerialDelivery: Sendable {
         var draining = false
     }
 
-    private let queue: any DelegateQueue
+    let queue: any DelegateQueue
     private let state = Mutex(State())
 
     init(queue: any DelegateQueue) {
         self.queue = queue
     }
 
-    /// Appends `work`; it runs on the queue after every earlier submission has returned.
-    func submit(_ work: @escaping @Sendable () -> Void) {
+    /// Appends `work`; it runs on the queue after every earlier submission has returned. With
+    /// a `batch` (the engine thread's), the queue gets the drain when the batch is released.
+    func submit(holding batch: DeliveryBatch? = nil, _ work: @escaping @Sendable () -> Void) {
         let startDrain = state.withLock { state in
             state.pending.append(work)
             if state.draining { return false }
             state.draining = true
             return true
         }
-        if startDrain {
+        guard startDrain else { return }
+        if let batch {
+            batch.hold(self)
+        } else {
             queue.enqueue { [self] in drain() }
         }
     }
 
-    private func drain() {
+    /// Runs every pending message, in order, until none is left (on the queue).
+    func drain() {
         while true {
             let batch = state.withLock { state -> [@Sendable () -> Void] in
                 if state.pending.isEmpty {

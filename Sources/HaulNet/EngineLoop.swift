@@ -37,6 +37,7 @@ final class EngineLoop {
             for (index, command) in commands.enumerated() {
                 if case .shutdown = command {
                     stop(unapplied: commands[(index + 1)...])
+                    engine.deliveries.release()
                     return
                 }
                 apply(command)
@@ -44,7 +45,10 @@ final class EngineLoop {
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinished()
-            curl_multi_poll(multi, nil, 0, resumeCappedTransfers(), nil)
+            let timeout = resumeCappedTransfers()
+            // The turn's messages go to their queues before the loop waits.
+            engine.deliveries.release()
+            curl_multi_poll(multi, nil, 0, timeout, nil)
         }
     }
 

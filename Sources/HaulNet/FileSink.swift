@@ -19,6 +19,8 @@ final class FileSink {
     private var offset: Int64
     /// Where writing stops (see `DownloadTarget.end`).
     private(set) var end: Int64?
+    /// Whether bytes past the body's end are left alone: a resumed segment's, and a new file
+    /// with no name, which has none.
     private let keepsTail: Bool
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSink.capacity, alignment: 4096)
     private var buffered = 0
@@ -33,7 +35,7 @@ final class FileSink {
         path = target.path
         offset = target.offset
         end = target.end
-        keepsTail = target.keepsTail
+        keepsTail = target.keepsTail || target.unnamed != nil
         unnamed = target.unnamed
         if let unnamed = target.unnamed {
             descriptor = haul_open_unnamed(unnamed.directory, 0o644)
@@ -49,8 +51,9 @@ final class FileSink {
                 detail: error == ELOOP
                     ? "\(target.path) is a symbolic link; not written through" : target.path)
         }
+        // A file with no name is a new regular file; a named one is looked at.
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        guard target.unnamed != nil || (fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG) else {
             throw ConnectionError(
                 kind: .fileWrite, url: url, systemError: EINVAL,
                 detail: "\(target.path) is not a regular file")

@@ -42,6 +42,8 @@ extension DownloadQueue {
         let options = download.options.merged(over: configuration.defaults)
         let (directory, name, response) = (write.directory, write.name, write.response)
         let url = URL(string: download.uris.first ?? "")
+        // Worked out here, not on the engine thread that names the file.
+        let shownURI = download.displayURI
         return UnnamedFile(
             directory: directory, spillAfter: write.spillAfter,
             name: { descriptor throws(ConnectionError) in
@@ -49,7 +51,7 @@ extension DownloadQueue {
                     ConditionalGet.applyRemoteTime(response?.header("Last-Modified"), toDescriptor: descriptor)
                 }
                 ConditionalGet.remember(validatorsOf: response, ofDescriptor: descriptor)
-                SavedFileMark.mark(descriptor: descriptor, uri: download.displayURI, gid: download.id)
+                SavedFileMark.mark(descriptor: descriptor, uri: shownURI, gid: download.id)
                 do throws(OptionError) {
                     return try FileNaming.link(descriptor: descriptor, as: name, in: directory, gid: download.id)
                 } catch {
