@@ -9,21 +9,31 @@ struct DownloadTableTests {
         Download(id: id, uris: ["http://127.0.0.1/\(id)"])
     }
 
-    @Test("lookups, updates and removals keep every other download findable")
+    @Test("lookups, updates, removals and moves keep the order and every other download findable")
     func removals() {
         var table = DownloadTable()
-        var batch = ["a", "b", "c", "d"].map(download)
+        var batch = ["a", "b", "c", "d", "e"].map(download)
         table.append(&batch)
         table["b"]?.attempts = 3
-        #expect(table.removeValue(forKey: "a")?.id == "a")
+        let (removed, first) = table.remove(["x", "a", "d", "a"])
+        #expect(removed == ["a", "d"] && first == 0)
         table["c"] = nil
-        #expect(table.removeValue(forKey: "x") == nil)
+        #expect(table.remove(["x"]).removed.isEmpty)
         #expect(table.count == 2)
-        #expect(table["a"] == nil && table["c"] == nil)
+        #expect(table["a"] == nil && table["c"] == nil && table["d"] == nil)
         #expect(table["b"]?.attempts == 3)
-        #expect(table["d"]?.id == "d")
-        table["e"] = download("e")
-        #expect(table.values.map(\.id).sorted() == ["b", "d", "e"])
+        #expect(table.ids == ["b", "e"])
+        table["f"] = download("f")
+        #expect(table.ids == ["b", "e", "f"])
+        #expect(table.move("f", to: 0) == 2)
+        #expect(table.ids == ["f", "b", "e"])
+        #expect(table.move("f", to: 99) == 0)
+        #expect(table.ids == ["b", "e", "f"])
+        for (index, id) in table.ids.enumerated() {
+            #expect(table.index(of: id) == index && table[position: index].id == id)
+        }
+        #expect(table.downloads(at: 1..<10).map(\.id) == ["e", "f"])
+        #expect(table.move("x", to: 0) == nil)
     }
 
     @Test("a gid already queued, or named twice in one batch, gets a new one")
@@ -36,7 +46,7 @@ struct DownloadTableTests {
         #expect(batch[0].id != "0000000000000001")
         #expect(batch[1].id == "0000000000000002")
         #expect(batch[2].id != "0000000000000002")
-        #expect(Set(table.values.map(\.id)).count == 4)
+        #expect(Set(table.ids).count == 4)
         for download in batch { #expect(table[download.id]?.uris == download.uris) }
     }
 

@@ -80,7 +80,7 @@ struct QueueCoreAdmissionTests {
         var core = CoreHarness { $0.maxConcurrentDownloads = 1 }
         _ = core.add(["d1", "d2"])
         #expect(core.send(.remove(["d1"])) == ["removed d1", "cancel c1", "d2 active", "start c2 d2 http://a.test/d2"])
-        #expect(core.core.state.order == ["d2"] && core.core.state.position == ["d2": 0])
+        #expect(core.core.state.downloads.ids == ["d2"] && core.core.state.downloads.index(of: "d2") == 0)
     }
 
     @Test("mirrors are taken in turn, one an attempt")

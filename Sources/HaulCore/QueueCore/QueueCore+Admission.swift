@@ -17,14 +17,13 @@ extension QueueCore {
         var firstHeldBack: Int?
         var heldBack = 0
         let hostCap = configuration.maxConnectionsPerHost
-        while index < state.order.count, state.connections.count < configuration.maxConcurrentDownloads,
+        while index < state.downloads.count, state.connections.count < configuration.maxConcurrentDownloads,
             heldBack < QueueCore.hostLookahead
         {
-            let id = state.order[index]
+            var download = state.downloads[position: index]
+            let id = download.id
             index += 1
-            guard var download = state.downloads[id], download.state == .queued, !state.waiting.contains(id) else {
-                continue
-            }
+            guard download.state == .queued, !state.waiting.contains(id) else { continue }
             if hostCap > 0, !download.uris.isEmpty,
                 state.hostConnections[
                     QueueCore.hostKey(download.uris[download.attempts % download.uris.count]), default: 0]

@@ -6,19 +6,13 @@ import HaulNet
 extension QueueCore {
     mutating func add(_ batch: [Download]) {
         var downloads = batch
-        let start = state.order.count
+        let start = state.downloads.count
         // Admission had looked at every download before these: it goes on from the first
         // queued one of them (a million paused entries are not looked at one by one).
         if state.scanFrom >= start {
             state.scanFrom = start + (downloads.firstIndex { $0.state == .queued } ?? downloads.count)
         }
         state.downloads.append(&downloads)
-        state.position.reserveCapacity(state.position.count + downloads.count)
-        state.order.reserveCapacity(state.order.count + downloads.count)
-        for download in downloads {
-            state.position[download.id] = state.order.count
-            state.order.append(download.id)
-        }
         emit(.added(downloads))
         admit()
     }
@@ -66,18 +60,16 @@ extension QueueCore {
 
     /// Moves a download in the queue order; a download moved ahead of others is admitted first.
     mutating func move(_ id: String, _ move: DownloadQueue.Move) {
-        guard let from = state.position[id] else { return }
+        guard let from = state.downloads.index(of: id) else { return }
         let to =
             switch move {
             case .up: max(from - 1, 0)
-            case .down: min(from + 1, state.order.count - 1)
+            case .down: min(from + 1, state.downloads.count - 1)
             case .top: 0
-            case .bottom: state.order.count - 1
+            case .bottom: state.downloads.count - 1
             }
         guard to != from else { return }
-        state.order.remove(at: from)
-        state.order.insert(id, at: to)
-        for index in min(from, to)...max(from, to) { state.position[state.order[index]] = index }
+        state.downloads.move(id, to: to)
         state.scanFrom = min(state.scanFrom, from, to)
         emit(.moved(id: id, to: to))
         admit()
@@ -85,13 +77,8 @@ extension QueueCore {
 
     /// Takes downloads off the queue, in one pass over the queue order; their connections stop.
     mutating func remove(_ ids: [String]) {
-        let gone = ids.filter { state.downloads.removeValue(forKey: $0) != nil }
+        let (gone, first) = state.downloads.remove(ids)
         guard !gone.isEmpty else { return }
-        let goneSet = Set(gone)
-        let first = gone.compactMap { state.position[$0] }.min() ?? 0
-        state.order.removeAll { goneSet.contains($0) }
-        for id in gone { state.position.removeValue(forKey: id) }
-        for index in first..<state.order.count { state.position[state.order[index]] = index }
         state.scanFrom = min(state.scanFrom, first)
         for id in gone {
             state.waiting.remove(id)

@@ -5,13 +5,11 @@ import HaulNet
 extension QueueCore {
     /// Every download and what the core tracks about its running attempt.
     struct State {
-        var order: [String] = []
-        /// Each download's index in `order`.
-        var position: [String: Int] = [:]
-        /// No download before this index of `order` can be admitted now; it moves back when one
-        /// becomes admittable again, so admission does not rescan a long queue.
-        var scanFrom = 0
+        /// Every download, in queue order.
         var downloads = DownloadTable()
+        /// No download before this index of the queue order can be admitted now; it moves back
+        /// when one becomes admittable again, so admission does not rescan a long queue.
+        var scanFrom = 0
         /// The slot holder of every active download (so its count is the active count).
         var connections: [String: PlannedConnection] = [:]
         /// Active downloads per host (`QueueCore.hostKey`).
@@ -42,14 +40,12 @@ extension QueueCore {
 
         /// Makes room for `count` more downloads.
         mutating func reserveCapacity(adding count: Int) {
-            order.reserveCapacity(order.count + count)
-            position.reserveCapacity(position.count + count)
             downloads.reserveCapacity(downloads.count + count)
         }
 
         /// `id` may be admitted again: admission must look at it.
         mutating func markAdmittable(_ id: String) {
-            if let index = position[id] { scanFrom = min(scanFrom, index) }
+            if let index = downloads.index(of: id) { scanFrom = min(scanFrom, index) }
         }
 
         /// Whether connection `id` is one of the running connections of its download.

@@ -80,20 +80,19 @@ public final class DownloadQueue: ConnectionDelegate {
 
     /// Every download, in queue order.
     public var downloads: [Download] {
-        reading { state in state.order.compactMap { state.downloads[$0] } }
+        reading { state in state.downloads.values }
     }
 
     /// Every download's id, in queue order.
     public var ids: [String] {
-        reading(\.order)
+        reading { $0.downloads.ids }
     }
 
     /// The ids of the downloads in `states`, in queue order (without copying the downloads, which
     /// for a long queue would cost memory).
     public func ids(in states: Set<Download.State>) -> [String] {
         reading { state in
-            let matching = Set(state.downloads.ids { states.contains($0.state) })
-            return matching.isEmpty ? [] : state.order.filter(matching.contains)
+            state.downloads.ids { states.contains($0.state) }
         }
     }
 
@@ -106,8 +105,7 @@ public final class DownloadQueue: ConnectionDelegate {
     /// each copied under the lock, none of it all at once.
     public func downloads(at positions: Range<Int>) -> [Download] {
         reading { state in
-            let clamped = positions.clamped(to: 0..<state.order.count)
-            return state.order[clamped].compactMap { state.downloads[$0] }
+            Array(state.downloads.downloads(at: positions))
         }
     }
 
