@@ -18,7 +18,7 @@ public struct Download: Sendable, Identifiable, Equatable {
     /// aria2-style gid: 16 hex digits.
     public internal(set) var id: String
     /// Mirrors of one file, as text (see `QueueEntry`).
-    public var uris: [String]
+    public var uris: URIList
     /// The download's own options (queue-file option lines); the queue's defaults fill the rest.
     public var options: DownloadOptions
     public var state: State = .queued
@@ -91,6 +91,11 @@ public struct Download: Sendable, Identifiable, Equatable {
     }
 
     public init(id: String = Download.makeID(), uris: [String], options: DownloadOptions = DownloadOptions()) {
+        self.init(id: id, uris: URIList(uris), options: options)
+    }
+
+    /// A download of `uris` (a queue entry's, shared rather than copied).
+    public init(id: String = Download.makeID(), uris: URIList, options: DownloadOptions = DownloadOptions()) {
         self.id = id
         self.uris = uris
         self.options = options

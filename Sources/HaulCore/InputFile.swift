@@ -178,7 +178,7 @@ public enum InputFile {
     }
 
     /// The line of `uris`, joined by TAB.
-    private static func uriLine(of uris: [String], includingSecrets: Bool) -> String {
+    private static func uriLine(of uris: some Collection<String>, includingSecrets: Bool) -> String {
         uris.map { URIText.shown($0, includingSecrets: includingSecrets) }.joined(separator: "\t") + "\n"
     }
 

@@ -7,7 +7,7 @@ import HaulNet
 /// URIs are kept as text (a parsed URL costs about four times the memory, which counts in a
 /// queue of 100,000) and parsed when an attempt starts.
 public struct QueueEntry: Sendable, Equatable {
-    public var uris: [String]
+    public var uris: URIList
     public var options: DownloadOptions
     /// The line of its URI line in the file it came from (0 when it did not come from a file).
     public var line: Int
@@ -24,7 +24,7 @@ public struct QueueEntry: Sendable, Equatable {
     }
 
     public init(uris: [String], options: DownloadOptions = DownloadOptions(), line: Int = 0, origin: Origin = .user) {
-        self.uris = uris
+        self.uris = URIList(uris)
         self.options = options
         self.line = line
         self.origin = origin

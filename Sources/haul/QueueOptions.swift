@@ -259,7 +259,7 @@ struct QueueOptions: ParsableArguments {
             entries += result.entries
         }
         if entries.count == 1 {
-            entries[0].uris += connections.mirrors
+            entries[0].uris.append(contentsOf: connections.mirrors)
             if let out = basic.out, let (directory, name) = QueueOptions.place(of: out) {
                 try entries[0].options.set("out", name)
                 // A relative path is taken from --dir, as aria2 takes -o.

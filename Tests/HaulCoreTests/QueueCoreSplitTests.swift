@@ -18,7 +18,7 @@ struct QueueCoreSplitTests {
             $0.defaults.maxConnectionPerServer = 4
             $0.defaults.minSplitSize = mebibyte
         }
-        _ = core.add(["s"], { _ in }, { $0.uris += extra })
+        _ = core.add(["s"], { _ in }, { $0.uris.append(contentsOf: extra) })
         let headers: HTTPHeaders = ["Content-Length": "\(8 * mebibyte)", "Accept-Ranges": "bytes", "ETag": "\"e\""]
         _ = core.answer(1, 200, headers)
         let effects = core.name(1, "/dl/s")

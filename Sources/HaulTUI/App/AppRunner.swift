@@ -62,8 +62,12 @@ public final class AppRunner {
 
     /// Runs until the user quits or a stop is requested.
     public func run() {
-        var lastFrame = 0.0
-        var lastTick = ProcessInfo.processInfo.systemUptime
+        // The first frame before any event: a queue file read behind it may already have
+        // posted many, and the screen should not wait for them.
+        terminal.draw(ScreenRenderer.render(state), theme: theme)
+        terminal.present()
+        var lastFrame = ProcessInfo.processInfo.systemUptime
+        var lastTick = lastFrame
         var dirty = true
         while true {
             // No wait for keys while rows are being worked out: the next slice is due.

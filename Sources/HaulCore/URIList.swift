@@ -1,0 +1,65 @@
+// MARK: - URIList
+
+/// A download's URIs, mirrors of one file, as text. Most downloads have one: it is kept inline,
+/// without an array of its own, which would cost a heap block per download (some 50 MB in a
+/// queue of a million).
+///
+/// **Threading:** a value.
+public struct URIList: RandomAccessCollection, ExpressibleByArrayLiteral, Equatable, Sendable {
+    private enum Storage: Equatable, Sendable {
+        case none
+        case one(String)
+        case many([String])
+    }
+
+    private var storage: Storage
+
+    public init(_ uris: [String]) {
+        switch uris.count {
+        case 0: storage = .none
+        case 1: storage = .one(uris[0])
+        default: storage = .many(uris)
+        }
+    }
+
+    public init(arrayLiteral uris: String...) {
+        self.init(uris)
+    }
+
+    public var startIndex: Int { 0 }
+
+    public var endIndex: Int {
+        switch storage {
+        case .none: 0
+        case .one: 1
+        case .many(let uris): uris.count
+        }
+    }
+
+    public subscript(position: Int) -> String {
+        switch storage {
+        case .none: preconditionFailure("no URI at \(position) of none")
+        case .one(let uri):
+            precondition(position == 0, "no URI at \(position) of one")
+            return uri
+        case .many(let uris): return uris[position]
+        }
+    }
+
+    /// Adds mirrors at the end.
+    public mutating func append(contentsOf uris: some Sequence<String>) {
+        for uri in uris { append(uri) }
+    }
+
+    /// Adds a mirror at the end.
+    public mutating func append(_ uri: String) {
+        switch storage {
+        case .none: storage = .one(uri)
+        case .one(let first): storage = .many([first, uri])
+        case .many(var uris):
+            storage = .none
+            uris.append(uri)
+            storage = .many(uris)
+        }
+    }
+}
