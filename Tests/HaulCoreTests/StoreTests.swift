@@ -100,6 +100,26 @@ struct StoreTests {
         #expect(try store.load().downloads.first?.state == .paused)
     }
 
+    @Test("a queue file is queued in pieces, the store catching up every few: all stored, in order")
+    func queuedInPieces() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = DownloadQueue.Configuration()
+        configuration.directory = directory.path
+        let stored = try StoredQueue(
+            stateDirectory: directory.appendingPathComponent("state").path, configuration: configuration,
+            checkpointInterval: 60, onStoreError: { Issue.record("\($0)") }, onEvent: { _ in })
+        let entries = (0..<(StoredQueue.piecesAhead * 10 + 5)).map {
+            QueueEntry(uris: ["http://127.0.0.1:9/f\($0)"], options: pausedOptions())
+        }
+        let continuation = stored.continueOrAdd(entries, chunk: 10)
+        #expect(continuation.ids.count == entries.count && stored.queue.ids == continuation.ids)
+        stored.flush()
+        let rows = try stored.store.load().downloads
+        #expect(rows.map(\.id) == continuation.ids)
+        #expect(rows.map { $0.uris.first } == entries.map { $0.uris.first })
+    }
+
     @Test("the store file is mode 0600 in a 0700 directory, because it keeps passwords")
     func permissions() throws {
         let directory = try scratch()

@@ -135,6 +135,12 @@ public final class Checkpointer: DownloadJournal {
         writer.sync { checkpoint() }
     }
 
+    /// Returns once the writes already on their way are done: a long queue file waits here so
+    /// that no more than a few pieces of it are held for the store at once.
+    public func catchUp() {
+        writer.sync {}
+    }
+
     // MARK: - Checkpoint
 
     /// Runs on `writer`.

@@ -80,9 +80,6 @@ public final class DownloadStore: Sendable {
             // In WAL mode NORMAL survives a killed process; only a power cut may lose the last
             // commits, and checkpoints never claim bytes that were not synced.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // 16 MiB of page cache (2 MiB by default): a queue of a million is written in one
-            // transaction whose random gids touch pages all over the id index.
-            try db.execute(sql: "PRAGMA cache_size = -16384")
         }
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)

@@ -79,8 +79,12 @@ public final class StoredQueue: Sendable {
     /// its file, continuing a file another tool left when it says `continue=true`. Continued
     /// downloads that failed, were cancelled or paused are queued again with fresh attempts;
     /// completed ones stay complete.
+    /// Pieces of a long queue file queued before the store is let catch up.
+    static let piecesAhead = 4
+
     /// They are queued `chunk` at a time: the first are stored (and may start) while the
-    /// rest of a long queue file is still being matched.
+    /// rest of a long queue file is still being matched. Not to be called on the queue's
+    /// `callbackQueue`, whose events it waits for.
     public func continueOrAdd(_ entries: consuming [QueueEntry], chunk: Int = 50_000) -> Continuation {
         var continuation = Continuation()
         var matcher = EntryMatcher(stored: stored, queue: queue, store: store)
@@ -93,6 +97,12 @@ public final class StoredQueue: Sendable {
             }
             continuation.complete += downloads.count { $0.state == .complete }
             continuation.ids += queue.restore(downloads)
+            // The store is let catch up every few pieces: the pieces it has not written yet
+            // are held in memory meanwhile.
+            if (start / max(chunk, 1)) % StoredQueue.piecesAhead == StoredQueue.piecesAhead - 1 {
+                queue.callbackQueue.sync {}
+                checkpointer.catchUp()
+            }
         }
         continuation.continued = matcher.named.count
         return continuation
