@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
@@ -37,6 +38,7 @@ let package = Package(
             dependencies: [
                 "HaulNet", "CZlib", "CFiles", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
         .target(name: "HaulTUI", dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")]),
