@@ -280,6 +280,14 @@ read -r QUEUE_WALL QUEUE_RSS < <(tail -1 "$RUNS/100k.time")
 read -r PAUSED_WALL PAUSED_RSS < <(tail -1 "$RUNS/100k-paused.time")
 SAVED=$(grep -c '^http' "$RUNS/100k-saved.txt" || true)
 [ "$SAVED" = 100000 ] || { echo "bench: the saved session holds $SAVED entries, not 100000" >&2; exit 1; }
+# The same, ten times longer: a million paused entries.
+seq 0 999999 | sed 's#.*#http://127.0.0.1:1/f&\n pause=true#' > "$RUNS/1m-paused.txt"
+/usr/bin/time -o "$RUNS/1m-paused.time" -f "%e %M" "$HAUL" get -q -i "$RUNS/1m-paused.txt" \
+  --state-dir "$RUNS/1m-paused-state" --save-session "$RUNS/1m-saved.txt" >/dev/null 2>&1 || true
+read -r MILLION_WALL MILLION_RSS < <(tail -1 "$RUNS/1m-paused.time")
+SAVED=$(grep -c '^http' "$RUNS/1m-saved.txt" || true)
+[ "$SAVED" = 1000000 ] || { echo "bench: the saved session holds $SAVED entries, not 1000000" >&2; exit 1; }
+rm -rf "$RUNS/1m-paused.txt" "$RUNS/1m-saved.txt" "$RUNS/1m-paused-state"
 fi
 
 # MARK: - The full-screen UI
@@ -310,6 +318,36 @@ tmux_cmd send-keys -t t1 q
 sleep 1
 tmux_cmd kill-session -t t1 || true
 UI_FRAMES=$(cat "$RUNS/ui-frames.txt" 2>/dev/null || echo "no frame statistics written")
+
+# T1 with a million paused entries: the first frame (the file is read behind it), the count
+# reaching the million, then scrolling, a filter typed and cleared, and a sort by name, each
+# waited for, with haul's own frame timings.
+seq 0 999999 | sed 's#.*#http://127.0.0.1:1/f&\n pause=true#' > "$RUNS/1m-ui.txt"
+T1M_START=$(now_ms)
+tmux_cmd new-session -d -s t1 -x 120 -y 40 "cd $RUNS && TERM=xterm-256color $HAUL -i $RUNS/1m-ui.txt --state-dir $RUNS/ui-1m-state -d $RUNS/ui --frame-stats $RUNS/ui-1m-frames.txt"
+wait_for_pane " haul " 60 || { echo "bench: the UI never drew its first frame" >&2; tmux_cmd kill-server; exit 1; }
+UI_1M_FIRST_FRAME=$(echo "scale=2; ($(now_ms) - $T1M_START) / 1000" | bc)
+wait_for_pane "1000000 paused" 120 || { echo "bench: the UI never showed the 1,000,000 entries" >&2; tmux_cmd kill-server; exit 1; }
+UI_1M_ALL=$(echo "scale=2; ($(now_ms) - $T1M_START) / 1000" | bc)
+for key in End Home NPage NPage NPage End PPage Home; do tmux_cmd send-keys -t t1 "$key"; sleep 0.05; done
+for key in / f 9 9 9 9 9; do tmux_cmd send-keys -t t1 "$key"; sleep 0.05; done
+FILTER_START=$(now_ms)
+sleep 0.2
+while tmux_cmd capture-pane -p -t t1 | head -2 | grep -q "filtering"; do sleep 0.02; done
+UI_1M_FILTER=$(echo "scale=2; ($(now_ms) - $FILTER_START) / 1000" | bc)
+tmux_cmd send-keys -t t1 Enter; sleep 0.1; tmux_cmd send-keys -t t1 /; sleep 0.1; tmux_cmd send-keys -t t1 Escape
+sleep 0.2
+SORT_START=$(now_ms)
+tmux_cmd send-keys -t t1 s
+sleep 0.2
+while tmux_cmd capture-pane -p -t t1 | head -2 | grep -q "sorting"; do sleep 0.02; done
+UI_1M_SORT=$(echo "scale=2; ($(now_ms) - $SORT_START) / 1000" | bc)
+for _ in $(seq 20); do tmux_cmd send-keys -t t1 j; sleep 0.02; done
+tmux_cmd send-keys -t t1 q
+sleep 1
+tmux_cmd kill-session -t t1 || true
+rm -f "$RUNS/1m-ui.txt"
+UI_1M_FRAMES=$(cat "$RUNS/ui-1m-frames.txt" 2>/dev/null || echo "no frame statistics written")
 
 # What tmux itself costs to start a command in a new session (the shell, the pane), best of 3,
 # so that the UI run is not charged for it.
@@ -445,6 +483,8 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo "Queue file of 100,000 URLs: read, queued and each attempted once (refused at once) in ${QUEUE_WALL} s, peak RSS $(echo "scale=1; $QUEUE_RSS / 1024" | bc) MiB"
   echo
   echo "Queue file of 100,000 paused entries: read, queued and saved back whole in ${PAUSED_WALL} s, peak RSS $(echo "scale=1; $PAUSED_RSS / 1024" | bc) MiB"
+  echo
+  echo "Queue file of 1,000,000 paused entries: read, queued and saved back whole in ${MILLION_WALL} s, peak RSS $(echo "scale=1; $MILLION_RSS / 1024" | bc) MiB"
   fi
   if wants U; then
   echo
@@ -452,6 +492,12 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo
   echo '```'
   echo "$UI_FRAMES"
+  echo '```'
+  echo
+  echo "A 1,000,000-entry queue file: first frame ${UI_1M_FIRST_FRAME} s after start, all of it read and shown at ${UI_1M_ALL} s; a 6-key filter worked out in ${UI_1M_FILTER} s and a sort by name in ${UI_1M_SORT} s, the keys answering meanwhile. Frames while scrolling, filtering and sorting it:"
+  echo
+  echo '```'
+  echo "$UI_1M_FRAMES"
   echo '```'
   echo
   echo "1 GiB with the UI open: ${best_ui} s; \`haul get\` in the same terminal: ${best_headless} s; UI speed vs headless ${UI_RATIO}x (both in a tmux pane, less the ${SPAWN_MS} ms tmux takes to start a command; best of $T2_ROUNDS, alternating which goes first). \`haul get -q\` outside tmux: ${best_plain} s"

@@ -80,6 +80,9 @@ public final class DownloadStore: Sendable {
             // In WAL mode NORMAL survives a killed process; only a power cut may lose the last
             // commits, and checkpoints never claim bytes that were not synced.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // 16 KiB pages for a new store (4 KiB by default): a queue file of a million is
+            // written to the WAL and then the database in a quarter of the writes.
+            try db.execute(sql: "PRAGMA page_size = 16384")
         }
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)
