@@ -43,7 +43,11 @@ package struct MultipartReplaceParser {
 
     /// A parser for a response of type `multipart/x-mixed-replace` with a boundary, else nil.
     package init?(contentType: String?) {
-        guard let contentType else { return nil }
+        // Most replies are not multipart: told apart by their first bytes, without splitting.
+        guard let contentType,
+            contentType.utf8.first(where: { $0 != 0x20 && $0 != 0x09 }).map({ $0 | 0x20 == UInt8(ascii: "m") })
+                == true
+        else { return nil }
         let parameters = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
         guard parameters.first?.lowercased() == "multipart/x-mixed-replace",
             let boundary = parameters.dropFirst().first(where: { $0.lowercased().hasPrefix("boundary=") })?.dropFirst(

@@ -77,6 +77,22 @@ struct MultipartTests {
         #expect(!delegate.events.contains(.finished))
     }
 
+    @Test("a parser is made for multipart/x-mixed-replace with a boundary, in any case, and nothing else")
+    func parserTypes() {
+        let table: [(String?, Bool)] = [
+            ("multipart/x-mixed-replace;boundary=b", true),
+            (" Multipart/X-Mixed-Replace; boundary=\"b c\"", true),
+            ("multipart/x-mixed-replace", false),
+            ("multipart/mixed; boundary=b", false),
+            ("text/plain; boundary=b", false),
+            ("", false),
+            (nil, false),
+        ]
+        for (type, made) in table {
+            #expect((MultipartReplaceParser(contentType: type) != nil) == made, "\(type ?? "none")")
+        }
+    }
+
     @Test("the parser finds boundaries split anywhere, and ignores a preamble")
     func parser() throws {
         var parser = try #require(MultipartReplaceParser(contentType: "multipart/x-mixed-replace;boundary=b"))
