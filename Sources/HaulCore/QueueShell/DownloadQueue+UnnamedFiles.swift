@@ -24,13 +24,19 @@ extension DownloadQueue {
         return path
     }
 
-    /// Whether files with no name can be made in `directory` (asked once a directory).
+    /// Whether files with no name can be made in `directory` (asked once a directory). Only an
+    /// answer about the file system is kept: a failure for want of descriptors or memory
+    /// (`EMFILE`, `ENFILE`, `ENOMEM`…) makes this download's a partial file and asks again next time.
     private func supportsUnnamedFiles(_ directory: String) -> Bool {
         if let known = unnamedSupport.withLock({ $0[directory] }) { return known }
         let descriptor = haul_open_unnamed(directory, 0o644)
+        let error = errno
         if descriptor >= 0 { close(descriptor) }
-        unnamedSupport.withLock { $0[directory] = descriptor >= 0 }
-        return descriptor >= 0
+        let supported = descriptor >= 0
+        if supported || [EOPNOTSUPP, EISDIR, EINVAL, EACCES, EROFS].contains(error) {
+            unnamedSupport.withLock { $0[directory] = supported }
+        }
+        return supported
     }
 
     /// The file with no name connection `id` writes: named when complete with what the
