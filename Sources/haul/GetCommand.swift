@@ -105,7 +105,7 @@ struct GetCommand: ParsableCommand {
         if let saveSession = options.basic.saveSession {
             // What is left is unfinished (completed ones were taken off above). Read 10,000 at
             // a time, so a long queue is not copied whole to be saved.
-            let total = queue.ids.count
+            let total = queue.count
             let unfinished = stride(from: 0, to: total, by: 10_000).lazy
                 .flatMap { queue.downloads(at: $0..<($0 + 10_000)) }
             do {

@@ -105,7 +105,7 @@ struct UICommand: ParsableCommand {
         }
         stored.flush()
         _ = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
-        let unfinished = stored.queue.ids(in: [.queued, .active, .paused]).count
+        let unfinished = stored.queue.count(in: [.queued, .active, .paused])
         if unfinished > 0 {
             print("haul: \(unfinished) download\(unfinished == 1 ? "" : "s") saved in the queue; run haul to continue")
         }

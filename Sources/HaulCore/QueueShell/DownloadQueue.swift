@@ -83,6 +83,11 @@ public final class DownloadQueue: ConnectionDelegate {
         reading { state in state.downloads.values }
     }
 
+    /// How many downloads the queue holds.
+    public var count: Int {
+        reading { $0.downloads.count }
+    }
+
     /// Every download's id, in queue order.
     public var ids: [String] {
         reading { $0.downloads.ids }
