@@ -116,11 +116,27 @@ public struct Download: Sendable, Identifiable, Equatable {
         if let path = destination ?? options.out {
             return path.split(separator: "/").last.map(String.init) ?? path
         }
+        if let uri = uris.first, let name = Download.plainLastPart(of: uri) { return name }
         // The URI without its login, taken apart as text: no URL is parsed for a row's name.
         let uri = uris.first.map(URIText.withoutUserInfo) ?? id
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
         let last = path.split(separator: "/").last.map(String.init) ?? uri
         return last.removingPercentEncoding ?? last
+    }
+
+    /// `shownName`'s last part of `uri` when there is nothing to take out or decode (no `@`, no
+    /// `%`): the last non-empty `/`-separated part before any `?`, read as bytes. A filter of a
+    /// million rows asks for a million names.
+    private static func plainLastPart(of uri: String) -> String? {
+        let bytes = uri.utf8
+        guard !bytes.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "%") }) else { return nil }
+        var end = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == UInt8(ascii: "/") {
+            end = bytes.index(before: end)
+        }
+        guard end > bytes.startIndex else { return nil }
+        let start = bytes[..<end].lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
+        return String(Substring(bytes[start..<end]))
     }
 
     /// The index in `uris` of the URI the current attempt starts from: attempts take the
