@@ -14,6 +14,7 @@ public struct URIList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
 
     private var storage: Storage
 
+    /// The list of `uris`, in order.
     public init(_ uris: [String]) {
         switch uris.count {
         case 0: storage = .none
@@ -22,6 +23,7 @@ public struct URIList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
         }
     }
 
+    /// The list of the URIs written as an array literal.
     public init(arrayLiteral uris: String...) {
         self.init(uris)
     }
