@@ -8,6 +8,9 @@ import Foundation
 /// per `capacity` (or per `flushInterval`, so a slow transfer still shows progress).
 final class FileSink {
     static let capacity = 512 * 1024
+    /// The smallest buffer: a body of known length below it gets a buffer of its own size, not
+    /// half a megabyte to fill 16 KiB.
+    static let smallestCapacity = 64 * 1024
     static let flushInterval: UInt64 = 100_000_000  // nanoseconds
 
     /// The file's path (for an unnamed file, its directory until it is named).
@@ -22,7 +25,8 @@ final class FileSink {
     /// Whether bytes past the body's end are left alone: a resumed segment's, and a new file
     /// with no name, which has none.
     private let keepsTail: Bool
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSink.capacity, alignment: 4096)
+    private let capacity: Int
+    private let buffer: UnsafeMutableRawBufferPointer
     private var buffered = 0
     private var lastFlush = MonotonicClock.nanoseconds()
 
@@ -31,7 +35,13 @@ final class FileSink {
     /// a fast download; `finish` cuts the file at the body's end instead. A symbolic link or
     /// anything but a regular file at the path (put there by someone else between runs) is
     /// refused, never written through.
-    init(target: DownloadTarget, url: URL?) throws(ConnectionError) {
+    /// A body of `expectedLength` below `capacity` gets a buffer of its own size (at least
+    /// `smallestCapacity`).
+    init(target: DownloadTarget, url: URL?, expectedLength: Int64 = -1) throws(ConnectionError) {
+        capacity =
+            expectedLength > 0 && expectedLength < Int64(FileSink.capacity)
+            ? max(FileSink.smallestCapacity, Int(expectedLength)) : FileSink.capacity
+        buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 4096)
         path = target.path
         offset = target.offset
         end = target.end
@@ -90,16 +100,16 @@ final class FileSink {
         var bytes = bytes
         if let room, room < Int64(bytes.count) { bytes = UnsafeRawBufferPointer(rebasing: bytes[0..<Int(room)]) }
         var written: Int64 = 0
-        if buffered + bytes.count > FileSink.capacity {
+        if buffered + bytes.count > capacity {
             written += try flush(url: url)
         }
-        if bytes.count >= FileSink.capacity {
+        if bytes.count >= capacity {
             try writeAll(bytes, url: url)
             written += Int64(bytes.count)
         } else {
             UnsafeMutableRawBufferPointer(rebasing: buffer[buffered..<(buffered + bytes.count)]).copyMemory(from: bytes)
             buffered += bytes.count
-            if buffered == FileSink.capacity || MonotonicClock.nanoseconds() - lastFlush >= FileSink.flushInterval {
+            if buffered == capacity || MonotonicClock.nanoseconds() - lastFlush >= FileSink.flushInterval {
                 written += try flush(url: url)
             }
         }

@@ -321,7 +321,9 @@ final class Transfer {
             phase = .deliver
         case .becomeDownload(let target):
             do {
-                phase = .download(try FileSink(target: target, url: request.url))
+                phase = .download(
+                    try FileSink(
+                        target: target, url: request.url, expectedLength: response?.expectedContentLength ?? -1))
             } catch {
                 fail(error)
                 return
