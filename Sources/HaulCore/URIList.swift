@@ -48,6 +48,15 @@ public struct URIList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
         }
     }
 
+    /// The URIs as one text, `separator` between them; a single URI is that URI, not a copy.
+    public func joined(separator: String) -> String {
+        switch storage {
+        case .none: ""
+        case .one(let uri): uri
+        case .many(let uris): uris.joined(separator: separator)
+        }
+    }
+
     /// Adds mirrors at the end.
     public mutating func append(contentsOf uris: some Sequence<String>) {
         for uri in uris { append(uri) }

@@ -160,9 +160,19 @@ open class Connection: @unchecked Sendable {
 
     // MARK: - Engine side
 
+    /// `deliver`, held for the end of the engine loop's turn (`DeliveryBatch`). Engine thread.
+    private func engineDeliver(_ message: @escaping @Sendable (any ConnectionDelegate) -> Void) {
+        deliver(holding: engine.deliveries, message)
+    }
+
+    /// `deliverEnding`, held for the end of the engine loop's turn. Engine thread.
+    private func engineDeliverEnding(_ message: @escaping @Sendable (any ConnectionDelegate) -> Void) {
+        deliverEnding(holding: engine.deliveries, message)
+    }
+
     /// Asks the delegate whether to follow a redirect; `reply` runs on the delegate queue.
     func engineAskRedirect(_ request: Request, response: Response, reply: @escaping @Sendable (Request?) -> Void) {
-        deliver(holding: engine.deliveries) { [self] delegate in
+        engineDeliver { [self] delegate in
             let answer = delegate.connection(self, willSend: request, redirectResponse: response)
             if let answer { state.withLock { $0.currentRequest = answer } }
             reply(answer)
@@ -174,7 +184,7 @@ open class Connection: @unchecked Sendable {
     func engineAskChallenge(
         _ challenge: AuthenticationChallenge, reply: @escaping @Sendable (ChallengeDisposition) -> Void
     ) {
-        deliver(holding: engine.deliveries) { [self] delegate in
+        engineDeliver { [self] delegate in
             reply(delegate.connection(self, didReceive: challenge))
         }
     }
@@ -186,7 +196,7 @@ open class Connection: @unchecked Sendable {
         // A response starts its body's count afresh (the next part of a multipart stream
         // replaces the last one's bytes).
         state.withLock { $0.written = Progress() }
-        deliver(holding: engine.deliveries) { [self] delegate in
+        engineDeliver { [self] delegate in
             guard let confirmed = caching?.received(response, for: currentRequest) else {
                 reply(present(response, to: delegate))
                 return
@@ -221,7 +231,7 @@ open class Connection: @unchecked Sendable {
             defer { state.dataScheduled = true }
             return (true, !state.dataScheduled)
         }
-        if schedule { deliver(holding: engine.deliveries) { [self] delegate in deliverPendingData(to: delegate) } }
+        if schedule { engineDeliver { [self] delegate in deliverPendingData(to: delegate) } }
         return accepted
     }
 
@@ -275,7 +285,7 @@ open class Connection: @unchecked Sendable {
             return !state[keyPath: keyPath].scheduled
         }
         guard schedule else { return }
-        deliver(holding: engine.deliveries) { [self] delegate in
+        engineDeliver { [self] delegate in
             let progress = state.withLock { state -> Progress in
                 let progress = state[keyPath: keyPath]
                 state[keyPath: keyPath].bytes = 0
@@ -288,7 +298,7 @@ open class Connection: @unchecked Sendable {
 
     /// The body is complete in the download file at `path`.
     func engineFinishDownload(path: String) {
-        deliver(holding: engine.deliveries) { [self] delegate in delegate.connection(self, didFinishDownloadingTo: path)
+        engineDeliver { [self] delegate in delegate.connection(self, didFinishDownloadingTo: path)
         }
     }
 
@@ -296,13 +306,13 @@ open class Connection: @unchecked Sendable {
     /// finish, then ends the load.
     func engineFinish() {
         if let caching {
-            deliver(holding: engine.deliveries) { [self] delegate in offer(to: caching, delegate: delegate) }
+            engineDeliver { [self] delegate in offer(to: caching, delegate: delegate) }
         }
-        deliverEnding(holding: engine.deliveries) { [self] delegate in delegate.connectionDidFinishLoading(self) }
+        engineDeliverEnding { [self] delegate in delegate.connectionDidFinishLoading(self) }
     }
 
     func engineFail(_ error: ConnectionError) {
-        deliverEnding(holding: engine.deliveries) { [self] delegate in
+        engineDeliverEnding { [self] delegate in
             delegate.connection(self, didFailWithError: error)
         }
     }

@@ -8,8 +8,8 @@ import Synchronization
 /// thread more than their transfers.
 ///
 /// **Threading:** `hold` on the engine thread, during a turn; `release` on the engine thread,
-/// before the loop waits. The lock guards the list against a connection's own thread-safe
-/// checks, never held across a delegate message.
+/// before the loop waits. Only the engine thread takes the lock (it makes the batch `Sendable`
+/// for the engine that owns it), and never across a delegate message.
 final class DeliveryBatch: Sendable {
     private let held = Mutex<[SerialDelivery]>([])
 

@@ -283,7 +283,7 @@ public final class DownloadStore: Sendable {
                     }
                     // Made without joining or formatting when there is nothing to join: a queue
                     // file's million paused entries are mostly one URI and no ranges.
-                    let uris = download.uris.count == 1 ? download.uris[0] : download.uris.joined(separator: "\n")
+                    let uris = download.uris.joined(separator: "\n")
                     let completed = download.completed.isEmpty ? "" : download.completed.description
                     upsert.bind(download.id)
                     upsert.bind(next)

@@ -33,7 +33,7 @@ struct EntryMatcher {
     /// disk go into `continuation`.
     mutating func match(_ entry: QueueEntry, noting continuation: inout StoredQueue.Continuation) -> Download {
         var fresh = queue.newDownload(for: entry)
-        let key = entry.uris.count == 1 ? entry.uris[0] : entry.uris.joined(separator: "\t")
+        let key = entry.uris.joined(separator: "\t")
         guard let index = earlier[key]?.firstIndex(where: { EntryMatcher.continues($0, fresh) }),
             var download = earlier[key]?.remove(at: index)
         else {

@@ -74,14 +74,15 @@ public final class StoredQueue: Sendable {
         public var problems: [String] = []
     }
 
+    /// Pieces of a long queue file queued before the store is let catch up.
+    static let piecesAhead = 4
+
     /// Queues `entries`, each continuing the stored download it names when there is one (same
     /// URIs, options and directory) and added anew otherwise: complete when an earlier run saved
     /// its file, continuing a file another tool left when it says `continue=true`. Continued
     /// downloads that failed, were cancelled or paused are queued again with fresh attempts;
     /// completed ones stay complete.
-    /// Pieces of a long queue file queued before the store is let catch up.
-    static let piecesAhead = 4
-
+    ///
     /// They are queued `chunk` at a time: the first are stored (and may start) while the
     /// rest of a long queue file is still being matched. Not to be called on the queue's
     /// `callbackQueue`, whose events it waits for.
@@ -91,15 +92,13 @@ public final class StoredQueue: Sendable {
         let entries = consume entries
         continuation.ids.reserveCapacity(entries.count)
         queue.reserveCapacity(adding: entries.count)
-        for start in stride(from: 0, to: entries.count, by: max(chunk, 1)) {
-            let downloads = entries[start..<min(start + max(chunk, 1), entries.count)].map {
-                matcher.match($0, noting: &continuation)
-            }
+        for (number, piece) in StoredQueue.pieces(of: entries.count, size: chunk).enumerated() {
+            let downloads = entries[piece].map { matcher.match($0, noting: &continuation) }
             continuation.complete += downloads.count { $0.state == .complete }
             continuation.ids += queue.restore(downloads)
             // The store is let catch up every few pieces: the pieces it has not written yet
             // are held in memory meanwhile.
-            if (start / max(chunk, 1)) % StoredQueue.piecesAhead == StoredQueue.piecesAhead - 1 {
+            if number % StoredQueue.piecesAhead == StoredQueue.piecesAhead - 1 {
                 queue.callbackQueue.sync {}
                 checkpointer.catchUp()
             }
@@ -118,10 +117,14 @@ public final class StoredQueue: Sendable {
         var matcher = EntryMatcher(stored: stored, queue: queue, store: store)
         let downloads = entries.map { matcher.match($0, noting: &continuation) }
         let fresh = downloads.filter { !matcher.named.contains($0.id) }
-        for start in stride(from: 0, to: fresh.count, by: max(chunk, 1)) {
-            queue.restore(Array(fresh[start..<min(start + max(chunk, 1), fresh.count)]))
-        }
+        for piece in StoredQueue.pieces(of: fresh.count, size: chunk) { queue.restore(Array(fresh[piece])) }
         return fresh.count
+    }
+
+    /// `0..<count` cut into ranges of `size` (the last may be shorter).
+    private static func pieces(of count: Int, size: Int) -> [Range<Int>] {
+        let size = max(size, 1)
+        return stride(from: 0, to: count, by: size).map { $0..<min($0 + size, count) }
     }
 
     /// Queues every stored download as it was (the full-screen UI's queue), then `entries`, each

@@ -64,8 +64,7 @@ public final class AppRunner {
     public func run() {
         // The first frame before any event: a queue file read behind it may already have
         // posted many, and the screen should not wait for them.
-        terminal.draw(ScreenRenderer.render(state), theme: theme)
-        terminal.present()
+        drawFrame()
         var lastFrame = ProcessInfo.processInfo.systemUptime
         var lastTick = lastFrame
         var dirty = true
@@ -98,10 +97,7 @@ public final class AppRunner {
             if scanRows(since: now) { dirty = true }
             startSort()
             if keyed || (dirty && now - lastFrame >= 1 / AppRunner.framesPerSecond) {
-                let start = ProcessInfo.processInfo.systemUptime
-                terminal.draw(ScreenRenderer.render(state), theme: theme)
-                let staged = ProcessInfo.processInfo.systemUptime
-                terminal.present()
+                let (start, staged) = drawFrame()
                 if stats != nil {
                     let end = ProcessInfo.processInfo.systemUptime
                     stats?.recordFrame(
@@ -112,6 +108,16 @@ public final class AppRunner {
                 dirty = false
             }
         }
+    }
+
+    /// Draws the state and shows it; returns when the drawing started and when it was staged.
+    @discardableResult
+    private func drawFrame() -> (start: Double, staged: Double) {
+        let start = ProcessInfo.processInfo.systemUptime
+        terminal.draw(ScreenRenderer.render(state), theme: theme)
+        let staged = ProcessInfo.processInfo.systemUptime
+        terminal.present()
+        return (start, staged)
     }
 
     /// Slices of a filter or sort, for up to `scanBudget` seconds of this turn; whether any ran.

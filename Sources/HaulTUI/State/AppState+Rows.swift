@@ -19,12 +19,7 @@ extension AppState {
     /// The rows must be recomputed: at once when they are the queue order, else lazily. Rows
     /// `appended` at the end of the queue order are scanned on from where the scan stands.
     mutating func markStructureChanged(appended: Int = 0) {
-        if filter.isEmpty && sort == .queue {
-            visible = order
-            visibleIsOrder = true
-            return
-        }
-        if appended > 0, sort == .queue, !visibleDirty {
+        if appended > 0, !filter.isEmpty, sort == .queue, !visibleDirty {
             if rowScan == nil {
                 rowsGeneration += 1
                 rowScan = RowScan(generation: rowsGeneration, filter: filter, sort: sort, from: order.count - appended)
