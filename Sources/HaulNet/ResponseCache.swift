@@ -187,13 +187,7 @@ public final class ResponseCache: Sendable {
     /// An entry's file name: 64-bit FNV-1a of the URL (without its fragment) in hex. The file
     /// holds the URL too, so two URLs with one hash never answer for each other.
     static func fileName(for url: URL) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in CacheEntryFile.key(for: url).utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex + CacheEntryFile.suffix
+        FNV1a.hex(CacheEntryFile.key(for: url)) + CacheEntryFile.suffix
     }
 }
 

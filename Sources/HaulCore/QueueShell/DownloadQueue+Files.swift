@@ -102,8 +102,8 @@ extension DownloadQueue {
     }
 
     /// Gives a verified file its final name (and, as its options ask, the server's
-    /// Last-Modified as its mtime, and its ETag for the next conditional get). Returns the path
-    /// it got, or why it has none.
+    /// Last-Modified as its mtime, and its validators for the next conditional get). Returns
+    /// the path it got, or why it has none.
     func nameFile(
         _ download: Download, at path: String, failure: DownloadFailure?, replacing: Bool, response: ResponseSummary?
     ) -> Result<String, DownloadFailure> {
@@ -122,7 +122,7 @@ extension DownloadQueue {
         if options.remoteTime == true {
             ConditionalGet.applyRemoteTime(response?.header("Last-Modified"), to: named)
         }
-        ConditionalGet.remember(validatorsOf: response, of: named)
+        if options.conditionalGet == true { ConditionalGet.remember(validatorsOf: response, of: named) }
         if options.continueExisting == true {
             // aria2's progress record of the file this download continued: it is whole now.
             unlink(destination + Aria2ControlFile.suffix)

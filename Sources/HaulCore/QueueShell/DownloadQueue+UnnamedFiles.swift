@@ -40,9 +40,9 @@ extension DownloadQueue {
     }
 
     /// The file with no name connection `id` writes: named when complete with what the
-    /// download's options keep with it (the server's time, its validators, the mark), or
-    /// spilled to a partial file, recorded in the store, when a body of unknown length grows
-    /// past the limit. The namers run on the engine thread.
+    /// download's options keep with it (the server's time, its validators for a conditional
+    /// get, the mark), or spilled to a partial file, recorded in the store, when a body of
+    /// unknown length grows past the limit. The namers run on the engine thread.
     func unnamedFile(_ id: ConnectionID, _ write: UnnamedWrite) -> UnnamedFile {
         let download = write.download
         let options = download.options.merged(over: configuration.defaults)
@@ -56,7 +56,9 @@ extension DownloadQueue {
                 if options.remoteTime == true {
                     ConditionalGet.applyRemoteTime(response?.header("Last-Modified"), toDescriptor: descriptor)
                 }
-                ConditionalGet.remember(validatorsOf: response, ofDescriptor: descriptor)
+                if options.conditionalGet == true {
+                    ConditionalGet.remember(validatorsOf: response, ofDescriptor: descriptor)
+                }
                 SavedFileMark.mark(descriptor: descriptor, uri: shownURI, gid: download.id)
                 do throws(OptionError) {
                     return try FileNaming.link(descriptor: descriptor, as: name, in: directory, gid: download.id)

@@ -1,0 +1,17 @@
+// MARK: - FNV1a
+
+/// 64-bit FNV-1a: a short, stable name for a longer text (a cache entry's URL, the URI a saved
+/// file's mark stands for). Not a defence against anyone choosing collisions: whoever keeps
+/// such a hash also keeps, or checks, what it stands for.
+public enum FNV1a {
+    /// The hash of `text`'s UTF-8 bytes as 16 hex digits.
+    public static func hex(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
