@@ -153,6 +153,23 @@ struct StoreTests {
         #expect(history.first?.bytes == 10_000 && history.first?.state == .complete)
     }
 
+    @Test("a download added, finished and taken off in one batch leaves its history and no row")
+    func endedWithinOneBatch() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try DownloadStore(path: directory.appendingPathComponent("haul.sqlite").path)
+        let kept = try sample()
+        let finished = try sample()
+        var done = finished
+        done.state = .complete
+        done.completed = ByteRanges([0..<10_000])
+        let dropped = try sample()
+        try store.write(.init(added: [[kept, finished, dropped]], upserts: [done], removals: [finished.id, dropped.id]))
+        #expect(try store.load().downloads.map(\.id) == [kept.id])
+        let history = try store.history()
+        #expect(history.map(\.downloadID) == [finished.id] && history.first?.state == .complete)
+    }
+
     @Test("one haul at a time holds a state directory; the second is told who and what to do")
     func lock() throws {
         let directory = try scratch()

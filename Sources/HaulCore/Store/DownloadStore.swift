@@ -263,6 +263,10 @@ public final class DownloadStore: Sendable {
                         """)
                 // Interned options (see DownloadOptions.Interner) are turned into text once.
                 var lastOptions: (options: DownloadOptions, text: String)?
+                // A download removed in this batch keeps only its history: a run of small files
+                // that are added, saved and taken off the queue within one checkpoint writes no
+                // row for them at all.
+                let removed = Set(batch.removals)
                 for download in batch.allUpserts {
                     if download.state == .complete || download.state == .failed,
                         try String.fetchOne(previousState, arguments: [download.id]) != download.state.rawValue
@@ -273,6 +277,7 @@ public final class DownloadStore: Sendable {
                             download.lastError, now,
                         ])
                     }
+                    if removed.contains(download.id) { continue }
                     let options: String
                     if let lastOptions, lastOptions.options.sharesValues(with: download.options) {
                         options = lastOptions.text
