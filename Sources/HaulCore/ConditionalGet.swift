@@ -9,13 +9,11 @@ import HaulNet
 /// is `out`, else the URL's last path segment: the response's Content-Disposition is not known
 /// before asking. Also `remote-time`: a saved file's mtime is the server's Last-Modified.
 enum ConditionalGet {
-    /// The extended attributes a saved file's ETag and Last-Modified are kept in, for the next
-    /// conditional get. Kept only for a download that asks for conditional get itself: two more
-    /// attributes do not fit in an ext4 inode beside the file's mark, and a block for them on
-    /// every file costs 4 KiB of disk and a block allocation each. A file saved without them is
-    /// asked about by its mtime, as aria2 does.
+    /// The extended attribute a saved file's ETag is kept in, for the next conditional get: only
+    /// for a download that asks for conditional get itself. Its Last-Modified is in the file's
+    /// mark (`SavedFileMark`); an ETag beside it would not fit in an ext4 inode, and a block for
+    /// it on every file costs 4 KiB of disk and a block allocation each.
     static let entityTagAttribute = "user.haul.etag"
-    static let lastModifiedAttribute = "user.haul.last-modified"
 
     /// Where a download looks for the file it would be saved as: its `out`, its URL, its
     /// directory.
@@ -35,12 +33,12 @@ enum ConditionalGet {
     }
 
     /// The conditional headers for the file at `path`: `If-Modified-Since` the server's own
-    /// Last-Modified when the file kept it (servers such as nginx match it exactly), else the
-    /// file's mtime; `If-None-Match` its ETag when kept.
+    /// Last-Modified when the file's mark kept it and the file is unchanged since (servers such
+    /// as nginx match it exactly), else the file's mtime; `If-None-Match` its ETag when kept.
     static func headers(for path: String) -> [(name: String, value: String)] {
         var headers: [(String, String)] = []
-        if let kept = attribute(lastModifiedAttribute, of: path), HTTPDate.parse(kept) != nil {
-            headers.append(("If-Modified-Since", kept))
+        if let served = SavedFileMark.lastModified(of: path) {
+            headers.append(("If-Modified-Since", HTTPDate.format(served)))
         } else if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate]
             as? Date
         {
@@ -50,23 +48,23 @@ enum ConditionalGet {
         return headers
     }
 
-    /// Keeps the response's ETag and Last-Modified with the saved file (best effort: some file
-    /// systems have no user attributes).
-    static func remember(validatorsOf response: ResponseSummary?, of path: String) {
-        remember(validatorsOf: response) { ExtendedAttribute.set($0, to: $1, on: path) }
+    /// Keeps the response's ETag with the saved file (best effort: some file systems have no
+    /// user attributes).
+    static func rememberEntityTag(of response: ResponseSummary?, of path: String) {
+        guard let tag = entityTag(of: response) else { return }
+        ExtendedAttribute.set(entityTagAttribute, to: tag, on: path)
     }
 
-    /// `remember(validatorsOf:of:)` for a file still open as `descriptor` (not yet named).
-    static func remember(validatorsOf response: ResponseSummary?, ofDescriptor descriptor: Int32) {
-        remember(validatorsOf: response) { ExtendedAttribute.set($0, to: $1, onDescriptor: descriptor) }
+    /// `rememberEntityTag(of:of:)` for a file still open as `descriptor` (not yet named).
+    static func rememberEntityTag(of response: ResponseSummary?, ofDescriptor descriptor: Int32) {
+        guard let tag = entityTag(of: response) else { return }
+        ExtendedAttribute.set(entityTagAttribute, to: tag, onDescriptor: descriptor)
     }
 
-    /// Hands each validator `response` has (one line each) to `set` as (attribute, value).
-    private static func remember(validatorsOf response: ResponseSummary?, set: (String, String) -> Void) {
-        for (name, attribute) in [("ETag", entityTagAttribute), ("Last-Modified", lastModifiedAttribute)] {
-            guard let value = response?.header(name), !value.contains(where: \.isNewline) else { continue }
-            set(attribute, value)
-        }
+    /// The response's ETag, when it has one on one line.
+    private static func entityTag(of response: ResponseSummary?) -> String? {
+        guard let tag = response?.header("ETag"), !tag.contains(where: \.isNewline) else { return nil }
+        return tag
     }
 
     /// `applyRemoteTime(_:to:)` for a file still open as `descriptor`.

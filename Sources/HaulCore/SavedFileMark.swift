@@ -4,59 +4,99 @@ import HaulNet
 // MARK: - SavedFileMark
 
 /// What a saved file says of itself in an extended attribute (`user.haul.source`): the URI it
-/// came from (as its `FNV1a` hash), its size and mtime when haul named it, and the download's
-/// gid. A later run that finds the file unchanged knows the download complete even when the
-/// store could not record it (a full disk, a `kill -9` before the next checkpoint) or is
-/// another state directory's. Best effort: a file system without user attributes keeps no mark.
+/// came from (as its `FNV1a` hash), its size and mtime when haul named it, the download's gid,
+/// and the server's Last-Modified. A later run that finds the file unchanged knows the download
+/// complete even when the store could not record it (a full disk, a `kill -9` before the next
+/// checkpoint) or is another state directory's; a later conditional get asks `If-Modified-Since`
+/// the server's own time. Best effort: a file system without user attributes keeps no mark.
 ///
-/// The mark is kept short (about 50 bytes) so that ext4 keeps it inside the file's inode: a
-/// longer one (the URI itself, as marks before it held) takes a 4 KiB block of its own for
-/// every file, a quarter more disk for a 16 KiB file and a block allocation on every save.
+/// The mark is kept under 60 bytes (numbers in base 36) so that ext4 keeps it inside the
+/// file's inode: a longer one takes a 4 KiB block of its own for every file, a quarter more disk
+/// for a 16 KiB file and a block allocation on every save. Marks of earlier versions (the URI
+/// itself, size and mtime in decimal, maybe the gid) are still read.
 enum SavedFileMark {
     static let attribute = "user.haul.source"
 
+    /// What a mark says.
+    struct Contents: Equatable {
+        /// The URI's hash, or (in an earlier version's mark) the URI itself.
+        var source: String
+        var size: Int64
+        var modified: Int
+        var gid: String?
+        /// The server's Last-Modified, in seconds since 1970.
+        var lastModified: Int?
+    }
+
     /// Marks the file at `path` as saved from `uri` by download `gid`, as it is now.
-    static func mark(_ path: String, uri: String, gid: String) {
+    static func mark(_ path: String, uri: String, gid: String, lastModified: Date?) {
         guard let (size, modified) = sizeAndTime(of: path) else { return }
-        ExtendedAttribute.set(attribute, to: value(uri: uri, size: Int64(size), modified: modified, gid: gid), on: path)
+        let value = text(uri: uri, size: size, modified: modified, gid: gid, lastModified: lastModified)
+        ExtendedAttribute.set(attribute, to: value, on: path)
     }
 
     /// Marks the open file `descriptor` (not yet named) as saved from `uri` by download `gid`.
-    static func mark(descriptor: Int32, uri: String, gid: String) {
+    static func mark(descriptor: Int32, uri: String, gid: String, lastModified: Date?) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return }
-        let value = value(uri: uri, size: Int64(status.st_size), modified: status.st_mtim.tv_sec, gid: gid)
+        let value = text(
+            uri: uri, size: Int64(status.st_size), modified: status.st_mtim.tv_sec, gid: gid,
+            lastModified: lastModified)
         ExtendedAttribute.set(attribute, to: value, onDescriptor: descriptor)
     }
 
-    /// The mark's text: the URI's hash, size, mtime and gid, a line each.
-    private static func value(uri: String, size: Int64, modified: Int, gid: String) -> String {
-        "\(FNV1a.hex(uri))\n\(size)\n\(modified)\n\(gid)"
+    /// The mark's text: `2`, then the URI's hash, size, mtime, gid and the server's time (empty
+    /// when it sent none), a line each, numbers in base 36.
+    static func text(uri: String, size: Int64, modified: Int, gid: String, lastModified: Date?) -> String {
+        let served = lastModified.map { String(Int($0.timeIntervalSince1970), radix: 36) }
+        return [
+            "2", String(FNV1a.hash(uri), radix: 36), String(size, radix: 36), String(modified, radix: 36), gid,
+            served ?? "",
+        ].joined(separator: "\n")
+    }
+
+    /// What the mark of the file at `path` says, if it has one that can be read.
+    static func contents(of path: String) -> Contents? {
+        guard let mark = ExtendedAttribute.get(attribute, of: path, limit: 4096) else { return nil }
+        let fields = mark.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if fields.count == 6, fields[0] == "2" {
+            guard let size = Int64(fields[2], radix: 36), let modified = Int(fields[3], radix: 36) else { return nil }
+            return Contents(
+                source: fields[1], size: size, modified: modified, gid: fields[4],
+                lastModified: Int(fields[5], radix: 36))
+        }
+        // An earlier version's: the URI, size and mtime, and since one version the gid.
+        guard fields.count == 3 || fields.count == 4, let size = Int64(fields[1]), let modified = Int(fields[2])
+        else { return nil }
+        return Contents(source: fields[0], size: size, modified: modified, gid: fields.count == 4 ? fields[3] : nil)
     }
 
     /// The gid of the download that saved the file at `path`, when its mark names one.
     static func gid(of path: String) -> String? {
-        guard let mark = ExtendedAttribute.get(attribute, of: path) else { return nil }
-        let fields = mark.split(separator: "\n", omittingEmptySubsequences: false)
-        return fields.count == 4 ? String(fields[3]) : nil
+        contents(of: path)?.gid
+    }
+
+    /// The server's Last-Modified the file at `path` was saved with, when it is unchanged since.
+    static func lastModified(of path: String) -> Date? {
+        guard let contents = unchangedContents(of: path), let seconds = contents.lastModified else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
     /// The size of the file at `path` when it is marked as saved from `uri` and has not changed
     /// since (same size and mtime); nil otherwise.
     static func savedSize(of path: String, uri: String) -> Int64? {
-        guard let mark = ExtendedAttribute.get(attribute, of: path), let (size, modified) = sizeAndTime(of: path) else {
-            return nil
-        }
-        let fields = mark.split(separator: "\n", omittingEmptySubsequences: false)
-        // Three fields from a version that kept no gid, four since; the URI itself from a version
-        // that kept no hash.
-        guard fields.count == 3 || fields.count == 4, fields[0] == FNV1a.hex(uri) || fields[0] == uri,
-            Int64(fields[1]) == size,
-            Int(fields[2]) == modified
-        else {
-            return nil
-        }
-        return size
+        guard let contents = unchangedContents(of: path),
+            contents.source == String(FNV1a.hash(uri), radix: 36) || contents.source == uri
+        else { return nil }
+        return contents.size
+    }
+
+    /// The mark of the file at `path`, when the file has the size and mtime it was marked with.
+    private static func unchangedContents(of path: String) -> Contents? {
+        guard let contents = contents(of: path), let (size, modified) = sizeAndTime(of: path),
+            contents.size == size, contents.modified == modified
+        else { return nil }
+        return contents
     }
 
     /// A regular file's size and mtime (seconds), without following a link.

@@ -4,14 +4,19 @@
 /// file's mark stands for). Not a defence against anyone choosing collisions: whoever keeps
 /// such a hash also keeps, or checks, what it stands for.
 public enum FNV1a {
-    /// The hash of `text`'s UTF-8 bytes as 16 hex digits.
-    public static func hex(_ text: String) -> String {
+    /// The hash of `text`'s UTF-8 bytes.
+    public static func hash(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01b3
         }
-        let hex = String(hash, radix: 16)
+        return hash
+    }
+
+    /// The hash of `text`'s UTF-8 bytes as 16 hex digits.
+    public static func hex(_ text: String) -> String {
+        let hex = String(hash(text), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }

@@ -6,7 +6,8 @@ import Testing
 @testable import HaulCore
 
 /// A saved file's mark: one short attribute, which ext4 keeps inside the inode (no 4 KiB block
-/// for it per file); a mark of the URI itself, as earlier versions wrote, is still read.
+/// for it per file), with the server's Last-Modified; a mark of the URI itself, as earlier
+/// versions wrote, is still read.
 @Suite("Saved file marks")
 struct SavedFileMarkTests {
     /// The names of the file's extended attributes.
@@ -31,6 +32,8 @@ struct SavedFileMarkTests {
         let mark = try #require(ExtendedAttribute.get(SavedFileMark.attribute, of: path))
         #expect(mark.utf8.count <= 60, "\(mark)")
         #expect(SavedFileMark.gid(of: path) == id)
+        // The fault server's Last-Modified (1 Sep 2026 10:00 GMT), for a later conditional get.
+        #expect(SavedFileMark.lastModified(of: path) == Date(timeIntervalSince1970: 1_788_256_800))
         let uri = try #require(harness.recorder.latest(id)).displayURI
         #expect(SavedFileMark.savedSize(of: path, uri: uri) == 16384)
         #expect(SavedFileMark.savedSize(of: path, uri: uri + "x") == nil)

@@ -164,7 +164,8 @@ struct StoreTests {
         done.state = .complete
         done.completed = ByteRanges([0..<10_000])
         let dropped = try sample()
-        try store.write(.init(added: [[kept, finished, dropped]], upserts: [done], removals: [finished.id, dropped.id]))
+        try store.write(
+            .init(added: [[kept, finished, dropped]], upserts: [done], removals: [finished.id, dropped.id]))
         #expect(try store.load().downloads.map(\.id) == [kept.id])
         let history = try store.history()
         #expect(history.map(\.downloadID) == [finished.id] && history.first?.state == .complete)
@@ -233,7 +234,7 @@ struct StoreTests {
         unnamed.attempts = 1
         let path = directory.appendingPathComponent("a.bin").path
         try Data(count: 300).write(to: URL(fileURLWithPath: path))
-        SavedFileMark.mark(path, uri: unnamed.displayURI, gid: unnamed.id)
+        SavedFileMark.mark(path, uri: unnamed.displayURI, gid: unnamed.id, lastModified: nil)
         let found = StoredQueue.reconciled(unnamed)
         #expect(found.state == .complete && found.destination == path && found.totalBytes == 300)
 

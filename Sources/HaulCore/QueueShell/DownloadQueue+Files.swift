@@ -33,7 +33,7 @@ extension DownloadQueue {
         }
         let destination = existing ?? FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: overwrite)
         let partial = destination + FileNaming.partialSuffix
-        try makeDirectory((destination as NSString).deletingLastPathComponent)
+        try makeDirectory(FileNaming.folderAndName(of: destination).folder)
         var named = download
         named.destination = destination
         journal?.recordDestination(of: named)
@@ -102,8 +102,8 @@ extension DownloadQueue {
     }
 
     /// Gives a verified file its final name (and, as its options ask, the server's
-    /// Last-Modified as its mtime, and its validators for the next conditional get). Returns
-    /// the path it got, or why it has none.
+    /// Last-Modified as its mtime, and its ETag for the next conditional get), and marks it.
+    /// Returns the path it got, or why it has none.
     func nameFile(
         _ download: Download, at path: String, failure: DownloadFailure?, replacing: Bool, response: ResponseSummary?
     ) -> Result<String, DownloadFailure> {
@@ -122,12 +122,14 @@ extension DownloadQueue {
         if options.remoteTime == true {
             ConditionalGet.applyRemoteTime(response?.header("Last-Modified"), to: named)
         }
-        if options.conditionalGet == true { ConditionalGet.remember(validatorsOf: response, of: named) }
+        if options.conditionalGet == true { ConditionalGet.rememberEntityTag(of: response, of: named) }
         if options.continueExisting == true {
             // aria2's progress record of the file this download continued: it is whole now.
             unlink(destination + Aria2ControlFile.suffix)
         }
-        SavedFileMark.mark(named, uri: download.displayURI, gid: download.id)
+        SavedFileMark.mark(
+            named, uri: download.displayURI, gid: download.id,
+            lastModified: response?.header("Last-Modified").flatMap(HTTPDate.parse))
         return .success(named)
     }
 }

@@ -19,7 +19,7 @@ extension DownloadQueue {
             for: options.out ?? FileNaming.name(for: request.response),
             in: request.download.directory ?? configuration.directory)
         // `out` may name a folder inside the directory: the file is made where it will be named.
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FileNaming.folderAndName(of: path).folder
         guard (try? makeDirectory(folder)) != nil, supportsUnnamedFiles(folder) else { return nil }
         return path
     }
@@ -40,8 +40,8 @@ extension DownloadQueue {
     }
 
     /// The file with no name connection `id` writes: named when complete with what the
-    /// download's options keep with it (the server's time, its validators for a conditional
-    /// get, the mark), or spilled to a partial file, recorded in the store, when a body of
+    /// download's options keep with it (the server's time, its ETag for a conditional get, the
+    /// mark), or spilled to a partial file, recorded in the store, when a body of
     /// unknown length grows past the limit. The namers run on the engine thread.
     func unnamedFile(_ id: ConnectionID, _ write: UnnamedWrite) -> UnnamedFile {
         let download = write.download
@@ -50,6 +50,7 @@ extension DownloadQueue {
         let url = URL(string: download.uris.first ?? "")
         // Worked out here, not on the engine thread that names the file.
         let shownURI = download.displayURI
+        let served = response?.header("Last-Modified").flatMap(HTTPDate.parse)
         return UnnamedFile(
             directory: directory, spillAfter: write.spillAfter,
             name: { descriptor throws(ConnectionError) in
@@ -57,9 +58,9 @@ extension DownloadQueue {
                     ConditionalGet.applyRemoteTime(response?.header("Last-Modified"), toDescriptor: descriptor)
                 }
                 if options.conditionalGet == true {
-                    ConditionalGet.remember(validatorsOf: response, ofDescriptor: descriptor)
+                    ConditionalGet.rememberEntityTag(of: response, ofDescriptor: descriptor)
                 }
-                SavedFileMark.mark(descriptor: descriptor, uri: shownURI, gid: download.id)
+                SavedFileMark.mark(descriptor: descriptor, uri: shownURI, gid: download.id, lastModified: served)
                 do throws(OptionError) {
                     return try FileNaming.link(descriptor: descriptor, as: name, in: directory, gid: download.id)
                 } catch {
