@@ -58,6 +58,19 @@ public enum FileNaming {
         (directory.hasSuffix("/") ? directory : directory + "/") + name
     }
 
+    /// `path` split at its last `/` (trailing ones aside): its folder ("/" at the root, "" for a
+    /// bare name) and its last component, as `NSString`'s path methods give them (a doubled `/`
+    /// inside is kept: it names the same folder), without their cost on every saved file.
+    public static func folderAndName(of path: String) -> (folder: String, name: String) {
+        var bytes = path.utf8[...]
+        while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes = bytes.dropLast() }
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return ("", String(Substring(bytes))) }
+        let name = String(Substring(bytes[bytes.index(after: slash)...]))
+        var folder = bytes[..<slash]
+        while folder.count > 1, folder.last == UInt8(ascii: "/") { folder = folder.dropLast() }
+        return (folder.isEmpty ? "/" : String(Substring(folder)), name)
+    }
+
     /// The path a download of `url` is saved as before any response names it, as aria2 and wget
     /// see it: `out`, else the URL's last path segment, in `directory`.
     public static func expectedPath(out: String?, url: URL, directory: String) -> String? {
@@ -121,8 +134,7 @@ public enum FileNaming {
             guard rename(partial, destination) == 0 else { throw renameError(partial, destination) }
             return destination
         }
-        let directory = (destination as NSString).deletingLastPathComponent
-        let name = (destination as NSString).lastPathComponent
+        let (directory, name) = folderAndName(of: destination)
         var target = destination
         for _ in 0..<100 {
             if haul_rename_noreplace(partial, target) == 0 { return target }

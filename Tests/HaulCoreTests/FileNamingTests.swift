@@ -60,6 +60,24 @@ struct FileNamingTests {
             FileNaming.uniqueDestination(for: "f.tar.gz", in: directory, allowOverwrite: true) == directory
                 + "/f.tar.gz")
     }
+
+    @Test(
+        "a path's folder and name are NSString's, read off its bytes",
+        arguments: [
+            "/srv/files/a.iso", "/a", "files/sub/n.bin", "/srv/files/dir/", "/x/relative/", "//a",
+            "/srv/fi\u{e9}les/\u{1F600}.txt",
+        ])
+    func folderAndName(path: String) {
+        let split = FileNaming.folderAndName(of: path)
+        #expect(split.folder == (path as NSString).deletingLastPathComponent, "\(path)")
+        #expect(split.name == (path as NSString).lastPathComponent, "\(path)")
+    }
+
+    @Test("a bare name has no folder (where NSString traps), and a doubled slash is kept")
+    func folderAndNameEdges() {
+        #expect(FileNaming.folderAndName(of: "a.iso") == ("", "a.iso"))
+        #expect(FileNaming.folderAndName(of: "/srv//files/a") == ("/srv//files", "a"))
+    }
 }
 
 @Suite("Expected names")

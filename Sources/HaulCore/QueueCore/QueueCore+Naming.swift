@@ -49,12 +49,12 @@ extension QueueCore {
         file(download)
         if unnamed {
             state.connections[downloadID]?.unnamed = true
-            let path = destination as NSString
+            let (directory, name) = FileNaming.folderAndName(of: destination)
             return ask(
                 .writeUnnamed(
                     id,
                     UnnamedWrite(
-                        download: download, directory: path.deletingLastPathComponent, name: path.lastPathComponent,
+                        download: download, directory: directory, name: name,
                         spillAfter: request.spillAfter, response: state.activity[downloadID]?.response)))
         }
         let partial = destination + FileNaming.partialSuffix

@@ -120,7 +120,7 @@ struct EntryMatcher {
         if let out {
             guard file.destination == FileNaming.path(for: out, in: directory) else { return false }
         } else {
-            guard (file.destination as NSString).deletingLastPathComponent == directory else { return false }
+            guard FileNaming.folderAndName(of: file.destination).folder == directory else { return false }
         }
         var status = stat()
         guard lstat(file.destination, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
