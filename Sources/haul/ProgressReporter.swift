@@ -23,6 +23,8 @@ final class ProgressReporter: Sendable {
         var completed = 0
         /// Downloads that ended (each ends once: haul get retries nothing by hand).
         var ended = 0
+        /// How many endings `waitUntilDone` waits for, once it waits.
+        var awaited: Int?
         var lineShown = false
         /// aria2's code for the last download that failed.
         var lastErrorCode: ErrorCode?
@@ -128,8 +130,13 @@ final class ProgressReporter: Sendable {
         default:
             return
         }
-        state.withLock { $0.ended += 1 }
-        endings.signal()
+        // The waiting thread is woken once, by the last ending it waits for (not by each of a
+        // thousand small files).
+        let last = state.withLock { state in
+            state.ended += 1
+            return state.ended == state.awaited
+        }
+        if last { endings.signal() }
     }
 
     /// What a running attempt shows: each response (with `verbose`), each dropped mirror, a hint.
@@ -175,9 +182,12 @@ final class ProgressReporter: Sendable {
     func waitUntilDone(count: Int) -> Int {
         let interval: DispatchTimeInterval = isTerminal ? .milliseconds(250) : .seconds(1)
         var nextTick = DispatchTime.now() + interval
-        var remaining = count
-        while remaining > 0 {
-            if endings.wait(timeout: nextTick) == .success { remaining -= 1 }
+        var done = state.withLock { state in
+            state.awaited = count
+            return state.ended >= count
+        }
+        while !done {
+            done = endings.wait(timeout: nextTick) == .success
             if DispatchTime.now() >= nextTick {
                 if !quiet { tick() }
                 nextTick = DispatchTime.now() + interval
