@@ -46,6 +46,8 @@ open class Connection: @unchecked Sendable {
     let id: UInt64
     private let delivery: SerialDelivery
     private let caching: CachingLoad?
+    /// Answers a final response on the engine thread before the delegate hears of it (see `init`).
+    let presumedDisposition: (@Sendable (Response) -> ResponseDisposition?)?
     private let state: Mutex<State>
 
     // MARK: - Public API
@@ -54,13 +56,23 @@ open class Connection: @unchecked Sendable {
     /// `cachePolicy` decides whether a stored response answers it, and a response that may be
     /// stored is offered to the delegate (`willCacheResponse`) and then stored. Big downloads
     /// pass none.
+    ///
+    /// `presuming` answers the final response itself, on the engine thread, when the answer is
+    /// known before the load starts (a download's small file goes to a file with no name): its
+    /// body goes where the answer says at once, without a round trip through the delegate
+    /// queue per load. The delegate still gets `connection(_:didReceive:)`, and only a
+    /// `.cancel` from it counts: it cancels the load. nil from `presuming` asks the delegate as
+    /// usual. Not with a `cache`.
     public init(
         request: Request, delegate: any ConnectionDelegate, queue: any DelegateQueue,
-        engine: ConnectionEngine = .shared, cache: ResponseCache? = nil
+        engine: ConnectionEngine = .shared, cache: ResponseCache? = nil,
+        presuming: (@Sendable (Response) -> ResponseDisposition?)? = nil
     ) {
+        precondition(cache == nil || presuming == nil, "a cached load's response is answered by its delegate")
         originalRequest = request
         self.engine = engine
         caching = cache.map(CachingLoad.init)
+        presumedDisposition = presuming
         id = Connection.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         delivery = SerialDelivery(queue: queue)
         state = Mutex(State(delegate: delegate, currentRequest: request))

@@ -7,11 +7,18 @@ import Foundation
 /// none, or an authentication challenge asked about. Engine thread.
 extension Transfer {
 
-    /// Asks the delegate what to do with `response`'s body. `hopDone`: libcurl has ended the
-    /// hop already.
+    /// Asks the delegate what to do with `response`'s body, unless the connection presumes the
+    /// answer (then the delegate is told, and the body goes on at once). `hopDone`: libcurl has
+    /// ended the hop already.
     func deliverFinalResponse(_ response: Response, hopDone: Bool = false) {
         self.response = response
         phase = .awaitingDisposition(hopDone: hopDone)
+        if multipart == nil, let presumed = connection.presumedDisposition?(response) {
+            // A `.cancel` from the delegate cancels the connection itself (`present`).
+            connection.engineDeliverResponse(response) { _ in }
+            dispositionDecided(presumed)
+            return
+        }
         let id = connection.id, engine = connection.engine
         connection.engineDeliverResponse(response) { disposition in
             engine.submit(.disposition(id, disposition))

@@ -69,4 +69,58 @@ struct QueueCoreUnnamedTests {
         _ = off.add(["o"])
         #expect(off.answer(1, 200, ["Content-Length": "10"]).last == "name c1 from 0 of 10")
     }
+
+    @Test("a plain download's connection answers its own 200: the core files the body as unnamed, asking no name")
+    func presumed() {
+        var core = CoreHarness()
+        _ = core.add(["p"])
+        #expect(core.presumedLimit(1) == 8_388_608)
+        #expect(
+            core.answer(1, 200, ["Content-Length": "5000"], presumed: true) == ["p shows response 200", "p updated"])
+        #expect(core.download("p")?.totalBytes == 5000)
+        let id = core.connection(1)
+        #expect(core.send(.bodyDone(id, path: "/dl/p.1")) == ["p updated"])
+        #expect(core.send(.finished(id)) == ["p complete"])
+        #expect(core.download("p")?.destination == "/dl/p.1")
+    }
+
+    @Test(
+        "what keeps a connection from answering its own response",
+        arguments: [
+            "a digest", "allow-overwrite", "auto-file-renaming=false", "a split at the limit", "conditional-get",
+            "dry-run", "a partial file", "files with no name off",
+        ])
+    func notPresumed(reason: String) throws {
+        var core = CoreHarness { $0.unnamedFiles = reason != "files with no name off" }
+        let digest = try ExpectedChecksum(parsing: "sha-256=" + String(repeating: "a", count: 64))
+        _ = core.add(
+            ["n"],
+            { options in
+                switch reason {
+                case "a digest": options.checksum = digest
+                case "allow-overwrite": options.allowOverwrite = true
+                case "auto-file-renaming=false": options.autoFileRenaming = false
+                case "a split at the limit":
+                    options.split = 4
+                    options.maxConnectionPerServer = 4
+                    options.minSplitSize = 1 << 20
+                case "conditional-get": options.conditionalGet = true
+                case "dry-run": options.dryRun = true
+                default: break
+                }
+            }, reason == "a partial file" ? QueueCoreResumeTests.partial : { _ in })
+        #expect(core.presumedLimit(1) == nil, "\(reason)")
+    }
+
+    @Test("a presumed answer for an attempt stopped meanwhile, or over the limit, is cancelled")
+    func presumedRefused() {
+        var paused = CoreHarness()
+        _ = paused.add(["s"])
+        _ = paused.send(.pause("s"))
+        #expect(paused.answer(1, 200, ["Content-Length": "10"], presumed: true) == ["answer c1 cancel"])
+        var over = CoreHarness()
+        _ = over.add(["o"])
+        let effects = over.answer(1, 200, ["Content-Length": "9000000"], presumed: true)
+        #expect(effects.contains("answer c1 cancel") && !effects.contains { $0.hasPrefix("name") }, "\(effects)")
+    }
 }

@@ -81,7 +81,8 @@ struct UnnamedFileTests {
             let descriptor = haul_open_unnamed(directory.path, 0o644)
             try #require(descriptor >= 0)
             _ = text.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
-            SavedFileMark.mark(descriptor: descriptor, uri: "http://x/a.txt", gid: "00000000000000aa", lastModified: nil)
+            SavedFileMark.mark(
+                descriptor: descriptor, uri: "http://x/a.txt", gid: "00000000000000aa", lastModified: nil)
             return descriptor
         }
         let first = try unnamed("mine")

@@ -56,6 +56,45 @@ struct DeliveryTests {
         #expect(written.count == 2_000_000 && TestPattern.matches(written))
     }
 
+    @Test(
+        "a connection that presumes its answer sends the body there at once; the delegate still hears the response first"
+    )
+    func presumedDisposition() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("haul-\(UUID()).bin").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = TestQueue()
+        // Asked, the delegate would take the body as data: it is not asked.
+        let delegate = RecordingDelegate(onQueue: queue.isCurrent, disposition: { _ in .allow })
+        let connection = Connection(
+            request: try request("/bytes/300000"), delegate: delegate, queue: queue.queue,
+            presuming: { response in
+                response.statusCode == 200 ? .becomeDownload(DownloadTarget(path: path)) : nil
+            })
+        connection.start()
+        #expect(await delegate.ended.wait())
+        let events = delegate.events
+        #expect(events.first == .response(200) && events.suffix(2) == [.downloaded(path), .finished], "\(events)")
+        #expect(!events.contains { if case .data = $0 { true } else { false } })
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(written.count == 300_000 && TestPattern.matches(written))
+    }
+
+    @Test("a cancel from the delegate stops a load whose answer was presumed, with no further message")
+    func presumedThenCancelled() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("haul-\(UUID()).bin").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = TestQueue()
+        let delegate = RecordingDelegate(onQueue: queue.isCurrent, disposition: { _ in .cancel })
+        let connection = Connection(
+            request: try request("/file/1000000?key=\(UUID())&pace=32768"), delegate: delegate, queue: queue.queue,
+            presuming: { _ in .becomeDownload(DownloadTarget(path: path)) })
+        connection.start()
+        try await barrier(queue: queue.queue)
+        try await barrier(queue: queue.queue)
+        #expect(delegate.events == [.response(200)])
+        #expect(connection.isDone)
+    }
+
     @Test("becomeDownload into a missing directory fails with a file error naming the path")
     func downloadIntoMissingDirectory() async throws {
         let path = "/nonexistent-haul-dir/file.bin"

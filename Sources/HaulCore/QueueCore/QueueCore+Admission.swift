@@ -99,11 +99,20 @@ extension QueueCore {
             ? ConditionalGet.Lookup(
                 out: options.out, url: url, directory: download.directory ?? configuration.directory)
             : nil
-        return PlannedConnection(
+        var planned = PlannedConnection(
             id: newConnectionID(for: download.id), request: request,
             hostKey: QueueCore.hostKey(url.absoluteString), resumeOffset: resumeOffset,
             expectedValidator: resumeOffset > 0 ? download.validator : nil,
             expectedTotal: resumeOffset > 0 && download.totalBytes > 0 ? download.totalBytes : nil,
             isHelper: false, conditionalLookup: conditional)
+        // A whole body small enough for a file with no name, and not split at that size, goes
+        // there without asking: `responded` accepts every 200 this allows.
+        let limit = unnamedLimit(download)
+        if resumeOffset == 0, conditional == nil, options.dryRun != true,
+            mayBeUnnamed(download, offset: 0, total: limit, replacing: nil)
+        {
+            planned.presumedUnnamed = UnnamedPresumption(download: download, limit: limit)
+        }
+        return planned
     }
 }

@@ -41,14 +41,9 @@ extension QueueCore {
             ask(.answer(id, .cancel))
             return startOver(downloadID, reason: nil, refundAttempt: true)
         }
-        // A body from byte 0 replaces the whole file; a resumed one continues what is there.
         let (offset, total) = (request.offset, request.total)
-        if offset == 0 { download.completed.removeAll() }
-        download.totalBytes = total
-        download.validator = request.response.validator
-        file(download)
         if unnamed {
-            state.connections[downloadID]?.unnamed = true
+            writesUnnamed(id, &download, offset: offset, total: total, validator: request.response.validator)
             let (directory, name) = FileNaming.folderAndName(of: destination)
             return ask(
                 .writeUnnamed(
@@ -57,12 +52,30 @@ extension QueueCore {
                         download: download, directory: directory, name: name,
                         spillAfter: request.spillAfter, response: state.activity[downloadID]?.response)))
         }
+        startsWriting(&download, offset: offset, total: total, validator: request.response.validator)
         let partial = destination + FileNaming.partialSuffix
         if let end = planSplit(download, primary: id, request, offset: offset, total: total) {
             let target = DownloadTarget(path: partial, offset: offset, end: end, keepsTail: true, mustExist: true)
             return ask(.answer(id, .becomeDownload(target)))
         }
         ask(.answer(id, .becomeDownload(DownloadTarget(path: partial, offset: offset, mustExist: true))))
+    }
+
+    /// Files `download` as its accepted body starts: from byte 0 it replaces the whole file; a
+    /// resumed one continues what is there.
+    private mutating func startsWriting(_ download: inout Download, offset: Int64, total: Int64, validator: String?) {
+        if offset == 0 { download.completed.removeAll() }
+        download.totalBytes = total
+        download.validator = validator
+        file(download)
+    }
+
+    /// `startsWriting`, for a body that goes to a file with no name.
+    mutating func writesUnnamed(
+        _ id: ConnectionID, _ download: inout Download, offset: Int64, total: Int64, validator: String?
+    ) {
+        startsWriting(&download, offset: offset, total: total, validator: validator)
+        state.connections[id.downloadID]?.unnamed = true
     }
 
     /// A body of unknown length grew past the limit of a file with no name and is now the

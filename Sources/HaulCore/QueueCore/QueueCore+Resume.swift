@@ -54,8 +54,17 @@ extension QueueCore {
             ask(.answer(id, .cancel))
             answeredDryRun(download, response: response, total: total)
         case .write(let offset, let total):
-            // Naming touches the disk and the store: the shell does it, and answers `named`.
             let unnamed = mayBeUnnamed(download, offset: offset, total: total, replacing: facts.conditionalFile)
+            if facts.presumed {
+                // The engine sent the body to a file with no name already; the plan allowed
+                // only what is allowed here, so this is a guard against that ever changing.
+                guard unnamed else {
+                    ask(.answer(id, .cancel))
+                    return requeue(downloadID, refundAttempt: true)
+                }
+                return writesUnnamed(id, &download, offset: offset, total: total, validator: response.validator)
+            }
+            // Naming touches the disk and the store: the shell does it, and answers `named`.
             ask(
                 .reserveName(
                     NameRequest(

@@ -69,6 +69,9 @@ struct PlannedConnection: Sendable {
     var conditionalFile: String?
     /// Whether the body goes to a file with no name, named by the engine when complete.
     var unnamed = false
+    /// Set when a plain answer is known before the response: a 200 goes to a file with no name
+    /// at once, on the engine thread, without a round trip through the core.
+    var presumedUnnamed: UnnamedPresumption?
 
     var downloadID: String { id.downloadID }
 }
@@ -89,6 +92,15 @@ struct NameRequest: Sendable {
     /// after how many bytes of a body of unknown length it is named as a partial file instead.
     let mayBeUnnamed: Bool
     let spillAfter: Int64?
+}
+
+/// A connection whose 200 may go to a file with no name before the core hears of it: the
+/// download as it starts, and the longest body that may (one of unknown length is spilled to a
+/// partial file past it). The core still judges the response when it comes
+/// (`ResponseFacts.presumed`).
+struct UnnamedPresumption: Sendable {
+    let download: Download
+    let limit: Int64
 }
 
 /// A body written to a file with no name: what the shell needs to name it when complete (or

@@ -63,10 +63,13 @@ struct ResponseFacts: Sendable {
     /// 304.
     let conditionalFile: String?
     let unchangedSize: Int64?
+    /// The engine sent the body to a file with no name already (`PlannedConnection.presumedUnnamed`).
+    let presumed: Bool
 
     init(
         _ response: Response, currentRequest: Request, redirects: [String] = [],
-        challenge: AuthenticationChallenge? = nil, conditionalFile: String? = nil, unchangedSize: Int64? = nil
+        challenge: AuthenticationChallenge? = nil, conditionalFile: String? = nil, unchangedSize: Int64? = nil,
+        presumed: Bool = false
     ) {
         self.response = response
         self.currentRequest = currentRequest
@@ -74,6 +77,7 @@ struct ResponseFacts: Sendable {
         self.challenge = challenge
         self.conditionalFile = conditionalFile
         self.unchangedSize = unchangedSize
+        self.presumed = presumed
     }
 }
 

@@ -17,11 +17,17 @@ final class DownloadConnection: Connection, @unchecked Sendable {
     let redirects = Mutex<[String]>([])
     /// The last 401 or 407 challenge the server sent, to say why a login failed.
     let challenge = Mutex<AuthenticationChallenge?>(nil)
+    /// The connection's own answer to a plain 200, when the core allowed one.
+    let presumer: UnnamedPresumer?
 
     /// Made on `callbackQueue`, outside the queue's lock: a conditional request looks at the
     /// disk for its file and that file's validators.
-    init(plan: PlannedConnection, queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine) {
+    init(
+        plan: PlannedConnection, queue: DownloadQueue, callbackQueue: any DelegateQueue, engine: ConnectionEngine,
+        presumer: UnnamedPresumer?
+    ) {
         self.plan = plan
+        self.presumer = presumer
         var request = plan.request
         conditionalFile = plan.conditionalLookup.flatMap(ConditionalGet.existingFile)
         if let conditionalFile {
@@ -29,6 +35,8 @@ final class DownloadConnection: Connection, @unchecked Sendable {
                 request.headers.set(header.name, header.value)
             }
         }
-        super.init(request: request, delegate: queue, queue: callbackQueue, engine: engine)
+        super.init(
+            request: request, delegate: queue, queue: callbackQueue, engine: engine,
+            presuming: presumer.map { own -> @Sendable (Response) -> ResponseDisposition? in { own.answer($0) } })
     }
 }

@@ -20,14 +20,16 @@ extension DownloadQueue {
         let id = connection.plan.id
         // A 304 to a conditional request: the size of the file kept.
         let unchanged = response.statusCode == 304 ? connection.conditionalFile.map(DownloadQueue.size(of:)) : nil
+        let presumed = connection.presumer?.answered == true
         handle(
             .responded(
                 id,
                 ResponseFacts(
                     response, currentRequest: connection.currentRequest,
                     redirects: connection.redirects.withLock { $0 }, challenge: connection.challenge.withLock { $0 },
-                    conditionalFile: connection.conditionalFile, unchangedSize: unchanged)))
-        return running.withLock { $0.answers.removeValue(forKey: id) } ?? .cancel
+                    conditionalFile: connection.conditionalFile, unchangedSize: unchanged, presumed: presumed)))
+        // A presumed answer stands unless the core cancels it.
+        return running.withLock { $0.answers.removeValue(forKey: id) } ?? (presumed ? .allow : .cancel)
     }
 
     /// A challenge the request's credentials did not answer: kept to say why the login failed;

@@ -78,7 +78,9 @@ extension DownloadQueue {
 
     /// Makes the connection `plan` describes, files it, and starts it.
     func start(_ plan: PlannedConnection) {
-        let connection = DownloadConnection(plan: plan, queue: self, callbackQueue: callbackQueue, engine: engine)
+        let ownAnswer = plan.presumedUnnamed.flatMap { self.presumer(for: plan.id, $0) }
+        let connection = DownloadConnection(
+            plan: plan, queue: self, callbackQueue: callbackQueue, engine: engine, presumer: ownAnswer)
         running.withLock { $0.connections[plan.id] = connection }
         connection.start()
     }

@@ -15,13 +15,41 @@ extension DownloadQueue {
     func unnamedPath(for request: NameRequest) -> String? {
         StateLockMarker.assertNotHeld("looking at a directory")
         let options = request.download.options.merged(over: configuration.defaults)
-        let path = FileNaming.path(
-            for: options.out ?? FileNaming.name(for: request.response),
-            in: request.download.directory ?? configuration.directory)
-        // `out` may name a folder inside the directory: the file is made where it will be named.
-        let folder = FileNaming.folderAndName(of: path).folder
-        guard (try? makeDirectory(folder)) != nil, supportsUnnamedFiles(folder) else { return nil }
-        return path
+        let directory = request.download.directory ?? configuration.directory
+        guard canHoldUnnamedFiles(out: options.out, in: directory) else { return nil }
+        return FileNaming.path(for: options.out ?? FileNaming.name(for: request.response), in: directory)
+    }
+
+    /// Whether the folder a file with no name saved as `out` (or a name from the response) in
+    /// `directory` is made in can hold one. Makes the folder: `out` may name one inside the
+    /// directory, and the file is made where it will be named.
+    private func canHoldUnnamedFiles(out: String?, in directory: String) -> Bool {
+        let folder =
+            out.map { FileNaming.folderAndName(of: FileNaming.path(for: $0, in: directory)).folder } ?? directory
+        return (try? makeDirectory(folder)) != nil && supportsUnnamedFiles(folder)
+    }
+
+    /// Connection `id`'s own answer to a plain 200, as `presumption` allows (see
+    /// `UnnamedPresumer`), or nil when its directory cannot hold files with no name. On
+    /// `callbackQueue`, outside the lock.
+    func presumer(for id: ConnectionID, _ presumption: UnnamedPresumption) -> UnnamedPresumer? {
+        StateLockMarker.assertNotHeld("looking at a directory")
+        let started = presumption.download
+        let out = started.options.merged(over: configuration.defaults).out
+        let directory = started.directory ?? configuration.directory
+        guard canHoldUnnamedFiles(out: out, in: directory) else { return nil }
+        return UnnamedPresumer(limit: presumption.limit) { [self] response, total in
+            // The download as the core files it when the body starts (`writesUnnamed`).
+            var download = started
+            download.completed.removeAll()
+            download.totalBytes = total
+            download.validator = response.validator
+            let (folder, name) = FileNaming.folderAndName(
+                of: FileNaming.path(for: out ?? FileNaming.name(for: response), in: directory))
+            let summary = ResponseSummary(response, redirectChain: [], everyHeader: false)
+            return unnamedFile(
+                id, UnnamedWrite(download: download, directory: folder, name: name, spillAfter: nil, response: summary))
+        }
     }
 
     /// Whether files with no name can be made in `directory` (asked once a directory). Only an

@@ -65,13 +65,21 @@ struct CoreHarness {
 
     func download(_ id: String) -> Download? { core.state.downloads[id] }
 
-    /// Connection `number` answers `status` with `headers`.
-    mutating func answer(_ number: Int, _ status: Int, _ headers: HTTPHeaders = [:]) -> [String] {
+    /// Connection `number` answers `status` with `headers`; `presumed`: the connection sent its
+    /// body to a file with no name itself (`UnnamedPresumer`).
+    mutating func answer(
+        _ number: Int, _ status: Int, _ headers: HTTPHeaders = [:], presumed: Bool = false
+    ) -> [String] {
         let id = connection(number)
         let url = started[number]?.request.url ?? URL(fileURLWithPath: "/")
         let response = Response(url: url, statusCode: status, headers: headers)
-        return send(
-            .responded(id, ResponseFacts(response, currentRequest: started[number]?.request ?? Request(url: url))))
+        let request = started[number]?.request ?? Request(url: url)
+        return send(.responded(id, ResponseFacts(response, currentRequest: request, presumed: presumed)))
+    }
+
+    /// The longest body connection `number` may send to a file with no name without asking.
+    func presumedLimit(_ number: Int) -> Int64? {
+        started[number]?.presumedUnnamed?.limit
     }
 
     /// The shell named connection `number`'s file `path` (the partial file holding what it must).
