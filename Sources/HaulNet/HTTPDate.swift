@@ -9,24 +9,32 @@ public enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// The date in `text`, or nil when it is not an IMF-fixdate.
+    /// The date in `text` (spaces and tabs around it aside), or nil when it is not an
+    /// IMF-fixdate. Read off its UTF-8 bytes: a saved file's Last-Modified is read on the engine
+    /// thread, once a file.
     public static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        var trimmed = text.utf8[...]
+        while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
+        while let last = trimmed.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
         // "Sun, 06 Nov 1994 08:49:37 GMT": 29 ASCII bytes in fixed places.
-        guard bytes.count == 29, bytes.allSatisfy({ $0 < 0x80 }),
-            let text = String(bytes: bytes, encoding: .ascii)
-        else { return nil }
-        let characters = Array(text)
-        func field(_ start: Int, _ length: Int) -> String { String(characters[start..<(start + length)]) }
-        func number(_ start: Int, _ length: Int) -> Int? {
-            let digits = field(start, length)
-            return digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber) ? Int(digits) : nil
+        let bytes = Array(trimmed)
+        guard bytes.count == 29 else { return nil }
+        func matches(_ start: Int, _ expected: String) -> Bool {
+            bytes[start..<(start + expected.utf8.count)].elementsEqual(expected.utf8)
         }
-        guard days.contains(field(0, 3)), field(3, 2) == ", ", characters[7] == " ", characters[11] == " ",
-            characters[16] == " ", characters[19] == ":", characters[22] == ":", field(25, 4) == " GMT",
-            let day = number(5, 2), let month = months.firstIndex(of: field(8, 3)), let year = number(12, 4),
-            let hour = number(17, 2), let minute = number(20, 2), let second = number(23, 2),
-            (1...31).contains(day), hour < 24, minute < 60, second <= 60
+        func number(_ start: Int, _ length: Int) -> Int? {
+            var value = 0
+            for byte in bytes[start..<(start + length)] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard days.contains(where: { matches(0, $0) }), matches(3, ", "), bytes[7] == 0x20, bytes[11] == 0x20,
+            bytes[16] == 0x20, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), matches(25, " GMT"),
+            let day = number(5, 2), let month = months.firstIndex(where: { matches(8, $0) }),
+            let year = number(12, 4), let hour = number(17, 2), let minute = number(20, 2),
+            let second = number(23, 2), (1...31).contains(day), hour < 24, minute < 60, second <= 60
         else { return nil }
         var parts = tm()
         parts.tm_year = Int32(year - 1900)

@@ -11,6 +11,7 @@ struct HTTPDateTests {
         #expect(date.timeIntervalSince1970 == 784_111_777)
         #expect(HTTPDate.format(date) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.format(Date(timeIntervalSince1970: 1_788_300_000)) == "Tue, 01 Sep 2026 22:00:00 GMT")
+        #expect(HTTPDate.parse(" \tSun, 06 Nov 1994 08:49:37 GMT\t ") == date)
     }
 
     @Test(
@@ -19,6 +20,8 @@ struct HTTPDateTests {
             "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "Sun, 06 Nov 1994 08:49:37 UTC",
             "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT",
             "Sun\u{35D}\u{FFFD}\u{FFFD}lements37 ", "Sun, ٠٦ Nov 1994 08:49:37 GMT", "",
+            "Sun, 06 Nov 1994 08:49:37 GMT\r\n", "Sun,  6 Nov 1994 08:49:37 GMT", "sun, 06 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 08:49:3\u{E9}GMT",
         ])
     func rejects(text: String) {
         #expect(HTTPDate.parse(text) == nil)

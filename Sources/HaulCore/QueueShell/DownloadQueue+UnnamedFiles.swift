@@ -38,6 +38,7 @@ extension DownloadQueue {
         let out = started.options.merged(over: configuration.defaults).out
         let directory = started.directory ?? configuration.directory
         guard canHoldUnnamedFiles(out: out, in: directory) else { return nil }
+        let naming = unnamedNaming(of: started)
         return UnnamedPresumer(limit: presumption.limit) { [self] response, total in
             // The download as the core files it when the body starts (`writesUnnamed`).
             var download = started
@@ -47,8 +48,9 @@ extension DownloadQueue {
             let (folder, name) = FileNaming.folderAndName(
                 of: FileNaming.path(for: out ?? FileNaming.name(for: response), in: directory))
             let summary = ResponseSummary(response, redirectChain: [], everyHeader: false)
-            return unnamedFile(
-                id, UnnamedWrite(download: download, directory: folder, name: name, spillAfter: nil, response: summary))
+            let write = UnnamedWrite(
+                download: download, directory: folder, name: name, spillAfter: nil, response: summary)
+            return unnamedFile(id, write, naming)
         }
     }
 
@@ -67,28 +69,40 @@ extension DownloadQueue {
         return supported
     }
 
+    /// What naming a download's files with no name needs of the download itself, worked out on
+    /// `callbackQueue`: a connection that answers its own response (`UnnamedPresumer`) makes
+    /// its file on the engine thread, which has every other file's bytes to move.
+    struct UnnamedNaming: Sendable {
+        let remoteTime: Bool
+        let conditionalGet: Bool
+        let url: URL?
+        let shownURI: String
+    }
+
+    /// `UnnamedNaming` for `download`.
+    func unnamedNaming(of download: Download) -> UnnamedNaming {
+        let options = download.options.merged(over: configuration.defaults)
+        return UnnamedNaming(
+            remoteTime: options.remoteTime == true, conditionalGet: options.conditionalGet == true,
+            url: URL(string: download.uris.first ?? ""), shownURI: download.displayURI)
+    }
+
     /// The file with no name connection `id` writes: named when complete with what the
     /// download's options keep with it (the server's time, its ETag for a conditional get, the
     /// mark), or spilled to a partial file, recorded in the store, when a body of
     /// unknown length grows past the limit. The namers run on the engine thread.
-    func unnamedFile(_ id: ConnectionID, _ write: UnnamedWrite) -> UnnamedFile {
+    func unnamedFile(_ id: ConnectionID, _ write: UnnamedWrite, _ naming: UnnamedNaming) -> UnnamedFile {
         let download = write.download
-        let options = download.options.merged(over: configuration.defaults)
-        let (directory, name, response) = (write.directory, write.name, write.response)
-        let url = URL(string: download.uris.first ?? "")
-        // Worked out here, not on the engine thread that names the file.
-        let shownURI = download.displayURI
-        let served = response?.header("Last-Modified").flatMap(HTTPDate.parse)
+        let (directory, name, response, url) = (write.directory, write.name, write.response, naming.url)
+        let lastModified = response?.header("Last-Modified")
+        let served = lastModified.flatMap(HTTPDate.parse)
         return UnnamedFile(
             directory: directory, spillAfter: write.spillAfter,
             name: { descriptor throws(ConnectionError) in
-                if options.remoteTime == true {
-                    ConditionalGet.applyRemoteTime(response?.header("Last-Modified"), toDescriptor: descriptor)
-                }
-                if options.conditionalGet == true {
-                    ConditionalGet.rememberEntityTag(of: response, ofDescriptor: descriptor)
-                }
-                SavedFileMark.mark(descriptor: descriptor, uri: shownURI, gid: download.id, lastModified: served)
+                if naming.remoteTime { ConditionalGet.applyRemoteTime(lastModified, toDescriptor: descriptor) }
+                if naming.conditionalGet { ConditionalGet.rememberEntityTag(of: response, ofDescriptor: descriptor) }
+                SavedFileMark.mark(
+                    descriptor: descriptor, uri: naming.shownURI, gid: download.id, lastModified: served)
                 do throws(OptionError) {
                     return try FileNaming.link(descriptor: descriptor, as: name, in: directory, gid: download.id)
                 } catch {
