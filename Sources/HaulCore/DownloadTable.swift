@@ -11,6 +11,10 @@ import OrderedCollections
 /// **Threading:** a value; the queue keeps it under its lock.
 struct DownloadTable {
     private var table: OrderedDictionary<String, Download> = [:]
+    /// The most room asked for so far: the table's own `reserveCapacity` builds its index of ids
+    /// anew whenever the room asked for changes, even to less, so a queue file added in pieces
+    /// after room was made for all of it would rebuild the index once a piece.
+    private var reserved = 0
 
     var count: Int { table.count }
 
@@ -20,8 +24,10 @@ struct DownloadTable {
     /// Every id, in order.
     var ids: [String] { table.keys.elements }
 
-    /// Makes room for `count` downloads in all.
+    /// Makes room for `count` downloads in all (room made before is kept).
     mutating func reserveCapacity(_ count: Int) {
+        guard count > reserved else { return }
+        reserved = count
         table.reserveCapacity(count)
     }
 
@@ -53,10 +59,13 @@ struct DownloadTable {
     /// Adds `downloads` at the end, giving any whose id is already taken (a queue file naming a
     /// gid twice) a new one, written back into `downloads`.
     mutating func append(_ downloads: inout [Download]) {
-        table.reserveCapacity(table.count + downloads.count)
+        reserveCapacity(table.count + downloads.count)
         for index in downloads.indices {
-            while table.index(forKey: downloads[index].id) != nil { downloads[index].id = Download.makeID() }
-            table[downloads[index].id] = downloads[index]
+            // One lookup a download: an id that was taken gets its first download back.
+            while let taken = table.updateValue(downloads[index], forKey: downloads[index].id) {
+                table[downloads[index].id] = taken
+                downloads[index].id = Download.makeID()
+            }
         }
     }
 

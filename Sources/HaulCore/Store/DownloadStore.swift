@@ -277,7 +277,7 @@ public final class DownloadStore: Sendable {
                             download.lastError, now,
                         ])
                     }
-                    if removed.contains(download.id) { continue }
+                    if !removed.isEmpty, removed.contains(download.id) { continue }
                     let options: String
                     if let lastOptions, lastOptions.options.sharesValues(with: download.options) {
                         options = lastOptions.text
