@@ -8,6 +8,25 @@ import Testing
 /// as input → effects tables on the pure core.
 @Suite("Queue core: files with no name")
 struct QueueCoreUnnamedTests {
+    /// The options `reason` names, for the tables of what keeps a body out of a file with no name.
+    private static func options(for reason: String) throws -> (inout DownloadOptions) -> Void {
+        let digest = try ExpectedChecksum(parsing: "sha-256=" + String(repeating: "a", count: 64))
+        return { options in
+            switch reason {
+            case "a digest": options.checksum = digest
+            case "allow-overwrite": options.allowOverwrite = true
+            case "auto-file-renaming=false": options.autoFileRenaming = false
+            case "a split", "a split at the limit":
+                options.split = 4
+                options.maxConnectionPerServer = 4
+                options.minSplitSize = 1 << 20
+            case "conditional-get": options.conditionalGet = true
+            case "dry-run": options.dryRun = true
+            default: break
+            }
+        }
+    }
+
     @Test("a small whole body goes to a file with no name; the engine names it, and it is saved as named")
     func small() {
         var core = CoreHarness()
@@ -40,20 +59,7 @@ struct QueueCoreUnnamedTests {
         arguments: ["longer than the limit", "a digest", "allow-overwrite", "auto-file-renaming=false", "a split"])
     func kept(reason: String) throws {
         var core = CoreHarness()
-        let digest = try ExpectedChecksum(parsing: "sha-256=" + String(repeating: "a", count: 64))
-        let configure: (inout DownloadOptions) -> Void = { options in
-            switch reason {
-            case "a digest": options.checksum = digest
-            case "allow-overwrite": options.allowOverwrite = true
-            case "auto-file-renaming=false": options.autoFileRenaming = false
-            case "a split":
-                options.split = 4
-                options.maxConnectionPerServer = 4
-                options.minSplitSize = 1 << 20
-            default: break
-            }
-        }
-        _ = core.add(["k"], configure)
+        _ = core.add(["k"], try QueueCoreUnnamedTests.options(for: reason))
         // A split needs two segments of at least the minimum size: 5 MB in 1 MiB pieces.
         let length = reason == "longer than the limit" ? 9_000_000 : reason == "a split" ? 5_000_000 : 5000
         let effects = core.answer(1, 200, ["Content-Length": "\(length)", "Accept-Ranges": "bytes", "ETag": "\"e\""])
@@ -92,23 +98,9 @@ struct QueueCoreUnnamedTests {
         ])
     func notPresumed(reason: String) throws {
         var core = CoreHarness { $0.unnamedFiles = reason != "files with no name off" }
-        let digest = try ExpectedChecksum(parsing: "sha-256=" + String(repeating: "a", count: 64))
         _ = core.add(
-            ["n"],
-            { options in
-                switch reason {
-                case "a digest": options.checksum = digest
-                case "allow-overwrite": options.allowOverwrite = true
-                case "auto-file-renaming=false": options.autoFileRenaming = false
-                case "a split at the limit":
-                    options.split = 4
-                    options.maxConnectionPerServer = 4
-                    options.minSplitSize = 1 << 20
-                case "conditional-get": options.conditionalGet = true
-                case "dry-run": options.dryRun = true
-                default: break
-                }
-            }, reason == "a partial file" ? QueueCoreResumeTests.partial : { _ in })
+            ["n"], try QueueCoreUnnamedTests.options(for: reason),
+            reason == "a partial file" ? QueueCoreResumeTests.partial : { _ in })
         #expect(core.presumedLimit(1) == nil, "\(reason)")
     }
 
