@@ -123,7 +123,7 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
         switch kind {
         case .cannotResolveHost: self = .nameResolution
         case .timedOut: self = .timedOut
-        case .cannotConnect, .connectionLost, .transport: self = .network
+        case .cannotConnect, .connectionLost, .tlsHandshake, .transport: self = .network
         case .tooManyRedirects: self = .tooManyRedirects
         case .httpStatus(let code, _): self.init(status: code)
         case .badResponse, .redirectRefused: self = .badResponse

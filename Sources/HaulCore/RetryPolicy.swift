@@ -53,7 +53,7 @@ public struct RetryPolicy: Sendable {
         switch failure {
         case .transport(let kind):
             switch kind {
-            case .timedOut, .connectionLost, .cannotConnect, .transport: return true
+            case .timedOut, .connectionLost, .cannotConnect, .tlsHandshake, .transport: return true
             // A name that does not resolve rarely heals: one more try, for a DNS hiccup.
             case .cannotResolveHost: return attempt < 2
             default: return false

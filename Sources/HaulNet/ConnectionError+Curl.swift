@@ -18,9 +18,12 @@ extension ConnectionError {
             case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2_STREAM,
                 CURLE_HTTP2:
                 .connectionLost
-            case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,
-                CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM,
+                CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
                 .tlsFailure
+            // A refused certificate is CURLE_PEER_FAILED_VERIFICATION; this is any other broken
+            // handshake (a closed connection, a server that answers in plain HTTP).
+            case CURLE_SSL_CONNECT_ERROR: .tlsHandshake
             case CURLE_READ_ERROR, CURLE_ABORTED_BY_CALLBACK: .bodyStream
             case CURLE_REMOTE_FILE_NOT_FOUND: .remoteFileNotFound
             case CURLE_LOGIN_DENIED, CURLE_REMOTE_ACCESS_DENIED: .accessDenied

@@ -13,7 +13,11 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case timedOut
         /// The server closed the connection or sent less than it announced.
         case connectionLost
+        /// The server's certificate was refused.
         case tlsFailure
+        /// The TLS handshake broke off before a certificate was checked: the server closed the
+        /// connection, or does not speak TLS on that port.
+        case tlsHandshake
         case tooManyRedirects(limit: Int)
         /// A redirect to a scheme haul does not follow (only http, https, ftp and ftps).
         case redirectRefused(scheme: String)
@@ -74,6 +78,7 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .timedOut: "the server did not answer in time"
         case .connectionLost: "the connection was lost before the whole body arrived"
         case .tlsFailure: "the server's TLS certificate could not be verified"
+        case .tlsHandshake: "the TLS handshake with the server failed"
         case .tooManyRedirects(let limit): "more than \(limit) redirects"
         case .redirectRefused(let scheme): "refused a redirect to a '\(scheme)' URL"
         case .httpStatus(let code, let reason): "the server answered \(code) \(reason)"
@@ -100,6 +105,9 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .tlsFailure:
             "pass the issuer with --ca-certificate, or turn checking off with --check-certificate=false "
                 + "if you trust this server"
+        case .tlsHandshake:
+            "check that the server speaks TLS on this port (a plain one needs an http:// URL); "
+                + "retry if it was only busy"
         case .tooManyRedirects: "the server may be redirecting in a loop"
         case .redirectRefused: "haul follows redirects to http, https, ftp and ftps only"
         case .httpStatus: "check the URL and your access to it"

@@ -24,6 +24,7 @@ struct ErrorCodeTests {
             (.transport(.accessDenied), .authorization),
             (.transport(.tooManyRedirects(limit: 20)), .tooManyRedirects),
             (.transport(.tlsFailure), .unknown),
+            (.transport(.tlsHandshake), .network),
             (.local(.checksumMismatch), .checksumMismatch),
         ] as [(RetryPolicy.Failure, ErrorCode)])
     func codes(failure: RetryPolicy.Failure, code: ErrorCode) {

@@ -51,5 +51,8 @@ struct FailureMessageTests {
         #expect(!RetryPolicy().isRetryable(.transport(.remoteFileNotFound), attempt: 1))
         #expect(!RetryPolicy().isRetryable(.transport(.accessDenied), attempt: 1))
         #expect(!RetryPolicy().isRetryable(.transport(.badResponse), attempt: 1))
+        // A certificate refused stays refused; a handshake broken off may go through next time.
+        #expect(!RetryPolicy().isRetryable(.transport(.tlsFailure), attempt: 1))
+        #expect(RetryPolicy().isRetryable(.transport(.tlsHandshake), attempt: 1))
     }
 }

@@ -33,6 +33,18 @@ struct HTTPSTests {
         #expect(await load(unchecked).events.last == .finished)
     }
 
+    @Test("a TLS handshake with a server that speaks plain HTTP fails as a handshake, not as a certificate")
+    func handshakeWithPlainServer() async throws {
+        let plain = try FaultServer.shared().url("/bytes/10")
+        var components = try #require(URLComponents(url: plain, resolvingAgainstBaseURL: false))
+        components.scheme = "https"
+        let delegate = await load(Request(url: try #require(components.url)))
+        let error = try #require(delegate.error)
+        #expect(error.kind == .tlsHandshake && error.curlCode == 35, "\(error)")
+        #expect(error.description.contains("handshake") && !error.description.contains("certificate could not"))
+        #expect(error.advice.contains("http://"))
+    }
+
     @Test("many loads to one HTTP/2 host all complete")
     func multiplexed() async throws {
         let nginx = try NginxServer.start(files: ["file.bin": HTTPSTests.body])
