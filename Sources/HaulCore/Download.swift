@@ -79,6 +79,15 @@ public struct Download: Sendable, Identifiable, Equatable {
         set { setRecord(\.validator, newValue) }
     }
 
+    /// An accepted body starts at file offset `offset` of a file of `total` bytes (-1: unknown),
+    /// read under `validator`: from byte 0 it replaces the whole file; a resumed one continues
+    /// what is there.
+    mutating func startsBody(at offset: Int64, of total: Int64, validator: String?) {
+        if offset == 0 { completed.removeAll() }
+        totalBytes = total
+        self.validator = validator
+    }
+
     /// Sets one field of `record`, made when the first value arrives and dropped when the last
     /// is cleared (so equal downloads compare equal).
     private mutating func setRecord<Value>(_ field: WritableKeyPath<AttemptRecord, Value?>, _ value: Value?) {

@@ -61,12 +61,9 @@ extension QueueCore {
         ask(.answer(id, .becomeDownload(DownloadTarget(path: partial, offset: offset, mustExist: true))))
     }
 
-    /// Files `download` as its accepted body starts: from byte 0 it replaces the whole file; a
-    /// resumed one continues what is there.
+    /// Files `download` as its accepted body starts (`Download.startsBody`).
     private mutating func startsWriting(_ download: inout Download, offset: Int64, total: Int64, validator: String?) {
-        if offset == 0 { download.completed.removeAll() }
-        download.totalBytes = total
-        download.validator = validator
+        download.startsBody(at: offset, of: total, validator: validator)
         file(download)
     }
 

@@ -42,9 +42,7 @@ extension DownloadQueue {
         return UnnamedPresumer(limit: presumption.limit) { [self] response, total in
             // The download as the core files it when the body starts (`writesUnnamed`).
             var download = started
-            download.completed.removeAll()
-            download.totalBytes = total
-            download.validator = response.validator
+            download.startsBody(at: 0, of: total, validator: response.validator)
             let (folder, name) = FileNaming.folderAndName(
                 of: FileNaming.path(for: out ?? FileNaming.name(for: response), in: directory))
             let summary = ResponseSummary(response, redirectChain: [], everyHeader: false)
@@ -89,8 +87,8 @@ extension DownloadQueue {
 
     /// The file with no name connection `id` writes: named when complete with what the
     /// download's options keep with it (the server's time, its ETag for a conditional get, the
-    /// mark), or spilled to a partial file, recorded in the store, when a body of
-    /// unknown length grows past the limit. The namers run on the engine thread.
+    /// mark), or spilled to a partial file, recorded in the store, when a body of unknown length
+    /// grows past the limit. The namers run on the engine thread.
     func unnamedFile(_ id: ConnectionID, _ write: UnnamedWrite, _ naming: UnnamedNaming) -> UnnamedFile {
         let download = write.download
         let (directory, name, response, url) = (write.directory, write.name, write.response, naming.url)
