@@ -10,7 +10,7 @@ public enum InputFile {
     /// One thing wrong with one line.
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
         public let file: String
-        public let line: Int
+        public internal(set) var line: Int
         public let message: String
         /// A warning leaves the line's meaning intact (an ignored aria2 option); an error drops it.
         public let isWarning: Bool
@@ -59,6 +59,12 @@ public enum InputFile {
     /// megabyte at a time: a file the user named, so its entries are the user's
     /// (`QueueEntry.Origin.user`).
     public static func read(contentsOf path: String, limit: Int64 = defaultLimit) throws(FileError) -> ReadResult {
+        try read(contentsOf: path, limit: limit, halvesFrom: Halves.shortest)
+    }
+
+    /// `read(contentsOf:limit:)`, reading a regular file of at least `halvesFrom` bytes in two
+    /// halves at once (`Halves`).
+    static func read(contentsOf path: String, limit: Int64, halvesFrom: Int64) throws(FileError) -> ReadResult {
         // Read through a handle, not as a regular file's contents, so a pipe (`-i <(command)`)
         // or a device reads too.
         var isDirectory: ObjCBool = false
@@ -71,6 +77,9 @@ public enum InputFile {
                 FileManager.default.fileExists(atPath: path)
                 ? "cannot be read (check its permissions)" : "does not exist"
             throw FileError(description: "queue file '\(path)' \(reason)")
+        }
+        if path != "-", let halves = Halves(of: handle.fileDescriptor, limit: limit, shortest: halvesFrom) {
+            return try halves.read(name: path, limit: limit)
         }
         var reader = InputFileReader(name: path == "-" ? "<stdin>" : path, origin: .user, limit: limit)
         while true {

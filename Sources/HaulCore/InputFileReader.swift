@@ -61,6 +61,9 @@ struct InputFileReader {
         try bytes.withUnsafeBytes { buffer in Result { () throws(InputFile.FileError) in try feed(buffer) } }.get()
     }
 
+    /// How many lines were read.
+    var lines: Int { lineNumber }
+
     /// The file has ended: its last line is read, and what the whole file gave returned.
     mutating func finish() throws(InputFile.FileError) -> InputFile.ReadResult {
         if !knowsFormat {

@@ -1,7 +1,8 @@
 import Foundation
-import HaulCore
 import HaulTestSupport
 import Testing
+
+@testable import HaulCore
 
 /// The queue format of `shared/spec/input-file.md`.
 @Suite("Queue files")
@@ -31,6 +32,38 @@ struct InputFileTests {
         ])
     func uriCheck(uri: String, usable: Bool) {
         #expect((QueueEntry.uriProblem(uri) == nil) == usable, "\(uri)")
+    }
+
+    @Test("a long file read in two halves at once gives what reading it whole gives, problems numbered on")
+    func halves() throws {
+        // About 1 MB, read in halves from 512 KiB on: entries with option lines, comment and
+        // blank lines, CRLF, and bad lines in both halves, so the split falls between entries
+        // wherever the middle is.
+        var text = ""
+        var number = 0
+        while text.utf8.count < 1 << 20 {
+            text += "http://127.0.0.1:1/f\(number)\tftp://mirror.test/f\(number)\n  out=f\(number).bin\r\n"
+            text += number % 3 == 0 ? "# a comment\n\n split=2\n" : " dir=/tmp/q\(number % 7)\n"
+            if number % 2_000 == 7 { text += "not a uri at all\n unknown-option=1\n" }
+            number += 1
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("halves-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("q.txt").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        // It is read in halves (not whole, which would pass this test too).
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        #expect(InputFile.Halves(of: descriptor, limit: InputFile.defaultLimit, shortest: 512 << 10) != nil)
+        #expect(InputFile.Halves(of: descriptor, limit: InputFile.defaultLimit) == nil, "shorter than 8 MiB")
+        let whole = try InputFile.read(Array(text.utf8), name: path, origin: .user)
+        let halves = try InputFile.read(contentsOf: path, limit: InputFile.defaultLimit, halvesFrom: 512 << 10)
+        #expect(halves.entries.count == number)
+        let differing = zip(halves.entries, whole.entries).enumerated().first { $0.element.0 != $0.element.1 }
+        #expect(differing == nil, "\(String(describing: differing))")
+        #expect(halves.problems == whole.problems && halves.problems.count >= 4, "\(halves.problems.prefix(4))")
+        #expect(halves.problems.last?.line == whole.problems.last?.line)
     }
 
     @Test("the spec's example: mirrors, option lines, comments")
