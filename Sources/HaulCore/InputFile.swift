@@ -121,7 +121,11 @@ public enum InputFile {
     public static func save(
         _ entries: some Sequence<QueueEntry>, to path: String, includingSecrets: Bool
     ) throws(FileError) {
-        try write(entries.lazy.map { text(of: $0, includingSecrets: includingSecrets) }, to: path)
+        try write(to: path) { output in
+            for entry in entries where output.complete {
+                output.append(text(of: entry, includingSecrets: includingSecrets))
+            }
+        }
     }
 
     /// Writes `downloads` to `path` as `save` does, each entry with its download's gid, so that
@@ -130,19 +134,25 @@ public enum InputFile {
     public static func saveSession(
         _ downloads: some Sequence<Download>, to path: String, includingSecrets: Bool
     ) throws(FileError) {
-        var last: (options: DownloadOptions, lines: SessionOptionLines)?
-        let texts = downloads.lazy.map { download in
-            let lines: SessionOptionLines
-            if let last, last.options.sharesValues(with: download.options) {
-                lines = last.lines
-            } else {
-                lines = SessionOptionLines(download.options, includingSecrets: includingSecrets)
-                last = (download.options, lines)
+        try write(to: path) { output in
+            var last: (options: DownloadOptions, lines: SessionOptionLines)?
+            // Each piece goes out as it is: a million entries are not made into a million texts.
+            for download in downloads where output.complete {
+                let lines: SessionOptionLines
+                if let last, last.options.sharesValues(with: download.options) {
+                    lines = last.lines
+                } else {
+                    lines = SessionOptionLines(download.options, includingSecrets: includingSecrets)
+                    last = (download.options, lines)
+                }
+                output.append(uriLine(of: download.uris, includingSecrets: includingSecrets))
+                output.append(lines.head)
+                output.append(" gid=")
+                output.append(download.id)
+                output.append("\n")
+                output.append(lines.tail)
             }
-            return uriLine(of: download.uris, includingSecrets: includingSecrets) + lines.head + " gid=\(download.id)\n"
-                + lines.tail
         }
-        try write(texts, to: path)
     }
 
     /// A download's option lines but its gid: those before where the gid goes, and those after.
@@ -161,23 +171,40 @@ public enum InputFile {
         }
     }
 
-    private static func write(_ texts: some Sequence<String>, to path: String) throws(FileError) {
+    /// Queue-file text on its way to a file, gathered and written 64 KiB at a time.
+    private struct Output {
+        let descriptor: Int32
+        /// False once a write failed; nothing more is written then.
+        private(set) var complete = true
+        private var pending: [UInt8] = []
+
+        init(descriptor: Int32) {
+            self.descriptor = descriptor
+            pending.reserveCapacity(1 << 16)
+        }
+
+        mutating func append(_ text: String) {
+            guard complete else { return }
+            pending += text.utf8
+            if pending.count >= 1 << 16 { flush() }
+        }
+
+        mutating func flush() {
+            if complete { complete = PosixFile.writeAll(pending, to: descriptor) }
+            pending.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Writes what `produce` gives to `path` atomically: a temporary file no one can predict,
+    /// synced, renamed over it.
+    private static func write(to path: String, _ produce: (inout Output) -> Void) throws(FileError) {
         guard let (descriptor, temporary) = PosixFile.createTemporary(beside: path, mode: 0o600) else {
             throw FileError(description: "cannot write '\(path)': \(String(cString: strerror(errno)))")
         }
-        var pending: [UInt8] = []
-        pending.reserveCapacity(1 << 16)
-        var complete = true
-        for text in texts {
-            pending += text.utf8
-            if pending.count >= 1 << 16 {
-                complete = PosixFile.writeAll(pending, to: descriptor)
-                pending.removeAll(keepingCapacity: true)
-                if !complete { break }
-            }
-        }
-        if complete { complete = PosixFile.writeAll(pending, to: descriptor) }
-        let synced = complete && fsync(descriptor) == 0
+        var output = Output(descriptor: descriptor)
+        produce(&output)
+        output.flush()
+        let synced = output.complete && fsync(descriptor) == 0
         close(descriptor)
         guard synced, rename(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -188,7 +215,10 @@ public enum InputFile {
 
     /// The line of `uris`, joined by TAB.
     private static func uriLine(of uris: some Collection<String>, includingSecrets: Bool) -> String {
-        uris.map { URIText.shown($0, includingSecrets: includingSecrets) }.joined(separator: "\t") + "\n"
+        if uris.count == 1, let uri = uris.first {
+            return URIText.shown(uri, includingSecrets: includingSecrets) + "\n"
+        }
+        return uris.map { URIText.shown($0, includingSecrets: includingSecrets) }.joined(separator: "\t") + "\n"
     }
 
     /// One entry's lines.
