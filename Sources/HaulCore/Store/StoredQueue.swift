@@ -92,8 +92,13 @@ public final class StoredQueue: Sendable {
         let entries = consume entries
         continuation.ids.reserveCapacity(entries.count)
         queue.reserveCapacity(adding: entries.count)
-        for (number, piece) in StoredQueue.pieces(of: entries.count, size: chunk).enumerated() {
-            let downloads = entries[piece].map { matcher.match($0, noting: &continuation) }
+        // Held as pieces, each let go once queued: the entries of a million-line file are some
+        // 46 MB that would otherwise last until the last download is made.
+        var pieces = StoredQueue.pieces(of: entries.count, size: chunk).map { Array(entries[$0]) }
+        _ = consume entries
+        for number in pieces.indices {
+            let downloads = pieces[number].map { matcher.match($0, noting: &continuation) }
+            pieces[number] = []
             continuation.complete += downloads.count { $0.state == .complete }
             continuation.ids += queue.restore(downloads)
             // The store is let catch up every few pieces: the pieces it has not written yet
