@@ -62,18 +62,41 @@ extension InputFile {
         )
             throws(FileError)
         {
-            var buffer = [UInt8](repeating: 0, count: 1 << 20)
-            var offset = range.lowerBound
-            while offset < range.upperBound {
-                let wanted = Int(min(Int64(buffer.count), range.upperBound - offset))
-                let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(offset)) }
-                guard count > 0 else {
-                    let reason = count < 0 ? String(cString: strerror(errno)) : "it ended early"
-                    throw FileError(description: "queue file '\(name)' cannot be read: \(reason)")
+            var failure: FileError?
+            let end = Halves.chunks(of: descriptor, from: range.lowerBound, to: range.upperBound, size: 1 << 20) {
+                bytes, _ in
+                do throws(FileError) {
+                    try reader.feed(contentsOf: bytes)
+                    return true
+                } catch {
+                    failure = error
+                    return false
                 }
-                try reader.feed(contentsOf: buffer[0..<count])
+            }
+            if let failure { throw failure }
+            guard end == range.upperBound else {
+                let reason = end < 0 ? String(cString: strerror(errno)) : "it ended early"
+                throw FileError(description: "queue file '\(name)' cannot be read: \(reason)")
+            }
+        }
+
+        /// Hands `body` the bytes of `descriptor` from `start` to `end`, `size` at a time, with
+        /// each piece's offset, until `body` says to stop. Returns the offset reached (short of
+        /// `end` when the file ended early), or -1 when a read failed (`errno` says why).
+        private static func chunks(
+            of descriptor: Int32, from start: Int64, to end: Int64, size: Int,
+            _ body: (ArraySlice<UInt8>, _ offset: Int64) -> Bool
+        ) -> Int64 {
+            var buffer = [UInt8](repeating: 0, count: size)
+            var offset = start
+            while offset < end {
+                let wanted = Int(min(Int64(size), end - offset))
+                let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(offset)) }
+                guard count > 0 else { return count < 0 ? -1 : offset }
+                guard body(buffer[0..<count], offset) else { return offset }
                 offset += Int64(count)
             }
+            return offset
         }
 
         /// Whether the file starts as gzip does.
@@ -87,20 +110,20 @@ extension InputFile {
         /// entry: one following a line end and beginning with neither a blank, a `#`, nor a line
         /// end (an option line belongs to the entry above it).
         private static func entryStart(in descriptor: Int32, from: Int64, before end: Int64) -> Int64? {
-            var buffer = [UInt8](repeating: 0, count: 64 << 10)
-            var offset = from - 1
+            var found: Int64?
             var afterNewline = false
-            while offset < end {
-                let wanted = Int(min(Int64(buffer.count), end - offset))
-                let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, off_t(offset)) }
-                guard count > 0 else { return nil }
-                for (index, byte) in buffer[0..<count].enumerated() {
-                    if afterNewline, ![0x20, 0x09, 0x23, 0x0A, 0x0D].contains(byte) { return offset + Int64(index) }
+            // From the byte before `from`, to know whether `from` starts a line.
+            _ = chunks(of: descriptor, from: from - 1, to: end, size: 64 << 10) { bytes, offset in
+                for (index, byte) in zip(bytes.indices, bytes) {
+                    if afterNewline, ![0x20, 0x09, 0x23, 0x0A, 0x0D].contains(byte) {
+                        found = offset + Int64(index)
+                        return false
+                    }
                     afterNewline = byte == 0x0A
                 }
-                offset += Int64(count)
+                return true
             }
-            return nil
+            return found
         }
     }
 }

@@ -18,7 +18,7 @@ enum SavedFileMark {
     static let attribute = "user.haul.source"
 
     /// What a mark says.
-    struct Contents: Equatable {
+    private struct Contents {
         /// The URI's hash, or (in an earlier version's mark) the URI itself.
         var source: String
         var size: Int64
@@ -47,7 +47,7 @@ enum SavedFileMark {
 
     /// The mark's text: `2`, then the URI's hash, size, mtime, gid and the server's time (empty
     /// when it sent none), a line each, numbers in base 36.
-    static func text(uri: String, size: Int64, modified: Int, gid: String, lastModified: Date?) -> String {
+    private static func text(uri: String, size: Int64, modified: Int, gid: String, lastModified: Date?) -> String {
         let served = lastModified.map { String(Int($0.timeIntervalSince1970), radix: 36) }
         return [
             "2", String(FNV1a.hash(uri), radix: 36), String(size, radix: 36), String(modified, radix: 36), gid,
@@ -56,7 +56,7 @@ enum SavedFileMark {
     }
 
     /// What the mark of the file at `path` says, if it has one that can be read.
-    static func contents(of path: String) -> Contents? {
+    private static func contents(of path: String) -> Contents? {
         guard let mark = ExtendedAttribute.get(attribute, of: path, limit: 4096) else { return nil }
         let fields = mark.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if fields.count == 6, fields[0] == "2" {

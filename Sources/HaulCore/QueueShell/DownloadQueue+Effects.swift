@@ -36,7 +36,8 @@ extension DownloadQueue {
                 request.offset == 0 || (try? named.get()).map { partialHolds($0, upTo: request.offset) } ?? false
             send(.named(request, named, holdsOffset: holds, unnamed: false))
         case .writeUnnamed(let id, let write):
-            let file = unnamedFile(id, write, unnamedNaming(of: write.download))
+            let options = write.download.options.merged(over: configuration.defaults)
+            let file = unnamedFile(id, write, unnamedNaming(of: write.download, options: options))
             running.withLock { $0.answers[id] = .becomeDownload(DownloadTarget(unnamed: file)) }
         case .finishFile(let id, let download, let path, let replacing, let response):
             finish(download, at: path, replacing: replacing, response: response) {

@@ -34,17 +34,16 @@ extension DownloadQueue {
     /// `callbackQueue`, outside the lock.
     func presumer(for id: ConnectionID, _ presumption: UnnamedPresumption) -> UnnamedPresumer? {
         StateLockMarker.assertNotHeld("looking at a directory")
-        let started = presumption.download
-        let out = started.options.merged(over: configuration.defaults).out
-        let directory = started.directory ?? configuration.directory
-        guard canHoldUnnamedFiles(out: out, in: directory) else { return nil }
-        let naming = unnamedNaming(of: started)
-        return UnnamedPresumer(limit: presumption.limit) { [self] response, total in
-            // The download as the core files it when the body starts (`writesUnnamed`).
-            var download = started
-            download.startsBody(at: 0, of: total, validator: response.validator)
+        let download = presumption.download
+        let options = download.options.merged(over: configuration.defaults)
+        let directory = download.directory ?? configuration.directory
+        guard canHoldUnnamedFiles(out: options.out, in: directory) else { return nil }
+        let naming = unnamedNaming(of: download, options: options)
+        // The body's length is known, so the file never spills to a partial file: the download
+        // is needed for its gid only, as it started.
+        return UnnamedPresumer(limit: presumption.limit) { [self] response in
             let (folder, name) = FileNaming.folderAndName(
-                of: FileNaming.path(for: out ?? FileNaming.name(for: response), in: directory))
+                of: FileNaming.path(for: options.out ?? FileNaming.name(for: response), in: directory))
             let summary = ResponseSummary(response, redirectChain: [], everyHeader: false)
             let write = UnnamedWrite(
                 download: download, directory: folder, name: name, spillAfter: nil, response: summary)
@@ -77,10 +76,9 @@ extension DownloadQueue {
         let shownURI: String
     }
 
-    /// `UnnamedNaming` for `download`.
-    func unnamedNaming(of download: Download) -> UnnamedNaming {
-        let options = download.options.merged(over: configuration.defaults)
-        return UnnamedNaming(
+    /// `UnnamedNaming` for `download`, whose `options` are its own merged over the queue's.
+    func unnamedNaming(of download: Download, options: DownloadOptions) -> UnnamedNaming {
+        UnnamedNaming(
             remoteTime: options.remoteTime == true, conditionalGet: options.conditionalGet == true,
             url: URL(string: download.uris.first ?? ""), shownURI: download.displayURI)
     }

@@ -14,11 +14,11 @@ import Synchronization
 /// `answered` on `callbackQueue` after the response's delegate message.
 final class UnnamedPresumer: Sendable {
     private let limit: Int64
-    private let file: @Sendable (Response, _ total: Int64) -> UnnamedFile
+    private let file: @Sendable (Response) -> UnnamedFile
     private let used = Mutex(false)
 
     /// `file` makes the file with no name a response's body goes to.
-    init(limit: Int64, file: @escaping @Sendable (Response, _ total: Int64) -> UnnamedFile) {
+    init(limit: Int64, file: @escaping @Sendable (Response) -> UnnamedFile) {
         self.limit = limit
         self.file = file
     }
@@ -31,6 +31,6 @@ final class UnnamedPresumer: Sendable {
         let total = response.expectedContentLength
         guard response.statusCode == 200, total >= 0, total <= limit else { return nil }
         used.withLock { $0 = true }
-        return .becomeDownload(DownloadTarget(unnamed: file(response, total)))
+        return .becomeDownload(DownloadTarget(unnamed: file(response)))
     }
 }
