@@ -41,12 +41,20 @@ let package = Package(
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
+        .target(
+            name: "HaulRPC",
+            dependencies: [
+                "HaulCore", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         .target(name: "HaulTUI", dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "HaulCurses", dependencies: ["HaulTUI", "CNcurses"]),
         .executableTarget(
             name: "haul",
             dependencies: [
-                "HaulNet", "HaulCore", "HaulTUI", "HaulCurses",
+                "HaulNet", "HaulCore", "HaulRPC", "HaulTUI", "HaulCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,6 +81,7 @@ let package = Package(
         .executableTarget(name: "LinkEmulatorTool", dependencies: ["HaulTestSupport"], path: "Tests/LinkEmulatorTool"),
         .testTarget(name: "HaulNetTests", dependencies: ["HaulNet", "HaulTestSupport"]),
         .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport", "CFiles"]),
+        .testTarget(name: "HaulRPCTests", dependencies: ["HaulRPC", "HaulCore", "HaulTestSupport"]),
         .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet"], exclude: ["Snapshots"]),
         .testTarget(name: "haulTests", dependencies: ["haul", "HaulTestSupport"]),
     ],

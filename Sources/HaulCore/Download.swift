@@ -158,7 +158,7 @@ public struct Download: Sendable, Identifiable, Equatable {
 
     /// The index in `uris` of the URI the current attempt starts from: attempts take the
     /// mirrors in turn.
-    var attemptURIIndex: Int { uris.isEmpty ? 0 : (max(attempts, 1) - 1) % uris.count }
+    public var attemptURIIndex: Int { uris.isEmpty ? 0 : (max(attempts, 1) - 1) % uris.count }
 
     /// The partial file beside `destination`.
     public var partialPath: String? { destination.map { $0 + FileNaming.partialSuffix } }

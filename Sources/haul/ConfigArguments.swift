@@ -9,12 +9,12 @@ import HaulTUI
 /// `header`, gets both). Each setting is checked on its own, so a bad one is reported by its
 /// line.
 enum ConfigArguments {
-    /// The arguments `config` adds for `command` (`get` or `ui`), or an error naming the file,
+    /// The arguments `config` adds for `command` (`get`, `ui` or `daemon`), or an error naming the file,
     /// the line and what is wrong. Each setting's form is the first the command line takes, so
     /// which options are flags is read from the options themselves, never kept in a list here:
     /// `name = value` is `--name=value`; `true` may be the flag `--name`; `false` may be
     /// `--no-name`, or no argument for a flag without that form. A setting only the full-screen
-    /// UI takes (`headless`) is left out of `haul get`.
+    /// UI takes (`headless`) is left out of `haul get`, and so on.
     static func arguments(from config: ConfigFile, path: String, command: String) throws -> [String] {
         var arguments: [String] = []
         for setting in config.settings {
@@ -34,7 +34,11 @@ enum ConfigArguments {
                 arguments += taken
                 continue
             }
-            if command != "ui", let ui = forms(of: setting).first, (try? Haul.parseAsRoot(["ui"] + ui)) != nil {
+            // A setting another command takes (`headless` for the UI, `rpc-secret` for the
+            // daemon) is left out of this one.
+            if let form = forms(of: setting).first,
+                commands.contains(where: { $0 != command && (try? Haul.parseAsRoot([$0] + form)) != nil })
+            {
                 continue
             }
             let message = firstError.map {
@@ -44,6 +48,9 @@ enum ConfigArguments {
         }
         return arguments
     }
+
+    /// The commands config.toml's settings go to.
+    private static let commands = ["ui", "get", "daemon"]
 
     /// The ways a setting can be written on the command line, in the order tried.
     private static func forms(of setting: ConfigFile.Setting) -> [[String]] {
@@ -77,7 +84,7 @@ enum ConfigArguments {
             throw ValidationError("\(error)")
         }
         guard !config.settings.isEmpty else { return arguments }
-        if let first = arguments.first, first == "get" || first == "ui" {
+        if let first = arguments.first, commands.contains(first) {
             return [first] + (try self.arguments(from: config, path: path, command: first)) + arguments.dropFirst()
         }
         return try self.arguments(from: config, path: path, command: "ui") + arguments

@@ -103,13 +103,8 @@ struct GetCommand: ParsableCommand {
         let cookiesKept = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
 
         if let saveSession = options.basic.saveSession {
-            // What is left is unfinished (completed ones were taken off above). Read 10,000 at
-            // a time, so a long queue is not copied whole to be saved.
-            let total = queue.count
-            let unfinished = stride(from: 0, to: total, by: 10_000).lazy
-                .flatMap { queue.downloads(at: $0..<($0 + 10_000)) }
             do {
-                try InputFile.saveSession(unfinished, to: saveSession, includingSecrets: false)
+                try queue.saveSession(to: saveSession)
             } catch {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))
                 throw ExitCode(1)

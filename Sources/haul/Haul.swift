@@ -16,6 +16,7 @@ struct Haul: ParsableCommand {
         usage: """
             haul [<url> ...] [-i <file>] [-d <dir>] [<options>]
             haul get [<url> ...] [-i <file>] [-d <dir>] [<options>]
+            haul daemon [--rpc-listen-port <port>] [--rpc-secret <secret>] [<options>]
             """,
         discussion: """
             haul with no command opens the full-screen queue (haul ui); haul get downloads without \
@@ -26,14 +27,14 @@ struct Haul: ParsableCommand {
             \(ErrorCode.table)
             """,
         version: "haul \(Haul.version)\n\(LibcurlVersion.description)",
-        subcommands: [UICommand.self, GetCommand.self],
+        subcommands: [UICommand.self, GetCommand.self, DaemonCommand.self],
         defaultSubcommand: UICommand.self
     )
 
     /// Parses the command line (config.toml's options first) and runs the command. A usage
     /// error prints the failing command's usage and exits 28, aria2's code for a bad option.
     static func main() {
-        let given = Array(CommandLine.arguments.dropFirst())
+        let given = daemonSpelledAsAria2(Array(CommandLine.arguments.dropFirst()))
         if given == ["--help"] || given == ["-h"] || given == ["help"] {
             print(helpFirstUsage)
             return
@@ -49,6 +50,15 @@ struct Haul: ParsableCommand {
             FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
             Foundation.exit(ErrorCode.badOption.rawValue)
         }
+    }
+
+    /// aria2's way to start its daemon, `--enable-rpc` (or `--enable-rpc=true`), as `haul daemon`.
+    static func daemonSpelledAsAria2(_ arguments: [String]) -> [String] {
+        let flags = ["--enable-rpc", "--enable-rpc=true"]
+        guard arguments.contains(where: flags.contains) else { return arguments }
+        var rest = arguments.filter { !flags.contains($0) }
+        if rest.first == "ui" || rest.first == "daemon" { rest.removeFirst() }
+        return ["daemon"] + rest
     }
 
     /// `haul --help` with the usage first (`haul [<url> ...] [-i <file>] [-d <dir>]`), then the

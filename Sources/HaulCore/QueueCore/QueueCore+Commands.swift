@@ -67,6 +67,7 @@ extension QueueCore {
             case .down: min(from + 1, state.downloads.count - 1)
             case .top: 0
             case .bottom: state.downloads.count - 1
+            case .to(let index): min(max(index, 0), state.downloads.count - 1)
             }
         guard to != from else { return }
         state.downloads.move(id, to: to)

@@ -220,8 +220,10 @@ public final class DownloadQueue: ConnectionDelegate {
     }
 
     /// Where `move` puts a download in the queue, whose order is the order of admission.
-    public enum Move: Sendable {
+    public enum Move: Sendable, Equatable {
         case up, down, top, bottom
+        /// To this index of the queue order (clamped).
+        case to(Int)
     }
 
     /// Moves a download in the queue order; a download moved ahead of others is admitted first.

@@ -1,0 +1,170 @@
+import HaulCore
+
+// MARK: - Aria2Methods: commands
+
+extension Aria2Methods {
+    /// `addUri(uris[, options[, position]])`: queues one download of the mirrors `uris` and
+    /// returns its gid. `dir` and `out` must stay inside the allowed directory; an option haul
+    /// does not know is refused by name.
+    func addUri(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        guard let uris = try params.strings(0, "uris"), !uris.isEmpty else {
+            throw .invalidParams("uris (parameter 1) must be a non-empty array of strings")
+        }
+        for uri in uris {
+            if let problem = QueueEntry.uriProblem(uri) { throw RPCError(RPCError.shown(problem)) }
+        }
+        var options = DownloadOptions()
+        for (name, value) in try params.options(1) {
+            switch name {
+            case "dir": options.dir = try settings.allowedDirectory.directory(value)
+            case "out":
+                try settings.allowedDirectory.check(out: value)
+                options.out = value
+            default:
+                do {
+                    try options.set(name, value)
+                } catch {
+                    throw RPCError("option '\(RPCError.shown(name))': \(RPCError.shown(error.description))")
+                }
+            }
+        }
+        if options.dir == nil { options.dir = settings.allowedDirectory.root }
+        if let gid = options.gid, queue.download(gid) != nil { throw RPCError("GID \(gid) is not unique") }
+        let position = try params.optionalInteger(2, "position")
+        let id = queue.add(QueueEntry(uris: uris, options: options))
+        if let position { move(id, toWaitingPosition: position) }
+        return .string(id)
+    }
+
+    /// `remove(gid)` and `forceRemove`: stops the download for good; its status becomes
+    /// `removed` and it stays listed until its result is removed.
+    func remove(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        guard !download.state.isFinal else { throw RPCError("download \(download.id) has already stopped") }
+        queue.cancel(download.id)
+        return .string(download.id)
+    }
+
+    /// `pause(gid)` and `forcePause`.
+    func pause(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        guard download.state == .queued || download.state == .active else {
+            throw RPCError("download \(download.id) cannot be paused: it is \(Aria2Status.status(of: download.state))")
+        }
+        queue.pause(download.id)
+        return .string(download.id)
+    }
+
+    /// `unpause(gid)`.
+    func unpause(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        guard download.state == .paused else {
+            throw RPCError("download \(download.id) is not paused: it is \(Aria2Status.status(of: download.state))")
+        }
+        queue.resume(download.id)
+        return .string(download.id)
+    }
+
+    func pauseAll() -> JSONValue {
+        for id in queue.ids(in: [.queued, .active]) { queue.pause(id) }
+        return "OK"
+    }
+
+    func unpauseAll() -> JSONValue {
+        for id in queue.ids(in: [.paused]) { queue.resume(id) }
+        return "OK"
+    }
+
+    /// `changePosition(gid, pos, how)`: moves a waiting download within the waiting ones
+    /// (`POS_SET`, `POS_CUR`, `POS_END`) and returns its new place among them.
+    func changePosition(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        let offset = try params.integer(1, "pos")
+        let waiting = queue.ids(in: [.queued, .paused])
+        guard let current = waiting.firstIndex(of: download.id) else {
+            throw RPCError("download \(download.id) is not waiting: only waiting downloads change position")
+        }
+        let target: Int
+        switch try params.string(2, "how") {
+        case "POS_SET": target = offset
+        case "POS_CUR": target = current + offset
+        case "POS_END": target = waiting.count - 1 + offset
+        case let how: throw .invalidParams("how must be POS_SET, POS_CUR or POS_END, not '\(RPCError.shown(how))'")
+        }
+        return .int(Int64(move(download.id, toWaitingPosition: target)))
+    }
+
+    /// Moves waiting download `id` to `position` among the waiting ones (clamped); returns it.
+    @discardableResult
+    private func move(_ id: String, toWaitingPosition position: Int) -> Int {
+        let waiting = queue.ids(in: [.queued, .paused])
+        guard !waiting.isEmpty else { return 0 }
+        let target = min(max(position, 0), waiting.count - 1)
+        if waiting[target] != id, let index = queue.ids.firstIndex(of: waiting[target]) { queue.move(id, .to(index)) }
+        return target
+    }
+
+    /// `changeOption(gid, options)`: the speed cap changes at once, running or not; haul's queue
+    /// changes no other option of a queued download.
+    func changeOption(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        for (name, value) in try params.options(1) {
+            guard name == "max-download-limit" else {
+                throw RPCError("option '\(RPCError.shown(name))' cannot be changed on a queued download")
+            }
+            queue.setMaxDownloadLimit(download.id, try Aria2Methods.speed(value, name))
+        }
+        return "OK"
+    }
+
+    /// `changeGlobalOption(options)`: the overall speed cap.
+    func changeGlobalOption(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        for (name, value) in try params.options(0) {
+            guard name == "max-overall-download-limit" else {
+                throw RPCError("global option '\(RPCError.shown(name))' cannot be changed while haul runs")
+            }
+            let limit = try Aria2Methods.speed(value, name)
+            queue.setMaxOverallDownloadLimit(limit)
+            globalOptions.withLock { $0[name] = String(limit ?? 0) }
+        }
+        return "OK"
+    }
+
+    /// A speed as aria2 writes it (`500K`, `1M`, `0` for none): bytes a second, nil for none.
+    static func speed(_ text: String, _ name: String) throws(RPCError) -> Int64? {
+        var options = DownloadOptions()
+        do {
+            try options.set("max-download-limit", text)
+        } catch {
+            throw RPCError("option '\(name)': \(RPCError.shown(error.description))")
+        }
+        return options.maxDownloadLimit.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// `purgeDownloadResult()`: takes every stopped download off the list.
+    func purgeDownloadResults() -> JSONValue {
+        queue.remove(queue.ids(in: [.complete, .failed, .cancelled]))
+        return "OK"
+    }
+
+    /// `removeDownloadResult(gid)`.
+    func removeDownloadResult(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        guard download.state.isFinal else { throw RPCError("download \(download.id) has not stopped") }
+        queue.remove(download.id)
+        return "OK"
+    }
+
+    /// `saveSession()`: the queue to the `--save-session` file.
+    func saveSession() throws(RPCError) -> JSONValue {
+        guard let save = settings.saveSession else {
+            throw RPCError("no session file: start the daemon with --save-session FILE")
+        }
+        do {
+            try save()
+        } catch {
+            throw RPCError("the session could not be saved: \(RPCError.shown("\(error)"))")
+        }
+        return "OK"
+    }
+}

@@ -1,0 +1,90 @@
+import HaulCore
+
+// MARK: - Aria2Methods: reading the queue
+
+extension Aria2Methods {
+    /// `tellStatus(gid[, keys])`.
+    func tellStatus(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        return Aria2Status.record(
+            of: download, activity: queue.activity(download.id), keys: try params.strings(1, "keys").map(Set.init))
+    }
+
+    /// `tellActive([keys])`.
+    func tellActive(_ params: RPCParams) -> JSONValue {
+        let keys = (try? params.strings(0, "keys")).flatMap { $0 }.map(Set.init)
+        return records(queue.ids(in: [.active]), keys: keys)
+    }
+
+    /// `tellWaiting(offset, num[, keys])` and `tellStopped`: `num` downloads in `states` from
+    /// `offset` in queue order; a negative offset counts from the last, and the list then runs
+    /// backwards, as aria2's does.
+    func tellList(_ params: RPCParams, states: Set<Download.State>) throws(RPCError) -> JSONValue {
+        let offset = try params.integer(0, "offset")
+        let count = try params.integer(1, "num")
+        guard count >= 0 else { throw .invalidParams("num (parameter 2) must not be negative") }
+        let keys = try params.strings(2, "keys").map(Set.init)
+        let ids = queue.ids(in: states)
+        return records(Aria2Methods.window(of: ids, offset: offset, count: count), keys: keys)
+    }
+
+    /// The `count` elements of `list` from `offset`; from the end and backwards when `offset`
+    /// is negative (-1 is the last).
+    static func window<Element>(of list: [Element], offset: Int, count: Int) -> [Element] {
+        if offset >= 0 {
+            guard offset < list.count else { return [] }
+            return Array(list[offset..<min(offset + min(count, list.count), list.count)])
+        }
+        let start = list.count + offset
+        guard start >= 0 else { return [] }
+        return Array(list[max(start - min(count, list.count) + 1, 0)...start].reversed())
+    }
+
+    private func records(_ ids: [String], keys: Set<String>?) -> JSONValue {
+        .array(
+            ids.compactMap { id in
+                queue.download(id).map { Aria2Status.record(of: $0, activity: queue.activity(id), keys: keys) }
+            })
+    }
+
+    /// `getServers(gid)`: the one server of an active download.
+    func servers(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        guard download.state == .active, download.uris.indices.contains(download.attemptURIIndex) else {
+            throw RPCError("download \(download.id) is not active")
+        }
+        let uri = Aria2Status.uris(of: download)[download.attemptURIIndex]
+        let server: JSONValue = [
+            "uri": uri.object?["uri"] ?? "", "currentUri": uri.object?["uri"] ?? "",
+            "downloadSpeed": .number(Int64(queue.activity(download.id)?.speed ?? 0)),
+        ]
+        return [["index": "1", "servers": [server]]]
+    }
+
+    /// `getGlobalStat()`.
+    func globalStat() -> JSONValue {
+        let active = queue.ids(in: [.active])
+        let speed = active.reduce(0.0) { $0 + (queue.activity($1)?.speed ?? 0) }
+        let stopped = queue.count(in: [.complete, .failed, .cancelled])
+        return [
+            "downloadSpeed": .number(Int64(speed)), "uploadSpeed": "0", "numActive": .number(active.count),
+            "numWaiting": .number(queue.count(in: [.queued, .paused])), "numStopped": .number(stopped),
+            "numStoppedTotal": .number(stopped),
+        ]
+    }
+
+    /// `getOption(gid)`: the download's own options over the daemon's, by aria2's names
+    /// (passwords and secret headers left out).
+    func option(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        var options = globalOptions.withLock { $0 }
+        for (name, value) in download.options.pairs(includingSecrets: false) { options[name] = value }
+        options["dir"] = download.directory ?? options["dir"]
+        return .object(options.mapValues { .string(TextSanitizer.visible($0)) })
+    }
+
+    /// `getGlobalOption()`.
+    func globalOption() -> JSONValue {
+        .object(globalOptions.withLock { $0 }.mapValues { .string(TextSanitizer.visible($0)) })
+    }
+}

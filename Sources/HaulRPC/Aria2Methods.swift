@@ -1,0 +1,114 @@
+import Foundation
+import HaulCore
+import Synchronization
+
+// MARK: - Aria2Methods
+
+/// aria2's RPC methods (its manual's "RPC Interface") on a `DownloadQueue`: each call reads the
+/// queue or gives it a command, and answers as aria2 answers. The secret is checked before a
+/// call gets here (`RPCEndpoint`). Any thread: the queue's commands are; `saveSession` writes a
+/// file, so the endpoint calls methods off any event loop.
+public final class Aria2Methods: Sendable {
+    /// What the methods need besides the queue.
+    public struct Settings: Sendable {
+        /// Where clients may save (`--rpc-allowed-dir`).
+        public var allowedDirectory: AllowedDirectory
+        /// `getVersion`'s version.
+        public var version: String
+        /// aria2's global options as `getGlobalOption` shows them.
+        public var globalOptions: [String: String]
+        /// Writes the queue to the `--save-session` file; nil when none was named.
+        public var saveSession: (@Sendable () throws -> Void)?
+        /// Stops the daemon (`shutdown`, `forceShutdown`), after the reply is sent.
+        public var shutdown: @Sendable () -> Void
+
+        public init(
+            allowedDirectory: AllowedDirectory, version: String, globalOptions: [String: String] = [:],
+            saveSession: (@Sendable () throws -> Void)? = nil, shutdown: @escaping @Sendable () -> Void = {}
+        ) {
+            self.allowedDirectory = allowedDirectory
+            self.version = version
+            self.globalOptions = globalOptions
+            self.saveSession = saveSession
+            self.shutdown = shutdown
+        }
+    }
+
+    let queue: DownloadQueue
+    let settings: Settings
+    let sessionID: String
+    /// The global options as they are now (`changeGlobalOption` changes the speed cap).
+    let globalOptions: Mutex<[String: String]>
+
+    public init(queue: DownloadQueue, settings: Settings) {
+        self.queue = queue
+        self.settings = settings
+        globalOptions = Mutex(settings.globalOptions)
+        sessionID = (0..<5).map { _ in Download.makeID() }.joined().prefix(40).lowercased()
+    }
+
+    /// Every method a client may call, as `system.listMethods` lists them.
+    public static let names: [String] = [
+        "aria2.addUri", "aria2.addTorrent", "aria2.addMetalink", "aria2.remove", "aria2.forceRemove",
+        "aria2.pause", "aria2.pauseAll", "aria2.forcePause", "aria2.forcePauseAll", "aria2.unpause",
+        "aria2.unpauseAll", "aria2.tellStatus", "aria2.getUris", "aria2.getFiles", "aria2.getPeers",
+        "aria2.getServers", "aria2.tellActive", "aria2.tellWaiting", "aria2.tellStopped", "aria2.changePosition",
+        "aria2.changeUri", "aria2.getOption", "aria2.changeOption", "aria2.getGlobalOption",
+        "aria2.changeGlobalOption", "aria2.getGlobalStat", "aria2.purgeDownloadResult",
+        "aria2.removeDownloadResult", "aria2.getVersion", "aria2.getSessionInfo", "aria2.shutdown",
+        "aria2.forceShutdown", "aria2.saveSession", "system.multicall", "system.listMethods",
+        "system.listNotifications",
+    ]
+
+    /// Runs the `aria2.` method `name` with `params` (its secret taken off).
+    func call(_ name: String, _ params: RPCParams) throws(RPCError) -> JSONValue {
+        switch name {
+        case "aria2.addUri": return try addUri(params)
+        case "aria2.addTorrent", "aria2.addMetalink":
+            throw RPCError("\(name) is not supported: haul downloads HTTP, HTTPS and FTP URIs (aria2.addUri)")
+        case "aria2.remove", "aria2.forceRemove": return try remove(params)
+        case "aria2.pause", "aria2.forcePause": return try pause(params)
+        case "aria2.pauseAll", "aria2.forcePauseAll": return pauseAll()
+        case "aria2.unpause": return try unpause(params)
+        case "aria2.unpauseAll": return unpauseAll()
+        case "aria2.tellStatus": return try tellStatus(params)
+        case "aria2.getUris": return .array(Aria2Status.uris(of: try download(params)))
+        case "aria2.getFiles": return [Aria2Status.file(of: try download(params))]
+        case "aria2.getPeers":
+            _ = try download(params)
+            return []
+        case "aria2.getServers": return try servers(params)
+        case "aria2.tellActive": return tellActive(params)
+        case "aria2.tellWaiting": return try tellList(params, states: [.queued, .paused])
+        case "aria2.tellStopped": return try tellList(params, states: [.complete, .failed, .cancelled])
+        case "aria2.changePosition": return try changePosition(params)
+        case "aria2.changeUri":
+            throw RPCError("aria2.changeUri is not supported: remove the download and add it with the new URIs")
+        case "aria2.getOption": return try option(params)
+        case "aria2.changeOption": return try changeOption(params)
+        case "aria2.getGlobalOption": return globalOption()
+        case "aria2.changeGlobalOption": return try changeGlobalOption(params)
+        case "aria2.getGlobalStat": return globalStat()
+        case "aria2.purgeDownloadResult": return purgeDownloadResults()
+        case "aria2.removeDownloadResult": return try removeDownloadResult(params)
+        case "aria2.getVersion": return ["version": .string(settings.version), "enabledFeatures": features]
+        case "aria2.getSessionInfo": return ["sessionId": .string(sessionID)]
+        case "aria2.saveSession": return try saveSession()
+        case "aria2.shutdown", "aria2.forceShutdown":
+            settings.shutdown()
+            return "OK"
+        default: throw .noSuchMethod(name)
+        }
+    }
+
+    private var features: JSONValue { ["HTTPS", "GZip", "Firefox3 Cookie"] }
+
+    // MARK: - Finding downloads
+
+    /// The download the gid parameter names (parameter 1).
+    func download(_ params: RPCParams) throws(RPCError) -> Download {
+        let gid = try params.string(0, "gid")
+        guard let download = queue.download(gid.lowercased()) else { throw .gidNotFound(gid) }
+        return download
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import HaulCore
+import HaulNet
+
+// MARK: - Aria2Status
+
+/// A download as aria2's `tellStatus` describes it, with the fields its clients read (aria2p,
+/// AriaNg): numbers as decimal strings, one entry in `files`. Text a server or a client chose
+/// (names, error messages) has its control characters made visible; URIs lose their passwords.
+public enum Aria2Status {
+    /// aria2's status of a download in `state`.
+    public static func status(of state: Download.State) -> String {
+        switch state {
+        case .queued: "waiting"
+        case .active: "active"
+        case .paused: "paused"
+        case .complete: "complete"
+        case .failed: "error"
+        case .cancelled: "removed"
+        }
+    }
+
+    /// The piece length aria2 reports for an HTTP download: 1 MiB.
+    static let pieceLength: Int64 = 1 << 20
+
+    /// `download`'s record; with `keys`, only those fields (aria2's `keys` parameter).
+    public static func record(
+        of download: Download, activity: DownloadActivity?, keys: Set<String>? = nil
+    ) -> JSONValue {
+        let total = max(download.totalBytes, 0)
+        let running = download.state == .active
+        var fields: [String: JSONValue] = [
+            "gid": .string(download.id),
+            "status": .string(status(of: download.state)),
+            "totalLength": .number(total),
+            "completedLength": .number(download.bytesDone),
+            "uploadLength": "0",
+            "downloadSpeed": .number(running ? Int64(activity?.speed ?? 0) : 0),
+            "uploadSpeed": "0",
+            "pieceLength": .number(pieceLength),
+            "numPieces": .number(total == 0 ? 0 : (total + pieceLength - 1) / pieceLength),
+            "connections": .number(running ? max(activity?.connections ?? 0, 1) : 0),
+            "dir": .string(TextSanitizer.visible(download.directory ?? "")),
+            "files": .array([file(of: download)]),
+        ]
+        if download.state == .failed || download.state == .complete || download.errorCode != nil {
+            fields["errorCode"] = .number(download.state == .complete ? 0 : (download.errorCode ?? .unknown).rawValue)
+            if let message = download.lastError, download.state != .complete {
+                fields["errorMessage"] = .string(TextSanitizer.visible(message))
+            }
+        }
+        if let keys { fields = fields.filter { keys.contains($0.key) } }
+        return .object(fields)
+    }
+
+    /// The download's one file: its path (where it is, else where it is expected), its length
+    /// and its mirrors, the one in use marked `used`.
+    static func file(of download: Download) -> JSONValue {
+        let path =
+            download.destination
+            ?? download.uris.first.flatMap { uri in
+                FileNaming.expectedName(out: download.options.out, uri: uri).map {
+                    FileNaming.path(for: $0, in: download.directory ?? ".")
+                }
+            } ?? ""
+        return [
+            "index": "1",
+            "path": .string(TextSanitizer.visible(path)),
+            "length": .number(max(download.totalBytes, 0)),
+            "completedLength": .number(download.bytesDone),
+            "selected": "true",
+            "uris": .array(uris(of: download)),
+        ]
+    }
+
+    /// The mirrors as `getUris` gives them: each without its password, the current one `used`.
+    static func uris(of download: Download) -> [JSONValue] {
+        let current = download.state == .active ? download.attemptURIIndex : -1
+        return download.uris.enumerated().map { index, uri in
+            [
+                "uri": .string(TextSanitizer.visible(URL(string: uri)?.redactedString ?? uri)),
+                "status": index == current ? "used" : "waiting",
+            ]
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+// MARK: - JSONValue
+
+/// A JSON value as a client sent it or a reply carries it. Integers stay integers (a
+/// request's `id` is echoed as it came); aria2 sends every other number as a decimal string.
+public enum JSONValue: Sendable, Equatable, Codable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// A number as aria2 writes it: a decimal string.
+    public static func number(_ value: some BinaryInteger) -> JSONValue { .string(String(value)) }
+
+    public var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var array: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    public var object: [String: JSONValue]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// An integer given as a number or as a decimal string (clients send either).
+    public var integer: Int? {
+        switch self {
+        case .int(let value): Int(exactly: value)
+        case .double(let value): Int(exactly: value)
+        case .string(let text): Int(text)
+        default: nil
+        }
+    }
+
+    // MARK: - Text
+
+    /// Parses `data` as one JSON value; nil when it is not JSON.
+    public static func parse(_ data: some DataProtocol) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: Data(data))
+    }
+
+    /// The value as compact JSON text, keys sorted (one value always encodes the same way).
+    public var encoded: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A value made of JSON values always encodes; a non-finite double is written as null.
+        return (try? encoder.encode(self)) ?? Data("null".utf8)
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}

@@ -1,0 +1,45 @@
+// MARK: - OriginPolicy
+
+/// Which requests a web page in the user's browser could have sent, and so are refused: a
+/// foreign `Origin` (unless `--rpc-allow-origin-all`), a fetch the browser marks cross-site,
+/// and, while the daemon listens on loopback only, a `Host` that is not a loopback name (a
+/// page whose own name was made to resolve to 127.0.0.1). Pure.
+public struct OriginPolicy: Sendable, Equatable {
+    public var allowOriginAll: Bool
+    public var loopbackOnly: Bool
+
+    public init(allowOriginAll: Bool, loopbackOnly: Bool) {
+        self.allowOriginAll = allowOriginAll
+        self.loopbackOnly = loopbackOnly
+    }
+
+    /// Why a request with these headers is refused, or nil when it is served.
+    public func refusal(host: String?, origin: String?, fetchSite: String?) -> String? {
+        if loopbackOnly, let host, !OriginPolicy.isLoopback(host) {
+            return "Host '\(RPCError.shown(host))' is not this daemon's loopback address"
+        }
+        guard !allowOriginAll else { return nil }
+        if let fetchSite, fetchSite != "same-origin", fetchSite != "none" {
+            return "a \(RPCError.shown(fetchSite)) request from a web page (--rpc-allow-origin-all allows it)"
+        }
+        guard let origin else { return nil }
+        let own = ["http://", "https://"].compactMap { scheme in host.map { scheme + $0.lowercased() } }
+        guard own.contains(origin.lowercased()) else {
+            return "Origin '\(RPCError.shown(origin))' is not this daemon's (--rpc-allow-origin-all allows it)"
+        }
+        return nil
+    }
+
+    /// Whether a Host header names this machine's loopback: 127.0.0.1 (or any 127/8),
+    /// localhost, or [::1], with any port.
+    static func isLoopback(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("[") {
+            return name.hasPrefix("[::1]")
+        }
+        if let colon = name.lastIndex(of: ":") { name = String(name[..<colon]) }
+        if name == "localhost" || name.hasSuffix(".localhost") { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+}

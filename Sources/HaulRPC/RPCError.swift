@@ -1,0 +1,41 @@
+import HaulCore
+
+// MARK: - RPCError
+
+/// A JSON-RPC error as aria2 sends it: the protocol's own codes for a request that could not be
+/// read, and code 1 with a message a person can act on for a method that failed.
+public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let code: Int
+    public let message: String
+
+    public init(code: Int = 1, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    public static let parseError = RPCError(code: -32700, "Parse error.")
+    public static let invalidRequest = RPCError(code: -32600, "Invalid Request.")
+    public static let unauthorized = RPCError("Unauthorized")
+
+    public static func noSuchMethod(_ name: String) -> RPCError {
+        RPCError(code: -32601, "No such method: \(RPCError.shown(name))")
+    }
+
+    public static func invalidParams(_ why: String) -> RPCError { RPCError(code: -32602, "Invalid params: \(why)") }
+
+    public static func gidNotFound(_ gid: String) -> RPCError {
+        RPCError("GID \(RPCError.shown(gid)) is not found")
+    }
+
+    /// Text a client sent, as an error message may quote it: control characters made visible,
+    /// at most 64 characters.
+    static func shown(_ text: String) -> String {
+        let visible = TextSanitizer.visible(text)
+        return visible.count > 64 ? String(visible.prefix(64)) + "…" : visible
+    }
+
+    /// The error as a reply's `error` member.
+    var json: JSONValue { ["code": .int(Int64(code)), "message": .string(message)] }
+}

@@ -1,0 +1,106 @@
+import Dispatch
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+// MARK: - RPCServer
+
+/// The daemon's JSON-RPC listener, on SwiftNIO's HTTP/1 and WebSocket handlers: `/jsonrpc`
+/// over HTTP POST and GET, and upgraded to a WebSocket that also hears notifications.
+/// Listens on 127.0.0.1 unless told otherwise, and then only with a secret.
+public final class RPCServer: Sendable {
+    public struct Configuration: Sendable {
+        public var port = 6800
+        /// `--rpc-listen-all`: every address, not only loopback.
+        public var listenAll = false
+        public var allowOriginAll = false
+        /// The largest request body or WebSocket message, in bytes (aria2's default: 2 MiB).
+        public var maxRequestSize = 2 << 20
+
+        public init() {}
+    }
+
+    /// Why the server will not start.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let port: Int
+    public let hub: NotificationHub
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+
+    /// Binds and starts serving `endpoint`. Throws when listening on every address without a
+    /// secret, or when the port cannot be bound (saying which).
+    public static func start(
+        _ configuration: Configuration, endpoint: RPCEndpoint, hub: NotificationHub = NotificationHub()
+    ) throws -> RPCServer {
+        if configuration.listenAll, !endpoint.secretGuard.requiresSecret {
+            throw StartError(
+                description: "--rpc-listen-all needs --rpc-secret: anyone who can reach the port could "
+                    + "otherwise download to this machine")
+        }
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let work = DispatchQueue(label: "haul.rpc.calls")
+        let policy = OriginPolicy(allowOriginAll: configuration.allowOriginAll, loopbackOnly: !configuration.listenAll)
+        let maxSize = configuration.maxRequestSize
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: maxSize,
+            shouldUpgrade: { channel, head in
+                let served =
+                    head.uri == "/jsonrpc"
+                    && policy.refusal(
+                        host: head.headers.first(name: "Host"), origin: head.headers.first(name: "Origin"),
+                        fetchSite: head.headers.first(name: "Sec-Fetch-Site")) == nil
+                return channel.eventLoop.makeSucceededFuture(served ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers(
+                        NIOWebSocketFrameAggregator(
+                            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 256, maxAccumulatedFrameSize: maxSize),
+                        RPCWebSocketHandler(endpoint: endpoint, hub: hub, work: work))
+                }
+            })
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let upgrade: NIOHTTPServerUpgradeSendableConfiguration = (
+                        upgraders: [upgrader],
+                        completionHandler: { context in
+                            context.pipeline.removeHandler(name: RPCServer.httpHandlerName, promise: nil)
+                        }
+                    )
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withServerUpgrade: upgrade)
+                    try channel.pipeline.syncOperations.addHandler(
+                        RPCHTTPHandler(endpoint: endpoint, policy: policy, maxRequestSize: maxSize, work: work),
+                        name: RPCServer.httpHandlerName)
+                }
+            }
+        let host = configuration.listenAll ? "0.0.0.0" : "127.0.0.1"
+        do {
+            let channel = try bootstrap.bind(host: host, port: configuration.port).wait()
+            return RPCServer(group: group, channel: channel, hub: hub)
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw StartError(description: "cannot listen on \(host):\(configuration.port): \(error)")
+        }
+    }
+
+    private static let httpHandlerName = "haul.rpc.http"
+
+    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, hub: NotificationHub) {
+        self.group = group
+        self.channel = channel
+        self.hub = hub
+        port = channel.localAddress?.port ?? 0
+    }
+
+    /// Stops listening and closes every connection.
+    public func stop() {
+        try? channel.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import HaulCore
+import HaulRPC
+
+// MARK: - DaemonCommand
+
+/// `haul daemon` (or aria2's spelling, `haul --enable-rpc`): the stored queue kept running with
+/// no terminal, driven over aria2's JSON-RPC (`HaulRPC`), logging one line per event to stderr.
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Run the queue with no terminal, driven by aria2's JSON-RPC (aria2p, AriaNg, haul --connect).",
+        discussion: """
+            Listens on 127.0.0.1:6800 (/jsonrpc over HTTP and WebSocket) unless --rpc-listen-all, \
+            which needs --rpc-secret. The queue is the full-screen UI's (the same state directory), \
+            so downloads added over RPC survive a restart, even kill -9. Stops on SIGINT or SIGTERM, \
+            or aria2.shutdown.
+            """
+    )
+
+    @OptionGroup var options: QueueOptions
+    @OptionGroup(title: "RPC") var rpc: RPCOptions
+
+    func run() throws {
+        signal(SIGXFSZ, SIG_IGN)
+        let report: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("haul daemon: \($0)\n".utf8)) }
+        let (entries, _) = try options.entries(report: report)
+        let configuration = try options.configuration(warn: report)
+        try options.startCookies(report: report)
+        let hub = NotificationHub()
+        let quiet = options.basic.quiet
+        let stored = try options.openStore(
+            at: options.stateDirectoryPath, configuration: configuration,
+            maxDownloadResults: options.basic.maxDownloadResult, report: report,
+            onStoreError: { report("\($0)") },
+            onEvent: { event in
+                if !quiet, let line = DaemonLog.line(for: event) {
+                    FileHandle.standardError.write(Data((line + "\n").utf8))
+                }
+                if let notification = Aria2Notification(event) { hub.post(notification) }
+            })
+        let stop = DispatchSemaphore(value: 0)
+        let endpoint = RPCEndpoint(
+            methods: Aria2Methods(
+                queue: stored.queue, settings: settings(for: configuration, queue: stored.queue, stop: stop)),
+            secretGuard: SecretGuard(secret: rpc.secret))
+        let server: RPCServer
+        do {
+            server = try RPCServer.start(serverConfiguration, endpoint: endpoint, hub: hub)
+        } catch {
+            stored.flush()
+            report("\(error)")
+            throw ExitCode(1)
+        }
+        report(
+            "listening on \(rpc.listenAll ? "every address" : "127.0.0.1"), port \(server.port) "
+                + "(JSON-RPC at /jsonrpc; \(rpc.secret == nil ? "no secret" : "secret required"))")
+        stored.restoreAll(adding: entries)
+        let handlers = StopSignals.handle([SIGINT, SIGTERM]) { stop.signal() }
+        withExtendedLifetime(handlers) { stop.wait() }
+        report("stopping")
+        server.stop()
+        if let path = options.basic.saveSession {
+            do {
+                try stored.queue.saveSession(to: path)
+            } catch {
+                report("\(error)")
+            }
+        }
+        stored.flush()
+        _ = options.keepCookies(report: report)
+    }
+
+    private var serverConfiguration: RPCServer.Configuration {
+        var configuration = RPCServer.Configuration()
+        configuration.port = rpc.port
+        configuration.listenAll = rpc.listenAll
+        configuration.allowOriginAll = rpc.allowOriginAll
+        configuration.maxRequestSize = Int(rpc.maxRequestSize)
+        return configuration
+    }
+
+    /// What the RPC methods need: the allowed directory, the options `getGlobalOption` shows,
+    /// the session file, and how to stop.
+    private func settings(
+        for configuration: DownloadQueue.Configuration, queue: DownloadQueue, stop: DispatchSemaphore
+    ) -> Aria2Methods.Settings {
+        var global = Dictionary(
+            configuration.defaults.pairs(includingSecrets: false), uniquingKeysWith: { first, _ in first })
+        global["dir"] = configuration.directory
+        global["max-concurrent-downloads"] = String(configuration.maxConcurrentDownloads)
+        global["max-overall-download-limit"] = String(options.overallLimit() ?? 0)
+        global["rpc-listen-port"] = String(rpc.port)
+        return Aria2Methods.Settings(
+            allowedDirectory: AllowedDirectory(rpc.allowedDirectory ?? configuration.directory),
+            version: Haul.version, globalOptions: global,
+            saveSession: options.basic.saveSession.map { path in
+                { @Sendable () throws -> Void in try queue.saveSession(to: path) }
+            },
+            shutdown: { stop.signal() })
+    }
+}
