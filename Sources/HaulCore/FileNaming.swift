@@ -25,7 +25,7 @@ public enum FileNaming {
     /// cuts to `maximumNameBytes` keeping the extension.
     public static func sanitize(_ name: String) -> String? {
         // Most names are plain: printable ASCII, no separator, no leading dot, short enough.
-        if name.utf8.count <= maximumNameBytes, name.utf8.first != UInt8(ascii: "."),
+        if !name.isEmpty, name.utf8.count <= maximumNameBytes, name.utf8.first != UInt8(ascii: "."),
             name.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "\\") })
         {
             return name

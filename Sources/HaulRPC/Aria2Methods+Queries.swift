@@ -31,6 +31,7 @@ extension Aria2Methods {
     /// The `count` elements of `list` from `offset`; from the end and backwards when `offset`
     /// is negative (-1 is the last).
     static func window<Element>(of list: [Element], offset: Int, count: Int) -> [Element] {
+        guard count > 0 else { return [] }
         if offset >= 0 {
             guard offset < list.count else { return [] }
             return Array(list[offset..<min(offset + min(count, list.count), list.count)])

@@ -1,0 +1,207 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import Testing
+
+@testable import HaulRPC
+
+/// aria2's methods on a real queue, through the endpoint a request goes through: paused
+/// downloads, so nothing is fetched.
+@Suite("RPC endpoint")
+struct RPCEndpointTests {
+    let directory: URL
+    let queue: DownloadQueue
+    let endpoint: RPCEndpoint
+
+    init() throws {
+        directory = try ScratchDirectory.make("rpc-endpoint")
+        var configuration = DownloadQueue.Configuration()
+        configuration.directory = directory.path
+        queue = DownloadQueue(configuration: configuration) { _ in }
+        let settings = Aria2Methods.Settings(allowedDirectory: AllowedDirectory(directory.path), version: "0.1.0")
+        endpoint = RPCEndpoint(
+            methods: Aria2Methods(queue: queue, settings: settings), secretGuard: SecretGuard(secret: "s"))
+    }
+
+    /// The reply to `method` with `params` (the secret put first unless `token` is nil).
+    func call(_ method: String, _ params: [JSONValue] = [], token: String? = "token:s") -> JSONValue {
+        let all = (token.map { [JSONValue.string($0)] } ?? []) + params
+        return endpoint.reply(to: ["jsonrpc": "2.0", "id": "q", "method": .string(method), "params": .array(all)], from: "t")
+    }
+
+    func result(_ method: String, _ params: [JSONValue] = []) -> JSONValue? {
+        call(method, params).object?["result"]
+    }
+
+    func errorCode(_ reply: JSONValue) -> Int? {
+        reply.object?["error"]?.object?["code"]?.integer
+    }
+
+    func add(_ uri: String, _ options: JSONValue = ["pause": "true"]) throws -> String {
+        try #require(result("aria2.addUri", [[.string(uri)], options])?.string)
+    }
+
+    @Test(
+        "requests that cannot be read get aria2's codes, with the id when it was readable",
+        arguments: [
+            ("{", -32700), ("[]", -32600), ("42", -32600), ("{\"id\":1}", -32600),
+            ("{\"id\":1,\"method\":\"aria2.nothing\",\"params\":[\"token:s\"]}", -32601),
+            ("{\"id\":1,\"method\":\"aria2.tellStatus\",\"params\":\"x\"}", -32602),
+            ("{\"id\":1,\"method\":\"aria2.tellStatus\",\"params\":[\"token:s\"]}", -32602),
+        ])
+    func unreadable(text: String, code: Int) throws {
+        let reply = try #require(JSONValue.parse(endpoint.reply(to: Data(text.utf8), from: "t")))
+        #expect(errorCode(reply) == code, "\(reply)")
+    }
+
+    @Test("a wrong or missing secret is refused; listMethods needs none; a batch answers each call")
+    func secrets() throws {
+        #expect(call("aria2.getGlobalStat", token: "token:wrong").object?["error"]?.object?["message"] == "Unauthorized")
+        #expect(call("aria2.getGlobalStat", token: nil).object?["error"] != nil)
+        #expect(call("system.listMethods", token: nil).object?["result"]?.array?.contains("aria2.addUri") == true)
+        let batch = endpoint.reply(
+            to: .array([
+                ["id": 1, "method": "aria2.getVersion", "params": ["token:s"]],
+                ["id": 2, "method": "aria2.getVersion", "params": []],
+            ]), from: "t")
+        let replies = try #require(batch.array)
+        #expect(replies.count == 2)
+        #expect(replies[0].object?["result"]?.object?["version"] == "0.1.0")
+        #expect(errorCode(replies[1]) == 1)
+    }
+
+    @Test("system.multicall checks each call's own secret and answers each in place")
+    func multicall() throws {
+        _ = try add("http://127.0.0.1:9/a.bin")
+        let calls: JSONValue = [
+            ["methodName": "aria2.getGlobalStat", "params": ["token:s"]],
+            ["methodName": "aria2.getGlobalStat", "params": ["token:bad"]],
+            ["methodName": "aria2.tellStatus", "params": ["token:s", "0123456789abcdef"]],
+            ["methodName": "system.multicall", "params": [[]]],
+        ]
+        let results = try #require(call("system.multicall", [calls], token: nil).object?["result"]?.array)
+        #expect(results[0].array?.first?.object?["numWaiting"] == "1")
+        #expect(results[1].object?["message"] == "Unauthorized")
+        #expect(results[2].object?["message"] == "GID 0123456789abcdef is not found")
+        #expect(results[3].object?["message"] == "Recursive system.multicall forbidden.")
+    }
+
+    @Test("addUri queues a download whose status has the fields aria2's clients read")
+    func addAndTell() throws {
+        let gid = try add("http://user:pw@127.0.0.1:9/dir/file.iso", ["pause": "true", "out": "renamed.iso"])
+        let status = try #require(result("aria2.tellStatus", [.string(gid)])?.object)
+        #expect(status["gid"] == .string(gid))
+        #expect(status["status"] == "paused")
+        #expect(status["totalLength"] == "0")
+        #expect(status["completedLength"] == "0")
+        #expect(status["dir"] == .string(directory.path))
+        let file = try #require(status["files"]?.array?.first?.object)
+        #expect(file["path"] == .string(directory.path + "/renamed.iso"))
+        // The password never leaves the daemon.
+        #expect(file["uris"]?.array?.first?.object?["uri"] == "http://user:***@127.0.0.1:9/dir/file.iso")
+        let some = try #require(result("aria2.tellStatus", [.string(gid), ["gid", "status"]])?.object)
+        #expect(Set(some.keys) == ["gid", "status"])
+        #expect(errorCode(call("aria2.tellStatus", ["ffffffffffffffff"])) == 1)
+    }
+
+    @Test(
+        "addUri refuses what it cannot take, naming it",
+        arguments: [
+            ([["file:///etc/passwd"]], "unsupported scheme"),
+            ([[]], "uris"),
+            ([["http://h/a"], ["dir": "/etc"]], "outside the directory"),
+            ([["http://h/a"], ["out": "../../x"]], "plain relative"),
+            ([["http://h/a"], ["no-such-option": "1"]], "no-such-option"),
+            ([["http://h/a"], ["split": "many"]], "split"),
+        ] as [([JSONValue], String)])
+    func refusedAdds(params: [JSONValue], why: String) throws {
+        let reply = call("aria2.addUri", params)
+        let message = try #require(reply.object?["error"]?.object?["message"]?.string, "\(reply)")
+        #expect(message.contains(why), "\(message)")
+        #expect(queue.count == 0)
+    }
+
+    @Test("pause, unpause, remove and the results of stopped downloads, as aria2p calls them")
+    func lifecycle() throws {
+        let gid = try add("http://127.0.0.1:9/x")
+        #expect(errorCode(call("aria2.unpause", [.string(gid)])) == nil)
+        #expect(queue.download(gid)?.state != .paused)
+        #expect(result("aria2.pause", [.string(gid)]) == .string(gid))
+        #expect(queue.download(gid)?.state == .paused)
+        #expect(result("aria2.remove", [.string(gid)]) == .string(gid))
+        #expect(result("aria2.tellStatus", [.string(gid), ["status"]]) == ["status": "removed"])
+        #expect(result("aria2.tellStopped", [0, 10, ["gid"]]) == [["gid": .string(gid)]])
+        #expect(errorCode(call("aria2.remove", [.string(gid)])) == 1)
+        #expect(result("aria2.removeDownloadResult", [.string(gid)]) == "OK")
+        #expect(queue.download(gid) == nil)
+    }
+
+    @Test("tellWaiting pages the waiting downloads; a negative offset counts back from the last")
+    func waitingPages() throws {
+        let gids = try (0..<4).map { try add("http://127.0.0.1:9/\($0)") }
+        func page(_ offset: Int, _ count: Int) -> [String] {
+            result("aria2.tellWaiting", [.int(Int64(offset)), .int(Int64(count)), ["gid"]])?.array?
+                .compactMap { $0.object?["gid"]?.string } ?? []
+        }
+        #expect(page(0, 2) == [gids[0], gids[1]])
+        #expect(page(3, 5) == [gids[3]])
+        #expect(page(9, 1) == [])
+        #expect(page(-1, 2) == [gids[3], gids[2]])
+        #expect(page(-4, 9) == [gids[0]])
+        #expect(page(-5, 1) == [])
+    }
+
+    @Test("changePosition moves a waiting download among the waiting ones and says where it went")
+    func positions() throws {
+        let gids = try (0..<4).map { try add("http://127.0.0.1:9/\($0)") }
+        #expect(result("aria2.changePosition", [.string(gids[3]), 0, "POS_SET"]) == .int(0))
+        #expect(queue.ids == [gids[3], gids[0], gids[1], gids[2]])
+        #expect(result("aria2.changePosition", [.string(gids[3]), 2, "POS_CUR"]) == .int(2))
+        #expect(queue.ids == [gids[0], gids[1], gids[3], gids[2]])
+        #expect(result("aria2.changePosition", [.string(gids[0]), -9, "POS_END"]) == .int(0))
+        #expect(result("aria2.changePosition", [.string(gids[0]), 0, "POS_END"]) == .int(3))
+        #expect(queue.ids.last == gids[0])
+        #expect(errorCode(call("aria2.changePosition", [.string(gids[0]), 0, "POS_WHERE"])) == -32602)
+    }
+
+    @Test("the window of a list, from the front and from the back")
+    func windows() {
+        let list = [1, 2, 3, 4, 5]
+        #expect(Aria2Methods.window(of: list, offset: 1, count: 2) == [2, 3])
+        #expect(Aria2Methods.window(of: list, offset: 0, count: Int.max) == list)
+        #expect(Aria2Methods.window(of: list, offset: -2, count: 10) == [4, 3, 2, 1])
+        #expect(Aria2Methods.window(of: list, offset: -1, count: 0) == [])
+        #expect(Aria2Methods.window(of: list, offset: Int.min, count: 1) == [])
+    }
+
+    @Test("options: the global ones, a download's own, and the speed caps that change live")
+    func options() throws {
+        let gid = try add("http://127.0.0.1:9/o", ["pause": "true", "http-passwd": "hidden", "http-user": "me"])
+        let own = try #require(result("aria2.getOption", [.string(gid)])?.object)
+        #expect(own["http-user"] == "me")
+        #expect(own["http-passwd"] == nil)
+        #expect(result("aria2.changeOption", [.string(gid), ["max-download-limit": "100K"]]) == "OK")
+        #expect(queue.download(gid)?.options.maxDownloadLimit == 102_400)
+        #expect(errorCode(call("aria2.changeOption", [.string(gid), ["split": "4"]])) == 1)
+        #expect(result("aria2.changeGlobalOption", [["max-overall-download-limit": "1M"]]) == "OK")
+        #expect(result("aria2.getGlobalOption")?.object?["max-overall-download-limit"] == "1048576")
+    }
+
+    @Test(
+        "a change of state makes aria2's notification",
+        arguments: [
+            (Download.State.queued, Download.State.active, "aria2.onDownloadStart"),
+            (.active, .paused, "aria2.onDownloadPause"), (.active, .cancelled, "aria2.onDownloadStop"),
+            (.active, .complete, "aria2.onDownloadComplete"), (.active, .failed, "aria2.onDownloadError"),
+            (.paused, .queued, nil), (.active, .active, nil),
+        ] as [(Download.State, Download.State, String?)])
+    func notifications(from: Download.State, to: Download.State, method: String?) {
+        var download = Download(id: "00000000000000aa", uris: ["http://h/a"])
+        download.state = to
+        let notification = Aria2Notification(.stateChanged(download, from: from))
+        #expect(notification?.kind.method == method)
+        if method != nil {
+            #expect(notification?.json.object?["params"] == [["gid": "00000000000000aa"]])
+        }
+    }
+}
