@@ -9,8 +9,10 @@ ARGS       ?=
 # and it runs on a machine without the Swift toolchain.
 BUILD_FLAGS := $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev zlib1g-dev libssl-dev
-TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux microsocks aria2
+TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux microsocks aria2 python3 python3-venv
 BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time bc python3
+# Python test tools (aria2p) live here, made by make test.
+VENV       := .build/venv
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_SECONDS ?= 600
@@ -36,11 +38,17 @@ PROXY_VARS := http_proxy https_proxy all_proxy no_proxy HTTP_PROXY HTTPS_PROXY A
 
 # The style gate first: swift-format's rules (.swift-format: 120 columns, no force unwrap, no
 # force try) on the sources.
-test: deps-test
+test: deps-test $(VENV)/bin/aria2p
 	$(SWIFT) format lint --strict --recursive Sources Package.swift
 	$(SWIFT) build --build-tests
 	env $(addprefix -u ,$(PROXY_VARS)) $(SWIFT) test --skip-build --no-parallel
 	bash Tests/HaulFuzz/fuzz.sh 4
+
+# Python test tools from PyPI, in a virtual environment of the build's own: aria2p drives haul's
+# daemon as aria2's users drive aria2 (haulTests/DaemonAria2pTests).
+$(VENV)/bin/aria2p:
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check aria2p==0.12.3
 
 # Every libFuzzer target for FUZZ_SECONDS each (make fuzz FUZZ_SECONDS=3600); crashes are kept
 # under .build-fuzz/crashes/.

@@ -1,0 +1,101 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `haul daemon` over its own transports, as an attacker and as a restart would meet it.
+@Suite("haul daemon")
+struct DaemonTests {
+    @Test("refused: a wrong or missing secret, a foreign origin, an oversized request, bad JSON, a dir outside")
+    func refusals() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let daemon = try await DaemonProcess.start(
+            in: directory, ["--rpc-secret", "hunter2", "--rpc-max-request-size", "4K"])
+        defer { daemon.stop() }
+        let stat = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"aria2.getGlobalStat\",\"params\":PARAMS}"
+        let right = try await daemon.post(stat.replacingOccurrences(of: "PARAMS", with: "[\"token:hunter2\"]"))
+        #expect(right.status == 200 && right.body.contains("\"numActive\":\"0\""), "\(right)")
+        for params in ["[\"token:hunter3\"]", "[]"] {
+            let wrong = try await daemon.post(stat.replacingOccurrences(of: "PARAMS", with: params))
+            #expect(wrong.body.contains("\"message\":\"Unauthorized\""), "\(wrong)")
+        }
+        let foreign = try await daemon.post(
+            stat.replacingOccurrences(of: "PARAMS", with: "[\"token:hunter2\"]"),
+            headers: ["Origin": "https://evil.example"])
+        #expect(foreign.status == 403 && foreign.body.contains("evil.example"), "\(foreign)")
+        let oversized = try await daemon.post(String(repeating: " ", count: 5000) + "{}")
+        #expect(oversized.status == 413, "\(oversized)")
+        let malformed = try await daemon.post("{\"method\": ")
+        #expect(malformed.body.contains("-32700"), "\(malformed)")
+        let outside = try await daemon.post(
+            "{\"id\":2,\"method\":\"aria2.addUri\",\"params\":[\"token:hunter2\",[\"http://127.0.0.1:9/x\"],"
+                + "{\"dir\":\"/etc\"}]}")
+        #expect(outside.body.contains("outside the directory"), "\(outside)")
+        // The daemon is still up, and the secret never reached its log.
+        #expect(daemon.process.isRunning)
+        #expect(!daemon.stderr.contains("hunter2"))
+    }
+
+    @Test("a GET with base64 params is served as aria2 serves it")
+    func getWithBase64() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let daemon = try await DaemonProcess.start(in: directory)
+        defer { daemon.stop() }
+        let params = Data("[]".utf8).base64EncodedString()
+        var request = URLRequest(url: URL(fileURLWithPath: "/"))
+        request.url = URL(string: "http://127.0.0.1:\(daemon.port)/jsonrpc?method=aria2.getVersion&id=7&params=\(params)")
+        let reply = try await DaemonProcess.send(request)
+        #expect(reply.status == 200 && reply.body.contains("\"id\":\"7\"") && reply.body.contains("version"), "\(reply)")
+    }
+
+    @Test("listening on every address without a secret is refused at start")
+    func listenAllNeedsSecret() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let run = try await HaulProcess.run(["daemon", "--rpc-listen-all", "--rpc-listen-port", "0"], in: directory)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("--rpc-listen-all needs --rpc-secret"), "\(run.stderr)")
+    }
+
+    @Test("killed with SIGKILL mid-download and started again, the daemon continues the download")
+    func survivesItsRestart() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let key = UUID().uuidString
+        let uri = server.url("/file/10000000?key=\(key)&trickle=65536").absoluteString
+        let first = try await DaemonProcess.start(in: directory, ["--checkpoint-interval", "0.2"])
+        let gid = try #require(
+            try await first.call("aria2.addUri", "[[\"\(uri)\"],{\"out\":\"big.bin\"}]") as? String)
+        // Some bytes, and a checkpoint of them.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let status = try await first.call("aria2.tellStatus", "[\"\(gid)\",[\"completedLength\"]]")
+            if let done = (status as? [String: String])?["completedLength"].flatMap(Int.init), done > 1_000_000 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        kill(first.process.processIdentifier, SIGKILL)
+        first.process.waitUntilExit()
+
+        let second = try await DaemonProcess.start(in: directory)
+        defer { second.stop() }
+        var state = ""
+        let end = Date().addingTimeInterval(30)
+        while Date() < end, state != "complete", state != "error" {
+            let status = try await second.call("aria2.tellStatus", "[\"\(gid)\",[\"status\"]]")
+            state = (status as? [String: String])?["status"] ?? ""
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(state == "complete", "\(second.stderr)")
+        let file = try Data(contentsOf: directory.appendingPathComponent("out/big.bin"))
+        #expect(file.count == 10_000_000 && TestPattern.matches(file))
+        let requests = server.fileRequests.requests(for: key)
+        #expect(requests.count == 2 && requests.last?.range?.hasPrefix("bytes=") == true, "\(requests)")
+    }
+}
