@@ -42,6 +42,7 @@ struct EasySettings: Equatable {
     var proxyCredentials: Credentials?
     var method: Method
     var headerLines: [String]
+    var unixSocketPath: String?
 
     /// The settings for `request`; throws for a scheme haul does not load, or a request that
     /// only the cache may answer.
@@ -67,7 +68,8 @@ struct EasySettings: Equatable {
         range = request.byteRange?.curlValue
         verifiesPeer = request.tls.verifyPeer
         caFile = request.tls.caFile
-        proxy = request.proxies.proxy(for: request.url)
+        unixSocketPath = request.unixSocketPath
+        proxy = request.unixSocketPath == nil ? request.proxies.proxy(for: request.url) : nil
         noProxy = request.proxies.bypass
         credentials = request.credentials
         proxyCredentials = request.proxyCredentials

@@ -23,6 +23,13 @@ public final class Fetcher: ConnectionDelegate {
         set { settings.withLock { $0.maximumBodyLength = newValue } }
     }
 
+    /// Whether a response with a status of 400 or more fails the load (default true); false
+    /// hands it to `completion` like any other, for a caller that reads error bodies (JSON-RPC).
+    public var failsOnHTTPError: Bool {
+        get { settings.withLock { $0.failsOnHTTPError } }
+        set { settings.withLock { $0.failsOnHTTPError = newValue } }
+    }
+
     /// The cache policy of each load (default `.useProtocolPolicy`).
     public var cachePolicy: CachePolicy {
         get { settings.withLock { $0.cachePolicy } }
@@ -39,6 +46,7 @@ public final class Fetcher: ConnectionDelegate {
         var timeoutInterval: TimeInterval = 60
         var cachePolicy = CachePolicy.useProtocolPolicy
         var maximumBodyLength: Int64 = 256 << 20
+        var failsOnHTTPError = true
     }
 
     private let settings = Mutex(Settings())
@@ -60,21 +68,26 @@ public final class Fetcher: ConnectionDelegate {
         _ url: URL, completion: @escaping @Sendable (Data, Response) -> Void,
         failure: @escaping @Sendable (ConnectionError) -> Void
     ) {
-        load(url, completion: completion, failure: failure)
+        load(request(for: url), completion: completion, failure: failure)
     }
 
-    @discardableResult
-    private func load(
-        _ url: URL, completion: @escaping @Sendable (Data, Response) -> Void,
-        failure: @escaping @Sendable (ConnectionError) -> Void,
-        cancellationHandler: (@Sendable () -> Void)? = nil
-    ) -> FetcherConnection {
+    /// A GET of `url` with this fetcher's timeout and cache policy.
+    private func request(for url: URL) -> Request {
         var request = Request(url: url)
         request.acceptsEncodedContent = true
         settings.withLock { settings in
             request.timeoutInterval = settings.timeoutInterval
             request.cachePolicy = settings.cachePolicy
         }
+        return request
+    }
+
+    @discardableResult
+    private func load(
+        _ request: Request, completion: @escaping @Sendable (Data, Response) -> Void,
+        failure: @escaping @Sendable (ConnectionError) -> Void,
+        cancellationHandler: (@Sendable () -> Void)? = nil
+    ) -> FetcherConnection {
         let connection = FetcherConnection(
             request: request, fetcher: self, queue: callbackQueue, engine: engine,
             cache: cache, completion: completion, failure: failure,
@@ -87,6 +100,12 @@ public final class Fetcher: ConnectionDelegate {
     /// Loads `url` and returns its body and response; throws `ConnectionError` as `failure`
     /// would get it, and `CancellationError` when the task is cancelled.
     public func data(from url: URL) async throws -> (Data, Response) {
+        try await data(for: request(for: url))
+    }
+
+    /// Loads `request` as it is (its method, body, timeout and socket) and returns the body and
+    /// response, as `data(from:)` does.
+    public func data(for request: Request) async throws -> (Data, Response) {
         let started = Mutex<FetcherConnection?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -95,7 +114,7 @@ public final class Fetcher: ConnectionDelegate {
                     resumeOnce.withLock { $0.take() }?.resume(with: result)
                 }
                 let connection = load(
-                    url, completion: { resume(.success(($0, $1))) },
+                    request, completion: { resume(.success(($0, $1))) },
                     failure: { resume(.failure($0)) },
                     cancellationHandler: { resume(.failure(CancellationError())) })
                 started.withLock { $0 = connection }
@@ -151,7 +170,7 @@ public final class Fetcher: ConnectionDelegate {
             failure?(ConnectionError(kind: .transport, url: connection.currentRequest.url, detail: "no response"))
             return
         }
-        if response.statusCode >= 400 {
+        if response.statusCode >= 400, failsOnHTTPError {
             failure?(
                 ConnectionError(
                     kind: .httpStatus(code: response.statusCode, reason: response.reasonPhrase),

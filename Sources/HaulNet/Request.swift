@@ -43,6 +43,9 @@ public struct Request: Sendable {
     /// of which a link may cap on its own. It speaks HTTP/1.1 (see the README's "One file over
     /// many connections" for why), and may reuse an idle connection, never a busy one.
     public var ownsConnection = false
+    /// The load goes over this Unix socket rather than TCP (a local daemon's); the URL still
+    /// names the host and path the request asks for.
+    public var unixSocketPath: String?
 
     /// The URL schemes a connection loads, and the only ones a redirect may lead to.
     public static let supportedSchemes: Set<String> = ["http", "https", "ftp", "ftps"]

@@ -56,6 +56,7 @@ extension Transfer {
         options.set(CURLOPT_SSL_VERIFYPEER, settings.verifiesPeer ? 1 : 0)
         options.set(CURLOPT_SSL_VERIFYHOST, settings.verifiesPeer ? 2 : 0)
         if let caFile = settings.caFile { options.set(CURLOPT_CAINFO, caFile) }
+        if let path = settings.unixSocketPath { options.set(CURLOPT_UNIX_SOCKET_PATH, path) }
         if let proxy = settings.proxy { options.set(CURLOPT_PROXY, proxy) }
         if let bypass = settings.noProxy { options.set(CURLOPT_NOPROXY, bypass) }
         if let credentials = settings.credentials {

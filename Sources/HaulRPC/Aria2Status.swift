@@ -84,3 +84,48 @@ public enum Aria2Status {
         }
     }
 }
+
+// MARK: - Reading a daemon's records
+
+extension Aria2Status {
+    /// The download an aria2 status record describes (haul's or aria2c's), with its speed; nil
+    /// without a gid. Text in it is made safe to draw.
+    public static func download(from record: JSONValue) -> (Download, speed: Double)? {
+        guard let fields = record.object, let gid = fields["gid"]?.string else { return nil }
+        let file = fields["files"]?.array?.first?.object
+        // aria2 lists a mirror once per connection to it.
+        var seen = Set<String>()
+        let uris = (file?["uris"]?.array ?? []).compactMap { $0.object?["uri"]?.string }.filter {
+            seen.insert($0).inserted
+        }
+        var download = Download(id: TextSanitizer.visible(gid), uris: uris)
+        download.state = state(of: fields["status"]?.string ?? "")
+        let total = fields["totalLength"]?.integer.map(Int64.init) ?? 0
+        download.totalBytes = total > 0 ? total : -1
+        let done = Int64(fields["completedLength"]?.integer ?? 0)
+        if done > 0 { download.completed = ByteRanges([0..<done]) }
+        download.directory = fields["dir"]?.string.map(TextSanitizer.visible)
+        if let path = file?["path"]?.string, !path.isEmpty { download.destination = TextSanitizer.visible(path) }
+        if download.state == .failed {
+            let code =
+                fields["errorCode"]?.integer.flatMap { Int32(exactly: $0) }.flatMap { ErrorCode(rawValue: $0) }
+                ?? .unknown
+            download.errorCode = code
+            download.lastError = fields["errorMessage"]?.string.map(TextSanitizer.visible) ?? code.meaning
+            download.failureNote = code.shortText
+        }
+        return (download, Double(fields["downloadSpeed"]?.integer ?? 0))
+    }
+
+    /// haul's state for aria2's status text.
+    static func state(of status: String) -> Download.State {
+        switch status {
+        case "active": .active
+        case "paused": .paused
+        case "complete": .complete
+        case "error": .failed
+        case "removed": .cancelled
+        default: .queued
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -41,6 +42,35 @@ public final class RPCServer: Sendable {
                 description: "--rpc-listen-all needs --rpc-secret: anyone who can reach the port could "
                     + "otherwise download to this machine")
         }
+        let host = configuration.listenAll ? "0.0.0.0" : "127.0.0.1"
+        return try start(configuration, endpoint: endpoint, hub: hub, naming: "\(host):\(configuration.port)") {
+            try $0.bind(host: host, port: configuration.port).wait()
+        }
+    }
+
+    /// Serves `endpoint` on the Unix socket at `path` (mode 0600: this user's processes only),
+    /// replacing a socket a killed run left there. The caller holds the state directory's lock,
+    /// so no other haul is listening on it.
+    public static func start(
+        socketAt path: String, endpoint: RPCEndpoint, hub: NotificationHub = NotificationHub()
+    ) throws -> RPCServer {
+        unlink(path)
+        let previous = umask(0o177)
+        defer { umask(previous) }
+        return try start(Configuration(), endpoint: endpoint, hub: hub, naming: path) {
+            try $0.bind(unixDomainSocketPath: path).wait()
+        }
+    }
+
+    /// The socket a haul holding the state directory `stateDirectory` listens on.
+    public static func socketPath(in stateDirectory: String) -> String {
+        (stateDirectory.hasSuffix("/") ? stateDirectory : stateDirectory + "/") + "rpc.sock"
+    }
+
+    private static func start(
+        _ configuration: Configuration, endpoint: RPCEndpoint, hub: NotificationHub, naming place: String,
+        bind: (ServerBootstrap) throws -> any Channel
+    ) throws -> RPCServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let work = DispatchQueue(label: "haul.rpc.calls")
         let policy = OriginPolicy(allowOriginAll: configuration.allowOriginAll, loopbackOnly: !configuration.listenAll)
@@ -79,13 +109,11 @@ public final class RPCServer: Sendable {
                         name: RPCServer.httpHandlerName)
                 }
             }
-        let host = configuration.listenAll ? "0.0.0.0" : "127.0.0.1"
         do {
-            let channel = try bootstrap.bind(host: host, port: configuration.port).wait()
-            return RPCServer(group: group, channel: channel, hub: hub)
+            return RPCServer(group: group, channel: try bind(bootstrap), hub: hub)
         } catch {
             try? group.syncShutdownGracefully()
-            throw StartError(description: "cannot listen on \(host):\(configuration.port): \(error)")
+            throw StartError(description: "cannot listen on \(place): \(error)")
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HaulCore
 import HaulCurses
+import HaulRPC
 import HaulTUI
 
 // MARK: - UICommand
@@ -36,17 +37,36 @@ struct UICommand: ParsableCommand {
     @Option(name: .customLong("frame-stats"), help: .hidden)
     var frameStats: String?
 
+    @Option(
+        name: .customLong("connect"),
+        help: ArgumentHelp(
+            "Attach to a daemon's queue: haul daemon's, or aria2c --enable-rpc's "
+                + "(http://HOST:6800/jsonrpc; ws:// and https:// too).", valueName: "url"))
+    var connect: String?
+
+    @Option(
+        name: .customLong("rpc-secret"),
+        help: ArgumentHelp("The daemon's secret (its --rpc-secret), with --connect.", valueName: "secret"))
+    var rpcSecret: String?
+
+    func validate() throws {
+        if let connect, RemoteAddress.url(connect) == nil {
+            throw ValidationError("--connect '\(connect)' is not a daemon's URL (http://HOST:6800/jsonrpc)")
+        }
+        if rpcSecret != nil, connect == nil { throw ValidationError("--rpc-secret goes with --connect URL") }
+    }
+
     func run() throws {
+        if let connect, let url = RemoteAddress.url(connect) {
+            try attach(to: RPCClient(url: url, secret: rpcSecret))
+            return
+        }
         if headless || isatty(STDOUT_FILENO) == 0 {
             try GetCommand.download(options)
             return
         }
-        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
-        if term.isEmpty || term == "dumb" {
-            FileHandle.standardError.write(
-                Data(
-                    ("haul: this terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot "
-                        + "draw the full-screen queue; downloading as haul get does\n").utf8))
+        if let problem = UICommand.terminalProblem {
+            FileHandle.standardError.write(Data("haul: \(problem); downloading as haul get does\n".utf8))
             try GetCommand.download(options)
             return
         }
@@ -113,7 +133,7 @@ struct UICommand: ParsableCommand {
 
     /// The theme from --theme, else config.toml, else default; a broken one falls back to
     /// default (or to the built-in attributes) with the reason to show.
-    private func chooseTheme() -> (Theme, String?) {
+    func chooseTheme() -> (Theme, String?) {
         let catalog = ThemeCatalog.standard()
         var requested = theme
         var problem: String?

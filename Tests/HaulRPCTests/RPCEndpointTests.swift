@@ -26,7 +26,8 @@ struct RPCEndpointTests {
     /// The reply to `method` with `params` (the secret put first unless `token` is nil).
     func call(_ method: String, _ params: [JSONValue] = [], token: String? = "token:s") -> JSONValue {
         let all = (token.map { [JSONValue.string($0)] } ?? []) + params
-        return endpoint.reply(to: ["jsonrpc": "2.0", "id": "q", "method": .string(method), "params": .array(all)], from: "t")
+        return endpoint.reply(
+            to: ["jsonrpc": "2.0", "id": "q", "method": .string(method), "params": .array(all)], from: "t")
     }
 
     func result(_ method: String, _ params: [JSONValue] = []) -> JSONValue? {
@@ -56,7 +57,8 @@ struct RPCEndpointTests {
 
     @Test("a wrong or missing secret is refused; listMethods needs none; a batch answers each call")
     func secrets() throws {
-        #expect(call("aria2.getGlobalStat", token: "token:wrong").object?["error"]?.object?["message"] == "Unauthorized")
+        #expect(
+            call("aria2.getGlobalStat", token: "token:wrong").object?["error"]?.object?["message"] == "Unauthorized")
         #expect(call("aria2.getGlobalStat", token: nil).object?["error"] != nil)
         #expect(call("system.listMethods", token: nil).object?["result"]?.array?.contains("aria2.addUri") == true)
         let batch = endpoint.reply(

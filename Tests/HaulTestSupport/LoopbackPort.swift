@@ -3,9 +3,9 @@ import Foundation
 // MARK: - LoopbackPort
 
 /// Ports on 127.0.0.1 for servers a test starts.
-enum LoopbackPort {
+public enum LoopbackPort {
     /// A port nothing listens on now, from the kernel's ephemeral range.
-    static func free() throws(NginxServer.SetupError) -> Int {
+    public static func free() throws(NginxServer.SetupError) -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()

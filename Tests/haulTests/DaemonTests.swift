@@ -48,9 +48,11 @@ struct DaemonTests {
         defer { daemon.stop() }
         let params = Data("[]".utf8).base64EncodedString()
         var request = URLRequest(url: URL(fileURLWithPath: "/"))
-        request.url = URL(string: "http://127.0.0.1:\(daemon.port)/jsonrpc?method=aria2.getVersion&id=7&params=\(params)")
+        request.url = URL(
+            string: "http://127.0.0.1:\(daemon.port)/jsonrpc?method=aria2.getVersion&id=7&params=\(params)")
         let reply = try await DaemonProcess.send(request)
-        #expect(reply.status == 200 && reply.body.contains("\"id\":\"7\"") && reply.body.contains("version"), "\(reply)")
+        #expect(
+            reply.status == 200 && reply.body.contains("\"id\":\"7\"") && reply.body.contains("version"), "\(reply)")
     }
 
     @Test("listening on every address without a secret is refused at start")
@@ -76,7 +78,9 @@ struct DaemonTests {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             let status = try await first.call("aria2.tellStatus", "[\"\(gid)\",[\"completedLength\"]]")
-            if let done = (status as? [String: String])?["completedLength"].flatMap(Int.init), done > 1_000_000 { break }
+            if let done = (status as? [String: String])?["completedLength"].flatMap(Int.init), done > 1_000_000 {
+                break
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         try await Task.sleep(for: .milliseconds(500))

@@ -15,7 +15,7 @@ public final class AppRunner {
     public static let framesPerSecond = 15.0
 
     private let terminal: any Terminal
-    private let queue: DownloadQueue
+    private let queue: any QueueControl
     private let inbox: EventInbox
     private let themes: ThemeCatalog
     /// Made at the first import by URL, so a session that never imports one opens no cache.
@@ -36,7 +36,7 @@ public final class AppRunner {
     /// `theme` is the one to start with; without colours the attributes-only theme is used.
     /// A queue file imported by URL is loaded with what `remoteQueueFiles` makes.
     public init(
-        terminal: any Terminal, queue: DownloadQueue, inbox: EventInbox, themes: ThemeCatalog,
+        terminal: any Terminal, queue: any QueueControl, inbox: EventInbox, themes: ThemeCatalog,
         theme: Theme, globalLimit: Int64?, remoteQueueFiles: @escaping () -> RemoteQueueFile,
         queueFileLimit: Int64 = InputFile.defaultLimit, recordsFrameStats: Bool = false
     ) {
@@ -52,7 +52,7 @@ public final class AppRunner {
         let size = terminal.size
         state = AppState(
             width: size.width, height: size.height, themeName: self.theme.name, globalLimit: globalLimit,
-            maxConcurrentDownloads: queue.configuration.maxConcurrentDownloads)
+            maxConcurrentDownloads: queue.maxConcurrentDownloads)
     }
 
     /// Shows `text` on the message line (for example a queue file's summary).
@@ -153,7 +153,7 @@ public final class AppRunner {
         case .remove(let id, let deleteFile): remove(id, deleteFile: deleteFile)
         case .removeRows(let ids): queue.remove(ids)
         case .move(let id, let move): queue.move(id, move)
-        case .add(let uris): queue.add(uris.map { QueueEntry(uris: [$0]) })
+        case .add(let uris): queue.submit(uris.map { QueueEntry(uris: [$0]) })
         case .importFile(let path): importFile(path)
         case .setLimit(let id, let limit): queue.setMaxDownloadLimit(id, limit)
         case .setGlobalLimit(let limit): queue.setMaxOverallDownloadLimit(limit)
@@ -165,8 +165,9 @@ public final class AppRunner {
 
     /// Removes the download; with its file, the deletion runs off the loop and reports back.
     private func remove(_ id: String, deleteFile: Bool) {
-        guard deleteFile else {
-            queue.remove(id)
+        guard deleteFile, queue.canDeleteFiles else {
+            queue.remove([id])
+            if deleteFile { notify("removed; its file stays on the daemon's machine", isError: false) }
             return
         }
         DispatchQueue.global(qos: .userInitiated).async { [queue, inbox] in
@@ -205,11 +206,11 @@ public final class AppRunner {
     /// Queues what reading a queue file gave and returns the line to show for it.
     private static func imported(
         _ result: Result<InputFile.ReadResult, InputFile.FileError>, name: String,
-        into queue: DownloadQueue
+        into queue: any QueueControl
     ) -> (text: String, isError: Bool) {
         switch result {
         case .success(let file):
-            queue.add(file.entries)
+            queue.submit(file.entries)
             let first = file.problems.first.map { " (first problem: \($0))" } ?? ""
             // The summary first: a long URL would push it off the message line.
             return ("\(file.summary) from \(name)\(first)", !file.problems.isEmpty)

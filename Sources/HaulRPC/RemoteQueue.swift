@@ -1,0 +1,232 @@
+import Foundation
+import HaulCore
+import Synchronization
+
+// MARK: - RemoteQueue
+
+/// A daemon's queue (haul's, or `aria2c --enable-rpc`) as the UI sees a local one: its
+/// downloads arrive as `DownloadEvent`s from polling (every `interval`), and each command is
+/// sent in order over JSON-RPC. A command the daemon refuses, or that cannot be sent, is said
+/// in a notice, never dropped silently; a lost daemon is said once, tried again with backoff,
+/// and said again when it is back.
+///
+/// **Threading:** commands from any thread return at once; `onEvent` and `onNotice` run on a
+/// task of the queue's own, one at a time.
+public final class RemoteQueue: QueueControl {
+    public let client: RPCClient
+    public let maxConcurrentDownloads: Int
+    public var canDeleteFiles: Bool { false }
+    private let interval: Duration
+    private let onEvent: @Sendable (DownloadEvent) -> Void
+    private let onNotice: @Sendable (String, _ isError: Bool) -> Void
+    private let commands: AsyncStream<Command>.Continuation
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// The last snapshot, for commands that need a download's state (`retry`, `remove`).
+    private let last = Mutex(RemoteSnapshot())
+
+    private enum Command {
+        case call(String, [JSONValue], what: String)
+        case retry(String)
+        case remove(String)
+        case submit([QueueEntry])
+    }
+
+    /// Connects to the daemon `client` calls: asks for its global options (so a daemon that
+    /// cannot be reached, or refuses the secret, fails here, before any screen). Throws
+    /// `RPCClient.Failure`.
+    public static func connect(
+        _ client: RPCClient, interval: Duration = .milliseconds(500),
+        onEvent: @escaping @Sendable (DownloadEvent) -> Void,
+        onNotice: @escaping @Sendable (String, _ isError: Bool) -> Void
+    ) async throws(RPCClient.Failure) -> RemoteQueue {
+        let options = try await client.call("aria2.getGlobalOption").object ?? [:]
+        let concurrent = options["max-concurrent-downloads"]?.integer ?? 5
+        return RemoteQueue(
+            client: client, maxConcurrentDownloads: concurrent, interval: interval, onEvent: onEvent,
+            onNotice: onNotice)
+    }
+
+    private init(
+        client: RPCClient, maxConcurrentDownloads: Int, interval: Duration,
+        onEvent: @escaping @Sendable (DownloadEvent) -> Void,
+        onNotice: @escaping @Sendable (String, _ isError: Bool) -> Void
+    ) {
+        self.client = client
+        self.maxConcurrentDownloads = maxConcurrentDownloads
+        self.interval = interval
+        self.onEvent = onEvent
+        self.onNotice = onNotice
+        let (stream, continuation) = AsyncStream<Command>.makeStream()
+        commands = continuation
+        let sending = Task { [weak self] in
+            for await command in stream { await self?.send(command) }
+        }
+        let polling = Task { [weak self] in
+            guard let self else { return }
+            await self.poll()
+        }
+        tasks.withLock { $0 = [sending, polling] }
+    }
+
+    /// Stops polling and sending (the polling task holds the queue until then).
+    public func close() {
+        commands.finish()
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+    }
+
+    // MARK: - Polling
+
+    private func poll() async {
+        var failures = 0
+        while !Task.isCancelled {
+            do {
+                let next = try await snapshot()
+                let events = last.withLock { last in
+                    defer { last = next }
+                    return last.events(to: next)
+                }
+                for event in events { onEvent(event) }
+                if failures > 0 { onNotice("connected to \(client.url.redactedString) again", false) }
+                failures = 0
+                try? await Task.sleep(for: interval)
+            } catch {
+                failures += 1
+                let wait = RemoteQueue.backoff(after: failures)
+                if failures == 1 || failures % 10 == 0 {
+                    onNotice(
+                        "lost the daemon at \(client.url.redactedString) (\(error)); trying again every "
+                            + "\(wait.components.seconds) s", true)
+                }
+                try? await Task.sleep(for: wait)
+            }
+        }
+    }
+
+    /// The pause before the next try after `failures` failed polls: 1, 2, 4, 8, then 15 s.
+    static func backoff(after failures: Int) -> Duration {
+        .seconds(min(1 << min(failures - 1, 4), 15))
+    }
+
+    /// Every download the daemon lists now, in one request.
+    private func snapshot() async throws(RPCClient.Failure) -> RemoteSnapshot {
+        let keys: JSONValue = [
+            "gid", "status", "totalLength", "completedLength", "downloadSpeed", "dir", "files", "errorCode",
+            "errorMessage",
+        ]
+        let results = try await client.multicall([
+            ("aria2.tellActive", [keys]), ("aria2.tellWaiting", [0, 10_000, keys]),
+            ("aria2.tellStopped", [0, 10_000, keys]),
+        ])
+        var records: [JSONValue] = []
+        for result in results {
+            switch result {
+            case .success(let list): records += list.array ?? []
+            case .failure(let error): throw .refused(error)
+            }
+        }
+        return RemoteSnapshot(records: records)
+    }
+
+    // MARK: - Commands
+
+    public func submit(_ entries: [QueueEntry]) { commands.yield(.submit(entries)) }
+    public func pause(_ id: String) { commands.yield(.call("aria2.pause", [.string(id)], what: "pause \(id)")) }
+    public func resume(_ id: String) { commands.yield(.call("aria2.unpause", [.string(id)], what: "resume \(id)")) }
+    public func cancel(_ id: String) { commands.yield(.call("aria2.remove", [.string(id)], what: "stop \(id)")) }
+    public func retry(_ id: String) { commands.yield(.retry(id)) }
+    public func remove(_ ids: [String]) { for id in ids { commands.yield(.remove(id)) } }
+
+    public func remove(_ id: String, deletingFiles: Bool) -> [String] {
+        remove([id])
+        return []
+    }
+
+    public func move(_ id: String, _ move: DownloadQueue.Move) {
+        let (offset, how): (Int, String) =
+            switch move {
+            case .up: (-1, "POS_CUR")
+            case .down: (1, "POS_CUR")
+            case .top: (0, "POS_SET")
+            case .bottom: (0, "POS_END")
+            case .to(let index): (index, "POS_SET")
+            }
+        commands.yield(
+            .call("aria2.changePosition", [.string(id), .int(Int64(offset)), .string(how)], what: "move \(id)"))
+    }
+
+    public func setMaxDownloadLimit(_ id: String, _ bytesPerSecond: Int64?) {
+        let options: JSONValue = ["max-download-limit": .string(String(bytesPerSecond ?? 0))]
+        commands.yield(.call("aria2.changeOption", [.string(id), options], what: "set the speed cap of \(id)"))
+    }
+
+    public func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {
+        let options: JSONValue = ["max-overall-download-limit": .string(String(bytesPerSecond ?? 0))]
+        commands.yield(.call("aria2.changeGlobalOption", [options], what: "set the overall speed cap"))
+    }
+
+    public func authenticate(_ id: String, user: String, password: String) {
+        let options: JSONValue = ["http-user": .string(user), "http-passwd": .string(password)]
+        commands.yield(.call("aria2.changeOption", [.string(id), options], what: "log in for \(id)"))
+        commands.yield(.retry(id))
+    }
+
+    private func send(_ command: Command) async {
+        switch command {
+        case .call(let method, let params, let what):
+            await attempt(what) { () throws(RPCClient.Failure) in _ = try await client.call(method, params) }
+        case .submit(let entries):
+            await attempt("add \(entries.count) download\(entries.count == 1 ? "" : "s")") {
+                () throws(RPCClient.Failure) in
+                let calls = entries.map { entry -> (String, [JSONValue]) in
+                    let options = Dictionary(
+                        entry.options.pairs(includingSecrets: true).map { ($0.0, JSONValue.string($0.1)) },
+                        uniquingKeysWith: { first, _ in first })
+                    return ("aria2.addUri", [.array(entry.uris.map(JSONValue.string)), .object(options)])
+                }
+                for case .failure(let error) in try await client.multicall(calls) { throw .refused(error) }
+            }
+        case .remove(let id):
+            await attempt("remove \(id)") { () throws(RPCClient.Failure) in
+                let stopped = last.withLock { $0.downloads.first { $0.id == id }?.state.isFinal ?? false }
+                if !stopped { _ = try await client.call("aria2.forceRemove", [.string(id)]) }
+                try await removeResult(id)
+            }
+        case .retry(let id):
+            await attempt("retry \(id)") { () throws(RPCClient.Failure) in
+                // aria2 has no retry: the same URIs and options are added anew, the old result removed.
+                let uris =
+                    try await client.call("aria2.getUris", [.string(id)]).array?
+                    .compactMap { $0.object?["uri"] } ?? []
+                var options = try await client.call("aria2.getOption", [.string(id)]).object ?? [:]
+                options["gid"] = nil
+                _ = try await client.call("aria2.addUri", [.array(uris), .object(options)])
+                try await removeResult(id)
+            }
+        }
+    }
+
+    /// Takes a stopped download's result off the daemon's list, waiting up to 3 s for a
+    /// removal aria2 makes in the background.
+    private func removeResult(_ id: String) async throws(RPCClient.Failure) {
+        var tries = 0
+        while true {
+            do {
+                _ = try await client.call("aria2.removeDownloadResult", [.string(id)])
+                return
+            } catch {
+                tries += 1
+                guard tries < 30 else { throw error }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    /// Runs `body`; a failure becomes a notice saying what could not be done and why.
+    private func attempt(_ what: String, _ body: () async throws(RPCClient.Failure) -> Void) async {
+        do {
+            try await body()
+        } catch {
+            onNotice("could not \(what) on the daemon: \(error)", true)
+        }
+    }
+}

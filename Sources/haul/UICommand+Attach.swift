@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import HaulCore
+import HaulCurses
+import HaulRPC
+import HaulTUI
+
+// MARK: - UICommand: attached to a daemon
+
+extension UICommand {
+    /// Why this terminal cannot draw the full-screen queue, or nil when it can.
+    static var terminalProblem: String? {
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        guard term.isEmpty || term == "dumb" else { return nil }
+        return "this terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot draw the full-screen queue"
+    }
+
+    /// The full-screen queue over the queue of the daemon `client` calls: every key works as on
+    /// a local queue, each command sent over JSON-RPC. The command line's URLs are added to it.
+    func attach(to client: RPCClient) throws {
+        guard isatty(STDOUT_FILENO) == 1 else {
+            throw ValidationError("--connect shows the daemon's queue full-screen: it needs a terminal")
+        }
+        if let problem = UICommand.terminalProblem { throw ValidationError(problem) }
+        let (entries, _) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+        let inbox = EventInbox()
+        let connected = AwaitedResult.of { () throws(RPCClient.Failure) in
+            try await RemoteQueue.connect(
+                client, onEvent: { inbox.post($0) }, onNotice: { inbox.postNotice($0, isError: $1) })
+        }
+        let queue: RemoteQueue
+        switch connected {
+        case .success(let remote): queue = remote
+        case .failure(let failure):
+            FileHandle.standardError.write(
+                Data("haul: cannot attach to \(client.url.redactedString): \(failure)\n".utf8))
+            throw ExitCode(1)
+        }
+        defer { queue.close() }
+        if !entries.isEmpty { queue.submit(entries) }
+        try present(queue, inbox: inbox, notice: "attached to \(client.url.redactedString)")
+    }
+
+    /// Runs the full-screen UI over `queue` until the user quits.
+    func present(_ queue: any QueueControl, inbox: EventInbox, notice: String) throws {
+        let (startTheme, themeProblem) = chooseTheme()
+        let terminal = try CursesTerminal()
+        let queueFileLimit = options.queueFileLimit()
+        CrashGuard.arm()
+        let runner = AppRunner(
+            terminal: terminal, queue: queue, inbox: inbox, themes: .standard(), theme: startTheme,
+            globalLimit: nil,
+            remoteQueueFiles: {
+                RemoteQueueFile.standard(limit: queueFileLimit) { inbox.postNotice($0, isError: true) }
+            },
+            queueFileLimit: queueFileLimit)
+        runner.notify(themeProblem ?? notice, isError: themeProblem != nil)
+        let stopHandlers = StopSignals.handle([SIGINT, SIGTERM, SIGHUP]) { inbox.requestStop() }
+        withExtendedLifetime(stopHandlers) { runner.run() }
+        terminal.restore()
+        CrashGuard.disarm()
+    }
+}
