@@ -21,7 +21,7 @@ public final class RemoteQueue: QueueControl {
     private let onNotice: @Sendable (String, _ isError: Bool) -> Void
     private let commands: AsyncStream<Command>.Continuation
     private let tasks = Mutex<[Task<Void, Never>]>([])
-    /// The last snapshot, for commands that need a download's state (`retry`, `remove`).
+    /// The last snapshot, which the next poll's events start from.
     private let last = Mutex(RemoteSnapshot())
 
     private enum Command {
@@ -187,8 +187,9 @@ public final class RemoteQueue: QueueControl {
             }
         case .remove(let id):
             await attempt("remove \(id)") { () throws(RPCClient.Failure) in
-                let stopped = last.withLock { $0.downloads.first { $0.id == id }?.state.isFinal ?? false }
-                if !stopped { _ = try await client.call("aria2.forceRemove", [.string(id)]) }
+                // Refused when it has stopped already (the last poll may not know yet): its
+                // result is removed all the same, as aria2p removes it.
+                _ = try? await client.call("aria2.forceRemove", [.string(id)])
                 try await removeResult(id)
             }
         case .retry(let id):

@@ -52,7 +52,7 @@ public struct RemoteSnapshot: Sendable, Equatable {
                 events.append(.updated(download))
             }
             if before.completed != download.completed || before.totalBytes != download.totalBytes
-                || speeds[download.id] != speed
+                || (speeds[download.id] ?? 0) != speed
             {
                 events.append(
                     .progress(

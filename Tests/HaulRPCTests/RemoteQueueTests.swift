@@ -1,0 +1,129 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import Synchronization
+import Testing
+
+@testable import HaulRPC
+
+/// The UI's view of a daemon: snapshots turned into events (a table), and a `RemoteQueue`
+/// attached to haul's own server, in process, over loopback.
+@Suite("remote queue", .serialized)
+struct RemoteQueueTests {
+    static func download(_ id: String, _ state: Download.State, done: Int64 = 0, name: String? = nil) -> Download {
+        var download = Download(id: id, uris: ["http://h/\(id)"])
+        download.state = state
+        download.totalBytes = 100
+        if done > 0 { download.completed = ByteRanges([0..<done]) }
+        download.destination = name
+        return download
+    }
+
+    @Test("a snapshot's changes become the events a local queue would have sent")
+    func snapshotEvents() {
+        let a = Self.download("a", .active, done: 10)
+        let b = Self.download("b", .queued)
+        let c = Self.download("c", .paused)
+        let before = RemoteSnapshot(downloads: [a, b, c], speeds: ["a": 5])
+        let aDone = Self.download("a", .complete, done: 100, name: "/d/a")
+        let d = Self.download("d", .queued)
+        let after = RemoteSnapshot(downloads: [b, aDone, d], speeds: [:])
+        let events = before.events(to: after)
+        #expect(
+            events == [
+                .removed(id: "c"), .added([d]), .moved(id: "b", to: 0), .stateChanged(aDone, from: .active),
+                .progress(id: "a", DownloadProgress(completed: aDone.completed, totalBytes: 100, speed: 0)),
+            ])
+        #expect(after.events(to: after).isEmpty)
+        // A running download's bytes and speed, and a name learned.
+        var named = b
+        named.destination = "/d/b"
+        named.completed = ByteRanges([0..<40])
+        let progressed = RemoteSnapshot(downloads: [named], speeds: ["b": 7])
+        #expect(
+            RemoteSnapshot(downloads: [b]).events(to: progressed) == [
+                .updated(named),
+                .progress(id: "b", DownloadProgress(completed: named.completed, totalBytes: 100, speed: 7)),
+            ])
+    }
+
+    @Test("an aria2 record reads back as the download it describes; hostile text is made visible")
+    func recordsReadBack() throws {
+        let record: JSONValue = [
+            "gid": "00000000000000ab", "status": "error", "totalLength": "1000", "completedLength": "250",
+            "downloadSpeed": "0", "dir": "/srv", "errorCode": "3", "errorMessage": "gone\u{1B}[2J",
+            "files": [["path": "/srv/f.iso", "uris": [["uri": "http://h/f.iso"], ["uri": "http://h/f.iso"]]]],
+        ]
+        let (download, _) = try #require(Aria2Status.download(from: record))
+        #expect(download.state == .failed)
+        #expect(download.errorCode == .notFound)
+        #expect(download.lastError == "gone^[[2J")
+        #expect(download.bytesDone == 250 && download.totalBytes == 1000)
+        #expect(download.destination == "/srv/f.iso")
+        #expect(Array(download.uris) == ["http://h/f.iso"])
+        #expect(Aria2Status.download(from: ["status": "active"]) == nil)
+    }
+
+    @Test("attached to haul's server: commands reach the queue, events come back, a lost daemon is said")
+    func attachedToServer() async throws {
+        let directory = try ScratchDirectory.make("remote-queue")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = DownloadQueue.Configuration()
+        configuration.directory = directory.path
+        let queue = DownloadQueue(configuration: configuration) { _ in }
+        let endpoint = RPCEndpoint(
+            methods: Aria2Methods(
+                queue: queue,
+                settings: Aria2Methods.Settings(allowedDirectory: AllowedDirectory(directory.path), version: "t")),
+            secretGuard: SecretGuard(secret: "k"))
+        var serverConfiguration = RPCServer.Configuration()
+        serverConfiguration.port = 0
+        let server = try RPCServer.start(serverConfiguration, endpoint: endpoint)
+        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/jsonrpc"))
+        let seen = Mutex<[DownloadEvent]>([])
+        let notices = Mutex<[String]>([])
+        let remote = try await RemoteQueue.connect(
+            RPCClient(url: url, secret: "k"), interval: .milliseconds(50),
+            onEvent: { event in seen.withLock { $0.append(event) } },
+            onNotice: { text, _ in notices.withLock { $0.append(text) } })
+        defer { remote.close() }
+
+        var entry = QueueEntry(uris: ["http://127.0.0.1:9/remote.bin"])
+        try entry.options.set("pause", "true")
+        remote.submit([entry])
+        let gid = try #require(await Self.eventually { queue.ids.first })
+        #expect(await Self.eventually { seen.withLock { $0.contains { Self.adds($0, gid) } ? true : nil } } == true)
+        remote.move(gid, .top)
+        remote.setMaxDownloadLimit(gid, 2048)
+        #expect(await Self.eventually { queue.download(gid)?.options.maxDownloadLimit == 2048 ? true : nil } == true)
+        remote.cancel(gid)
+        #expect(await Self.eventually { queue.download(gid)?.state == .cancelled ? true : nil } == true)
+        remote.remove([gid])
+        #expect(await Self.eventually { queue.download(gid) == nil ? true : nil } == true)
+        #expect(await Self.eventually { seen.withLock { $0.contains(.removed(id: gid)) ? true : nil } } == true)
+        // A command the daemon refuses is said, not dropped.
+        remote.pause("ffffffffffffffff")
+        #expect(
+            await Self.eventually { notices.withLock { $0.contains { $0.contains("could not pause") } ? true : nil } }
+                == true)
+
+        server.stop()
+        #expect(
+            await Self.eventually { notices.withLock { $0.contains { $0.contains("lost the daemon") } ? true : nil } }
+                == true)
+    }
+
+    static func adds(_ event: DownloadEvent, _ gid: String) -> Bool {
+        if case .added(let downloads) = event { return downloads.contains { $0.id == gid } }
+        return false
+    }
+
+    /// `value()` once it is non-nil, polled for up to 5 s.
+    static func eventually<Value>(_ value: () -> Value?) async -> Value? {
+        for _ in 0..<250 {
+            if let found = value() { return found }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return value()
+    }
+}
