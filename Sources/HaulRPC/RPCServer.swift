@@ -29,6 +29,8 @@ public final class RPCServer: Sendable {
 
     public let port: Int
     public let hub: NotificationHub
+    /// The Unix socket listened on, removed at `stop`.
+    private let socketPath: String?
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
 
@@ -57,7 +59,7 @@ public final class RPCServer: Sendable {
         unlink(path)
         let previous = umask(0o177)
         defer { umask(previous) }
-        return try start(Configuration(), endpoint: endpoint, hub: hub, naming: path) {
+        return try start(Configuration(), endpoint: endpoint, hub: hub, naming: path, socketPath: path) {
             try $0.bind(unixDomainSocketPath: path).wait()
         }
     }
@@ -69,7 +71,7 @@ public final class RPCServer: Sendable {
 
     private static func start(
         _ configuration: Configuration, endpoint: RPCEndpoint, hub: NotificationHub, naming place: String,
-        bind: (ServerBootstrap) throws -> any Channel
+        socketPath: String? = nil, bind: (ServerBootstrap) throws -> any Channel
     ) throws -> RPCServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let work = DispatchQueue(label: "haul.rpc.calls")
@@ -110,7 +112,7 @@ public final class RPCServer: Sendable {
                 }
             }
         do {
-            return RPCServer(group: group, channel: try bind(bootstrap), hub: hub)
+            return RPCServer(group: group, channel: try bind(bootstrap), hub: hub, socketPath: socketPath)
         } catch {
             try? group.syncShutdownGracefully()
             throw StartError(description: "cannot listen on \(place): \(error)")
@@ -119,7 +121,8 @@ public final class RPCServer: Sendable {
 
     private static let httpHandlerName = "haul.rpc.http"
 
-    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, hub: NotificationHub) {
+    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, hub: NotificationHub, socketPath: String?) {
+        self.socketPath = socketPath
         self.group = group
         self.channel = channel
         self.hub = hub
@@ -130,5 +133,6 @@ public final class RPCServer: Sendable {
     public func stop() {
         try? channel.close().wait()
         try? group.syncShutdownGracefully()
+        if let socketPath { unlink(socketPath) }
     }
 }

@@ -177,13 +177,9 @@ public final class RemoteQueue: QueueControl {
         case .submit(let entries):
             await attempt("add \(entries.count) download\(entries.count == 1 ? "" : "s")") {
                 () throws(RPCClient.Failure) in
-                let calls = entries.map { entry -> (String, [JSONValue]) in
-                    let options = Dictionary(
-                        entry.options.pairs(includingSecrets: true).map { ($0.0, JSONValue.string($0.1)) },
-                        uniquingKeysWith: { first, _ in first })
-                    return ("aria2.addUri", [.array(entry.uris.map(JSONValue.string)), .object(options)])
+                for case .failure(let error) in try await client.multicall(entries.map(RemoteQueue.addUri)) {
+                    throw .refused(error)
                 }
-                for case .failure(let error) in try await client.multicall(calls) { throw .refused(error) }
             }
         case .remove(let id):
             await attempt("remove \(id)") { () throws(RPCClient.Failure) in
@@ -204,6 +200,20 @@ public final class RemoteQueue: QueueControl {
                 try await removeResult(id)
             }
         }
+    }
+
+    /// The `aria2.addUri` call that queues `entry` on a daemon: its URIs, and its options by
+    /// aria2's names (a `header` given more than once as an array).
+    public static func addUri(_ entry: QueueEntry) -> (String, [JSONValue]) {
+        var options: [String: JSONValue] = [:]
+        for (name, value) in entry.options.pairs(includingSecrets: true) {
+            switch options[name] {
+            case nil: options[name] = .string(value)
+            case .array(let values): options[name] = .array(values + [.string(value)])
+            case let first?: options[name] = [first, .string(value)]
+            }
+        }
+        return ("aria2.addUri", [.array(entry.uris.map(JSONValue.string)), .object(options)])
     }
 
     /// Takes a stopped download's result off the daemon's list, waiting up to 3 s for a

@@ -42,9 +42,12 @@ struct DaemonCommand: ParsableCommand {
                 if let notification = Aria2Notification(event) { hub.post(notification) }
             })
         let stop = DispatchSemaphore(value: 0)
+        var settings = LocalSocket.settings(
+            for: configuration, queue: stored.queue, overallLimit: options.overallLimit(),
+            saveSession: options.basic.saveSession, allowedDirectory: rpc.allowedDirectory, stop: { stop.signal() })
+        settings.globalOptions["rpc-listen-port"] = String(rpc.port)
         let endpoint = RPCEndpoint(
-            methods: Aria2Methods(
-                queue: stored.queue, settings: settings(for: configuration, queue: stored.queue, stop: stop)),
+            methods: Aria2Methods(queue: stored.queue, settings: settings),
             secretGuard: SecretGuard(secret: rpc.secret))
         let server: RPCServer
         do {
@@ -57,11 +60,14 @@ struct DaemonCommand: ParsableCommand {
         report(
             "listening on \(rpc.listenAll ? "every address" : "127.0.0.1"), port \(server.port) "
                 + "(JSON-RPC at /jsonrpc; \(rpc.secret == nil ? "no secret" : "secret required"))")
+        let local = LocalSocket.serve(
+            stored.queue, stateDirectory: options.stateDirectoryPath, settings: settings, hub: hub, report: report)
         stored.restoreAll(adding: entries)
         let handlers = StopSignals.handle([SIGINT, SIGTERM]) { stop.signal() }
         withExtendedLifetime(handlers) { stop.wait() }
         report("stopping")
         server.stop()
+        local?.stop()
         if let path = options.basic.saveSession {
             do {
                 try stored.queue.saveSession(to: path)
@@ -80,25 +86,5 @@ struct DaemonCommand: ParsableCommand {
         configuration.allowOriginAll = rpc.allowOriginAll
         configuration.maxRequestSize = Int(rpc.maxRequestSize)
         return configuration
-    }
-
-    /// What the RPC methods need: the allowed directory, the options `getGlobalOption` shows,
-    /// the session file, and how to stop.
-    private func settings(
-        for configuration: DownloadQueue.Configuration, queue: DownloadQueue, stop: DispatchSemaphore
-    ) -> Aria2Methods.Settings {
-        var global = Dictionary(
-            configuration.defaults.pairs(includingSecrets: false), uniquingKeysWith: { first, _ in first })
-        global["dir"] = configuration.directory
-        global["max-concurrent-downloads"] = String(configuration.maxConcurrentDownloads)
-        global["max-overall-download-limit"] = String(options.overallLimit() ?? 0)
-        global["rpc-listen-port"] = String(rpc.port)
-        return Aria2Methods.Settings(
-            allowedDirectory: AllowedDirectory(rpc.allowedDirectory ?? configuration.directory),
-            version: Haul.version, globalOptions: global,
-            saveSession: options.basic.saveSession.map { path in
-                { @Sendable () throws -> Void in try queue.saveSession(to: path) }
-            },
-            shutdown: { stop.signal() })
     }
 }

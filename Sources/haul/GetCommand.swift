@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HaulCore
 import HaulNet
+import HaulRPC
 import Synchronization
 
 // MARK: - GetCommand
@@ -57,6 +58,10 @@ struct GetCommand: ParsableCommand {
         }
         if options.basic.dryRun {
             try dryRun(entries, configuration: configuration, reporter: reporter)
+            return
+        }
+        if !continuing, let running = LocalHandOff.runningHaul(stateDirectory: options.stateDirectoryPath) {
+            try handOff(entries, options: options, to: running, reporter: reporter)
             return
         }
         let storeFailed = Mutex(false)
@@ -117,6 +122,26 @@ struct GetCommand: ParsableCommand {
         }
         if completed < running { throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue) }
         if rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitCode(1) }
+    }
+
+    /// A full-screen UI or a daemon holds the state directory: it downloads `entries`, and this
+    /// command waits for them and exits with their status, as if it had run them.
+    private static func handOff(
+        _ entries: [QueueEntry], options: QueueOptions, to running: RPCClient, reporter: ProgressReporter
+    ) throws {
+        let gids: [String]
+        do {
+            gids = try LocalHandOff.submit(
+                entries, defaults: options.defaults(), directory: options.basic.dir, to: running)
+        } catch {
+            reporter.report("haul: the running haul refused the downloads: \(error)")
+            throw ExitCode(1)
+        }
+        reporter.report(
+            "handed \(gids.count) download\(gids.count == 1 ? "" : "s") to the haul running on "
+                + "\(options.stateDirectoryPath); waiting for them")
+        let (completed, lastError) = LocalHandOff.wait(for: gids, on: running) { reporter.report($0) }
+        if completed < gids.count { throw ExitCode((lastError ?? .unknown).rawValue) }
     }
 
     /// `-o -`: the one download's body to stdout.

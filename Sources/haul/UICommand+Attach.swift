@@ -41,6 +41,26 @@ extension UICommand {
         try present(queue, inbox: inbox, notice: "attached to \(client.url.redactedString)")
     }
 
+    /// Another haul holds the state directory: its queue gets this command's URLs, or, with
+    /// none, this terminal shows its queue.
+    func handOff(to running: RPCClient) throws {
+        let (entries, _) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+        guard !entries.isEmpty else {
+            try attach(to: running)
+            return
+        }
+        do {
+            let gids = try LocalHandOff.submit(
+                entries, defaults: options.defaults(), directory: options.basic.dir, to: running)
+            print(
+                "haul: \(gids.count) download\(gids.count == 1 ? "" : "s") added to the haul already running on "
+                    + "\(options.stateDirectoryPath) (run haul to see its queue)")
+        } catch {
+            FileHandle.standardError.write(Data("haul: the running haul refused the downloads: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
     /// Runs the full-screen UI over `queue` until the user quits.
     func present(_ queue: any QueueControl, inbox: EventInbox, notice: String) throws {
         let (startTheme, themeProblem) = chooseTheme()

@@ -70,6 +70,10 @@ struct UICommand: ParsableCommand {
             try GetCommand.download(options)
             return
         }
+        if let running = LocalHandOff.runningHaul(stateDirectory: options.stateDirectoryPath) {
+            try handOff(to: running)
+            return
+        }
         signal(SIGXFSZ, SIG_IGN)
         var options = options
         try options.askForPassword()
@@ -81,6 +85,7 @@ struct UICommand: ParsableCommand {
         if behind != nil { first.basic.inputFile = nil }
         let (entries, _) = try first.entries { notices.append($0) }
         let inbox = EventInbox()
+        let hub = NotificationHub()
         let configuration = try options.configuration { notices.append($0) }
         try options.startCookies { notices.append($0) }
         // The store first (a failure is printed on a plain terminal), then the screen; the
@@ -88,7 +93,18 @@ struct UICommand: ParsableCommand {
         let stored = try options.openStore(
             at: options.stateDirectoryPath, configuration: configuration,
             maxDownloadResults: options.basic.maxDownloadResult, report: { notices.append($0) },
-            onStoreError: { inbox.postError("\($0)") }, onEvent: { inbox.post($0) })
+            onStoreError: { inbox.postError("\($0)") },
+            onEvent: { event in
+                inbox.post(event)
+                if let notification = Aria2Notification(event) { hub.post(notification) }
+            })
+        let local = LocalSocket.serve(
+            stored.queue, stateDirectory: options.stateDirectoryPath,
+            settings: LocalSocket.settings(
+                for: configuration, queue: stored.queue, overallLimit: options.overallLimit(),
+                saveSession: options.basic.saveSession, allowedDirectory: nil, stop: { inbox.requestStop() }),
+            hub: hub, report: { notices.append($0) })
+        defer { local?.stop() }
         let (startTheme, themeProblem) = chooseTheme()
         let terminal: CursesTerminal
         do {

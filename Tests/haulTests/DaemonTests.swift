@@ -102,4 +102,37 @@ struct DaemonTests {
         let requests = server.fileRequests.requests(for: key)
         #expect(requests.count == 2 && requests.last?.range?.hasPrefix("bytes=") == true, "\(requests)")
     }
+
+    @Test("haul get and haul URL hand their downloads to a running daemon; haul alone attaches to it")
+    func handOff() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let daemon = try await DaemonProcess.start(in: directory)
+        defer { daemon.stop() }
+        let socket = directory.path + "-state/haul/rpc.sock"
+        let mode = try FileManager.default.attributesOfItem(atPath: socket)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let got = try await HaulProcess.run(
+            ["get", server.url("/bytes/4000").absoluteString, server.url("/status/404").absoluteString, "-d", "mine"],
+            in: directory)
+        #expect(got.status == 3, "\(got.stderr)")
+        #expect(got.stderr.contains("handed 2 downloads to the haul running on"), "\(got.stderr)")
+        let saved = try Data(contentsOf: directory.appendingPathComponent("mine/4000"))
+        #expect(saved.count == 4000 && TestPattern.matches(saved))
+        #expect(daemon.stderr.contains("saved \(directory.path)/mine/4000"))
+
+        // Without a terminal, haul URL downloads as haul get does: handed off too.
+        let plain = try await HaulProcess.run([server.url("/bytes/5000").absoluteString], in: directory)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("5000").path))
+
+        let session = try TmuxSession.haul([], in: directory)
+        let attached = await session.wait { $0.contains("attached to") && $0.contains("4000") && $0.contains("5000") }
+        #expect(attached.held, "\(attached.text)")
+        try session.send("q")
+        _ = await session.wait { $0.contains("EXIT=0") }
+        #expect(daemon.process.isRunning)
+    }
 }

@@ -1,0 +1,88 @@
+import Foundation
+import HaulCore
+import HaulNet
+import HaulRPC
+
+// MARK: - LocalHandOff
+
+/// A second `haul URL` or `haul get URL`, started while a full-screen UI or a daemon holds the
+/// state directory, hands its downloads to that haul over the Unix socket in the directory
+/// (mode 0600: this user's processes only) rather than being refused.
+enum LocalHandOff {
+    /// The client of the haul holding `stateDirectory`, when one answers on its socket.
+    static func runningHaul(stateDirectory: String) -> RPCClient? {
+        guard FileManager.default.fileExists(atPath: RPCServer.socketPath(in: stateDirectory)) else { return nil }
+        let client = RPCClient.local(stateDirectory: stateDirectory)
+        let answered = AwaitedResult.of { () throws(RPCClient.Failure) in
+            try await client.call("aria2.getVersion")
+        }
+        guard case .success = answered else { return nil }
+        return client
+    }
+
+    /// Queues `entries` on the running haul, each with the command line's options and its
+    /// directory made absolute here (the running haul has another working directory); returns
+    /// their gids, or throws saying which was refused.
+    static func submit(
+        _ entries: [QueueEntry], defaults: DownloadOptions, directory: String, to client: RPCClient
+    ) throws(RPCClient.Failure) -> [String] {
+        let here = FileManager.default.currentDirectoryPath
+        let calls = entries.map { entry in
+            var entry = entry
+            entry.options = entry.options.merged(over: defaults)
+            let dir = entry.options.dir ?? directory
+            entry.options.dir = dir.hasPrefix("/") ? dir : here + "/" + dir
+            return RemoteQueue.addUri(entry)
+        }
+        let results = AwaitedResult.of { () throws(RPCClient.Failure) in try await client.multicall(calls) }
+        var gids: [String] = []
+        for result in try results.get() {
+            switch result {
+            case .success(let gid): gids.append(gid.string ?? "")
+            case .failure(let error): throw .refused(error)
+            }
+        }
+        return gids
+    }
+
+    /// Waits until every download of `gids` has ended on the running haul, saying each ending
+    /// on `report`; returns the number completed and the code of the last failure.
+    static func wait(
+        for gids: [String], on client: RPCClient, report: (String) -> Void
+    ) -> (completed: Int, lastError: ErrorCode?) {
+        var pending = Set(gids)
+        var completed = 0
+        var lastError: ErrorCode?
+        while !pending.isEmpty {
+            let keys: JSONValue = ["gid", "status", "files", "errorCode", "errorMessage", "totalLength"]
+            let calls = pending.sorted().map { ("aria2.tellStatus", [JSONValue.string($0), keys]) }
+            let polled = AwaitedResult.of { () throws(RPCClient.Failure) in try await client.multicall(calls) }
+            guard case .success(let results) = polled else {
+                report("haul: the running haul stopped answering; its queue keeps the downloads")
+                return (completed, .unfinished)
+            }
+            for (gid, result) in zip(pending.sorted(), results) {
+                guard case .success(let record) = result else {
+                    // Taken off the running haul's queue before it ended.
+                    pending.remove(gid)
+                    lastError = .unfinished
+                    report("\(gid): removed from the running haul's queue")
+                    continue
+                }
+                guard let (download, _) = Aria2Status.download(from: record), download.state.isFinal else { continue }
+                pending.remove(download.id)
+                let name = TextSanitizer.visible(download.destination ?? download.displayURI)
+                switch download.state {
+                case .complete:
+                    completed += 1
+                    report("\(name): saved by the running haul")
+                default:
+                    lastError = download.errorCode ?? .unknown
+                    report("\(name): \(download.lastError ?? "stopped")")
+                }
+            }
+            if !pending.isEmpty { Thread.sleep(forTimeInterval: 0.25) }
+        }
+        return (completed, lastError)
+    }
+}

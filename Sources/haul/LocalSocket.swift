@@ -1,0 +1,48 @@
+import Foundation
+import HaulCore
+import HaulRPC
+
+// MARK: - LocalSocket
+
+/// The Unix socket a full-screen UI or a daemon serves its queue on, in its state directory:
+/// how a second `haul` or `haul get` hands it downloads (`LocalHandOff`), or attaches to it.
+/// Mode 0600 in a directory of the user's, so no secret: only this user's processes reach it.
+enum LocalSocket {
+    /// Serves `queue`; nil, with the reason reported, when the socket cannot be made (the queue
+    /// still runs, only hand-offs are refused).
+    static func serve(
+        _ queue: DownloadQueue, stateDirectory: String, settings: Aria2Methods.Settings, hub: NotificationHub,
+        report: (String) -> Void
+    ) -> RPCServer? {
+        var settings = settings
+        // This user's own processes may save anywhere this user may.
+        settings.allowedDirectory = AllowedDirectory("/")
+        let endpoint = RPCEndpoint(
+            methods: Aria2Methods(queue: queue, settings: settings), secretGuard: SecretGuard(secret: nil))
+        do {
+            return try RPCServer.start(
+                socketAt: RPCServer.socketPath(in: stateDirectory), endpoint: endpoint, hub: hub)
+        } catch {
+            report("another haul cannot hand this one downloads: \(error)")
+            return nil
+        }
+    }
+
+    /// The RPC settings of a queue run with `configuration`: `getGlobalOption`'s options, the
+    /// session file, and how to stop.
+    static func settings(
+        for configuration: DownloadQueue.Configuration, queue: DownloadQueue, overallLimit: Int64?,
+        saveSession path: String?, allowedDirectory: String?, stop: @escaping @Sendable () -> Void
+    ) -> Aria2Methods.Settings {
+        var global = Dictionary(
+            configuration.defaults.pairs(includingSecrets: false), uniquingKeysWith: { first, _ in first })
+        global["dir"] = configuration.directory
+        global["max-concurrent-downloads"] = String(configuration.maxConcurrentDownloads)
+        global["max-overall-download-limit"] = String(overallLimit ?? 0)
+        return Aria2Methods.Settings(
+            allowedDirectory: AllowedDirectory(allowedDirectory ?? configuration.directory),
+            version: Haul.version, globalOptions: global,
+            saveSession: path.map { path in { @Sendable () throws -> Void in try queue.saveSession(to: path) } },
+            shutdown: stop)
+    }
+}
