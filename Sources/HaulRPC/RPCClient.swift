@@ -30,11 +30,18 @@ public final class RPCClient: Sendable {
     public let url: URL
     let socketPath: String?
     let secret: String?
+    let tls: TLSOptions
     private let fetcher: Fetcher
 
     /// A client of the daemon at `url` (`socketPath`: over that Unix socket instead of TCP).
-    public init(url: URL, secret: String? = nil, socketPath: String? = nil, engine: ConnectionEngine = .shared) {
+    /// Over HTTPS the daemon's certificate is verified as `tls` says (by default against the
+    /// system's authorities).
+    public init(
+        url: URL, secret: String? = nil, socketPath: String? = nil, tls: TLSOptions = TLSOptions(),
+        engine: ConnectionEngine = .shared
+    ) {
         self.url = url
+        self.tls = tls
         self.secret = secret
         self.socketPath = socketPath
         fetcher = Fetcher(engine: engine)
@@ -93,6 +100,7 @@ public final class RPCClient: Sendable {
         post.timeoutInterval = 15
         post.connectTimeout = 5
         post.unixSocketPath = socketPath
+        post.tls = tls
         let body: Data
         let response: Response
         do {

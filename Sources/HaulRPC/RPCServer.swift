@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 
 // MARK: - RPCServer
@@ -18,6 +19,8 @@ public final class RPCServer: Sendable {
         public var allowOriginAll = false
         /// The largest request body or WebSocket message, in bytes (aria2's default: 2 MiB).
         public var maxRequestSize = 2 << 20
+        /// `--rpc-secure`: HTTPS and WSS with this PEM certificate chain and private key.
+        public var tls: (certificate: String, privateKey: String)?
 
         public init() {}
     }
@@ -45,7 +48,10 @@ public final class RPCServer: Sendable {
                     + "otherwise download to this machine")
         }
         let host = configuration.listenAll ? "0.0.0.0" : "127.0.0.1"
-        return try start(configuration, endpoint: endpoint, hub: hub, naming: "\(host):\(configuration.port)") {
+        let tls = try configuration.tls.map(RPCServer.tlsContext)
+        return try start(
+            configuration, endpoint: endpoint, hub: hub, naming: "\(host):\(configuration.port)", tls: tls
+        ) {
             try $0.bind(host: host, port: configuration.port).wait()
         }
     }
@@ -71,7 +77,7 @@ public final class RPCServer: Sendable {
 
     private static func start(
         _ configuration: Configuration, endpoint: RPCEndpoint, hub: NotificationHub, naming place: String,
-        socketPath: String? = nil, bind: (ServerBootstrap) throws -> any Channel
+        socketPath: String? = nil, tls: NIOSSLContext? = nil, bind: (ServerBootstrap) throws -> any Channel
     ) throws -> RPCServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let work = DispatchQueue(label: "haul.rpc.calls")
@@ -99,6 +105,7 @@ public final class RPCServer: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     let upgrade: NIOHTTPServerUpgradeSendableConfiguration = (
                         upgraders: [upgrader],
                         completionHandler: { context in
@@ -116,6 +123,25 @@ public final class RPCServer: Sendable {
         } catch {
             try? group.syncShutdownGracefully()
             throw StartError(description: "cannot listen on \(place): \(error)")
+        }
+    }
+
+    /// The TLS context of `--rpc-certificate` and `--rpc-private-key`, or why it cannot be made.
+    static func tlsContext(_ files: (certificate: String, privateKey: String)) throws -> NIOSSLContext {
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(files.certificate).map { NIOSSLCertificateSource.certificate($0) }
+            guard !chain.isEmpty else {
+                throw StartError(description: "--rpc-certificate \(files.certificate) holds no PEM certificate")
+            }
+            let key = try NIOSSLPrivateKey(file: files.privateKey, format: .pem)
+            return try NIOSSLContext(
+                configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+        } catch let error as StartError {
+            throw error
+        } catch {
+            throw StartError(
+                description: "--rpc-secure: cannot use --rpc-certificate \(files.certificate) and --rpc-private-key "
+                    + "\(files.privateKey): \(error)")
         }
     }
 

@@ -59,7 +59,8 @@ struct DaemonCommand: ParsableCommand {
         }
         report(
             "listening on \(rpc.listenAll ? "every address" : "127.0.0.1"), port \(server.port) "
-                + "(JSON-RPC at /jsonrpc; \(rpc.secret == nil ? "no secret" : "secret required"))")
+                + "(JSON-RPC at /jsonrpc over \(rpc.secure ? "HTTPS and WSS" : "HTTP and WebSocket"); "
+                + "\(rpc.secret == nil ? "no secret" : "secret required"))")
         let local = LocalSocket.serve(
             stored.queue, stateDirectory: options.stateDirectoryPath, settings: settings, hub: hub, report: report)
         stored.restoreAll(adding: entries)
@@ -85,6 +86,9 @@ struct DaemonCommand: ParsableCommand {
         configuration.listenAll = rpc.listenAll
         configuration.allowOriginAll = rpc.allowOriginAll
         configuration.maxRequestSize = Int(rpc.maxRequestSize)
+        if rpc.secure, let certificate = rpc.certificate, let key = rpc.privateKey {
+            configuration.tls = (certificate, key)
+        }
         return configuration
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HaulCore
 import HaulCurses
+import HaulNet
 import HaulRPC
 import HaulTUI
 
@@ -58,7 +59,9 @@ struct UICommand: ParsableCommand {
 
     func run() throws {
         if let connect, let url = RemoteAddress.url(connect) {
-            try attach(to: RPCClient(url: url, secret: rpcSecret))
+            let tls = TLSOptions(
+                verifyPeer: options.tls.checkCertificate && !options.tls.insecure, caFile: options.tls.caCertificate)
+            try attach(to: RPCClient(url: url, secret: rpcSecret, tls: tls))
             return
         }
         if headless || isatty(STDOUT_FILENO) == 0 {

@@ -89,7 +89,9 @@ public final class NginxServer: Sendable {
         """
     }
 
-    private static func makeCertificates(in directory: URL) throws {
+    /// A CA (`ca.pem`) and a server certificate for 127.0.0.1 and localhost signed by it
+    /// (`server.pem`, `server.key`), made in `directory` by openssl.
+    public static func makeCertificates(in directory: URL) throws {
         let openssl = try locate("openssl", in: ["/usr/bin", "/usr/local/bin"])
         let path = directory.path
         try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(

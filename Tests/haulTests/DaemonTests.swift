@@ -135,4 +135,29 @@ struct DaemonTests {
         _ = await session.wait { $0.contains("EXIT=0") }
         #expect(daemon.process.isRunning)
     }
+
+    @Test("--rpc-secure serves HTTPS: --connect verifies its certificate, and refuses it unverified")
+    func secure() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        try NginxServer.makeCertificates(in: directory)
+        let path = directory.path
+        let daemon = try await DaemonProcess.start(
+            in: directory,
+            ["--rpc-secure", "--rpc-certificate", "\(path)/server.pem", "--rpc-private-key", "\(path)/server.key"])
+        defer { daemon.stop() }
+        #expect(daemon.stderr.contains("over HTTPS and WSS"))
+        let url = "https://127.0.0.1:\(daemon.port)/jsonrpc"
+        // Another state directory: this UI attaches over HTTPS, not the local socket.
+        let trusted = try TmuxSession.haul(
+            ["--connect", url, "--ca-certificate", "\(path)/ca.pem", "--state-dir", "\(path)/other"], in: directory)
+        let attached = await trusted.wait { $0.contains("attached to \(url)") }
+        #expect(attached.held, "\(attached.text)")
+        let untrusted = try TmuxSession.haul(["--connect", url], in: directory)
+        let refused = await untrusted.wait { $0.contains("EXIT=1") }
+        #expect(refused.held && refused.text.contains("cannot attach") && refused.text.contains("certificate"), "\(refused.text)")
+
+        let missing = try await HaulProcess.run(["daemon", "--rpc-secure", "--rpc-listen-port", "0"], in: directory)
+        #expect(missing.status == 28 && missing.stderr.contains("--rpc-secure needs --rpc-certificate"), "\(missing.stderr)")
+    }
 }

@@ -39,7 +39,28 @@ struct RPCOptions: ParsableArguments {
             valueName: "dir"))
     var allowedDirectory: String?
 
+    @Flag(
+        name: .customLong("rpc-secure"),
+        help: "Serve HTTPS and WSS (with --rpc-certificate and --rpc-private-key).")
+    var secure = false
+
+    @Option(
+        name: .customLong("rpc-certificate"),
+        help: ArgumentHelp("The server's certificate chain, PEM, for --rpc-secure.", valueName: "file"))
+    var certificate: String?
+
+    @Option(
+        name: .customLong("rpc-private-key"),
+        help: ArgumentHelp("The certificate's private key, PEM, for --rpc-secure.", valueName: "file"))
+    var privateKey: String?
+
     func validate() throws {
+        if secure, certificate == nil || privateKey == nil {
+            throw ValidationError("--rpc-secure needs --rpc-certificate FILE and --rpc-private-key FILE (PEM)")
+        }
+        if !secure, certificate != nil || privateKey != nil {
+            throw ValidationError("--rpc-certificate and --rpc-private-key go with --rpc-secure")
+        }
         guard (1024...65535).contains(port) || port == 0 else {
             throw ValidationError("--rpc-listen-port must be 1024 to 65535 (0: any free port)")
         }
