@@ -76,7 +76,7 @@ let package = Package(
         // libFuzzer targets for the parsers of outside input (see the Makefile's fuzz target);
         // built plainly, it replays a corpus.
         .executableTarget(
-            name: "HaulFuzz", dependencies: ["HaulCore", "HaulNet", "HaulTUI"], path: "Tests/HaulFuzz",
+            name: "HaulFuzz", dependencies: ["HaulCore", "HaulNet", "HaulRPC", "HaulTUI"], path: "Tests/HaulFuzz",
             exclude: ["Corpus", "fuzz.sh"]
         ),
         // The link emulator as a program, for bench/run.sh.

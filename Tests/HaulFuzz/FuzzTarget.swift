@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulNet
+import HaulRPC
 import HaulTUI
 
 // MARK: - FuzzTarget
@@ -17,6 +18,7 @@ enum FuzzTarget: String, CaseIterable {
     case cookies
     case theme
     case multipart
+    case rpcRequest = "rpc-request"
 
     /// Runs the target on one input.
     func run(_ bytes: [UInt8]) {
@@ -41,6 +43,7 @@ enum FuzzTarget: String, CaseIterable {
         case .cookies: FuzzTarget.cookies(bytes)
         case .theme: _ = try? Theme.parse(text, file: "fuzz.toml")
         case .multipart: FuzzTarget.multipart(bytes)
+        case .rpcRequest: FuzzTarget.rpcRequest(bytes)
         }
     }
 
@@ -113,6 +116,30 @@ enum FuzzTarget: String, CaseIterable {
         parser.end()
         drain()
         require(data <= bytes.count, "more data (\(data)) than input (\(bytes.count))")
+    }
+
+    /// Any request a client sends gets a JSON-RPC reply (or a batch of them) that parses, and no
+    /// error message carries an escape character to a client's terminal. The queue admits
+    /// nothing, so an added download never goes to the network.
+    private static func rpcRequest(_ bytes: [UInt8]) {
+        var configuration = DownloadQueue.Configuration()
+        configuration.maxConcurrentDownloads = 0
+        configuration.directory = FileManager.default.temporaryDirectory.path
+        let queue = DownloadQueue(configuration: configuration) { _ in }
+        let settings = Aria2Methods.Settings(
+            allowedDirectory: AllowedDirectory(configuration.directory), version: "fuzz")
+        let endpoint = RPCEndpoint(
+            methods: Aria2Methods(queue: queue, settings: settings), secretGuard: SecretGuard(secret: nil))
+        let reply = endpoint.reply(to: bytes, from: "fuzz")
+        guard let parsed = JSONValue.parse(reply) else { fail("a reply that is not JSON for \(bytes)") }
+        let replies = parsed.array ?? [parsed]
+        for reply in replies {
+            let object = reply.object
+            require(object?["jsonrpc"] == "2.0", "a reply without jsonrpc: \(reply)")
+            require((object?["result"] == nil) != (object?["error"] == nil), "not one of result and error: \(reply)")
+            let message = object?["error"]?.object?["message"]?.string ?? ""
+            require(!message.unicodeScalars.contains("\u{1B}"), "an escape in \(message.debugDescription)")
+        }
     }
 
     // MARK: - Checks
