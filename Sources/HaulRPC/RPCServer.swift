@@ -129,7 +129,9 @@ public final class RPCServer: Sendable {
     /// The TLS context of `--rpc-certificate` and `--rpc-private-key`, or why it cannot be made.
     static func tlsContext(_ files: (certificate: String, privateKey: String)) throws -> NIOSSLContext {
         do {
-            let chain = try NIOSSLCertificate.fromPEMFile(files.certificate).map { NIOSSLCertificateSource.certificate($0) }
+            let chain = try NIOSSLCertificate.fromPEMFile(files.certificate).map {
+                NIOSSLCertificateSource.certificate($0)
+            }
             guard !chain.isEmpty else {
                 throw StartError(description: "--rpc-certificate \(files.certificate) holds no PEM certificate")
             }

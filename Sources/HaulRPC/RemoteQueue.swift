@@ -5,7 +5,8 @@ import Synchronization
 // MARK: - RemoteQueue
 
 /// A daemon's queue (haul's, or `aria2c --enable-rpc`) as the UI sees a local one: its
-/// downloads arrive as `DownloadEvent`s from polling (every `interval`), and each command is
+/// downloads arrive as `DownloadEvent`s from polling (every `interval`, and at once when the
+/// daemon's WebSocket says a download started, paused, stopped, completed or failed), and each command is
 /// sent in order over JSON-RPC. A command the daemon refuses, or that cannot be sent, is said
 /// in a notice, never dropped silently; a lost daemon is said once, tried again with backoff,
 /// and said again when it is back.
@@ -23,6 +24,11 @@ public final class RemoteQueue: QueueControl {
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// The last snapshot, which the next poll's events start from.
     private let last = Mutex(RemoteSnapshot())
+    /// Notifications wake the poller; the newest one is enough.
+    private let wakeups: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
+    /// The daemon's WebSocket, while it is open, and when it was last tried.
+    private let listener = Mutex<(open: NotificationListener?, tried: ContinuousClock.Instant?)>((nil, nil))
 
     private enum Command {
         case call(String, [JSONValue], what: String)
@@ -58,6 +64,7 @@ public final class RemoteQueue: QueueControl {
         self.onNotice = onNotice
         let (stream, continuation) = AsyncStream<Command>.makeStream()
         commands = continuation
+        (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let sending = Task { [weak self] in
             for await command in stream { await self?.send(command) }
         }
@@ -71,7 +78,9 @@ public final class RemoteQueue: QueueControl {
     /// Stops polling and sending (the polling task holds the queue until then).
     public func close() {
         commands.finish()
+        wake.finish()
         for task in tasks.withLock({ $0 }) { task.cancel() }
+        listener.withLock { $0.open }?.close()
     }
 
     // MARK: - Polling
@@ -88,7 +97,8 @@ public final class RemoteQueue: QueueControl {
                 for event in events { onEvent(event) }
                 if failures > 0 { onNotice("connected to \(client.url.redactedString) again", false) }
                 failures = 0
-                try? await Task.sleep(for: interval)
+                await listen()
+                await nextPoll()
             } catch {
                 failures += 1
                 let wait = RemoteQueue.backoff(after: failures)
@@ -100,6 +110,42 @@ public final class RemoteQueue: QueueControl {
                 try? await Task.sleep(for: wait)
             }
         }
+    }
+
+    /// Waits for the interval to pass or a notification to arrive, whichever is first.
+    private func nextPoll() async {
+        let interval = interval
+        let wakeups = wakeups
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: interval) }
+            group.addTask {
+                var iterator = wakeups.makeAsyncIterator()
+                _ = await iterator.next()
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Opens the daemon's WebSocket when it is not open, at most every 10 s; a daemon without
+    /// one is polled alone.
+    private func listen() async {
+        let now = ContinuousClock.now
+        let due = listener.withLock { state -> Bool in
+            guard state.open == nil, state.tried.map({ now - $0 >= .seconds(10) }) ?? true else { return false }
+            state.tried = now
+            return true
+        }
+        guard due else { return }
+        let wake = wake
+        let opened = try? await NotificationListener.connect(
+            to: client, onNotification: { _, _ in wake.yield() },
+            onClose: { [weak self] in self?.listener.withLock { $0.open = nil } })
+        guard !Task.isCancelled else {
+            opened?.close()
+            return
+        }
+        listener.withLock { $0.open = opened }
     }
 
     /// The pause before the next try after `failures` failed polls: 1, 2, 4, 8, then 15 s.

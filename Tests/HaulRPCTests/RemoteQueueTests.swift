@@ -113,6 +113,50 @@ struct RemoteQueueTests {
                 == true)
     }
 
+    @Test("a daemon's notification brings its change at once, long before the next poll")
+    func notificationsWakeThePoller() async throws {
+        let directory = try ScratchDirectory.make("remote-notified")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = DownloadQueue.Configuration()
+        configuration.directory = directory.path
+        let hub = NotificationHub()
+        let queue = DownloadQueue(configuration: configuration) { event in
+            if let notification = Aria2Notification(event) { hub.post(notification) }
+        }
+        let endpoint = RPCEndpoint(
+            methods: Aria2Methods(
+                queue: queue,
+                settings: Aria2Methods.Settings(allowedDirectory: AllowedDirectory(directory.path), version: "t")),
+            secretGuard: SecretGuard(secret: nil))
+        var serverConfiguration = RPCServer.Configuration()
+        serverConfiguration.port = 0
+        let server = try RPCServer.start(serverConfiguration, endpoint: endpoint, hub: hub)
+        defer { server.stop() }
+        let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/jsonrpc"))
+        let seen = Mutex<[DownloadEvent]>([])
+        let remote = try await RemoteQueue.connect(
+            RPCClient(url: url), interval: .seconds(60), onEvent: { event in seen.withLock { $0.append(event) } },
+            onNotice: { _, _ in })
+        defer { remote.close() }
+        // The first poll, then the WebSocket.
+        #expect(await Self.eventually { hub.count == 1 ? true : nil } == true)
+        var entry = QueueEntry(uris: ["http://127.0.0.1:9/n.bin"])
+        try entry.options.set("pause", "true")
+        let gid = queue.add(entry)
+        queue.cancel(gid)
+        let stopped = await Self.eventually {
+            seen.withLock { events in
+                events.contains { event in
+                    if case .added(let added) = event {
+                        return added.contains { $0.id == gid && $0.state == .cancelled }
+                    }
+                    return false
+                } ? true : nil
+            }
+        }
+        #expect(stopped == true)
+    }
+
     static func adds(_ event: DownloadEvent, _ gid: String) -> Bool {
         if case .added(let downloads) = event { return downloads.contains { $0.id == gid } }
         return false
