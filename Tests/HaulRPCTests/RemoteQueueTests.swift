@@ -68,17 +68,7 @@ struct RemoteQueueTests {
     func attachedToServer() async throws {
         let directory = try ScratchDirectory.make("remote-queue")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = DownloadQueue.Configuration()
-        configuration.directory = directory.path
-        let queue = DownloadQueue(configuration: configuration) { _ in }
-        let endpoint = RPCEndpoint(
-            methods: Aria2Methods(
-                queue: queue,
-                settings: Aria2Methods.Settings(allowedDirectory: AllowedDirectory(directory.path), version: "t")),
-            secretGuard: SecretGuard(secret: "k"))
-        var serverConfiguration = RPCServer.Configuration()
-        serverConfiguration.port = 0
-        let server = try RPCServer.start(serverConfiguration, endpoint: endpoint)
+        let (queue, server) = try Self.serve(in: directory, secret: "k")
         let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/jsonrpc"))
         let seen = Mutex<[DownloadEvent]>([])
         let notices = Mutex<[String]>([])
@@ -117,20 +107,8 @@ struct RemoteQueueTests {
     func notificationsWakeThePoller() async throws {
         let directory = try ScratchDirectory.make("remote-notified")
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = DownloadQueue.Configuration()
-        configuration.directory = directory.path
         let hub = NotificationHub()
-        let queue = DownloadQueue(configuration: configuration) { event in
-            if let notification = Aria2Notification(event) { hub.post(notification) }
-        }
-        let endpoint = RPCEndpoint(
-            methods: Aria2Methods(
-                queue: queue,
-                settings: Aria2Methods.Settings(allowedDirectory: AllowedDirectory(directory.path), version: "t")),
-            secretGuard: SecretGuard(secret: nil))
-        var serverConfiguration = RPCServer.Configuration()
-        serverConfiguration.port = 0
-        let server = try RPCServer.start(serverConfiguration, endpoint: endpoint, hub: hub)
+        let (queue, server) = try Self.serve(in: directory, hub: hub)
         defer { server.stop() }
         let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/jsonrpc"))
         let seen = Mutex<[DownloadEvent]>([])
@@ -155,6 +133,24 @@ struct RemoteQueueTests {
             }
         }
         #expect(stopped == true)
+    }
+
+    /// A queue saving to `directory`, served by haul's server on a free loopback port; its
+    /// events go to `hub`'s WebSocket clients.
+    static func serve(
+        in directory: URL, secret: String? = nil, hub: NotificationHub = NotificationHub()
+    ) throws -> (DownloadQueue, RPCServer) {
+        var configuration = DownloadQueue.Configuration()
+        configuration.directory = directory.path
+        let queue = DownloadQueue(configuration: configuration) { event in
+            if let notification = Aria2Notification(event) { hub.post(notification) }
+        }
+        let settings = Aria2Methods.Settings(allowedDirectory: AllowedDirectory(directory.path), version: "t")
+        let endpoint = RPCEndpoint(
+            methods: Aria2Methods(queue: queue, settings: settings), secretGuard: SecretGuard(secret: secret))
+        var serverConfiguration = RPCServer.Configuration()
+        serverConfiguration.port = 0
+        return (queue, try RPCServer.start(serverConfiguration, endpoint: endpoint, hub: hub))
     }
 
     static func adds(_ event: DownloadEvent, _ gid: String) -> Bool {
