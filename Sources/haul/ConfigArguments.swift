@@ -49,6 +49,30 @@ enum ConfigArguments {
         return arguments
     }
 
+    /// aria2's spelling of a flag, `--name=true` or `--name=false`, as this command line takes
+    /// it: `--name`, or `--no-name` (or nothing, for a flag without that form).
+    static func flagsSpelledAsAria2(_ arguments: [String]) -> [String] {
+        let command = arguments.first.flatMap { commands.contains($0) ? $0 : nil } ?? "ui"
+        return arguments.flatMap { argument -> [String] in
+            guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return [argument] }
+            let name = String(argument[argument.index(argument.startIndex, offsetBy: 2)..<equals])
+            let value = argument[argument.index(after: equals)...].lowercased()
+            guard value == "true" || value == "false", isFlag(name, of: command) else { return [argument] }
+            if value == "true" { return ["--\(name)"] }
+            return isFlag("no-\(name)", of: command) ? ["--no-\(name)"] : []
+        }
+    }
+
+    /// Whether `--name` is a flag of `command`: given a value, the parser says it takes none.
+    private static func isFlag(_ name: String, of command: String) -> Bool {
+        do {
+            _ = try Haul.parseAsRoot([command, "--\(name)=x"])
+            return false
+        } catch {
+            return Haul.message(for: error).contains("does not take any value")
+        }
+    }
+
     /// The commands config.toml's settings go to.
     private static let commands = ["ui", "get", "daemon"]
 
@@ -70,7 +94,8 @@ enum ConfigArguments {
 
     /// The command line with config.toml's options put in: after the command's name (`get`,
     /// `ui`), else first (the default command, `ui`). Help and version requests get none.
-    static func commandLine(_ arguments: [String], environment: [String: String]) throws -> [String] {
+    static func commandLine(_ given: [String], environment: [String: String]) throws -> [String] {
+        let arguments = flagsSpelledAsAria2(given)
         if arguments.contains(where: {
             ["-h", "--help", "help", "--version", "--generate-completion-script"].contains($0)
         }) {

@@ -55,13 +55,16 @@ struct DaemonTests {
             reply.status == 200 && reply.body.contains("\"id\":\"7\"") && reply.body.contains("version"), "\(reply)")
     }
 
-    @Test("listening on every address without a secret is refused at start")
+    @Test("listening on every address without a secret is refused at start, however it is spelled")
     func listenAllNeedsSecret() async throws {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let run = try await HaulProcess.run(["daemon", "--rpc-listen-all", "--rpc-listen-port", "0"], in: directory)
-        #expect(run.status == 1)
-        #expect(run.stderr.contains("--rpc-listen-all needs --rpc-secret"), "\(run.stderr)")
+        // aria2's spellings too: --enable-rpc, and a flag given as =true.
+        for arguments in [["daemon", "--rpc-listen-all"], ["--enable-rpc", "--rpc-listen-all=true"]] {
+            let run = try await HaulProcess.run(arguments + ["--rpc-listen-port", "0"], in: directory)
+            #expect(run.status == 1)
+            #expect(run.stderr.contains("--rpc-listen-all needs --rpc-secret"), "\(run.stderr)")
+        }
     }
 
     @Test("killed with SIGKILL mid-download and started again, the daemon continues the download")
