@@ -167,3 +167,21 @@ struct RemoteQueueTests {
         return value()
     }
 }
+
+/// What a user types for `--connect`, as the URL the client calls.
+@Suite("remote address")
+struct RemoteAddressTests {
+    @Test(
+        "--connect URLs: aria2's ws:// forms, a missing path or port filled in, other schemes refused",
+        arguments: [
+            ("http://nas:6800/jsonrpc", "http://nas:6800/jsonrpc"),
+            ("ws://nas:6800/jsonrpc", "http://nas:6800/jsonrpc"),
+            ("wss://nas/jsonrpc", "https://nas:6800/jsonrpc"),
+            ("nas", "http://nas:6800/jsonrpc"),
+            ("https://nas:443", "https://nas:443/jsonrpc"),
+            ("ftp://nas", nil), ("http://", nil), ("file:///tmp/rpc.sock", nil),
+        ] as [(String, String?)])
+    func addresses(typed: String, url: String?) {
+        #expect(RemoteAddress.url(typed)?.absoluteString == url)
+    }
+}
