@@ -10,7 +10,7 @@ enum Aria2Options {
         "all-proxy-passwd", "all-proxy-user", "allow-piece-length-change", "always-resume", "async-dns",
         "check-integrity", "content-disposition-default-utf8", "enable-http-keep-alive",
         "enable-http-pipelining", "enable-mmap", "enable-peer-exchange", "file-allocation", "force-save",
-        "ftp-passwd", "ftp-pasv", "ftp-proxy", "ftp-proxy-passwd", "ftp-proxy-user", "ftp-reuse-connection",
+        "ftp-passwd", "ftp-proxy", "ftp-proxy-passwd", "ftp-proxy-user", "ftp-reuse-connection",
         "ftp-type", "ftp-user", "hash-check-only", "http-accept-gzip", "http-auth-challenge", "http-no-cache",
         "http-proxy-passwd", "http-proxy-user", "https-proxy-passwd", "https-proxy-user", "max-file-not-found",
         "max-mmap-limit", "max-resume-failure-tries", "max-upload-limit", "no-file-allocation-limit",

@@ -113,6 +113,9 @@ extension DownloadOptions {
         public var dryRun: Bool?
         /// Give the saved file the server's Last-Modified as its mtime.
         public var remoteTime: Bool?
+        /// `ftp-pasv`: FTP in passive mode (the default); false asks the server to connect back
+        /// (active mode, `PORT`/`EPRT`).
+        public var ftpPasv: Bool?
         public var gid: String?
 
         public init() {}
@@ -163,6 +166,7 @@ extension DownloadOptions {
             case "continue": continueExisting = try Self.boolean(value)
             case "dry-run": dryRun = try Self.boolean(value)
             case "remote-time": remoteTime = try Self.boolean(value)
+            case "ftp-pasv": ftpPasv = try Self.boolean(value)
             case "gid":
                 guard value.count == 16, value.allSatisfy(\.isHexDigit) else {
                     throw OptionError("a gid is 16 hex digits")
@@ -210,6 +214,7 @@ extension DownloadOptions {
             fill(\.continueExisting)
             fill(\.dryRun)
             fill(\.remoteTime)
+            fill(\.ftpPasv)
             fill(\.gid)
             merged.headers = defaults.headers + headers
             return merged
@@ -240,7 +245,7 @@ extension DownloadOptions {
                 ("auto-file-renaming", autoFileRenaming.map(String.init)),
                 ("conditional-get", conditionalGet.map(String.init)), ("continue", continueExisting.map(String.init)),
                 ("dry-run", dryRun.map(String.init)),
-                ("remote-time", remoteTime.map(String.init)), ("gid", gid),
+                ("remote-time", remoteTime.map(String.init)), ("ftp-pasv", ftpPasv.map(String.init)), ("gid", gid),
             ]
             for header in headers where includingSecrets || !Self.isSecretHeader(header) {
                 pairs.append(("header", header))

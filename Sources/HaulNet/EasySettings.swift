@@ -43,6 +43,9 @@ struct EasySettings: Equatable {
     var method: Method
     var headerLines: [String]
     var unixSocketPath: String?
+    var ftpActive: Bool
+    /// Require TLS on a plain-scheme control connection (FTPS, explicit).
+    var explicitTLS: Bool
 
     /// The settings for `request`; throws for a scheme haul does not load, or a request that
     /// only the cache may answer.
@@ -54,7 +57,11 @@ struct EasySettings: Equatable {
         if request.cachePolicy == .returnCacheDataDontLoad {
             throw ConnectionError(kind: .notInCache, url: request.url)
         }
-        url = request.url.absoluteString
+        // ftps:// is explicit TLS, as wget reads it: the control connection starts plain on
+        // port 21 and is upgraded with AUTH TLS before the login; libcurl calls that ftp://
+        // with TLS required (its ftps:// is the older implicit form on port 990).
+        explicitTLS = scheme == "ftps"
+        url = explicitTLS ? "ftp" + request.url.absoluteString.dropFirst("ftps".count) : request.url.absoluteString
         httpVersion = request.ownsConnection ? .http1 : .http2OverTLS
         // Not over plain HTTP: there libcurl learns nothing until the first transfer ends, and
         // would hold the second one back behind it.
@@ -69,6 +76,7 @@ struct EasySettings: Equatable {
         verifiesPeer = request.tls.verifyPeer
         caFile = request.tls.caFile
         unixSocketPath = request.unixSocketPath
+        ftpActive = request.ftpActive
         proxy = request.unixSocketPath == nil ? request.proxies.proxy(for: request.url) : nil
         noProxy = request.proxies.bypass
         credentials = request.credentials

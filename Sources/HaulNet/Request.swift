@@ -46,6 +46,9 @@ public struct Request: Sendable {
     /// The load goes over this Unix socket rather than TCP (a local daemon's); the URL still
     /// names the host and path the request asks for.
     public var unixSocketPath: String?
+    /// FTP in active mode: the server connects back to this machine (`EPRT`/`PORT`), for a
+    /// server or firewall that refuses passive data connections.
+    public var ftpActive = false
 
     /// The URL schemes a connection loads, and the only ones a redirect may lead to.
     public static let supportedSchemes: Set<String> = ["http", "https", "ftp", "ftps"]

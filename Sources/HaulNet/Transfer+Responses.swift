@@ -25,13 +25,37 @@ extension Transfer {
         }
     }
 
-    /// The response of a load that had no HTTP head: status 0 and the length libcurl knows.
+    /// The response of a load that had no HTTP head, with the length libcurl knows. Over FTP it
+    /// reads as an HTTP server's would: a 200, or a 206 with `Content-Range` when the request
+    /// asked for a range (libcurl sent `REST`, and fails the load when the server refuses it);
+    /// `Accept-Ranges`, since every FTP server haul speaks to takes `REST`; the `MDTM` time as
+    /// `Last-Modified`, the validator a resume must match. Other loads: status 0.
     func synthesizedResponse() -> Response {
         var length: curl_off_t = -1
         if let easy { haul_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) }
         var headers = HTTPHeaders()
         if length >= 0 { headers.add("Content-Length", String(length)) }
-        return Response(url: request.url, statusCode: 0, reasonPhrase: "OK", httpVersion: "", headers: headers)
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "ftp" || scheme == "ftps" else {
+            return Response(url: request.url, statusCode: 0, reasonPhrase: "OK", httpVersion: "", headers: headers)
+        }
+        headers.add("Accept-Ranges", "bytes")
+        var modified: curl_off_t = -1
+        if let easy { haul_easy_getinfo_off_t(easy, CURLINFO_FILETIME_T, &modified) }
+        if modified >= 0 {
+            headers.add("Last-Modified", HTTPDate.format(Date(timeIntervalSince1970: Double(modified))))
+        }
+        guard let range = request.byteRange, length >= 0 else {
+            return Response(
+                url: request.url, statusCode: 200, reasonPhrase: "OK", httpVersion: scheme.uppercased(),
+                headers: headers)
+        }
+        let last = range.lowerBound + Int64(length) - 1
+        // Open-ended, the rest of the file: its length is known. A segment's end is not the file's.
+        let total = range.upperBound == nil ? String(last + 1) : "*"
+        headers.add("Content-Range", "bytes \(range.lowerBound)-\(last)/\(total)")
+        return Response(
+            url: request.url, statusCode: 206, reasonPhrase: "Partial Content", httpVersion: scheme.uppercased(),
+            headers: headers)
     }
 
     /// The challenge `response` carries, if it is a 401 or 407 with one.

@@ -34,8 +34,9 @@ final class ProgressReporter: Sendable {
     private struct Followed {
         var download: Download
         var speed: Double = 0
-        /// The last response's status, and the attempt's hint.
+        /// The last response's status and protocol (`HTTP/2`, `FTP`…), and the attempt's hint.
         var statusCode: Int?
+        var protocolName: String?
         var hint: String?
 
         mutating func follow(_ progress: DownloadProgress) {
@@ -110,7 +111,8 @@ final class ProgressReporter: Sendable {
                 report(
                     followed?.statusCode == 304
                         ? "up to date: \(label) (not modified on the server; nothing transferred)"
-                        : "saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText()))"
+                        : "saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText())"
+                            + (followed?.protocolName.map { " over \($0)" } ?? "") + ")"
                             + (followed?.hint.map { "; \($0)" } ?? ""))
             }
         case .failed, .cancelled:
@@ -144,7 +146,10 @@ final class ProgressReporter: Sendable {
         var download: Download? { state.withLock { $0.active[id]?.download } }
         switch change {
         case .response(let response):
-            state.withLock { $0.active[id]?.statusCode = response.statusCode }
+            state.withLock {
+                $0.active[id]?.statusCode = response.statusCode
+                $0.active[id]?.protocolName = response.httpVersion.isEmpty ? nil : response.httpVersion
+            }
             if verbosity.verbose, let download { describe(response, of: download) }
         case .hint(let hint):
             state.withLock { $0.active[id]?.hint = hint }

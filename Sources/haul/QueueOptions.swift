@@ -107,6 +107,7 @@ struct QueueOptions: ParsableArguments {
         options.continueExisting = basic.continueExisting ? true : nil
         options.remoteTime = files.remoteTime ? true : nil
         options.resumableAbove = files.resumableAbove
+        options.ftpPasv = connections.ftpPasv
         return options
     }
 

@@ -158,9 +158,13 @@ struct DaemonTests {
         #expect(attached.held, "\(attached.text)")
         let untrusted = try TmuxSession.haul(["--connect", url], in: directory)
         let refused = await untrusted.wait { $0.contains("EXIT=1") }
-        #expect(refused.held && refused.text.contains("cannot attach") && refused.text.contains("certificate"), "\(refused.text)")
+        #expect(
+            refused.held && refused.text.contains("cannot attach") && refused.text.contains("certificate"),
+            "\(refused.text)")
 
         let missing = try await HaulProcess.run(["daemon", "--rpc-secure", "--rpc-listen-port", "0"], in: directory)
-        #expect(missing.status == 28 && missing.stderr.contains("--rpc-secure needs --rpc-certificate"), "\(missing.stderr)")
+        #expect(
+            missing.status == 28 && missing.stderr.contains("--rpc-secure needs --rpc-certificate"), "\(missing.stderr)"
+        )
     }
 }

@@ -61,6 +61,7 @@ extension QueueConfiguration {
             bypass: options.noProxy)
         if let limit = options.maxDownloadLimit, limit > 0 { request.maxReceiveSpeed = limit }
         if let lowest = options.lowestSpeedLimit, lowest > 0 { request.lowestSpeed = lowest }
+        if options.ftpPasv == false { request.ftpActive = true }
         return request
     }
 }

@@ -72,4 +72,12 @@ struct ConnectionOptions: ParsableArguments {
         help: ArgumentHelp("Seconds to wait for a connection to be made (default: --timeout).", valueName: "seconds"),
         transform: OptionValue.of("connect-timeout", \.connectTimeout))
     var connectTimeout: Int?
+
+    @Option(
+        name: .customLong("ftp-pasv"),
+        help: ArgumentHelp(
+            "FTP in passive mode (true, the default), or active (false: the server connects back).",
+            valueName: "bool"),
+        transform: OptionValue.of("ftp-pasv", \.ftpPasv))
+    var ftpPasv: Bool?
 }

@@ -1,0 +1,122 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// `haul get` over FTP and FTPS against a real FTP server (pyftpdlib, from `.build/venv`):
+/// sizes from `SIZE`, splitting and resume with `REST`, a missing file, logins, `.netrc`,
+/// active mode, and explicit TLS.
+@Suite("haul get over FTP", .serialized, .enabled(if: FTPServer.python != nil || Aria2pTools.required))
+struct GetCommandFTPTests {
+    /// A scratch directory with a served folder `root` holding `name` of `size` pattern bytes.
+    static func served(_ name: String, size: Int) throws -> (directory: URL, root: URL) {
+        let directory = try HaulProcess.scratch()
+        let root = directory.appendingPathComponent("root")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try Data(TestPattern.bytes(count: size)).write(to: root.appendingPathComponent(name))
+        return (directory, root)
+    }
+
+    static func whole(_ file: URL, size: Int) -> Bool {
+        guard let data = try? Data(contentsOf: file) else { return false }
+        return data.count == size && TestPattern.matches(data)
+    }
+
+    @Test("anonymous and logged in; the size comes from SIZE; haul get says FTP; a missing file is 550")
+    func downloads() async throws {
+        let (directory, root) = try Self.served("three.bin", size: 3_000_000)
+        defer { HaulProcess.cleanUp(directory) }
+        let server = try FTPServer(root: root)
+        let run = try await HaulProcess.run(
+            ["get", server.url("three.bin"), server.url("three.bin", login: true), "-d", "out"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Self.whole(directory.appendingPathComponent("out/three.bin"), size: 3_000_000))
+        #expect(Self.whole(directory.appendingPathComponent("out/three.1.bin"), size: 3_000_000))
+        #expect(run.stderr.contains("over FTP"), "\(run.stderr)")
+        #expect(server.log.contains("USER anonymous") && server.log.contains("USER 'haul' logged in"))
+        #expect(server.log.contains("<- SIZE three.bin"))
+        #expect(!run.stderr.contains("secret"))
+
+        let missing = try await HaulProcess.run(["get", server.url("nothing.bin"), "-d", "out"], in: directory)
+        #expect(missing.status == 3, "\(missing.stderr)")
+        let refused = try await HaulProcess.run(
+            ["get", "ftp://haul:wrong@127.0.0.1:\(server.port)/three.bin", "-d", "refused", "--max-tries=1"],
+            in: directory)
+        #expect(refused.status == 24, "\(refused.stderr)")
+    }
+
+    @Test(".netrc logs in to an FTP host; --ftp-pasv=false uses active mode")
+    func netrcAndActive() async throws {
+        let (directory, root) = try Self.served("one.bin", size: 1_000_000)
+        defer { HaulProcess.cleanUp(directory) }
+        let server = try FTPServer(root: root)
+        let netrc = directory.appendingPathComponent("netrc")
+        try "machine 127.0.0.1 login haul password secret\n".write(to: netrc, atomically: true, encoding: .utf8)
+        chmod(netrc.path, 0o600)
+        let run = try await HaulProcess.run(
+            ["get", server.url("one.bin"), "--netrc-path", netrc.path, "--ftp-pasv=false", "-d", "out"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Self.whole(directory.appendingPathComponent("out/one.bin"), size: 1_000_000))
+        #expect(server.log.contains("USER 'haul' logged in"), "\(server.log)")
+        #expect(server.log.contains("<- EPRT") || server.log.contains("<- PORT"), "\(server.log)")
+        #expect(!server.log.contains("<- PASV") && !server.log.contains("<- EPSV"))
+    }
+
+    @Test("a large file is split over several connections, each starting with REST")
+    func split() async throws {
+        let size = 12_000_000
+        let (directory, root) = try Self.served("big.bin", size: size)
+        defer { HaulProcess.cleanUp(directory) }
+        let server = try FTPServer(root: root)
+        let run = try await HaulProcess.run(
+            ["get", server.url("big.bin"), "-x4", "-s4", "-k1M", "-d", "out"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Self.whole(directory.appendingPathComponent("out/big.bin"), size: size))
+        let offsets = Set(server.log.split(separator: "\n").filter { $0.contains("<- REST ") })
+        #expect(offsets.count >= 2, "\(server.log)")
+    }
+
+    @Test("killed mid-download and run again, the file continues with REST and ends whole")
+    func resume() async throws {
+        let size = 9_500_000
+        let (directory, root) = try Self.served("resume.bin", size: size)
+        defer { HaulProcess.cleanUp(directory) }
+        let server = try FTPServer(root: root, rate: 3_000_000)
+        let arguments = ["get", server.url("resume.bin"), "-d", "out", "--checkpoint-interval", "0.2"]
+        let (process, errors) = try HaulProcess.start(arguments, in: directory)
+        let partial = directory.appendingPathComponent("out/resume.bin.part")
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let written = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
+            if written > 2_000_000 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        kill(process.processIdentifier, SIGKILL)
+        _ = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let run = try await HaulProcess.run(arguments, in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Self.whole(directory.appendingPathComponent("out/resume.bin"), size: size))
+        let rests = server.log.split(separator: "\n").filter { $0.contains("<- REST ") && !$0.hasSuffix("REST 0") }
+        #expect(!rests.isEmpty, "\(server.log)")
+    }
+
+    @Test("ftps:// is explicit TLS (AUTH TLS), its certificate verified; an unverified one is refused")
+    func explicitTLS() async throws {
+        let (directory, root) = try Self.served("secure.bin", size: 500_000)
+        defer { HaulProcess.cleanUp(directory) }
+        try NginxServer.makeCertificates(in: directory)
+        let server = try FTPServer(
+            root: root, tls: (directory.path + "/server.pem", directory.path + "/server.key"))
+        let url = "ftps://127.0.0.1:\(server.port)/secure.bin"
+        let run = try await HaulProcess.run(
+            ["get", url, "--ca-certificate", directory.path + "/ca.pem", "-d", "out"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Self.whole(directory.appendingPathComponent("out/secure.bin"), size: 500_000))
+        // libcurl asks AUTH SSL first (pyftpdlib takes it); the data connection is private too.
+        #expect(server.log.contains("<- AUTH ") && server.log.contains("<- PROT P"), "\(server.log)")
+        #expect(run.stderr.contains("over FTPS"), "\(run.stderr)")
+        let untrusted = try await HaulProcess.run(["get", url, "-d", "other", "--max-tries=1"], in: directory)
+        #expect(untrusted.status != 0 && untrusted.stderr.contains("certificate"), "\(untrusted.stderr)")
+    }
+}
