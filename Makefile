@@ -9,7 +9,7 @@ ARGS       ?=
 # and it runs on a machine without the Swift toolchain.
 BUILD_FLAGS := $(if $(filter release,$(CONFIG)),--static-swift-stdlib)
 RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev zlib1g-dev libssl-dev
-TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux microsocks aria2 python3 python3-venv
+TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux microsocks aria2 python3 python3-venv openssh-server
 BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time bc python3
 # Python test tools (aria2p) live here, made by make test.
 VENV       := .build/venv

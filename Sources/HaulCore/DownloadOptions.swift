@@ -116,6 +116,10 @@ extension DownloadOptions {
         /// `ftp-pasv`: FTP in passive mode (the default); false asks the server to connect back
         /// (active mode, `PORT`/`EPRT`).
         public var ftpPasv: Bool?
+        /// SFTP: the private key to log in with, the known-hosts file, or the host key's digest.
+        public var sshPrivateKey: String?
+        public var sshKnownHosts: String?
+        public var sshHostKeyMD: SSHHostKeyDigest?
         public var gid: String?
 
         public init() {}
@@ -167,6 +171,9 @@ extension DownloadOptions {
             case "dry-run": dryRun = try Self.boolean(value)
             case "remote-time": remoteTime = try Self.boolean(value)
             case "ftp-pasv": ftpPasv = try Self.boolean(value)
+            case "ssh-private-key": sshPrivateKey = value
+            case "ssh-known-hosts": sshKnownHosts = value
+            case "ssh-host-key-md": sshHostKeyMD = try SSHHostKeyDigest(parsing: value)
             case "gid":
                 guard value.count == 16, value.allSatisfy(\.isHexDigit) else {
                     throw OptionError("a gid is 16 hex digits")
@@ -215,6 +222,9 @@ extension DownloadOptions {
             fill(\.dryRun)
             fill(\.remoteTime)
             fill(\.ftpPasv)
+            fill(\.sshPrivateKey)
+            fill(\.sshKnownHosts)
+            fill(\.sshHostKeyMD)
             fill(\.gid)
             merged.headers = defaults.headers + headers
             return merged
@@ -245,7 +255,9 @@ extension DownloadOptions {
                 ("auto-file-renaming", autoFileRenaming.map(String.init)),
                 ("conditional-get", conditionalGet.map(String.init)), ("continue", continueExisting.map(String.init)),
                 ("dry-run", dryRun.map(String.init)),
-                ("remote-time", remoteTime.map(String.init)), ("ftp-pasv", ftpPasv.map(String.init)), ("gid", gid),
+                ("remote-time", remoteTime.map(String.init)), ("ftp-pasv", ftpPasv.map(String.init)),
+                ("ssh-private-key", sshPrivateKey), ("ssh-known-hosts", sshKnownHosts),
+                ("ssh-host-key-md", sshHostKeyMD?.description), ("gid", gid),
             ]
             for header in headers where includingSecrets || !Self.isSecretHeader(header) {
                 pairs.append(("header", header))

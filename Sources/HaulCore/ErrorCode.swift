@@ -130,7 +130,7 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
         case .remoteFileNotFound: self = .notFound
         case .accessDenied, .authenticationCancelled: self = .authorization
         case .fileWrite: self = .fileIO
-        case .badURL, .unsupportedScheme, .tlsFailure, .bodyStream, .notInCache, .tooLarge: self = .unknown
+        case .badURL, .unsupportedScheme, .tlsFailure, .sshHostKey, .bodyStream, .notInCache, .tooLarge: self = .unknown
         }
     }
 

@@ -42,7 +42,7 @@ public struct QueueEntry: Sendable, Equatable {
             return "'\(text)' has no scheme (expected e.g. https://…)"
         }
         guard Request.supportedSchemes.contains(scheme) else {
-            return "'\(text)' has the unsupported scheme '\(scheme)' (haul loads http, https, ftp and ftps)"
+            return "'\(text)' has the unsupported scheme '\(scheme)' (haul loads http, https, ftp, ftps and sftp)"
         }
         guard let host = url.host, !host.isEmpty else { return "'\(text)' has no host" }
         return nil

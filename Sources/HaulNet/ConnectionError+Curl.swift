@@ -18,6 +18,7 @@ extension ConnectionError {
             case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2_STREAM,
                 CURLE_HTTP2:
                 .connectionLost
+            case CURLE_PEER_FAILED_VERIFICATION where url?.scheme?.lowercased() == "sftp": .sshHostKey
             case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM,
                 CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
                 .tlsFailure

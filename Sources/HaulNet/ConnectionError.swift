@@ -18,8 +18,11 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         /// The TLS handshake broke off before a certificate was checked: the server closed the
         /// connection, or does not speak TLS on that port.
         case tlsHandshake
+        /// An SFTP server's host key is not the one known for it (`--ssh-known-hosts`,
+        /// `--ssh-host-key-md`), or none is known.
+        case sshHostKey
         case tooManyRedirects(limit: Int)
-        /// A redirect to a scheme haul does not follow (only http, https, ftp and ftps).
+        /// A redirect to a scheme haul does not follow (only http, https, ftp, ftps and sftp).
         case redirectRefused(scheme: String)
         /// The server answered with an HTTP error status (used by `Fetcher`).
         case httpStatus(code: Int, reason: String)
@@ -79,6 +82,7 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .connectionLost: "the connection was lost before the whole body arrived"
         case .tlsFailure: "the server's TLS certificate could not be verified"
         case .tlsHandshake: "the TLS handshake with the server failed"
+        case .sshHostKey: "the SSH server's host key is not one known for it"
         case .tooManyRedirects(let limit): "more than \(limit) redirects"
         case .redirectRefused(let scheme): "refused a redirect to a '\(scheme)' URL"
         case .httpStatus(let code, let reason): "the server answered \(code) \(reason)"
@@ -97,7 +101,7 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
     /// What the person can do about it.
     public var advice: String {
         switch kind {
-        case .badURL, .unsupportedScheme: "check the URL; haul loads http, https, ftp and ftps URLs"
+        case .badURL, .unsupportedScheme: "check the URL; haul loads http, https, ftp, ftps and sftp URLs"
         case .cannotResolveHost: "check the host name and your DNS or network"
         case .cannotConnect: "check that the server (or the proxy the load went through) is up and the port is right"
         case .timedOut: "try again later, or raise the timeout"
@@ -105,11 +109,14 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .tlsFailure:
             "pass the issuer with --ca-certificate, or turn checking off with --check-certificate=false "
                 + "if you trust this server"
+        case .sshHostKey:
+            "if this is the right server, add its key to --ssh-known-hosts (default ~/.ssh/known_hosts; "
+                + "ssh-keyscan -p PORT HOST prints it), or give its digest with --ssh-host-key-md=sha-256=…"
         case .tlsHandshake:
             "check that the server speaks TLS on this port (a plain one needs an http:// URL); "
                 + "retry if it was only busy"
         case .tooManyRedirects: "the server may be redirecting in a loop"
-        case .redirectRefused: "haul follows redirects to http, https, ftp and ftps only"
+        case .redirectRefused: "haul follows redirects to http, https, ftp, ftps and sftp only"
         case .httpStatus: "check the URL and your access to it"
         case .fileWrite: "check free space and permissions in the target directory"
         case .bodyStream: "check the source of the upload"

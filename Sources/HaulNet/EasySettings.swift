@@ -46,6 +46,8 @@ struct EasySettings: Equatable {
     var ftpActive: Bool
     /// Require TLS on a plain-scheme control connection (FTPS, explicit).
     var explicitTLS: Bool
+    /// An sftp:// load's login and host-key check.
+    var ssh: SSHOptions?
 
     /// The settings for `request`; throws for a scheme haul does not load, or a request that
     /// only the cache may answer.
@@ -77,6 +79,7 @@ struct EasySettings: Equatable {
         caFile = request.tls.caFile
         unixSocketPath = request.unixSocketPath
         ftpActive = request.ftpActive
+        ssh = scheme == "sftp" ? request.ssh : nil
         proxy = request.unixSocketPath == nil ? request.proxies.proxy(for: request.url) : nil
         noProxy = request.proxies.bypass
         credentials = request.credentials

@@ -92,6 +92,7 @@ enum RedirectPolicy {
         case "https": return 443
         case "ftp": return 21
         case "ftps": return 990
+        case "sftp": return 22
         default: return nil
         }
     }

@@ -49,9 +49,11 @@ public struct Request: Sendable {
     /// FTP in active mode: the server connects back to this machine (`EPRT`/`PORT`), for a
     /// server or firewall that refuses passive data connections.
     public var ftpActive = false
+    /// How an SFTP load logs in and knows the server.
+    public var ssh = SSHOptions()
 
     /// The URL schemes a connection loads, and the only ones a redirect may lead to.
-    public static let supportedSchemes: Set<String> = ["http", "https", "ftp", "ftps"]
+    public static let supportedSchemes: Set<String> = ["http", "https", "ftp", "ftps", "sftp"]
 
     public static let defaultUserAgent = "haul/0.1"
 
@@ -176,5 +178,32 @@ public struct TLSOptions: Sendable, Equatable {
     public init(verifyPeer: Bool = true, caFile: String? = nil) {
         self.verifyPeer = verifyPeer
         self.caFile = caFile
+    }
+}
+
+/// How an SFTP load logs in and checks the server's host key. The host key is always checked:
+/// against `knownHosts` (OpenSSH's format; `~/.ssh/known_hosts` when nil), or against a digest
+/// the user gave (`hostKeyMD5`, `hostKeySHA256`), which then stands alone.
+public struct SSHOptions: Sendable, Equatable {
+    /// The private key to log in with (its public half is derived from it).
+    public var privateKey: String?
+    public var knownHosts: String?
+    /// The host key's MD5, 32 hex digits.
+    public var hostKeyMD5: String?
+    /// The host key's SHA-256, base64 as OpenSSH prints it (without `=` padding).
+    public var hostKeySHA256: String?
+
+    public init(
+        privateKey: String? = nil, knownHosts: String? = nil, hostKeyMD5: String? = nil, hostKeySHA256: String? = nil
+    ) {
+        self.privateKey = privateKey
+        self.knownHosts = knownHosts
+        self.hostKeyMD5 = hostKeyMD5
+        self.hostKeySHA256 = hostKeySHA256
+    }
+
+    /// `~/.ssh/known_hosts`.
+    public static var defaultKnownHosts: String {
+        (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + "/.ssh/known_hosts"
     }
 }

@@ -21,7 +21,7 @@ extension Transfer {
         let me = Unmanaged.passUnretained(self).toOpaque()
         options.set(CURLOPT_PRIVATE, pointer: UnsafeMutableRawPointer(bitPattern: UInt(connection.id)))
         options.set(CURLOPT_URL, settings.url)
-        options.set(CURLOPT_PROTOCOLS_STR, "http,https,ftp,ftps")
+        options.set(CURLOPT_PROTOCOLS_STR, "http,https,ftp,ftps,sftp")
         options.set(CURLOPT_NOSIGNAL, 1)
         options.set(CURLOPT_BUFFERSIZE, bufferSize)
         options.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
@@ -61,6 +61,7 @@ extension Transfer {
         options.set(CURLOPT_FILETIME, 1)
         if settings.ftpActive { options.set(CURLOPT_FTPPORT, "-") }
         if settings.explicitTLS { options.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)) }
+        if let ssh = settings.ssh { configureSSH(ssh, &options) }
         if let proxy = settings.proxy { options.set(CURLOPT_PROXY, proxy) }
         if let bypass = settings.noProxy { options.set(CURLOPT_NOPROXY, bypass) }
         if let credentials = settings.credentials {
@@ -77,6 +78,19 @@ extension Transfer {
         try configureMethodAndBody(settings.method, &options, context: me)
         headerList = options.setHeaders(settings.headerLines)
         try options.check(url: request.url)
+    }
+
+    /// An sftp:// load: its key, and its host key checked against the digest the user gave,
+    /// else against the known hosts (libcurl refuses a key it does not find there).
+    func configureSSH(_ ssh: SSHOptions, _ options: inout EasyOptions) {
+        if let key = ssh.privateKey { options.set(CURLOPT_SSH_PRIVATE_KEYFILE, key) }
+        if let md5 = ssh.hostKeyMD5 {
+            options.set(CURLOPT_SSH_HOST_PUBLIC_KEY_MD5, md5)
+        } else if let sha256 = ssh.hostKeySHA256 {
+            options.set(CURLOPT_SSH_HOST_PUBLIC_KEY_SHA256, sha256)
+        } else {
+            options.set(CURLOPT_SSH_KNOWNHOSTS, ssh.knownHosts ?? SSHOptions.defaultKnownHosts)
+        }
     }
 
     func configureMethodAndBody(

@@ -25,7 +25,8 @@ extension Transfer {
         }
     }
 
-    /// The response of a load that had no HTTP head, with the length libcurl knows. Over FTP it
+    /// The response of a load that had no HTTP head, with the length libcurl knows. Over FTP (and
+    /// SFTP) it
     /// reads as an HTTP server's would: a 200, or a 206 with `Content-Range` when the request
     /// asked for a range (libcurl sent `REST`, and fails the load when the server refuses it);
     /// `Accept-Ranges`, since every FTP server haul speaks to takes `REST`; the `MDTM` time as
@@ -35,7 +36,7 @@ extension Transfer {
         if let easy { haul_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) }
         var headers = HTTPHeaders()
         if length >= 0 { headers.add("Content-Length", String(length)) }
-        guard let scheme = request.url.scheme?.lowercased(), scheme == "ftp" || scheme == "ftps" else {
+        guard let scheme = request.url.scheme?.lowercased(), ["ftp", "ftps", "sftp"].contains(scheme) else {
             return Response(url: request.url, statusCode: 0, reasonPhrase: "OK", httpVersion: "", headers: headers)
         }
         headers.add("Accept-Ranges", "bytes")

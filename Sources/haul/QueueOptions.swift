@@ -18,6 +18,7 @@ struct QueueOptions: ParsableArguments {
     @OptionGroup(title: "HTTP") var http: HTTPOptions
     @OptionGroup(title: "Proxy") var proxy: ProxyOptions
     @OptionGroup(title: "TLS") var tls: CertificateOptions
+    @OptionGroup(title: "SFTP") var ssh: SSHArguments
 
     // MARK: - Validation
 
@@ -57,7 +58,8 @@ struct QueueOptions: ParsableArguments {
         }
         let files = [
             ("--load-cookies", http.loadCookies), ("--netrc-path", http.netrcPath),
-            ("--ca-certificate", tls.caCertificate),
+            ("--ca-certificate", tls.caCertificate), ("--ssh-private-key", ssh.privateKey),
+            ("--ssh-known-hosts", ssh.knownHosts),
         ]
         for case let (flag, path?) in files where !FileManager.default.isReadableFile(atPath: path) {
             throw ValidationError("\(flag) '\(path)' is not a readable file")
@@ -108,6 +110,9 @@ struct QueueOptions: ParsableArguments {
         options.remoteTime = files.remoteTime ? true : nil
         options.resumableAbove = files.resumableAbove
         options.ftpPasv = connections.ftpPasv
+        options.sshPrivateKey = ssh.privateKey
+        options.sshKnownHosts = ssh.knownHosts
+        options.sshHostKeyMD = ssh.hostKeyDigest
         return options
     }
 

@@ -62,6 +62,9 @@ extension QueueConfiguration {
         if let limit = options.maxDownloadLimit, limit > 0 { request.maxReceiveSpeed = limit }
         if let lowest = options.lowestSpeedLimit, lowest > 0 { request.lowestSpeed = lowest }
         if options.ftpPasv == false { request.ftpActive = true }
+        request.ssh.privateKey = options.sshPrivateKey
+        request.ssh.knownHosts = options.sshKnownHosts
+        options.sshHostKeyMD?.pin(&request.ssh)
         return request
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// `haul get` over SFTP against OpenSSH's sshd on a loopback port, with keys made at test time:
+/// key login, the host key checked against a known-hosts file or a pinned digest, an unknown
+/// one refused, and resume after `kill -9`.
+@Suite(
+    "haul get over SFTP", .serialized,
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd") || Aria2pTools.required))
+struct GetCommandSFTPTests {
+    static func file(size: Int, in directory: URL) throws -> URL {
+        let file = directory.appendingPathComponent("served.bin")
+        try Data(TestPattern.bytes(count: size)).write(to: file)
+        return file
+    }
+
+    static func whole(_ file: URL, size: Int) -> Bool {
+        guard let data = try? Data(contentsOf: file) else { return false }
+        return data.count == size && TestPattern.matches(data)
+    }
+
+    @Test("a key logs in; the host key is checked against known_hosts; haul get says SFTP")
+    func keyLogin() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let server = try SSHServer(in: directory)
+        let served = try Self.file(size: 2_000_000, in: directory)
+        let run = try await HaulProcess.run(
+            [
+                "get", server.url(served.path), "--ssh-private-key", server.userKey, "--ssh-known-hosts",
+                server.knownHosts, "-d", "out",
+            ], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Self.whole(directory.appendingPathComponent("out/served.bin"), size: 2_000_000))
+        #expect(run.stderr.contains("over SFTP"), "\(run.stderr)")
+    }
+
+    @Test("an unknown host key is refused, saying how to trust it; a pinned digest is trusted instead")
+    func hostKeys() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let server = try SSHServer(in: directory)
+        let served = try Self.file(size: 100_000, in: directory)
+        let empty = directory.appendingPathComponent("no_hosts")
+        try Data().write(to: empty)
+        let key = ["--ssh-private-key", server.userKey]
+        let unknown = try await HaulProcess.run(
+            ["get", server.url(served.path), "--ssh-known-hosts", empty.path, "-d", "a", "--max-tries=1"] + key,
+            in: directory)
+        #expect(unknown.status == 1, "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("host key is not one known") && unknown.stderr.contains("ssh-keyscan"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("a/served.bin").path))
+
+        let sha256 = try server.fingerprint("sha256")
+        let md5 = try server.fingerprint("md5").replacingOccurrences(of: "MD5:", with: "")
+        for (digest, folder) in [("sha-256=\(sha256)", "b"), ("md5=\(md5)", "c")] {
+            let pinned = try await HaulProcess.run(
+                [
+                    "get", server.url(served.path), "--ssh-known-hosts", empty.path, "--ssh-host-key-md=\(digest)",
+                    "-d", folder,
+                ] + key, in: directory)
+            #expect(pinned.status == 0, "\(digest): \(pinned.stderr)")
+            #expect(Self.whole(directory.appendingPathComponent("\(folder)/served.bin"), size: 100_000))
+        }
+        let wrong = try await HaulProcess.run(
+            [
+                "get", server.url(served.path), "--ssh-host-key-md=md5=\(String(repeating: "0", count: 32))",
+                "-d", "d", "--max-tries=1",
+            ] + key, in: directory)
+        #expect(wrong.status == 1, "\(wrong.stderr)")
+        let sha1 = try await HaulProcess.run(
+            ["get", server.url(served.path), "--ssh-host-key-md=sha-1=\(String(repeating: "0", count: 40))"],
+            in: directory)
+        #expect(sha1.status == 28 && sha1.stderr.contains("sha-256"), "\(sha1.stderr)")
+    }
+
+    @Test("killed mid-download and run again, the file continues and ends whole")
+    func resume() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let server = try SSHServer(in: directory)
+        let size = 9_500_000
+        let served = try Self.file(size: size, in: directory)
+        let arguments = [
+            "get", server.url(served.path), "--ssh-private-key", server.userKey, "--ssh-known-hosts",
+            server.knownHosts, "-d", "out", "--checkpoint-interval", "0.2",
+        ]
+        // haul's own cap keeps the first run short of the end.
+        let (process, errors) = try HaulProcess.start(arguments + ["--max-download-limit", "3M"], in: directory)
+        let partial = directory.appendingPathComponent("out/served.bin.part")
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let written = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
+            if written > 2_000_000 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        kill(process.processIdentifier, SIGKILL)
+        _ = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let kept = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
+        #expect(kept > 2_000_000 && kept < size)
+        let run = try await HaulProcess.run(arguments, in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("continuing 1 download"), "\(run.stderr)")
+        #expect(Self.whole(directory.appendingPathComponent("out/served.bin"), size: size))
+    }
+}
