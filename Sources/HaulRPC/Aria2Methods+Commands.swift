@@ -20,6 +20,9 @@ extension Aria2Methods {
             case "out":
                 try settings.allowedDirectory.check(out: value)
                 options.out = value
+            case "ssh-private-key",
+                "ssh-known-hosts" where !settings.allowsLocalFiles:
+                throw RPCError("option '\(name)' names a file on the daemon's machine: set it where the daemon starts")
             default:
                 do {
                     try options.set(name, value)

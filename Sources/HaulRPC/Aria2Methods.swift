@@ -13,6 +13,9 @@ public final class Aria2Methods: Sendable {
     public struct Settings: Sendable {
         /// Where clients may save (`--rpc-allowed-dir`).
         public var allowedDirectory: AllowedDirectory
+        /// Whether a client may name files on this machine in options (an SSH key, a known-hosts
+        /// file): only over the local socket, where the client is this user.
+        public var allowsLocalFiles = false
         /// `getVersion`'s version.
         public var version: String
         /// aria2's global options as `getGlobalOption` shows them.

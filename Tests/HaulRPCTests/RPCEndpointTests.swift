@@ -115,6 +115,7 @@ struct RPCEndpointTests {
             ([["http://h/a"], ["out": "../../x"]], "plain relative"),
             ([["http://h/a"], ["no-such-option": "1"]], "no-such-option"),
             ([["http://h/a"], ["split": "many"]], "split"),
+            ([["sftp://h/a"], ["ssh-private-key": "/root/.ssh/id_ed25519"]], "names a file on the daemon's machine"),
         ] as [([JSONValue], String)])
     func refusedAdds(params: [JSONValue], why: String) throws {
         let reply = call("aria2.addUri", params)
