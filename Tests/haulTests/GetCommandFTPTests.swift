@@ -16,11 +16,6 @@ struct GetCommandFTPTests {
         return (directory, root)
     }
 
-    static func whole(_ file: URL, size: Int) -> Bool {
-        guard let data = try? Data(contentsOf: file) else { return false }
-        return data.count == size && TestPattern.matches(data)
-    }
-
     @Test("anonymous and logged in; the size comes from SIZE; haul get says FTP; a missing file is 550")
     func downloads() async throws {
         let (directory, root) = try Self.served("three.bin", size: 3_000_000)
@@ -29,8 +24,8 @@ struct GetCommandFTPTests {
         let run = try await HaulProcess.run(
             ["get", server.url("three.bin"), server.url("three.bin", login: true), "-d", "out"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(Self.whole(directory.appendingPathComponent("out/three.bin"), size: 3_000_000))
-        #expect(Self.whole(directory.appendingPathComponent("out/three.1.bin"), size: 3_000_000))
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/three.bin"), size: 3_000_000))
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/three.1.bin"), size: 3_000_000))
         #expect(run.stderr.contains("over FTP"), "\(run.stderr)")
         #expect(server.log.contains("USER anonymous") && server.log.contains("USER 'haul' logged in"))
         #expect(server.log.contains("<- SIZE three.bin"))
@@ -55,7 +50,7 @@ struct GetCommandFTPTests {
         let run = try await HaulProcess.run(
             ["get", server.url("one.bin"), "--netrc-path", netrc.path, "--ftp-pasv=false", "-d", "out"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(Self.whole(directory.appendingPathComponent("out/one.bin"), size: 1_000_000))
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/one.bin"), size: 1_000_000))
         #expect(server.log.contains("USER 'haul' logged in"), "\(server.log)")
         #expect(server.log.contains("<- EPRT") || server.log.contains("<- PORT"), "\(server.log)")
         #expect(!server.log.contains("<- PASV") && !server.log.contains("<- EPSV"))
@@ -70,7 +65,7 @@ struct GetCommandFTPTests {
         let run = try await HaulProcess.run(
             ["get", server.url("big.bin"), "-x4", "-s4", "-k1M", "-d", "out"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(Self.whole(directory.appendingPathComponent("out/big.bin"), size: size))
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/big.bin"), size: size))
         let offsets = Set(server.log.split(separator: "\n").filter { $0.contains("<- REST ") })
         #expect(offsets.count >= 2, "\(server.log)")
     }
@@ -82,21 +77,11 @@ struct GetCommandFTPTests {
         defer { HaulProcess.cleanUp(directory) }
         let server = try FTPServer(root: root, rate: 3_000_000)
         let arguments = ["get", server.url("resume.bin"), "-d", "out", "--checkpoint-interval", "0.2"]
-        let (process, errors) = try HaulProcess.start(arguments, in: directory)
         let partial = directory.appendingPathComponent("out/resume.bin.part")
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let written = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
-            if written > 2_000_000 { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        try await Task.sleep(for: .milliseconds(300))
-        kill(process.processIdentifier, SIGKILL)
-        _ = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        try await HaulProcess.killed(arguments, in: directory, once: partial, holds: 2_000_000)
         let run = try await HaulProcess.run(arguments, in: directory)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(Self.whole(directory.appendingPathComponent("out/resume.bin"), size: size))
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/resume.bin"), size: size))
         let rests = server.log.split(separator: "\n").filter { $0.contains("<- REST ") && !$0.hasSuffix("REST 0") }
         #expect(!rests.isEmpty, "\(server.log)")
     }
@@ -112,7 +97,7 @@ struct GetCommandFTPTests {
         let run = try await HaulProcess.run(
             ["get", url, "--ca-certificate", directory.path + "/ca.pem", "-d", "out"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(Self.whole(directory.appendingPathComponent("out/secure.bin"), size: 500_000))
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/secure.bin"), size: 500_000))
         // libcurl asks AUTH SSL first (pyftpdlib takes it); the data connection is private too.
         #expect(server.log.contains("<- AUTH ") && server.log.contains("<- PROT P"), "\(server.log)")
         #expect(run.stderr.contains("over FTPS"), "\(run.stderr)")

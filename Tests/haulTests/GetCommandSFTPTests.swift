@@ -15,11 +15,6 @@ struct GetCommandSFTPTests {
         return file
     }
 
-    static func whole(_ file: URL, size: Int) -> Bool {
-        guard let data = try? Data(contentsOf: file) else { return false }
-        return data.count == size && TestPattern.matches(data)
-    }
-
     @Test("a key logs in; the host key is checked against known_hosts; haul get says SFTP")
     func keyLogin() async throws {
         let directory = try HaulProcess.scratch()
@@ -32,7 +27,7 @@ struct GetCommandSFTPTests {
                 server.knownHosts, "-d", "out",
             ], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(Self.whole(directory.appendingPathComponent("out/served.bin"), size: 2_000_000))
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/served.bin"), size: 2_000_000))
         #expect(run.stderr.contains("over SFTP"), "\(run.stderr)")
     }
 
@@ -61,7 +56,7 @@ struct GetCommandSFTPTests {
                     "-d", folder,
                 ] + key, in: directory)
             #expect(pinned.status == 0, "\(digest): \(pinned.stderr)")
-            #expect(Self.whole(directory.appendingPathComponent("\(folder)/served.bin"), size: 100_000))
+            #expect(HaulProcess.isWhole(directory.appendingPathComponent("\(folder)/served.bin"), size: 100_000))
         }
         let wrong = try await HaulProcess.run(
             [
@@ -87,23 +82,14 @@ struct GetCommandSFTPTests {
             server.knownHosts, "-d", "out", "--checkpoint-interval", "0.2",
         ]
         // haul's own cap keeps the first run short of the end.
-        let (process, errors) = try HaulProcess.start(arguments + ["--max-download-limit", "3M"], in: directory)
         let partial = directory.appendingPathComponent("out/served.bin.part")
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let written = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
-            if written > 2_000_000 { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        try await Task.sleep(for: .milliseconds(300))
-        kill(process.processIdentifier, SIGKILL)
-        _ = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        try await HaulProcess.killed(
+            arguments + ["--max-download-limit", "3M"], in: directory, once: partial, holds: 2_000_000)
         let kept = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
         #expect(kept > 2_000_000 && kept < size)
         let run = try await HaulProcess.run(arguments, in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("continuing 1 download"), "\(run.stderr)")
-        #expect(Self.whole(directory.appendingPathComponent("out/served.bin"), size: size))
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/served.bin"), size: size))
     }
 }

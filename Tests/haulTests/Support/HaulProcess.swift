@@ -1,4 +1,5 @@
 import Foundation
+import HaulTestSupport
 import Synchronization
 
 // MARK: - HaulProcess
@@ -101,5 +102,27 @@ struct HaulProcess {
                         stdout: kept.withLock { $0 }))
             }
         }
+    }
+
+    /// Starts haul with `arguments`, waits (10 s at most) until `partial` holds more than `bytes`,
+    /// lets it run 0.3 s more, and kills it with SIGKILL, as a crash would.
+    static func killed(_ arguments: [String], in directory: URL, once partial: URL, holds bytes: Int) async throws {
+        let (process, errors) = try start(arguments, in: directory)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let written = (try? FileManager.default.attributesOfItem(atPath: partial.path)[.size] as? Int) ?? 0
+            if written > bytes { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        kill(process.processIdentifier, SIGKILL)
+        _ = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+    }
+
+    /// Whether `file` holds exactly `size` bytes of the test pattern.
+    static func isWhole(_ file: URL, size: Int) -> Bool {
+        guard let data = try? Data(contentsOf: file) else { return false }
+        return data.count == size && TestPattern.matches(data)
     }
 }
