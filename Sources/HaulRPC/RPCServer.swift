@@ -95,10 +95,10 @@ public final class RPCServer: Sendable {
             },
             upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
+                    let aggregator = NIOWebSocketFrameAggregator(
+                        minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 256, maxAccumulatedFrameSize: maxSize)
                     try channel.pipeline.syncOperations.addHandlers(
-                        NIOWebSocketFrameAggregator(
-                            minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 256, maxAccumulatedFrameSize: maxSize),
-                        RPCWebSocketHandler(endpoint: endpoint, hub: hub, work: work))
+                        aggregator, RPCWebSocketHandler(endpoint: endpoint, hub: hub, work: work))
                 }
             })
         let bootstrap = ServerBootstrap(group: group)
