@@ -61,7 +61,7 @@ public struct DownloadOptions: Sendable, Equatable {
     }
 
     /// Every set option as (name, value) in a fixed order, as a queue file writes them. Without
-    /// `includingSecrets`, `http-passwd` and Authorization, Cookie and Proxy-Authorization
+    /// `includingSecrets`, `http-passwd`, `ftp-passwd` and Authorization, Cookie and Proxy-Authorization
     /// headers are left out.
     public func pairs(includingSecrets: Bool) -> [(String, String)] {
         values.pairs(includingSecrets: includingSecrets)
@@ -97,6 +97,9 @@ extension DownloadOptions {
         public var referer: String?
         public var httpUser: String?
         public var httpPasswd: String?
+        /// FTP and FTPS logins (aria2's `ftp-user`, `ftp-passwd`); HTTP keeps its own.
+        public var ftpUser: String?
+        public var ftpPasswd: String?
         public var allProxy: String?
         public var httpProxy: String?
         public var httpsProxy: String?
@@ -159,6 +162,8 @@ extension DownloadOptions {
             case "referer": referer = value
             case "http-user": httpUser = value
             case "http-passwd": httpPasswd = value
+            case "ftp-user": ftpUser = value
+            case "ftp-passwd": ftpPasswd = value
             case "all-proxy": allProxy = try Self.proxy(value)
             case "http-proxy": httpProxy = try Self.proxy(value)
             case "https-proxy": httpsProxy = try Self.proxy(value)
@@ -210,6 +215,8 @@ extension DownloadOptions {
             fill(\.referer)
             fill(\.httpUser)
             fill(\.httpPasswd)
+            fill(\.ftpUser)
+            fill(\.ftpPasswd)
             fill(\.allProxy)
             fill(\.httpProxy)
             fill(\.httpsProxy)
@@ -248,7 +255,8 @@ extension DownloadOptions {
                 ("user-agent", userAgent),
                 ("referer", referer.map { URIText.shown($0, includingSecrets: includingSecrets) }),
                 ("http-user", httpUser),
-                ("http-passwd", includingSecrets ? httpPasswd : nil),
+                ("http-passwd", includingSecrets ? httpPasswd : nil), ("ftp-user", ftpUser),
+                ("ftp-passwd", includingSecrets ? ftpPasswd : nil),
                 ("all-proxy", proxy(allProxy)), ("http-proxy", proxy(httpProxy)), ("https-proxy", proxy(httpsProxy)),
                 ("no-proxy", noProxy),
                 ("pause", pause.map(String.init)), ("allow-overwrite", allowOverwrite.map(String.init)),

@@ -98,6 +98,8 @@ struct QueueOptions: ParsableArguments {
         options.referer = http.referer
         options.httpUser = http.httpUser
         options.httpPasswd = http.httpPasswd
+        options.ftpUser = http.ftpUser
+        options.ftpPasswd = http.ftpPasswd
         options.headers = http.headers
         options.allProxy = proxy.allProxy
         options.httpProxy = proxy.httpProxy

@@ -37,6 +37,12 @@ struct GetCommandFTPTests {
             ["get", "ftp://haul:wrong@127.0.0.1:\(server.port)/three.bin", "-d", "refused", "--max-tries=1"],
             in: directory)
         #expect(refused.status == 24, "\(refused.stderr)")
+        // aria2's --ftp-user and --ftp-passwd log in; the password is never shown.
+        let options = try await HaulProcess.run(
+            ["get", server.url("three.bin"), "--ftp-user", "haul", "--ftp-passwd", "secret", "-d", "options"],
+            in: directory)
+        #expect(options.status == 0, "\(options.stderr)")
+        #expect(server.log.components(separatedBy: "USER 'haul' logged in").count == 3, "\(server.log)")
     }
 
     @Test(".netrc logs in to an FTP host; --ftp-pasv=false uses active mode")

@@ -51,7 +51,10 @@ extension QueueConfiguration {
         for header in options.headers {
             if let field = DownloadOptions.Values.headerField(header) { request.headers.add(field.name, field.value) }
         }
-        if let user = options.httpUser {
+        let ftp = ["ftp", "ftps"].contains(url.scheme?.lowercased() ?? "")
+        if ftp, let user = options.ftpUser {
+            request.credentials = Credentials(user: user, password: options.ftpPasswd ?? "")
+        } else if !ftp, let user = options.httpUser {
             request.credentials = Credentials(user: user, password: options.httpPasswd ?? "")
         } else if let host = request.url.host, let entry = netrc?.entry(for: host) {
             request.credentials = Credentials(user: entry.login, password: entry.password)

@@ -42,8 +42,15 @@ extension QueueCore {
     /// with a fresh count of attempts, if it had failed or was cancelled.
     mutating func authenticate(_ id: String, user: String, password: String) {
         update(id, when: [.queued, .active, .paused, .failed, .cancelled]) { download in
-            download.options.httpUser = user
-            download.options.httpPasswd = password
+            // An FTP server's login is the FTP one (aria2's ftp-user), a web server's the HTTP one.
+            let uri = download.uris.first?.lowercased() ?? ""
+            if uri.hasPrefix("ftp://") || uri.hasPrefix("ftps://") {
+                download.options.ftpUser = user
+                download.options.ftpPasswd = password
+            } else {
+                download.options.httpUser = user
+                download.options.httpPasswd = password
+            }
             guard download.state == .failed || download.state == .cancelled else { return }
             download.state = .queued
             download.attempts = 0

@@ -37,6 +37,21 @@ struct HTTPOptions: ParsableArguments {
         transform: OptionValue.of("http-passwd", \.httpPasswd))
     var httpPasswd: String?
 
+    @Option(
+        name: .customLong("ftp-user"),
+        help: ArgumentHelp(
+            "User name for FTP and FTPS logins (default: the URL's, a netrc entry, or anonymous).",
+            valueName: "user"),
+        transform: OptionValue.of("ftp-user", \.ftpUser))
+    var ftpUser: String?
+
+    @Option(
+        name: .customLong("ftp-passwd"),
+        help: ArgumentHelp(
+            "Password for FTP and FTPS logins (never shown or saved in a session file).", valueName: "password"),
+        transform: OptionValue.of("ftp-passwd", \.ftpPasswd))
+    var ftpPasswd: String?
+
     @Flag(
         name: .customLong("ask-password"),
         help: "Ask for the --http-user password on the terminal, without echo.")
