@@ -46,6 +46,8 @@ struct EasySettings: Equatable {
     var ftpActive: Bool
     /// Require TLS on a plain-scheme control connection (FTPS, explicit).
     var explicitTLS: Bool
+    /// Ask the file's time (FTP, SFTP): there it stands for Last-Modified.
+    var asksFileTime: Bool
     /// An sftp:// load's login and host-key check.
     var ssh: SSHOptions?
 
@@ -80,6 +82,7 @@ struct EasySettings: Equatable {
         unixSocketPath = request.unixSocketPath
         ftpActive = request.ftpActive
         ssh = scheme == "sftp" ? request.ssh : nil
+        asksFileTime = ["ftp", "ftps", "sftp"].contains(scheme)
         proxy = request.unixSocketPath == nil ? request.proxies.proxy(for: request.url) : nil
         noProxy = request.proxies.bypass
         credentials = request.credentials

@@ -57,8 +57,8 @@ extension Transfer {
         options.set(CURLOPT_SSL_VERIFYHOST, settings.verifiesPeer ? 2 : 0)
         if let caFile = settings.caFile { options.set(CURLOPT_CAINFO, caFile) }
         if let path = settings.unixSocketPath { options.set(CURLOPT_UNIX_SOCKET_PATH, path) }
-        // FTP: the file's time (MDTM), a resume's validator.
-        options.set(CURLOPT_FILETIME, 1)
+        // FTP and SFTP: the file's time (MDTM, stat), a resume's validator.
+        if settings.asksFileTime { options.set(CURLOPT_FILETIME, 1) }
         if settings.ftpActive { options.set(CURLOPT_FTPPORT, "-") }
         if settings.explicitTLS { options.set(CURLOPT_USE_SSL, Int(CURLUSESSL_ALL.rawValue)) }
         if let ssh = settings.ssh { configureSSH(ssh, &options) }

@@ -47,7 +47,7 @@ public final class Aria2Methods: Sendable {
         self.queue = queue
         self.settings = settings
         globalOptions = Mutex(settings.globalOptions)
-        sessionID = (0..<5).map { _ in Download.makeID() }.joined().prefix(40).lowercased()
+        sessionID = (0..<5).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 16) }.joined()
     }
 
     /// Every method a client may call, as `system.listMethods` lists them.

@@ -59,10 +59,7 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Why `head` is refused before its body is read.
     private func refusal(of head: HTTPRequestHead) -> (status: HTTPResponseStatus, text: String)? {
-        if let why = policy.refusal(
-            host: head.headers.first(name: "Host"), origin: head.headers.first(name: "Origin"),
-            fetchSite: head.headers.first(name: "Sec-Fetch-Site"))
-        {
+        if let why = policy.refusal(of: head) {
             return (.forbidden, why)
         }
         if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > maxRequestSize {
@@ -143,5 +140,15 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             let channel = context.channel
             done.whenComplete { _ in channel.close(promise: nil) }
         }
+    }
+}
+
+extension OriginPolicy {
+    /// Why a request with `head` is refused, or nil when it is served (its Host, Origin and
+    /// Sec-Fetch-Site headers).
+    func refusal(of head: HTTPRequestHead) -> String? {
+        refusal(
+            host: head.headers.first(name: "Host"), origin: head.headers.first(name: "Origin"),
+            fetchSite: head.headers.first(name: "Sec-Fetch-Site"))
     }
 }

@@ -86,11 +86,7 @@ public final class RPCServer: Sendable {
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: maxSize,
             shouldUpgrade: { channel, head in
-                let served =
-                    head.uri == "/jsonrpc"
-                    && policy.refusal(
-                        host: head.headers.first(name: "Host"), origin: head.headers.first(name: "Origin"),
-                        fetchSite: head.headers.first(name: "Sec-Fetch-Site")) == nil
+                let served = head.uri == "/jsonrpc" && policy.refusal(of: head) == nil
                 return channel.eventLoop.makeSucceededFuture(served ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { channel, _ in

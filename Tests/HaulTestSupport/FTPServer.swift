@@ -15,20 +15,12 @@ public final class FTPServer: Sendable {
     public static let user = "haul"
     public static let password = "secret"
 
-    /// The venv's python, or nil before `make test` made it.
-    public static let python: String? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let path = root.appendingPathComponent(".build/venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
-    }()
-
     public struct SetupError: Error, CustomStringConvertible {
         public let description: String
     }
 
     public init(root: URL, tls: (certificate: String, key: String)? = nil, rate: Int? = nil) throws {
-        guard let python = FTPServer.python else {
+        guard let python = TestVenv.python else {
             throw SetupError(description: "no .build/venv/bin/python: run `make test`, which makes it with pyftpdlib")
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

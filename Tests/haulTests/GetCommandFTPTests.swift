@@ -5,7 +5,7 @@ import Testing
 /// `haul get` over FTP and FTPS against a real FTP server (pyftpdlib, from `.build/venv`):
 /// sizes from `SIZE`, splitting and resume with `REST`, a missing file, logins, `.netrc`,
 /// active mode, and explicit TLS.
-@Suite("haul get over FTP", .serialized, .enabled(if: FTPServer.python != nil || Aria2pTools.required))
+@Suite("haul get over FTP", .serialized, .enabled(if: TestVenv.python != nil || Aria2pTools.required))
 struct GetCommandFTPTests {
     /// A scratch directory with a served folder `root` holding `name` of `size` pattern bytes.
     static func served(_ name: String, size: Int) throws -> (directory: URL, root: URL) {

@@ -1,4 +1,5 @@
 import Foundation
+import HaulTestSupport
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -97,12 +98,7 @@ final class DaemonProcess: Sendable {
 /// aria2p from PyPI, in the virtual environment `make test` makes under `.build/venv`.
 enum Aria2pTools {
     /// The environment's python, when it is there.
-    static let python: String? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let path = root.appendingPathComponent(".build/venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
-    }()
+    static var python: String? { TestVenv.python }
 
     /// Whether the suite runs in CI, where every tool `make test` installs must be there.
     static let required = ProcessInfo.processInfo.environment["CI"] == "true"
