@@ -16,7 +16,7 @@ enum Aria2Options {
         "max-mmap-limit", "max-resume-failure-tries", "max-upload-limit", "no-file-allocation-limit",
         "no-netrc", "no-want-digest-header", "parameterized-uri", "pause-metadata", "piece-length",
         "proxy-method", "realtime-chunk-checksum", "remove-control-file", "reuse-uri",
-        "rpc-save-upload-metadata", "stream-piece-selector", "uri-selector", "use-head",
+        "rpc-save-upload-metadata", "uri-selector", "use-head",
     ]
 
     /// aria2 options about BitTorrent or Metalink, which haul does not speak.

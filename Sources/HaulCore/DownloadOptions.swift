@@ -119,6 +119,9 @@ extension DownloadOptions {
         /// `ftp-pasv`: FTP in passive mode (the default); false asks the server to connect back
         /// (active mode, `PORT`/`EPRT`).
         public var ftpPasv: Bool?
+        /// `stream-piece-selector`: how a split download's connections share the file; `inorder`
+        /// fetches it front to back, to be played while it downloads.
+        public var streamPieceSelector: SegmentPlanner.Order?
         /// SFTP: the private key to log in with, the known-hosts file, or the host key's digest.
         public var sshPrivateKey: String?
         public var sshKnownHosts: String?
@@ -176,6 +179,11 @@ extension DownloadOptions {
             case "dry-run": dryRun = try Self.boolean(value)
             case "remote-time": remoteTime = try Self.boolean(value)
             case "ftp-pasv": ftpPasv = try Self.boolean(value)
+            case "stream-piece-selector":
+                guard let order = SegmentPlanner.Order(rawValue: value) else {
+                    throw OptionError("'\(value)' is not a piece order haul has: 'default' or 'inorder'")
+                }
+                streamPieceSelector = order
             case "ssh-private-key": sshPrivateKey = value
             case "ssh-known-hosts": sshKnownHosts = value
             case "ssh-host-key-md": sshHostKeyMD = try SSHHostKeyDigest(parsing: value)
@@ -229,6 +237,7 @@ extension DownloadOptions {
             fill(\.dryRun)
             fill(\.remoteTime)
             fill(\.ftpPasv)
+            fill(\.streamPieceSelector)
             fill(\.sshPrivateKey)
             fill(\.sshKnownHosts)
             fill(\.sshHostKeyMD)
@@ -264,6 +273,7 @@ extension DownloadOptions {
                 ("conditional-get", conditionalGet.map(String.init)), ("continue", continueExisting.map(String.init)),
                 ("dry-run", dryRun.map(String.init)),
                 ("remote-time", remoteTime.map(String.init)), ("ftp-pasv", ftpPasv.map(String.init)),
+                ("stream-piece-selector", streamPieceSelector?.rawValue),
                 ("ssh-private-key", sshPrivateKey), ("ssh-known-hosts", sshKnownHosts),
                 ("ssh-host-key-md", sshHostKeyMD?.description), ("gid", gid),
             ]
@@ -299,74 +309,6 @@ extension DownloadOptions {
             let name = header.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces).lowercased()
             return ["authorization", "cookie", "auth", "token", "key", "secret", "passw", "session", "credential"]
                 .contains { name.contains($0) }
-        }
-
-        // MARK: - Value parsing
-
-        /// A file name relative to `dir` that cannot leave it: no absolute path, no `..`, no
-        /// control characters (a queue file may come from someone else).
-        private static func relativeName(_ value: String) throws(OptionError) -> String {
-            let name = try nonEmpty(value)
-            guard !name.hasPrefix("/"), !name.split(separator: "/").contains(".."),
-                !name.unicodeScalars.contains(where: TextSanitizer.isUnsafe)
-            else {
-                throw OptionError(
-                    "'\(TextSanitizer.visible(name))' must be a name inside the download directory "
-                        + "(no leading /, no .., no control characters)")
-            }
-            return name
-        }
-
-        /// A proxy: `host:port`, or a URL whose scheme libcurl takes for a proxy.
-        private static func proxy(_ value: String) throws(OptionError) -> String {
-            let proxy = try nonEmpty(value)
-            let shown = TextSanitizer.visible(URIText.shown(proxy, includingSecrets: false))
-            guard let separator = proxy.range(of: "://") else {
-                guard URL(string: "http://" + proxy)?.host != nil else {
-                    throw OptionError("'\(shown)' is not a proxy (host:port or a URL such as socks5h://host:1080)")
-                }
-                return proxy
-            }
-            let scheme = proxy[..<separator.lowerBound].lowercased()
-            guard Proxies.schemes.contains(scheme), URL(string: proxy)?.host != nil else {
-                throw OptionError(
-                    "'\(shown)' is not a proxy: "
-                        + "its scheme must be one of \(Proxies.schemes.sorted().joined(separator: ", "))")
-            }
-            return proxy
-        }
-
-        private static func nonEmpty(_ value: String) throws(OptionError) -> String {
-            guard !value.isEmpty else { throw OptionError("must not be empty") }
-            return value
-        }
-
-        private static func integer(_ value: String, in range: ClosedRange<Int>) throws(OptionError) -> Int {
-            guard let number = Int(value), range.contains(number) else {
-                throw OptionError("'\(value)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
-            }
-            return number
-        }
-
-        private static func size(_ value: String, atLeast minimum: Int64) throws(OptionError) -> Int64 {
-            let bytes: Int64
-            do {
-                bytes = try ByteCount.parse(value)
-            } catch {
-                throw OptionError(error.description)
-            }
-            guard bytes >= minimum else {
-                throw OptionError("'\(value)' is below the minimum of \(ByteCount.format(minimum))")
-            }
-            return bytes
-        }
-
-        private static func boolean(_ value: String) throws(OptionError) -> Bool {
-            switch value {
-            case "true": return true
-            case "false": return false
-            default: throw OptionError("'\(value)' is not true or false")
-            }
         }
     }
 }

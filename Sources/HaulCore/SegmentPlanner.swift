@@ -6,7 +6,18 @@
 /// races the slowest segment's tail, and a connection far slower than the others is dropped so
 /// its range can be taken over. Pure: it sees segments and returns decisions, so every rule is
 /// a unit test.
+///
+/// In order (`--stream-piece-selector=inorder`), every cut is made a piece (`minSplitSize`)
+/// after where the front-most work starts, never in the middle: the connections fetch the file
+/// front to back, a piece each, so it can be played while it downloads.
 public struct SegmentPlanner: Sendable {
+    /// Where connections cut the file: halves of the largest part (fastest overall), or pieces
+    /// from the front (aria2's `inorder` piece selector).
+    public enum Order: String, Sendable, CaseIterable {
+        case spread = "default"
+        case inOrder = "inorder"
+    }
+
     /// One connection's share: bytes `start..<end`, written up to `next` so far.
     public struct Segment: Equatable, Sendable {
         public let id: Int
@@ -75,44 +86,58 @@ public struct SegmentPlanner: Sendable {
     public let minSplitSize: Int64
     public let maxConnections: Int
     public let patience: Patience
+    public let order: Order
     /// Ranges start on multiples of this, so writes stay aligned.
     public static let alignment: Int64 = 16 * 1024
 
-    public init(length: Int64, minSplitSize: Int64, maxConnections: Int, patience: Patience = Patience()) {
+    public init(
+        length: Int64, minSplitSize: Int64, maxConnections: Int, patience: Patience = Patience(),
+        order: Order = .spread
+    ) {
         self.length = length
         self.minSplitSize = max(minSplitSize, SegmentPlanner.alignment)
         self.maxConnections = max(maxConnections, 1)
         self.patience = patience
+        self.order = order
     }
 
     // MARK: - Starting
 
-    /// The first ranges for a file of which `completed` is already on disk: the gaps, the
-    /// largest halved while there are connections to spare and both halves stay at least
-    /// `minSplitSize`.
+    /// The first ranges for a file of which `completed` is already on disk: the gaps, cut while
+    /// there are connections to spare and both parts stay at least `minSplitSize` (the largest
+    /// halved; in order, a piece cut off the front of the last).
     public func initialRanges(completed: ByteRanges) -> [Range<Int64>] {
         var ranges = completed.gaps(upTo: length)
         guard !ranges.isEmpty else { return [] }
-        while ranges.count < maxConnections,
-            let index = ranges.indices.max(by: { ranges[$0].count < ranges[$1].count }),
-            let middle = splitPoint(of: ranges[index])
-        {
+        while ranges.count < maxConnections, let index = rangeToCut(ranges), let cut = cutPoint(of: ranges[index]) {
             let range = ranges[index]
-            ranges[index] = range.lowerBound..<middle
-            ranges.insert(middle..<range.upperBound, at: index + 1)
+            ranges[index] = range.lowerBound..<cut
+            ranges.insert(cut..<range.upperBound, at: index + 1)
         }
-        return ranges.sorted { $0.lowerBound < $1.lowerBound }
+        return ranges
+    }
+
+    /// Which of `ranges` (in file order) the next cut goes into.
+    private func rangeToCut(_ ranges: [Range<Int64>]) -> Int? {
+        switch order {
+        case .spread: ranges.indices.max { ranges[$0].count < ranges[$1].count }
+        case .inOrder: ranges.indices.last { cutPoint(of: ranges[$0]) != nil }
+        }
     }
 
     // MARK: - Work stealing
 
-    /// For a connection that is free: half of the segment with the most left to fetch, if both
-    /// halves stay at least `minSplitSize`.
+    /// For a connection that is free: half of the segment with the most left to fetch (in order:
+    /// what lies a piece beyond where the last segment is), if both parts stay at least
+    /// `minSplitSize`.
     public func steal(from segments: [Segment]) -> Split? {
-        guard let largest = segments.max(by: { $0.remaining < $1.remaining }),
-            let middle = splitPoint(of: largest.next..<largest.end)
-        else { return nil }
-        return Split(victim: largest.id, newEnd: middle, range: middle..<largest.end)
+        let victim =
+            switch order {
+            case .spread: segments.max { $0.remaining < $1.remaining }
+            case .inOrder: segments.filter { cutPoint(of: $0.next..<$0.end) != nil }.max { $0.end < $1.end }
+            }
+        guard let victim, let cut = cutPoint(of: victim.next..<victim.end) else { return nil }
+        return Split(victim: victim.id, newEnd: cut, range: cut..<victim.end)
     }
 
     /// Near the end, when nothing can be split: the second half of what the segment that will
@@ -145,11 +170,16 @@ public struct SegmentPlanner: Sendable {
 
     // MARK: - Pieces
 
-    /// Where to cut `range` in two halves of at least `minSplitSize`, aligned; nil if it cannot.
-    func splitPoint(of range: Range<Int64>) -> Int64? {
+    /// Where to cut `range` in two parts of at least `minSplitSize`, aligned: in the middle, or
+    /// in order a piece after its start; nil if it cannot.
+    func cutPoint(of range: Range<Int64>) -> Int64? {
         guard Int64(range.count) >= 2 * minSplitSize else { return nil }
-        let middle = range.lowerBound + Int64(range.count) / 2
-        let aligned = middle - middle % SegmentPlanner.alignment
+        let alignment = SegmentPlanner.alignment
+        let aligned =
+            switch order {
+            case .spread: (range.lowerBound + Int64(range.count) / 2) / alignment * alignment
+            case .inOrder: (range.lowerBound + minSplitSize + alignment - 1) / alignment * alignment
+            }
         guard aligned - range.lowerBound >= minSplitSize, range.upperBound - aligned >= minSplitSize else { return nil }
         return aligned
     }

@@ -92,6 +92,7 @@ struct QueueOptions: ParsableArguments {
         options.split = connections.split
         options.maxConnectionPerServer = connections.maxConnectionPerServer
         options.minSplitSize = connections.minSplitSize
+        options.streamPieceSelector = connections.streamPieceSelector
         options.maxDownloadLimit = connections.maxDownloadLimit
         options.lowestSpeedLimit = connections.lowestSpeedLimit
         options.userAgent = http.userAgent

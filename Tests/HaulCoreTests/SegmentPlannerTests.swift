@@ -71,4 +71,43 @@ struct SegmentPlannerTests {
         #expect(planner.laggards(in: [segment(1, speed: 4e6), segment(2, speed: 0, age: 20, idle: 12)]) == [2])
         #expect(planner.laggards(in: [segment(1, speed: 1e3)]) == [], "one connection is never judged against itself")
     }
+
+    @Test(
+        "in order, every cut is a piece after the front-most work: the first split, then each steal",
+        arguments: [
+            // (completed, first ranges in MiB)
+            ([], [0..<4, 4..<8, 8..<12, 12..<64]),
+            ([0..<10], [10..<14, 14..<18, 18..<22, 22..<64]),
+            ([4..<10, 20..<64], [0..<4, 10..<14, 14..<20]),
+            ([0..<60], [60..<64]),
+        ] as [([Range<Int64>], [Range<Int64>])])
+    func inOrderFirstSplit(completed: [Range<Int64>], expected: [Range<Int64>]) {
+        let planner = SegmentPlanner(length: 64 * mib, minSplitSize: 4 * mib, maxConnections: 4, order: .inOrder)
+        let inMiB = { (ranges: [Range<Int64>]) in ranges.map { $0.lowerBound * mib..<$0.upperBound * mib } }
+        let ranges = planner.initialRanges(completed: ByteRanges(inMiB(completed)))
+        #expect(ranges == inMiB(expected))
+    }
+
+    @Test("in order, a free connection takes what lies a piece beyond where the last segment is")
+    func inOrderSteal() {
+        let planner = SegmentPlanner(length: 64 * mib, minSplitSize: 4 * mib, maxConnections: 4, order: .inOrder)
+        let segments = [
+            SegmentPlanner.Segment(id: 1, start: 4 * mib, next: 6 * mib, end: 8 * mib),
+            SegmentPlanner.Segment(id: 2, start: 8 * mib, next: 9 * mib, end: 12 * mib),
+            SegmentPlanner.Segment(id: 3, start: 12 * mib, next: 13 * mib, end: 64 * mib),
+        ]
+        #expect(
+            planner.steal(from: segments)
+                == SegmentPlanner.Split(victim: 3, newEnd: 17 * mib, range: 17 * mib..<64 * mib),
+            "not half of the largest, which the default order takes")
+        let spread = SegmentPlanner(length: 64 * mib, minSplitSize: 4 * mib, maxConnections: 4)
+        #expect(spread.steal(from: segments)?.newEnd == 38 * mib + 512 * 1024)
+        let nearEnd = [
+            SegmentPlanner.Segment(id: 1, start: 0, next: 10 * mib, end: 60 * mib),
+            SegmentPlanner.Segment(id: 2, start: 60 * mib, next: 61 * mib, end: 64 * mib),
+        ]
+        #expect(
+            planner.steal(from: nearEnd)?.range == 14 * mib..<60 * mib,
+            "when the last segment is too short to cut, the last one that can be cut is")
+    }
 }

@@ -101,6 +101,30 @@ struct SplitDownloadTests {
         #expect(harness.recorder.latest(id)?.attempts == 1)
     }
 
+    @Test("in order (--stream-piece-selector=inorder), pieces are asked for front to back and the start stays whole")
+    func inOrder() async throws {
+        var options = try splitting(4)
+        try options.set("stream-piece-selector", "inorder")
+        // No laggard is replaced here: a replacement fetches the rest of an earlier piece.
+        let harness = try QueueHarness(defaults: options, patience: SegmentPlanner.Patience(grace: 600, stall: 600))
+        defer { harness.cleanUp() }
+        let key = UUID().uuidString
+        let size: Int64 = 16_000_000
+        let id = try harness.add(FaultServer.shared().url("/file/\(size)?key=\(key)&pace=131072"), [("out", "o.bin")])
+        try await expectWhole(harness, id, "o.bin", size: Int(size))
+        let starts = try closedRanges(key).map(\.first)
+        #expect(starts.count >= 6, "\(starts)")
+        // Each piece starts after the last, but for tail races in the last pieces in flight.
+        let backwards = zip(starts, starts.dropFirst()).filter { $0 >= $1 }.map(\.1)
+        #expect(backwards.allSatisfy { Int64($0) >= size - 4 * 1_048_576 }, "in order: \(starts)")
+        // Spread over four connections, the file's quarters would fill at once: 12 MB beyond a
+        // whole start near the end. In order, no more than the pieces in flight are.
+        let window: Int64 = 4 * 1_048_576 + 524_288
+        #expect(!harness.recorder.showed(id) { download, _ in
+            download.completed.count - download.completed.prefixLength > window
+        }, "more than four pieces were ever ahead of the whole start")
+    }
+
     @Test("a connection far slower than the others is dropped and its range taken over where it stopped")
     func slowConnectionReplaced() async throws {
         let patience = SegmentPlanner.Patience(grace: 0.5, laggardFraction: 0.1, stall: 10, checkEvery: 0.1)

@@ -30,9 +30,7 @@ extension QueueCore {
         guard limit > 1, total > 0, validator != nil, !state.noSplit.contains(download.id), !response.isMultipartPart,
             response.statusCode == 206 || response.headers["Accept-Ranges"]?.lowercased() == "bytes"
         else { return nil }
-        let planner = SegmentPlanner(
-            length: total, minSplitSize: options.minSplitSize ?? 20 << 20, maxConnections: limit,
-            patience: configuration.patience)
+        let planner = planner(options, length: total, maxConnections: limit)
         var completed = offset == 0 ? ByteRanges() : download.completed
         completed.insert(0..<offset)
         let ranges = planner.initialRanges(completed: completed)
@@ -62,10 +60,15 @@ extension QueueCore {
         let options = options(of: download)
         let limit = QueueCore.splitLimit(options, mirrors: download.uris.count)
         guard limit > 1, total > 0 else { return false }
-        let planner = SegmentPlanner(
-            length: total, minSplitSize: options.minSplitSize ?? 20 << 20, maxConnections: limit,
-            patience: configuration.patience)
-        return planner.initialRanges(completed: ByteRanges()).count > 1
+        return planner(options, length: total, maxConnections: limit).initialRanges(completed: ByteRanges()).count > 1
+    }
+
+    /// The segment planner for a file of `length` bytes with these options (`-k`, the piece
+    /// order) over at most `maxConnections`.
+    private func planner(_ options: DownloadOptions, length: Int64, maxConnections: Int) -> SegmentPlanner {
+        SegmentPlanner(
+            length: length, minSplitSize: options.minSplitSize ?? 20 << 20, maxConnections: maxConnections,
+            patience: configuration.patience, order: options.streamPieceSelector ?? .spread)
     }
 
     /// The first connection's request, then one for each other usable URI of the download.

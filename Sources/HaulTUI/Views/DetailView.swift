@@ -4,8 +4,8 @@ import HaulCore
 
 /// The selected download in full, below the queue: URIs, destination, state and attempts, the
 /// HTTP status and key headers, the redirect chain, the last error, dropped mirrors, a split
-/// download's live connections (range, progress, speed, mirror), the checksum, and a map of
-/// its byte ranges. Everything a server sent is drawn with control characters made visible.
+/// download's live connections (range, progress, speed, mirror), how much of the start is
+/// contiguous, the checksum, and a map of its byte ranges. Everything a server sent is drawn with control characters made visible.
 enum DetailView {
     static func draw(_ state: AppState, into grid: inout CellGrid, top: Int) {
         let height = state.detailHeight
@@ -29,6 +29,7 @@ enum DetailView {
             status += ", \(ByteCount.format(download.bytesDone)) of \(ByteCount.format(download.totalBytes))"
         }
         lines.append(("state", status, QueueListView.role(of: download.state)))
+        if let contiguous = contiguousStart(download) { lines.append(("from the start", contiguous, .row)) }
         if let error = download.lastError {
             // Wrapped, on up to three lines: the end of an error says what to do.
             let width = max(grid.width - labelWidth - 2, 10)
@@ -81,6 +82,16 @@ enum DetailView {
             grid.put(line.1, x: labelWidth + 1, y: y, role: line.2)
         }
         drawRangeMap(download, y: rangeRow, labelWidth: labelWidth, grid: &grid)
+    }
+
+    /// How much of the file's start is on disk without a gap (what a player can read while the
+    /// rest downloads, with `--stream-piece-selector=inorder`), for an unfinished file of known
+    /// size that has a part.
+    private static func contiguousStart(_ download: Download) -> String? {
+        guard download.totalBytes > 0, download.state != .complete, !download.completed.isEmpty else { return nil }
+        let prefix = download.completed.prefixLength
+        let percent = prefix * 100 / download.totalBytes
+        return "\(ByteCount.format(prefix)) contiguous (\(percent)%)"
     }
 
     /// The path the file has, or will have: the directory and the name `out` gives, else the

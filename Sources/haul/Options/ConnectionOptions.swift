@@ -1,4 +1,5 @@
 import ArgumentParser
+import HaulCore
 
 // MARK: - ConnectionOptions
 
@@ -28,6 +29,15 @@ struct ConnectionOptions: ParsableArguments {
         help: ArgumentHelp("No segment smaller than this is started, e.g. 1M (default 20M).", valueName: "size"),
         transform: OptionValue.of("min-split-size", \.minSplitSize))
     var minSplitSize: Int64?
+
+    @Option(
+        name: .customLong("stream-piece-selector"),
+        help: ArgumentHelp(
+            "inorder: a split download is fetched front to back, a -k piece per connection, so it "
+                + "can be played while it downloads (default: halves of the largest part).",
+            valueName: "order"),
+        transform: OptionValue.of("stream-piece-selector", \.streamPieceSelector))
+    var streamPieceSelector: SegmentPlanner.Order?
 
     @Option(
         name: .customLong("max-connections-per-host"),
