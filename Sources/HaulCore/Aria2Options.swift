@@ -31,6 +31,7 @@ enum Aria2Options {
 
     /// The warning for an option line haul does not use, or nil when it is one haul sets.
     static func warning(for name: String) -> String? {
+        if DownloadHooks.isHookOption(name) { return DownloadHooks.refusal(of: name, in: "a queue file") + "; ignored" }
         if isBitTorrentOrMetalink(name) { return "option '\(name)' is for BitTorrent or Metalink; ignored" }
         if notImplemented.contains(name) { return "aria2's option '\(name)' is not one haul implements; ignored" }
         return nil

@@ -1,3 +1,5 @@
+import HaulCore
+
 // MARK: - RPCParams
 
 /// A call's parameters (its secret already taken off), read by position; a missing or
@@ -50,7 +52,8 @@ struct RPCParams {
     }
 
     /// Options as an object of names to values; a value may be a string, a number, a boolean or
-    /// (for options given more than once, such as `header`) an array of strings.
+    /// (for options given more than once, such as `header`) an array of strings. A hook
+    /// (`on-download-complete`…) is refused: its text would run as the daemon's user.
     func options(_ index: Int) throws(RPCError) -> [(String, String)] {
         guard let value = optional(index), value != .null else { return [] }
         guard let object = value.object else {
@@ -58,6 +61,9 @@ struct RPCParams {
         }
         var pairs: [(String, String)] = []
         for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+            if DownloadHooks.isHookOption(name) {
+                throw RPCError(DownloadHooks.refusal(of: RPCError.shown(name), in: "an RPC client"))
+            }
             let texts: [String]? =
                 switch value {
                 case .string(let text): [text]

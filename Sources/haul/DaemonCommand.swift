@@ -30,12 +30,14 @@ struct DaemonCommand: ParsableCommand {
         let configuration = try options.configuration(warn: report)
         try options.startCookies(report: report)
         let hub = NotificationHub()
+        let hooks = try options.hookRunner(report: report)
         let quiet = options.basic.quiet
         let stored = try options.openStore(
             at: options.stateDirectoryPath, configuration: configuration,
             maxDownloadResults: options.basic.maxDownloadResult, report: report,
             onStoreError: { report("\($0)") },
             onEvent: { event in
+                hooks?.handle(event)
                 if !quiet, let line = DaemonLog.line(for: event) {
                     FileHandle.standardError.write(Data((line + "\n").utf8))
                 }
@@ -77,6 +79,7 @@ struct DaemonCommand: ParsableCommand {
             }
         }
         stored.flush()
+        hooks?.waitForRunning()
         _ = options.keepCookies(report: report)
     }
 

@@ -65,13 +65,18 @@ struct GetCommand: ParsableCommand {
             return
         }
         let storeFailed = Mutex(false)
+        let hooks = try options.hookRunner { reporter.report("haul: \($0)") }
         try options.startCookies { reporter.report($0) }
         let stored = try options.openStore(
             at: options.getStateDirectoryPath, configuration: configuration, report: { reporter.report($0) },
             onStoreError: { error in
                 storeFailed.withLock { $0 = true }
                 reporter.report("\(error)")
-            }, onEvent: { reporter.handle($0) })
+            },
+            onEvent: { event in
+                hooks?.handle(event)
+                reporter.handle(event)
+            })
         let queue = stored.queue
         let ids: [String]
         // Saved by an earlier run that was stopped before it could end cleanly.
@@ -102,6 +107,7 @@ struct GetCommand: ParsableCommand {
             reportAlreadySaved(ids, count: alreadySaved, in: queue, to: reporter)
         }
         let completed = withExtendedLifetime(interruptHandlers) { reporter.waitUntilDone(count: running) }
+        hooks?.waitForRunning()
         // Finished downloads leave the stored queue; the store's history keeps them.
         queue.remove(queue.ids(in: [.complete]))
         stored.flush()
@@ -136,6 +142,9 @@ struct GetCommand: ParsableCommand {
         } catch {
             reporter.report("haul: the running haul refused the downloads: \(error)")
             throw ExitCode(1)
+        }
+        if try options.hookRunner(report: { _ in }) != nil {
+            reporter.report("haul: the hooks given here are not handed over; the running haul runs its own")
         }
         reporter.report(
             "handed \(gids.count) download\(gids.count == 1 ? "" : "s") to the haul running on "

@@ -19,6 +19,7 @@ struct QueueOptions: ParsableArguments {
     @OptionGroup(title: "Proxy") var proxy: ProxyOptions
     @OptionGroup(title: "TLS") var tls: CertificateOptions
     @OptionGroup(title: "SFTP") var ssh: SSHArguments
+    @OptionGroup(title: "Hooks") var hooks: HookArguments
 
     // MARK: - Validation
 
@@ -182,6 +183,13 @@ struct QueueOptions: ParsableArguments {
         for problem in stored.problems { report(problem) }
         stored.queue.setMaxOverallDownloadLimit(overallLimit())
         return stored
+    }
+
+    /// The hooks' runner, reporting failures through `report`; nil when no hook is set.
+    func hookRunner(report: @escaping @Sendable (String) -> Void) throws -> HookRunner? {
+        let given = try hooks.hooks(directory: basic.dir)
+        guard !given.isEmpty else { return nil }
+        return HookRunner(hooks: given, report: report)
     }
 
     // MARK: - Cookies

@@ -90,6 +90,7 @@ struct UICommand: ParsableCommand {
         let inbox = EventInbox()
         let hub = NotificationHub()
         let configuration = try options.configuration { notices.append($0) }
+        let hooks = try options.hookRunner { inbox.postNotice($0, isError: true) }
         try options.startCookies { notices.append($0) }
         // The store first (a failure is printed on a plain terminal), then the screen; the
         // stored downloads start once it is up.
@@ -98,6 +99,7 @@ struct UICommand: ParsableCommand {
             maxDownloadResults: options.basic.maxDownloadResult, report: { notices.append($0) },
             onStoreError: { inbox.postError("\($0)") },
             onEvent: { event in
+                hooks?.handle(event)
                 inbox.post(event)
                 if let notification = Aria2Notification(event) { hub.post(notification) }
             })
@@ -143,6 +145,7 @@ struct UICommand: ParsableCommand {
             try? stats.report.write(toFile: frameStats, atomically: true, encoding: .utf8)
         }
         stored.flush()
+        hooks?.waitForRunning()
         _ = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let unfinished = stored.queue.count(in: [.queued, .active, .paused])
         if unfinished > 0 {

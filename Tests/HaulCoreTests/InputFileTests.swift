@@ -151,6 +151,7 @@ struct InputFileTests {
              max-connection-per-server=1
              file-allocation=prealloc
              always-resume=true
+             on-download-complete=/tmp/evil
             """)
         #expect(result.entries.count == 1 && result.rejectedLines == 0)
         #expect(result.entries.first?.options.gid == "2089b05ecca3d829" && result.entries.first?.options.split == 5)
@@ -160,6 +161,8 @@ struct InputFileTests {
             messages == [
                 "q.txt:7: warning: aria2's option 'file-allocation' is not one haul implements; ignored",
                 "q.txt:8: warning: aria2's option 'always-resume' is not one haul implements; ignored",
+                "q.txt:9: warning: option 'on-download-complete' runs a command as you: haul takes it from its "
+                    + "command line or config file, never from a queue file; ignored",
             ])
     }
 

