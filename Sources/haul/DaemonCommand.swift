@@ -66,6 +66,10 @@ struct DaemonCommand: ParsableCommand {
         let local = LocalSocket.serve(
             stored.queue, stateDirectory: options.stateDirectoryPath, settings: settings, hub: hub, report: report)
         stored.restoreAll(adding: entries)
+        let scheduler = options.startSchedule(on: stored.queue) { status in
+            report("bandwidth schedule: \(status)")
+        }
+        defer { scheduler?.stop() }
         let handlers = StopSignals.handle([SIGINT, SIGTERM]) { stop.signal() }
         withExtendedLifetime(handlers) { stop.wait() }
         report("stopping")

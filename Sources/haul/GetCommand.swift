@@ -78,6 +78,8 @@ struct GetCommand: ParsableCommand {
                 reporter.handle(event)
             })
         let queue = stored.queue
+        let scheduler = options.startSchedule(on: queue) { reporter.report("bandwidth schedule: \($0)") }
+        defer { scheduler?.stop() }
         let ids: [String]
         // Saved by an earlier run that was stopped before it could end cleanly.
         var alreadySaved = 0

@@ -192,6 +192,18 @@ struct QueueOptions: ParsableArguments {
         return HookRunner(hooks: given, report: report)
     }
 
+    /// With `--bandwidth-schedule`, the scheduler that keeps `queue`'s overall limit to it,
+    /// started; `onStatus` hears each change.
+    func startSchedule(
+        on queue: DownloadQueue, onStatus: @escaping @Sendable (BandwidthScheduler.Status) -> Void
+    ) -> BandwidthScheduler? {
+        guard let schedule = connections.bandwidthSchedule else { return nil }
+        let scheduler = BandwidthScheduler(
+            schedule, fallback: overallLimit(), apply: { queue.setMaxOverallDownloadLimit($0) }, onStatus: onStatus)
+        scheduler.start()
+        return scheduler
+    }
+
     // MARK: - Cookies
 
     /// Turns cookies on for the run when --load-cookies or --save-cookies asks (all downloads

@@ -123,6 +123,8 @@ struct UICommand: ParsableCommand {
         let limit = options.overallLimit()
         let queueFileLimit = options.queueFileLimit()
         stored.restoreAll(adding: entries)
+        let scheduler = options.startSchedule(on: stored.queue) { inbox.postSchedule($0) }
+        defer { scheduler?.stop() }
 
         CrashGuard.arm()
         let runner = AppRunner(

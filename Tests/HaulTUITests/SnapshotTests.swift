@@ -1,3 +1,4 @@
+import Foundation
 import HaulCore
 import Testing
 
@@ -53,6 +54,27 @@ struct SnapshotTests {
         var state = Fixtures.state(width: 80, height: 24)
         _ = state.reduce(.keys([.character("/")] + "list".map { .character($0) } + [.enter, .enter]))
         expectSnapshot(ScreenRenderer.render(state), named: "filter-detail-80x24")
+    }
+
+    @Test("with a bandwidth schedule the header says when the limit changes and to what, as room allows")
+    func schedule() throws {
+        let now = Date(timeIntervalSince1970: 1_795_500_000)
+        let status = BandwidthScheduler.Status(
+            limit: 1_048_576, nextChange: now.addingTimeInterval(3 * 3600), nextLimit: nil)
+        var wide = Fixtures.state(width: 120, height: 40)
+        var narrow = Fixtures.state(width: 80, height: 24)
+        for index in [0, 1] {
+            var state = index == 0 ? wide : narrow
+            state.timeZone = try #require(TimeZone(identifier: "UTC"))
+            _ = state.reduce(.tick(now))
+            _ = state.reduce(.scheduledLimit(status))
+            if index == 0 { wide = state } else { narrow = state }
+        }
+        let wideHeader = ScreenRenderer.render(wide).line(0)
+        #expect(wideHeader.hasSuffix("limit 1.0 MiB/s until 09:00, then none "), "\(wideHeader)")
+        expectSnapshot(ScreenRenderer.render(narrow), named: "schedule-80x24")
+        _ = narrow.reduce(.scheduledLimit(BandwidthScheduler.Status(limit: nil, nextChange: nil, nextLimit: nil)))
+        #expect(narrow.message?.text == "bandwidth schedule: no limit", "a change after the first is told")
     }
 
     @Test("the help screen lists every key")

@@ -80,6 +80,7 @@ public final class AppRunner {
             }
             if let notice = taken.notices.last { notify(notice.text, isError: notice.isError) }
             if let sorted = taken.sortedRows { _ = state.reduce(.rowsSorted(sorted)) }
+            if let status = taken.schedule { _ = state.reduce(.scheduledLimit(status)) }
             if taken.changesScreen { dirty = true }
             let now = ProcessInfo.processInfo.systemUptime
             if now - lastTick >= 1 {

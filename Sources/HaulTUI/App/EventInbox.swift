@@ -14,6 +14,7 @@ public final class EventInbox: Sendable {
         var notices: [Notice] = []
         var theme: Theme?
         var sortedRows: RowSortResult?
+        var schedule: BandwidthScheduler.Status?
         var stopRequested = false
     }
 
@@ -52,6 +53,11 @@ public final class EventInbox: Sendable {
         contents.withLock { $0.sortedRows = result }
     }
 
+    /// Files the bandwidth schedule's new limit; only the latest is kept. Any thread.
+    public func postSchedule(_ status: BandwidthScheduler.Status) {
+        contents.withLock { $0.schedule = status }
+    }
+
     /// Asks the loop to quit at its next turn; any thread.
     public func requestStop() {
         contents.withLock { $0.stopRequested = true }
@@ -63,10 +69,13 @@ public final class EventInbox: Sendable {
         var notices: [Notice]
         var theme: Theme?
         var sortedRows: RowSortResult?
+        var schedule: BandwidthScheduler.Status?
         var stop: Bool
 
         /// Whether anything here changes the screen.
-        var changesScreen: Bool { !events.isEmpty || !notices.isEmpty || theme != nil || sortedRows != nil }
+        var changesScreen: Bool {
+            !events.isEmpty || !notices.isEmpty || theme != nil || sortedRows != nil || schedule != nil
+        }
     }
 
     /// Everything filed since the last call, and whether a stop was asked for.
@@ -77,10 +86,11 @@ public final class EventInbox: Sendable {
                 contents.notices.removeAll()
                 contents.theme = nil
                 contents.sortedRows = nil
+                contents.schedule = nil
             }
             return Taken(
                 events: contents.events, notices: contents.notices, theme: contents.theme,
-                sortedRows: contents.sortedRows, stop: contents.stopRequested)
+                sortedRows: contents.sortedRows, schedule: contents.schedule, stop: contents.stopRequested)
         }
     }
 }

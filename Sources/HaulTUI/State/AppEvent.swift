@@ -20,6 +20,9 @@ public enum AppEvent: Sendable {
     case scanRows
     /// The rows of a `RowSortRequest`, sorted off the UI thread.
     case rowsSorted(RowSortResult)
+    /// The bandwidth schedule's limit came into force (`--bandwidth-schedule`), changing next
+    /// at the time it says.
+    case scheduledLimit(BandwidthScheduler.Status)
 }
 
 // MARK: - Effect

@@ -41,6 +41,12 @@ extension AppState {
         case .notice(let text, let isError):
             message = Message(text: text, isError: isError)
             return []
+        case .scheduledLimit(let status):
+            let changed = schedule != nil
+            globalLimit = status.limit
+            schedule = status
+            if changed { message = Message(text: "bandwidth schedule: \(limitSummary(.whenAndNext))", isError: false) }
+            return []
         case .scanRows:
             scanRows()
             return []

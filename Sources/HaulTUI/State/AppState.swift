@@ -144,6 +144,11 @@ public struct AppState: Sendable {
     /// Total speed, one sample a second, oldest first, at most `historyLength`.
     public internal(set) var speedHistory: [Double] = []
     public internal(set) var globalLimit: Int64?
+    /// The bandwidth schedule's latest word, when one is set: the header says when the limit
+    /// changes next.
+    public internal(set) var schedule: BandwidthScheduler.Status?
+    /// The time zone the header's times are shown in.
+    public var timeZone = TimeZone.current
     /// Downloads refused by their server whose user was already asked for credentials: asked
     /// once per refusal (`u` asks again).
     var credentialsAsked: Set<String> = []
@@ -169,6 +174,13 @@ public struct AppState: Sendable {
     }
 
     // MARK: - Reading
+
+    /// The overall limit as the header says it (`limit 1.0 MiB/s`, `no limit`), with as much of
+    /// the bandwidth schedule's next change as `detail` asks.
+    public func limitSummary(_ detail: BandwidthScheduler.Status.Detail) -> String {
+        guard let schedule else { return BandwidthScheduler.Status.limitText(globalLimit) }
+        return schedule.summary(limit: globalLimit, detail: detail, now: now, timeZone: timeZone)
+    }
 
     public var totalSpeed: Double { activeSpeeds.values.reduce(0, +) }
 

@@ -3,14 +3,12 @@ import HaulCore
 // MARK: - HeaderView
 
 /// Rows 0 and 1: counts by state (only those that fit whole), total speed and the global
-/// limit; then the speed of the last minute as a graph, and on the right the bytes received of
+/// limit (with a bandwidth schedule, when it changes next and to what); then the speed of the last minute as a graph, and on the right the bytes received of
 /// all known sizes with the overall ETA, and the filter when one is on.
 enum HeaderView {
     static func draw(_ state: AppState, into grid: inout CellGrid) {
         grid.fill(x: 0, y: 0, count: grid.width, role: .header)
         grid.fill(x: 0, y: 1, count: grid.width, role: .header)
-        let limit = state.globalLimit.map { "limit \(ByteCount.format($0))/s" } ?? "no limit"
-        let right = "\(ScreenRenderer.speed(state.totalSpeed))  \(limit) "
         var x = grid.put(" haul ", x: 0, y: 0, role: .headerAccent)
         let parts: [(Download.State, String)] = [
             (.active, "active"), (.queued, "queued"), (.paused, "paused"),
@@ -24,8 +22,12 @@ enum HeaderView {
             guard x + DisplayWidth.of(text) <= grid.width else { break }
             x = grid.put(text, x: x, y: 0, role: stateKind == .failed && count > 0 ? .error : .header)
         }
-        let rightX = grid.width - DisplayWidth.of(right)
-        if rightX > x { grid.put(right, x: rightX, y: 0, role: .headerAccent) }
+        // The limit says when the schedule changes it, and to what, as far as room allows.
+        let speed = ScreenRenderer.speed(state.totalSpeed)
+        let forms = BandwidthScheduler.Status.Detail.allCases.map { "\(speed)  \(state.limitSummary($0)) " }
+        if let right = forms.first(where: { grid.width - DisplayWidth.of($0) > x }) {
+            grid.put(right, x: grid.width - DisplayWidth.of(right), y: 0, role: .headerAccent)
+        }
 
         var summary: [String] = []
         if !state.filter.isEmpty { summary.append("filter '\(TextSanitizer.visible(state.filter))'") }

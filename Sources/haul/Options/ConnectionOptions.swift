@@ -66,6 +66,15 @@ struct ConnectionOptions: ParsableArguments {
     var maxOverallDownloadLimit: Int64?
 
     @Option(
+        name: .customLong("bandwidth-schedule"),
+        help: ArgumentHelp(
+            "Overall limits by time, the first rule that matches winning: \"08:00-18:00 1M, "
+                + "sat-sun 10:00-22:00 5M, else unlimited\" (days optional; without else, the overall "
+                + "limit above applies).", valueName: "rules"),
+        transform: OptionValue.schedule)
+    var bandwidthSchedule: BandwidthSchedule?
+
+    @Option(
         name: .customLong("lowest-speed-limit"),
         help: ArgumentHelp("Retry a download slower than this (e.g. 10K) for --timeout seconds.", valueName: "speed"),
         transform: OptionValue.of("lowest-speed-limit", \.lowestSpeedLimit))

@@ -38,7 +38,7 @@ enum OptionValue {
     }
 
     /// The transform for a size that is not a download option (`10M`), above `minimum`.
-    static func size(above minimum: Int64 = -1) -> (String) throws -> Int64 {
+    static func size(above minimum: Int64 = -1) -> @Sendable (String) throws -> Int64 {
         { text in
             let bytes: Int64
             do {
@@ -48,6 +48,15 @@ enum OptionValue {
             }
             guard bytes > minimum else { throw ValidationError("must be more than \(minimum)") }
             return bytes
+        }
+    }
+
+    /// A bandwidth schedule, or why it is not one.
+    static func schedule(_ text: String) throws -> BandwidthSchedule {
+        do {
+            return try BandwidthSchedule(parsing: text)
+        } catch {
+            throw ValidationError("\(error)")
         }
     }
 
