@@ -122,6 +122,9 @@ extension DownloadOptions {
         /// `stream-piece-selector`: how a split download's connections share the file; `inorder`
         /// fetches it front to back, to be played while it downloads.
         public var streamPieceSelector: SegmentPlanner.Order?
+        /// haul's `priority` (-100 to 100, 0 when unset): a download is queued ahead of the
+        /// waiting downloads of lower priority.
+        public var priority: Int?
         /// SFTP: the private key to log in with, the known-hosts file, or the host key's digest.
         public var sshPrivateKey: String?
         public var sshKnownHosts: String?
@@ -179,6 +182,7 @@ extension DownloadOptions {
             case "dry-run": dryRun = try Self.boolean(value)
             case "remote-time": remoteTime = try Self.boolean(value)
             case "ftp-pasv": ftpPasv = try Self.boolean(value)
+            case "priority": priority = try Self.integer(value, in: -100...100)
             case "stream-piece-selector":
                 guard let order = SegmentPlanner.Order(rawValue: value) else {
                     throw OptionError("'\(value)' is not a piece order haul has: 'default' or 'inorder'")
@@ -238,6 +242,7 @@ extension DownloadOptions {
             fill(\.remoteTime)
             fill(\.ftpPasv)
             fill(\.streamPieceSelector)
+            fill(\.priority)
             fill(\.sshPrivateKey)
             fill(\.sshKnownHosts)
             fill(\.sshHostKeyMD)
@@ -273,7 +278,7 @@ extension DownloadOptions {
                 ("conditional-get", conditionalGet.map(String.init)), ("continue", continueExisting.map(String.init)),
                 ("dry-run", dryRun.map(String.init)),
                 ("remote-time", remoteTime.map(String.init)), ("ftp-pasv", ftpPasv.map(String.init)),
-                ("stream-piece-selector", streamPieceSelector?.rawValue),
+                ("stream-piece-selector", streamPieceSelector?.rawValue), ("priority", priority.map(String.init)),
                 ("ssh-private-key", sshPrivateKey), ("ssh-known-hosts", sshKnownHosts),
                 ("ssh-host-key-md", sshHostKeyMD?.description), ("gid", gid),
             ]

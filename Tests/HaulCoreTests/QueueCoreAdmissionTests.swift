@@ -48,6 +48,25 @@ struct QueueCoreAdmissionTests {
         #expect(core.send(.cancel("d3")) == ["cancel c2", "d3 cancelled", "d1 active", "start c3 d1 http://a.test/d1"])
     }
 
+    @Test("a download with a priority goes ahead of the waiting ones of lower priority, running ones aside")
+    func priority() {
+        var core = CoreHarness { $0.maxConcurrentDownloads = 1 }
+        #expect(core.add(["d1", "d2", "d3"]).first == "added d1,d2,d3")
+        #expect(
+            core.add(["urgent"], { $0.priority = 5 }) == ["added urgent", "moved urgent to 1"],
+            "ahead of d2 and d3, not of the running d1")
+        #expect(
+            core.add(["low", "high", "same"], { _ in }, { $0.options.priority = ["low": -1, "high": 9, "same": 5][$0.id] })
+                == ["added low,high,same", "moved high to 1", "moved same to 3"],
+            "by priority, then in the order added; a negative one stays behind all")
+        #expect(core.add(["plain"]) == ["added plain", "moved plain to 6"], "0 goes before -1")
+        #expect(
+            core.core.state.downloads.ids == ["d1", "high", "urgent", "same", "d2", "d3", "plain", "low"])
+        _ = core.answer(1, 200, ["Content-Length": "10"])
+        _ = core.name(1, "/dl/d1")
+        #expect(core.finish(1, as: "/dl/d1").suffix(2) == ["high active", "start c2 high http://a.test/high"])
+    }
+
     @Test("a download the store records whole is looked at, not fetched; what the look finds decides")
     func recordedWhole() {
         var core = CoreHarness()

@@ -147,6 +147,32 @@ struct GetQueueFileTests {
         #expect(session.contains(" gid="))
     }
 
+    @Test("a queue file's priority, speed limit and piece order are kept in the session, as aria2 keeps options")
+    func optionsKeptInSession() async throws {
+        let server = try FaultServer.shared()
+        let directory = try runner.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let list = """
+            \(server.url("/status/404"))
+              priority=3
+              max-download-limit=100K
+              stream-piece-selector=inorder
+            \(server.url("/status/410"))
+              priority=-2
+
+            """
+        try list.write(to: directory.appendingPathComponent("q.txt"), atomically: true, encoding: .utf8)
+        let run = try await runner.haul(
+            ["get", "-i", "q.txt", "-m", "1", "--save-session", "session.txt"], in: directory)
+        #expect(run.status != 0, "\(run.stderr)")
+        let session = try String(contentsOf: directory.appendingPathComponent("session.txt"), encoding: .utf8)
+        for line in [" priority=3", " max-download-limit=102400", " stream-piece-selector=inorder", " priority=-2"] {
+            #expect(session.contains(line), "\(line) in \(session)")
+        }
+        let again = try await runner.haul(["get", "-i", "session.txt", "-m", "1", "--dry-run"], in: directory)
+        #expect(!again.stderr.contains("warning"), "haul reads its own session without a warning: \(again.stderr)")
+    }
+
     @Test("a full disk fails that download clearly, keeps what was written, and the others finish")
     func diskFull() async throws {
         let server = try FaultServer.shared()

@@ -14,7 +14,36 @@ extension QueueCore {
         }
         state.downloads.append(&downloads)
         emit(.added(downloads))
+        if state.hasPriorities || downloads.contains(where: { $0.options.priority ?? 0 != 0 }) {
+            state.hasPriorities = true
+            queueByPriority(downloads, after: start)
+        }
         admit()
+    }
+
+    /// Moves each of `added` (the downloads from index `start` on) ahead of the first waiting
+    /// download before them of lower priority; those of one priority keep their order.
+    private mutating func queueByPriority(_ added: [Download], after start: Int) {
+        let priority = { (download: Download) in download.options.priority ?? 0 }
+        var inserted = 0
+        var scan = 0
+        for download in added.enumerated().sorted(by: {
+            (priority($0.element), -$0.offset) > (priority($1.element), -$1.offset)
+        }).map(\.element) {
+            // Where waiting downloads of lower priority begin, among those queued before.
+            while scan < start,
+                state.downloads[position: scan + inserted].state != .queued
+                    || priority(state.downloads[position: scan + inserted]) >= priority(download)
+            {
+                scan += 1
+            }
+            let target = scan + inserted
+            inserted += 1
+            guard let from = state.downloads.index(of: download.id), from != target else { continue }
+            state.downloads.move(download.id, to: target)
+            state.scanFrom = min(state.scanFrom, target)
+            emit(.moved(id: download.id, to: target))
+        }
     }
 
     /// Applies `change` when the download's state is one of `states`; an active download's

@@ -10,6 +10,9 @@ extension QueueCore {
         /// No download before this index of the queue order can be admitted now; it moves back
         /// when one becomes admittable again, so admission does not rescan a long queue.
         var scanFrom = 0
+        /// Whether a download with a priority was ever added: until then, downloads are added at
+        /// the end without a look at the others.
+        var hasPriorities = false
         /// The slot holder of every active download (so its count is the active count).
         var connections: [String: PlannedConnection] = [:]
         /// Active downloads per host (`QueueCore.hostKey`).

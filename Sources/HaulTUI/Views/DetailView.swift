@@ -71,6 +71,12 @@ enum DetailView {
                 lines.append((header.name, TextSanitizer.visible(header.value), .muted))
             }
         }
+        if let priority = download.options.priority, priority != 0 {
+            lines.append(("priority", "\(priority) (ahead of waiting downloads of lower priority)", .row))
+        }
+        if let limit = download.options.maxDownloadLimit, limit > 0 {
+            lines.append(("speed limit", "\(ByteCount.format(limit))/s", .row))
+        }
         if let checksum = download.options.checksum {
             let verdict = download.state == .complete ? "matched" : "checked when complete"
             lines.append(("checksum", "\(checksum.algorithm.rawValue) \(verdict)", .row))
