@@ -60,6 +60,17 @@ public struct ByteRanges: Sendable, Equatable, CustomStringConvertible {
         ranges.replaceSubrange(low..<end, with: [merged])
     }
 
+    /// Takes `range` out: what it covers is no longer held.
+    public mutating func remove(_ range: Range<Int64>) {
+        guard !range.isEmpty else { return }
+        ranges = ranges.flatMap { held -> [Range<Int64>] in
+            guard held.overlaps(range) else { return [held] }
+            let before = held.lowerBound..<max(range.lowerBound, held.lowerBound)
+            let after = min(range.upperBound, held.upperBound)..<held.upperBound
+            return [before, after].filter { !$0.isEmpty }
+        }
+    }
+
     public mutating func removeAll() {
         ranges.removeAll()
     }

@@ -11,16 +11,16 @@ public enum Checksum {
     public static func digest(
         ofFileAt path: String, algorithm: ExpectedChecksum.Algorithm
     ) throws(OptionError) -> String {
-        let name =
-            switch algorithm {
-            case .md5: "MD5"
-            case .sha1: "SHA1"
-            case .sha224: "SHA224"
-            case .sha256: "SHA256"
-            case .sha384: "SHA384"
-            case .sha512: "SHA512"
-            }
-        guard let digest = EVP_get_digestbyname(name), let context = EVP_MD_CTX_new() else {
+        let digests = try digests(ofFileAt: path, algorithm: algorithm, pieceLength: nil)
+        return digests.first ?? ""
+    }
+
+    /// The lower-case hex digests of the file at `path` taken `pieceLength` bytes at a time (the
+    /// last piece may be shorter), or of the whole file when `pieceLength` is nil.
+    public static func digests(
+        ofFileAt path: String, algorithm: ExpectedChecksum.Algorithm, pieceLength: Int64?
+    ) throws(OptionError) -> [String] {
+        guard let digest = EVP_get_digestbyname(openSSLName(algorithm)), let context = EVP_MD_CTX_new() else {
             throw OptionError("OpenSSL has no \(algorithm.rawValue) digest")
         }
         defer { EVP_MD_CTX_free(context) }
@@ -28,14 +28,42 @@ public enum Checksum {
             throw OptionError("cannot read '\(path)' to check its digest")
         }
         defer { try? handle.close() }
+        var digests: [String] = []
+        let chunkLimit = Int64(1 << 20)
         EVP_DigestInit_ex(context, digest, nil)
+        var inPiece: Int64 = 0
         do {
-            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            while true {
+                let room = pieceLength.map { min($0 - inPiece, chunkLimit) } ?? chunkLimit
+                guard let chunk = try handle.read(upToCount: Int(room)), !chunk.isEmpty else { break }
                 chunk.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
+                inPiece += Int64(chunk.count)
+                if let pieceLength, inPiece == pieceLength {
+                    digests.append(finish(context))
+                    EVP_DigestInit_ex(context, digest, nil)
+                    inPiece = 0
+                }
             }
         } catch {
             throw OptionError("cannot read '\(path)' to check its digest: \(error.localizedDescription)")
         }
+        if pieceLength == nil || inPiece > 0 { digests.append(finish(context)) }
+        return digests
+    }
+
+    private static func openSSLName(_ algorithm: ExpectedChecksum.Algorithm) -> String {
+        switch algorithm {
+        case .md5: "MD5"
+        case .sha1: "SHA1"
+        case .sha224: "SHA224"
+        case .sha256: "SHA256"
+        case .sha384: "SHA384"
+        case .sha512: "SHA512"
+        }
+    }
+
+    /// The digest so far as lower-case hex.
+    private static func finish(_ context: OpaquePointer) -> String {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &output, &length)

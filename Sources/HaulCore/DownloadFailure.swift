@@ -5,10 +5,13 @@
 struct DownloadFailure: Error, Sendable, Equatable, CustomStringConvertible {
     let message: String
     let code: ErrorCode
+    /// The pieces that failed their digest (`PieceHashes`): not kept, fetched again.
+    let badPieces: [Range<Int64>]
 
-    init(_ message: String, code: ErrorCode) {
+    init(_ message: String, code: ErrorCode, badPieces: [Range<Int64>] = []) {
         self.message = message
         self.code = code
+        self.badPieces = badPieces
     }
 
     var description: String { message }

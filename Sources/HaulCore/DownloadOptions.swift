@@ -125,6 +125,8 @@ extension DownloadOptions {
         /// haul's `priority` (-100 to 100, 0 when unset): a download is queued ahead of the
         /// waiting downloads of lower priority.
         public var priority: Int?
+        /// `piece-hashes`: each piece's digest (from a Metalink); a bad piece is fetched again.
+        public var pieceHashes: PieceHashes?
         /// SFTP: the private key to log in with, the known-hosts file, or the host key's digest.
         public var sshPrivateKey: String?
         public var sshKnownHosts: String?
@@ -182,6 +184,7 @@ extension DownloadOptions {
             case "dry-run": dryRun = try Self.boolean(value)
             case "remote-time": remoteTime = try Self.boolean(value)
             case "ftp-pasv": ftpPasv = try Self.boolean(value)
+            case "piece-hashes": pieceHashes = try PieceHashes(parsing: value)
             case "priority": priority = try Self.integer(value, in: -100...100)
             case "stream-piece-selector":
                 guard let order = SegmentPlanner.Order(rawValue: value) else {
@@ -243,6 +246,7 @@ extension DownloadOptions {
             fill(\.ftpPasv)
             fill(\.streamPieceSelector)
             fill(\.priority)
+            fill(\.pieceHashes)
             fill(\.sshPrivateKey)
             fill(\.sshKnownHosts)
             fill(\.sshHostKeyMD)
@@ -279,6 +283,7 @@ extension DownloadOptions {
                 ("dry-run", dryRun.map(String.init)),
                 ("remote-time", remoteTime.map(String.init)), ("ftp-pasv", ftpPasv.map(String.init)),
                 ("stream-piece-selector", streamPieceSelector?.rawValue), ("priority", priority.map(String.init)),
+                ("piece-hashes", pieceHashes?.description),
                 ("ssh-private-key", sshPrivateKey), ("ssh-known-hosts", sshKnownHosts),
                 ("ssh-host-key-md", sshHostKeyMD?.description), ("gid", gid),
             ]

@@ -104,6 +104,7 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
         case .status(let code, _): self.init(status: code)
         case .transport(let kind): self.init(kind)
         case .local(let code): self = code
+        case .badPieces: self = .checksumMismatch
         }
     }
 

@@ -28,13 +28,7 @@ public struct ExpectedChecksum: Sendable, Equatable, CustomStringConvertible {
         guard parts.count == 2 else {
             throw OptionError("must be TYPE=HEX, e.g. sha-256=6b86b2…")
         }
-        // aria2 writes `sha-256`; sha256sum's users write `sha256`: both name one algorithm.
-        let name = parts[0].lowercased()
-        let algorithm = Algorithm.allCases.first { $0.rawValue == name || $0.rawValue.replacing("-", with: "") == name }
-        guard let algorithm else {
-            let known = Algorithm.allCases.map(\.rawValue).joined(separator: ", ")
-            throw OptionError("unknown digest '\(TextSanitizer.visible(parts[0]))' (use one of \(known))")
-        }
+        let algorithm = try Self.algorithm(named: parts[0])
         let hex = parts[1].lowercased()
         guard hex.count == algorithm.hexLength, hex.allSatisfy(\.isHexDigit) else {
             throw OptionError("a \(algorithm.rawValue) digest is \(algorithm.hexLength) hex digits")
@@ -44,6 +38,25 @@ public struct ExpectedChecksum: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "\(algorithm.rawValue)=\(hex)" }
+
+    /// The digest `name` names: aria2 writes `sha-256`; sha256sum's users write `sha256`; both
+    /// name one algorithm.
+    public static func algorithm(named name: String) throws(OptionError) -> Algorithm {
+        let lowered = name.lowercased()
+        guard let algorithm = Algorithm.allCases.first(where: {
+            $0.rawValue == lowered || $0.rawValue.replacing("-", with: "") == lowered
+        }) else {
+            let known = Algorithm.allCases.map(\.rawValue).joined(separator: ", ")
+            throw OptionError("unknown digest '\(TextSanitizer.visible(name))' (use one of \(known))")
+        }
+        return algorithm
+    }
+
+    /// A digest known to be well formed.
+    init(algorithm: Algorithm, hex: String) {
+        self.algorithm = algorithm
+        self.hex = hex.lowercased()
+    }
 }
 
 // MARK: - OptionError

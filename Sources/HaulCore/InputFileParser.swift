@@ -46,7 +46,14 @@ struct InputFileParser {
             line.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 })
             ? line.split(separator: "\t").map { String($0.trimmingBlanks()) }.filter { !$0.isEmpty } : [line]
         for field in fields {
-            if let problem = QueueEntry.uriProblem(field) {
+            if fields.count == 1, Metalink.isLocalMetalink(field) {
+                // A Metalink on this machine, read when the queue is: only the user's own files.
+                if origin == .remote {
+                    problems.append("a queue file loaded by URL may not name a file on this machine ('\(field)')")
+                } else {
+                    uris.append(field)
+                }
+            } else if let problem = QueueEntry.uriProblem(field) {
                 problems.append(problem)
             } else {
                 uris.append(field)

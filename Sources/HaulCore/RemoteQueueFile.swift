@@ -31,7 +31,7 @@ public final class RemoteQueueFile: Sendable {
     /// cannot be opened is reported to `warn` and the file is loaded without one.
     public static func standard(
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        limit: Int64 = InputFile.defaultLimit, warn: (String) -> Void
+        limit: Int64 = InputFile.defaultLimit, tls: TLSOptions = TLSOptions(), warn: (String) -> Void
     ) -> RemoteQueueFile {
         let cache: ResponseCache?
         do {
@@ -40,7 +40,9 @@ public final class RemoteQueueFile: Sendable {
             warn("haul: warning: \(error); queue files are loaded without it")
             cache = nil
         }
-        return RemoteQueueFile(fetcher: Fetcher(cache: cache), limit: limit)
+        let fetcher = Fetcher(cache: cache)
+        fetcher.tls = tls
+        return RemoteQueueFile(fetcher: fetcher, limit: limit)
     }
 
     /// `$XDG_CACHE_HOME/haul/responses`, else `~/.cache/haul/responses`.
@@ -61,34 +63,48 @@ public final class RemoteQueueFile: Sendable {
     public func read(
         _ url: URL, completion: @escaping @Sendable (Result<InputFile.ReadResult, InputFile.FileError>) -> Void
     ) {
-        let name = url.redactedString
         let limit = limit
-        fetcher.fetch(
-            url,
-            completion: { data, _ in
-                completion(
-                    Result { () throws(InputFile.FileError) in
-                        try InputFile.read(data, name: name, origin: .remote, limit: limit)
-                    })
-            },
-            failure: { error in
-                completion(
-                    .failure(InputFile.FileError(description: "queue file '\(name)' could not be loaded: \(error)")))
-            })
+        load(url) { loaded in
+            completion(
+                Result { () throws(InputFile.FileError) in
+                    try InputFile.read(
+                        try loaded.mapError(Self.asQueueFile).get(), name: url.redactedString, origin: .remote,
+                        limit: limit)
+                })
+        }
     }
 
     /// `read(_:completion:)`, waiting for it: for the command line, before anything else runs.
     public func read(_ url: URL) throws(InputFile.FileError) -> InputFile.ReadResult {
-        let result = Mutex<Result<InputFile.ReadResult, InputFile.FileError>?>(nil)
+        let data = try load(url).mapError(Self.asQueueFile).get()
+        return try InputFile.read(data, name: url.redactedString, origin: .remote, limit: limit)
+    }
+
+    /// A load's failure, said of a queue file.
+    private static func asQueueFile(_ error: InputFile.FileError) -> InputFile.FileError {
+        InputFile.FileError(description: "queue file \(error.description)")
+    }
+
+    /// The body at `url` (at most `limit` bytes), through the cache.
+    public func load(_ url: URL, completion: @escaping @Sendable (Result<Data, InputFile.FileError>) -> Void) {
+        let name = url.redactedString
+        fetcher.fetch(
+            url, completion: { data, _ in completion(.success(data)) },
+            failure: { error in
+                completion(.failure(InputFile.FileError(description: "'\(name)' could not be loaded: \(error)")))
+            })
+    }
+
+    /// `load(_:completion:)`, waiting for it.
+    public func load(_ url: URL) -> Result<Data, InputFile.FileError> {
+        let result = Mutex<Result<Data, InputFile.FileError>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        read(url) { answer in
+        load(url) { answer in
             result.withLock { $0 = answer }
             done.signal()
         }
         done.wait()
-        guard let answer = result.withLock({ $0 }) else {
-            throw InputFile.FileError(description: "queue file '\(url.redactedString)' could not be loaded")
-        }
-        return try answer.get()
+        return result.withLock { $0 }
+            ?? .failure(InputFile.FileError(description: "'\(url.redactedString)' could not be loaded"))
     }
 }

@@ -26,6 +26,9 @@ public struct RetryPolicy: Sendable {
         /// Never retried: a failure here, not on the server or the network (a checksum
         /// mismatch, a full disk, a name that cannot be taken), with its code.
         case local(ErrorCode)
+        /// Pieces whose digest was not theirs (`piece-hashes`): dropped, and fetched again from
+        /// the next mirror.
+        case badPieces
     }
 
     public enum Decision: Sendable, Equatable {
@@ -62,6 +65,8 @@ public struct RetryPolicy: Sendable {
             return code == 408 || code == 429 || (500...599).contains(code)
         case .local:
             return false
+        case .badPieces:
+            return true
         }
     }
 

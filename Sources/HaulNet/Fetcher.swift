@@ -31,6 +31,12 @@ public final class Fetcher: ConnectionDelegate {
     }
 
     /// The cache policy of each load (default `.useProtocolPolicy`).
+    /// How HTTPS servers are checked (a CA file, or no check) for `fetch` and `data(from:)`.
+    public var tls: TLSOptions {
+        get { settings.withLock { $0.tls } }
+        set { settings.withLock { $0.tls = newValue } }
+    }
+
     public var cachePolicy: CachePolicy {
         get { settings.withLock { $0.cachePolicy } }
         set { settings.withLock { $0.cachePolicy = newValue } }
@@ -47,6 +53,7 @@ public final class Fetcher: ConnectionDelegate {
         var cachePolicy = CachePolicy.useProtocolPolicy
         var maximumBodyLength: Int64 = 256 << 20
         var failsOnHTTPError = true
+        var tls = TLSOptions()
     }
 
     private let settings = Mutex(Settings())
@@ -78,6 +85,7 @@ public final class Fetcher: ConnectionDelegate {
         settings.withLock { settings in
             request.timeoutInterval = settings.timeoutInterval
             request.cachePolicy = settings.cachePolicy
+            request.tls = settings.tls
         }
         return request
     }

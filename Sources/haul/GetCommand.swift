@@ -40,7 +40,7 @@ struct GetCommand: ParsableCommand {
         // A file-size limit (ulimit -f) must fail the download with EFBIG, not kill haul.
         signal(SIGXFSZ, SIG_IGN)
         let (entries, rejected) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
-        let continuing = options.urls.isEmpty && options.basic.inputFile == nil
+        let continuing = !options.namesDownloads
         guard continuing || !entries.isEmpty else {
             FileHandle.standardError.write(
                 Data("haul: nothing to download: \(options.basic.inputFile ?? "-") holds no usable entry\n".utf8))

@@ -20,11 +20,12 @@ struct QueueOptions: ParsableArguments {
     @OptionGroup(title: "TLS") var tls: CertificateOptions
     @OptionGroup(title: "SFTP") var ssh: SSHArguments
     @OptionGroup(title: "Hooks") var hooks: HookArguments
+    @OptionGroup(title: "Metalink") var metalink: MetalinkArguments
 
     // MARK: - Validation
 
     func validate() throws {
-        let single = urls.count == 1 && basic.inputFile == nil
+        let single = urls.count == 1 && basic.inputFile == nil && metalink.files.isEmpty
         if basic.out != nil, !single {
             throw ValidationError("-o/--out names one file, so it takes exactly one URL and no -i")
         }
@@ -46,7 +47,7 @@ struct QueueOptions: ParsableArguments {
                 throw ValidationError("-o: \(error)")
             }
         }
-        for text in urls + connections.mirrors {
+        for text in urls + connections.mirrors where !Metalink.isLocalMetalink(text) {
             if let problem = QueueEntry.uriProblem(text) { throw ValidationError(problem) }
         }
         guard connections.maxConcurrentDownloads >= 1 else { throw ValidationError("-j must be at least 1") }
@@ -147,7 +148,7 @@ struct QueueOptions: ParsableArguments {
         configuration.maxConnectionsPerHost = connections.maxConnectionsPerHost
         configuration.defaults = defaults()
         configuration.directory = basic.dir
-        configuration.tls = TLSOptions(verifyPeer: tls.checkCertificate && !tls.insecure, caFile: tls.caCertificate)
+        configuration.tls = tlsOptions()
         if http.netrc {
             let path = http.netrcPath ?? Netrc.defaultPath
             do {
@@ -183,6 +184,11 @@ struct QueueOptions: ParsableArguments {
         for problem in stored.problems { report(problem) }
         stored.queue.setMaxOverallDownloadLimit(overallLimit())
         return stored
+    }
+
+    /// How HTTPS servers are checked (`--ca-certificate`, `--check-certificate`).
+    func tlsOptions() -> TLSOptions {
+        TLSOptions(verifyPeer: tls.checkCertificate && !tls.insecure, caFile: tls.caCertificate)
     }
 
     /// The hooks' runner, reporting failures through `report`; nil when no hook is set.
@@ -250,13 +256,12 @@ struct QueueOptions: ParsableArguments {
         basic.stateDirectory ?? StateDirectory.defaultPath() + "/get"
     }
 
-    /// The downloads the URLs and the queue file ask for; a queue file's problems and summary
-    /// go to `report`. Returns the entries and how many lines were rejected.
     /// The queue file the full-screen UI reads behind its first frame: a local regular file
     /// it can read, given alone (no URL, `-o`, `--checksum` or `--mirror` that would apply to a
     /// single entry). Any other is read first, so a missing one is an error before the screen.
     var queueFileReadBehind: String? {
         guard let path = basic.inputFile, path != "-", RemoteQueueFile.url(in: path) == nil, urls.isEmpty,
+            metalink.files.isEmpty,
             basic.out == nil, files.checksum == nil, connections.mirrors.isEmpty
         else { return nil }
         var status = stat()
@@ -264,8 +269,16 @@ struct QueueOptions: ParsableArguments {
         return path
     }
 
+    /// Whether the command line names anything to download (URLs, a queue file, Metalinks).
+    var namesDownloads: Bool {
+        !urls.isEmpty || basic.inputFile != nil || !metalink.files.isEmpty
+    }
+
+    /// The downloads the URLs, the queue file and the Metalinks ask for; a queue file's or a
+    /// Metalink's problems and summary go to `report`. Returns the entries and how many lines
+    /// were rejected.
     func entries(report: (String) -> Void) throws -> (entries: [QueueEntry], rejected: Int) {
-        var entries = urls.map { QueueEntry(uris: [$0]) }
+        var entries = (urls + metalink.files).map { QueueEntry(uris: [$0]) }
         var rejected = 0
         if let inputFile = basic.inputFile {
             let result: InputFile.ReadResult
@@ -273,7 +286,7 @@ struct QueueOptions: ParsableArguments {
             let limit = queueFileLimit()
             do {
                 if let remote {
-                    result = try RemoteQueueFile.standard(limit: limit, warn: report).read(remote)
+                    result = try RemoteQueueFile.standard(limit: limit, tls: tlsOptions(), warn: report).read(remote)
                 } else {
                     result = try InputFile.read(contentsOf: inputFile, limit: limit)
                 }
@@ -299,6 +312,16 @@ struct QueueOptions: ParsableArguments {
                 }
             }
             if let checksum = files.checksum { entries[0].options.checksum = checksum }
+        }
+        guard MetalinkLoader.namesMetalink(entries) else { return (entries, rejected) }
+        let remote = RemoteQueueFile.standard(limit: Int64(Metalink.sizeLimit) + 1, tls: tlsOptions(), warn: report)
+        let loader = MetalinkLoader(locations: metalink.locations) { url throws(InputFile.FileError) in
+            try remote.load(url).get()
+        }
+        do {
+            entries = try loader.expand(entries, report: report)
+        } catch {
+            throw ValidationError(error.description)
         }
         return (entries, rejected)
     }

@@ -131,7 +131,7 @@ struct UICommand: ParsableCommand {
             terminal: terminal, queue: stored.queue, inbox: inbox, themes: .standard(),
             theme: startTheme, globalLimit: limit,
             remoteQueueFiles: {
-                RemoteQueueFile.standard(limit: queueFileLimit) {
+                RemoteQueueFile.standard(limit: queueFileLimit, tls: options.tlsOptions()) {
                     inbox.postNotice($0, isError: true)
                 }
             },

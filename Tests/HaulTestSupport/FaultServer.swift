@@ -48,7 +48,8 @@ import Synchronization
 ///   `ifrange=ignore` (serve the range even when
 ///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE),
 ///   `disposition=V` (a Content-Disposition header), `unasked206=whole|half` (a request without
-///   Range gets a 206 of the whole file, or of its first half).
+///   Range gets a 206 of the whole file, or of its first half), `corrupt=O` (byte O is wrong in
+///   every body that holds it: a mirror with bad data).
 public final class FaultServer: Sendable {
     public let port: Int
     /// Connections accepted, open now, and open at the most at one time.
@@ -371,7 +372,11 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             channel.close(promise: nil)
             return
         }
-        send(context, status, headers: headers, body: TestPattern.bytes(offset: start, count: end - start))
+        var body = TestPattern.bytes(offset: start, count: end - start)
+        if let corrupt = Int(query["corrupt"] ?? ""), (start..<end).contains(corrupt) {
+            body[corrupt - start] ^= 0xFF
+        }
+        send(context, status, headers: headers, body: body)
     }
 
     /// Writes `step` body bytes every 100 ms until `end`, or until the client goes away; then

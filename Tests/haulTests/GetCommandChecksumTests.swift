@@ -24,25 +24,12 @@ struct GetCommandChecksumTests {
         #expect(try Data(contentsOf: directory.appendingPathComponent("x.bin.part")) == body)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("x.bin").path))
 
-        let digest = try shell("sha256sum x.bin.part | cut -c1-64", in: directory)
+        let digest = try HaulProcess.shell("sha256sum x.bin.part | cut -c1-64", in: directory)
         let right = try await HaulProcess.run(
             ["get", url, "-o", "x.bin", "--checksum", "sha256=\(digest)"], in: directory)
         #expect(right.status == 0, "\(right.stderr)")
         #expect(try Data(contentsOf: directory.appendingPathComponent("x.bin")) == body)
         #expect(server.fileRequests.requests(for: key).count == 1)
-    }
-
-    private func shell(_ command: String, in directory: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

@@ -66,6 +66,14 @@ extension QueueCore {
         guard state.isHolder(id), var download = state.downloads[downloadID] else { return }
         endAttempt(downloadID)
         if let failure = state.lateFailure.removeValue(forKey: downloadID) {
+            guard failure.badPieces.isEmpty else {
+                // Only the bad pieces are dropped; the next attempt, from the next mirror,
+                // fetches them again.
+                state.downloads.modify(downloadID) { download in
+                    for piece in failure.badPieces { download.completed.remove(piece) }
+                }
+                return failed(downloadID, .badPieces, failure.message)
+            }
             // The received data stays in the partial file, complete: a retry checks it again
             // (`checkWhole`) instead of downloading it again.
             return failed(downloadID, .local(failure.code), failure.message)

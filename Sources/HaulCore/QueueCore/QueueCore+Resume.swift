@@ -89,7 +89,7 @@ extension QueueCore {
         let limit = unnamedLimit(download)
         return configuration.unnamedFiles && limit > 0 && offset == 0 && total <= limit
             && !wouldSplit(download, total: total)
-            && options.checksum == nil
+            && options.checksum == nil && options.pieceHashes == nil
             && replacing == nil && options.allowOverwrite != true && options.autoFileRenaming != false
             && options.continueExisting != true && download.destination == nil
     }

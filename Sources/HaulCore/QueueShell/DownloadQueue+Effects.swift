@@ -66,11 +66,11 @@ extension DownloadQueue {
         let name = { @Sendable [self] (failure: DownloadFailure?) in
             input(nameFile(download, at: path, failure: failure, replacing: replacing, response: response))
         }
-        guard let expected = download.options.merged(over: configuration.defaults).checksum else {
-            return send(name(nil))
-        }
+        let options = download.options.merged(over: configuration.defaults)
+        guard options.checksum != nil || options.pieceHashes != nil else { return send(name(nil)) }
         DispatchQueue.global(qos: .utility).async { [self] in
-            let failure = DownloadQueue.check(path, against: expected)
+            let failure = DownloadQueue.check(
+                path, total: download.totalBytes, pieces: options.pieceHashes, whole: options.checksum)
             callbackQueue.async { [self] in
                 send(name(failure))
                 runEffects()

@@ -85,9 +85,27 @@ extension DownloadQueue {
         return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int64) ?? 0
     }
 
-    /// Hashes the file at `path`: nil when it matches `expected`; a mismatch keeps the data in
-    /// the partial file and says so.
-    static func check(_ path: String, against expected: ExpectedChecksum) -> DownloadFailure? {
+    /// Hashes the file at `path` (`total` bytes) piece by piece, then whole: nil when both match;
+    /// bad pieces are named (to be fetched again); a whole-file mismatch keeps the data in the
+    /// partial file and says so.
+    static func check(
+        _ path: String, total: Int64, pieces: PieceHashes?, whole expected: ExpectedChecksum?
+    ) -> DownloadFailure? {
+        if let pieces, pieces.fit(total) {
+            do {
+                let bad = try pieces.badPieces(ofFileAt: path, total: total)
+                if !bad.isEmpty {
+                    let bytes = bad.reduce(Int64(0)) { $0 + Int64($1.count) }
+                    return DownloadFailure(
+                        "\(bad.count) of \(pieces.hashes.count) pieces failed their \(pieces.algorithm.rawValue) "
+                            + "digest (\(ByteCount.format(bytes))); fetching them again",
+                        code: .checksumMismatch, badPieces: bad)
+                }
+            } catch {
+                return DownloadFailure("\(error)", code: .fileIO)
+            }
+        }
+        guard let expected else { return nil }
         do {
             let actual = try Checksum.digest(ofFileAt: path, algorithm: expected.algorithm)
             guard actual != expected.hex else { return nil }

@@ -1,0 +1,66 @@
+import Foundation
+
+// MARK: - Metalink
+
+/// A Metalink 4 document (RFC 5854): files, each with its mirrors (priority and location), its
+/// size, its whole-file hash and its piece hashes. `MetalinkParser` reads one; `entries` turns
+/// it into queue entries, one a file, the mirrors in the order to try them.
+public struct Metalink: Sendable, Equatable {
+    /// One `<file>`.
+    public struct File: Sendable, Equatable {
+        /// A relative path inside the download directory (checked: no `..`, no leading `/`).
+        public var name: String
+        public var size: Int64?
+        /// The strongest whole-file hash given.
+        public var hash: ExpectedChecksum?
+        public var pieces: PieceHashes?
+        public var mirrors: [Mirror]
+    }
+
+    /// One `<url>`: lower `priority` first (1 to 999999; 999999 when not given).
+    public struct Mirror: Sendable, Equatable {
+        public var uri: String
+        public var priority: Int
+        /// ISO 3166-1 alpha-2, lower-case.
+        public var location: String?
+    }
+
+    /// The most a Metalink document may hold (bytes).
+    public static let sizeLimit = 16 << 20
+    /// The media type of a Metalink 4 document (aria2's `--follow-metalink` follows it).
+    public static let mediaType = "application/metalink4+xml"
+
+    public var files: [File]
+
+    /// Whether `uri` or a path names a Metalink by its suffix (`.meta4`, `.metalink`).
+    public static func isMetalinkName(_ text: String) -> Bool {
+        let path = text.split(separator: "?", maxSplits: 1).first.map(String.init)?.lowercased() ?? ""
+        return path.hasSuffix(".meta4") || path.hasSuffix(".metalink")
+    }
+
+    /// Whether `text` names a Metalink on this machine: a path (no scheme) ending `.meta4` or
+    /// `.metalink`.
+    public static func isLocalMetalink(_ text: String) -> Bool {
+        isMetalinkName(text) && !text.contains("://")
+    }
+
+    /// Queue entries for the files: the mirrors ordered by priority, those in `locations`
+    /// (aria2's `--metalink-location`) first among equals; the hash and piece hashes as options;
+    /// each file's name as `out`.
+    public func entries(preferring locations: [String] = []) -> [QueueEntry] {
+        let preferred = Set(locations.map { $0.lowercased() })
+        return files.compactMap { file in
+            let ordered = file.mirrors.enumerated().sorted { first, second in
+                let a = (first.element.priority, preferred.contains(first.element.location ?? "") ? 0 : 1, first.offset)
+                let b = (second.element.priority, preferred.contains(second.element.location ?? "") ? 0 : 1, second.offset)
+                return a < b
+            }
+            guard !ordered.isEmpty else { return nil }
+            var options = DownloadOptions()
+            options.out = file.name
+            options.checksum = file.hash
+            if let pieces = file.pieces, file.size.map(pieces.fit) ?? true { options.pieceHashes = pieces }
+            return QueueEntry(uris: ordered.map(\.element.uri), options: options)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+// MARK: - MetalinkLoader
+
+/// Expands queue entries that name a Metalink (a path on this machine, or a URI, ending
+/// `.meta4` or `.metalink`) into an entry for each file it describes, before they are queued:
+/// `haul get file.meta4`, `haul get https://host/file.meta4`, and `-i` lines naming one. The
+/// entry's own options (`dir`…) carry over to its files; their names stay inside the directory.
+public struct MetalinkLoader {
+    /// Loads a Metalink named by URL (bounded by `Metalink.sizeLimit`).
+    let fetch: (URL) throws(InputFile.FileError) -> Data
+    /// aria2's `--metalink-location`: mirrors in these countries first among equals.
+    let locations: [String]
+
+    public init(locations: [String], fetch: @escaping (URL) throws(InputFile.FileError) -> Data) {
+        self.locations = locations
+        self.fetch = fetch
+    }
+
+    /// `entries`, each naming a Metalink replaced by the entries of its files; what was left out
+    /// of a Metalink goes to `report`. Throws when a named Metalink cannot be read at all.
+    public func expand(_ entries: [QueueEntry], report: (String) -> Void) throws(MetalinkParser.Failure) -> [QueueEntry] {
+        guard Self.namesMetalink(entries) else { return entries }
+        var expanded: [QueueEntry] = []
+        for entry in entries {
+            guard entry.uris.count == 1, let name = entry.uris.first, Metalink.isMetalinkName(name) else {
+                expanded.append(entry)
+                continue
+            }
+            let result = try MetalinkParser.parse(try load(name), source: name)
+            for problem in result.problems { report(problem) }
+            for var file in result.metalink.entries(preferring: locations) {
+                file.options = file.options.merged(over: entry.options)
+                file.line = entry.line
+                file.origin = entry.origin
+                expanded.append(file)
+            }
+        }
+        return expanded
+    }
+
+    /// Whether any of `entries` names a Metalink (its one URI ends `.meta4` or `.metalink`).
+    public static func namesMetalink(_ entries: [QueueEntry]) -> Bool {
+        entries.contains { $0.uris.count == 1 && $0.uris.first.map(Metalink.isMetalinkName) == true }
+    }
+
+    /// The document `name` names: a file here, or a URL's body.
+    private func load(_ name: String) throws(MetalinkParser.Failure) -> Data {
+        if Metalink.isLocalMetalink(name) {
+            let path = XDGDirectory.expandingTilde(name)
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw MetalinkParser.Failure(description: "Metalink '\(TextSanitizer.visible(name))' cannot be read")
+            }
+            defer { try? handle.close() }
+            // One byte past the limit shows a file that is too long without reading all of it.
+            return (try? handle.read(upToCount: Metalink.sizeLimit + 1)) ?? Data()
+        }
+        guard let url = URL(string: name) else {
+            throw MetalinkParser.Failure(description: "'\(TextSanitizer.visible(name))' is not a URL")
+        }
+        do {
+            return try fetch(url)
+        } catch {
+            throw MetalinkParser.Failure(description: error.description)
+        }
+    }
+}

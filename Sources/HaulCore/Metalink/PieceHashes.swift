@@ -1,0 +1,54 @@
+// MARK: - PieceHashes
+
+/// The digest of each piece of a file (a Metalink's `<pieces>`), so a bad piece is found and
+/// fetched again rather than the whole file failing its checksum. Kept as the option
+/// `piece-hashes=TYPE:LENGTH:HEX,HEX,…`.
+public struct PieceHashes: Sendable, Equatable, CustomStringConvertible {
+    public let algorithm: ExpectedChecksum.Algorithm
+    /// Bytes in each piece but the last.
+    public let length: Int64
+    /// Lower-case hex, one a piece, in order.
+    public let hashes: [String]
+
+    public init(algorithm: ExpectedChecksum.Algorithm, length: Int64, hashes: [String]) throws(OptionError) {
+        guard length > 0 else { throw OptionError("a piece length must be more than 0") }
+        guard !hashes.isEmpty else { throw OptionError("there are no piece hashes") }
+        let lowered = hashes.map { $0.lowercased() }
+        guard lowered.allSatisfy({ $0.count == algorithm.hexLength && $0.allSatisfy(\.isHexDigit) }) else {
+            throw OptionError("a \(algorithm.rawValue) piece hash is \(algorithm.hexLength) hex digits")
+        }
+        self.algorithm = algorithm
+        self.length = length
+        self.hashes = lowered
+    }
+
+    /// Reads `TYPE:LENGTH:HEX,HEX,…`.
+    public init(parsing text: String) throws(OptionError) {
+        let parts = text.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count == 3, let length = Int64(parts[1]) else {
+            throw OptionError("piece hashes are written TYPE:LENGTH:HEX,HEX,…")
+        }
+        let algorithm = try ExpectedChecksum.algorithm(named: parts[0])
+        try self.init(algorithm: algorithm, length: length, hashes: parts[2].split(separator: ",").map(String.init))
+    }
+
+    public var description: String {
+        "\(algorithm.rawValue):\(length):\(hashes.joined(separator: ","))"
+    }
+
+    /// Whether these pieces fit a file of `total` bytes: as many as it takes to cover it.
+    public func fit(_ total: Int64) -> Bool {
+        total > 0 && Int64(hashes.count) == (total + length - 1) / length
+    }
+
+    /// The byte ranges of the pieces of the file at `path` (of `total` bytes) whose digest is
+    /// not theirs: empty when every piece is good.
+    public func badPieces(ofFileAt path: String, total: Int64) throws(OptionError) -> [Range<Int64>] {
+        let actual = try Checksum.digests(ofFileAt: path, algorithm: algorithm, pieceLength: length)
+        return hashes.indices.compactMap { index in
+            guard index >= actual.count || actual[index] != hashes[index] else { return nil }
+            let start = Int64(index) * length
+            return start..<min(start + length, total)
+        }
+    }
+}

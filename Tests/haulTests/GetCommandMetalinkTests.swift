@@ -1,0 +1,108 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+/// `haul get` with Metalink 4 documents: a file on disk (`-M`, or a path as a URL), one served
+/// by nginx over HTTPS, and a mirror that sends a bad piece, caught by its piece hash and
+/// fetched again from the next mirror.
+@Suite("haul get with Metalink")
+struct GetCommandMetalinkTests {
+    private static let size = 1_000_000
+    private static let pieceLength = 262_144
+
+    /// The pattern's whole sha-256 and its sha-1 piece hashes, made by coreutils.
+    private static func digests(in directory: URL) throws -> (whole: String, pieces: [String]) {
+        try Data(TestPattern.bytes(count: size)).write(to: directory.appendingPathComponent("pattern"))
+        let whole = try HaulProcess.shell("sha256sum pattern | cut -c1-64", in: directory)
+        let pieces = try HaulProcess.shell(
+            "split -b \(pieceLength) -d pattern piece. && for p in piece.*; do sha1sum $p | cut -c1-40; done; "
+                + "rm -f piece.* pattern", in: directory)
+        return (whole, pieces.split(separator: "\n").map(String.init))
+    }
+
+    private static func metalink(name: String, whole: String, pieces: [String], urls: [(String, Int)]) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+          <file name="\(name)">
+            <size>\(size)</size>
+            <hash type="sha-256">\(whole)</hash>
+            <pieces length="\(pieceLength)" type="sha-1">
+              \(pieces.map { "<hash>\($0)</hash>" }.joined())
+            </pieces>
+            \(urls.map { "<url priority=\"\($0.1)\">\($0.0.replacing("&", with: "&amp;"))</url>" }.joined(separator: "\n    "))
+          </file>
+        </metalink>
+        """
+    }
+
+    @Test("a mirror that sends a bad piece: the piece is caught by its hash and fetched again from the next mirror")
+    func corruptMirror() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let server = try FaultServer.shared()
+        let (whole, pieces) = try Self.digests(in: directory)
+        #expect(pieces.count == 4)
+        let (bad, good) = (UUID().uuidString, UUID().uuidString)
+        let document = Self.metalink(
+            name: "data/file.bin", whole: whole, pieces: pieces,
+            urls: [
+                (server.url("/file/\(Self.size)?key=\(bad)&corrupt=300000").absoluteString, 1),
+                (server.url("/file/\(Self.size)?key=\(good)").absoluteString, 2),
+            ])
+        try document.write(to: directory.appendingPathComponent("f.meta4"), atomically: true, encoding: .utf8)
+        let run = try await HaulProcess.run(
+            ["get", "-M", "f.meta4", "-d", "out", "--retry-wait=0", "--resumable-above=0"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/data/file.bin"), size: Self.size))
+        #expect(run.stderr.contains("1 of 4 pieces failed their sha-1 digest"), "\(run.stderr)")
+        // The bad mirror sent the whole file; the good one only what follows the last good piece.
+        #expect(server.fileRequests.requests(for: bad).count == 1)
+        let again = try server.fileRequests.requests(for: good)
+        #expect(again.count == 1 && again.first?.range == "bytes=\(Self.pieceLength)-", "\(again)")
+    }
+
+    @Test("a Metalink named by its path, or served over HTTPS by nginx, downloads its files from their mirrors")
+    func pathAndURL() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let (whole, pieces) = try Self.digests(in: directory)
+        let nginx = try NginxServer.start(files: ["payload.bin": TestPattern.bytes(count: Self.size)])
+        defer { nginx.stop() }
+        let document = Self.metalink(
+            name: "p.bin", whole: whole, pieces: pieces,
+            urls: [("http://127.0.0.1:9/refused.bin", 1), (nginx.url("/payload.bin").absoluteString, 2)])
+        try Data(document.utf8).write(to: nginx.root.appendingPathComponent("p.meta4"))
+        try document.write(to: directory.appendingPathComponent("local.meta4"), atomically: true, encoding: .utf8)
+        let local = try await HaulProcess.run(
+            ["get", "local.meta4", "-d", "a", "--ca-certificate", nginx.caFile, "--retry-wait=0"], in: directory)
+        #expect(local.status == 0, "\(local.stderr)")
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("a/p.bin"), size: Self.size))
+        let remote = try await HaulProcess.run(
+            ["get", nginx.url("/p.meta4").absoluteString, "-d", "b", "--ca-certificate", nginx.caFile,
+             "--retry-wait=0"], in: directory)
+        #expect(remote.status == 0, "\(remote.stderr)")
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("b/p.bin"), size: Self.size))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("b/p.meta4").path))
+    }
+
+    @Test("a hostile Metalink: a name out of the directory is left out, an entity declaration refuses it whole")
+    func hostile() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let escape = """
+            <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+            <file name="../escaped.bin"><url>http://127.0.0.1:9/x</url></file>
+            </metalink>
+            """
+        try escape.write(to: directory.appendingPathComponent("e.meta4"), atomically: true, encoding: .utf8)
+        let run = try await HaulProcess.run(["get", "-M", "e.meta4", "-d", "out"], in: directory)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("e.meta4:2:") && run.stderr.contains("must be a name inside"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("escaped.bin").path))
+        let bomb = "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY a \"a\">]><metalink/>"
+        try bomb.write(to: directory.appendingPathComponent("b.meta4"), atomically: true, encoding: .utf8)
+        let refused = try await HaulProcess.run(["get", "b.meta4"], in: directory)
+        #expect(refused.status != 0 && refused.stderr.contains("may not declare a DOCTYPE"), "\(refused.stderr)")
+    }
+}
