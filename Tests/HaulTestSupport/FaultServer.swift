@@ -49,7 +49,8 @@ import Synchronization
 ///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE),
 ///   `disposition=V` (a Content-Disposition header), `unasked206=whole|half` (a request without
 ///   Range gets a 206 of the whole file, or of its first half), `corrupt=O` (byte O is wrong in
-///   every body that holds it: a mirror with bad data).
+///   every body that holds it: a mirror with bad data), `duplicate=URL` (a Link header naming URL
+///   as a mirror, RFC 6249), `digest=V` (a Digest header of V).
 public final class FaultServer: Sendable {
     public let port: Int
     /// Connections accepted, open now, and open at the most at one time.
@@ -323,6 +324,8 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         var headers = ["ETag": etag, "Accept-Ranges": "bytes", "Last-Modified": lastModified]
         if let disposition = query["disposition"] { headers["Content-Disposition"] = disposition }
+        if let mirror = query["duplicate"] { headers["Link"] = "<\(mirror)>; rel=duplicate; pri=1; geo=de" }
+        if let digest = query["digest"] { headers["Digest"] = digest }
         if range == nil, let unasked = query["unasked206"] {
             // A 206 nobody asked for: the whole file (`whole`), or its first half.
             end = unasked == "whole" ? size : size / 2

@@ -67,7 +67,9 @@ struct GetCommandFTPTests {
         let size = 12_000_000
         let (directory, root) = try Self.served("big.bin", size: size)
         defer { HaulProcess.cleanUp(directory) }
-        let server = try FTPServer(root: root)
+        // Each connection capped (as links cap them), so the helpers start before the first
+        // connection could fetch it all alone.
+        let server = try FTPServer(root: root, rate: 4_000_000)
         let run = try await HaulProcess.run(
             ["get", server.url("big.bin"), "-x4", "-s4", "-k1M", "-d", "out"], in: directory)
         #expect(run.status == 0, "\(run.stderr)")

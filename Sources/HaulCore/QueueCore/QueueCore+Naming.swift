@@ -52,6 +52,8 @@ extension QueueCore {
                         download: download, directory: directory, name: name,
                         spillAfter: request.spillAfter, response: state.activity[downloadID]?.response)))
         }
+        // Mirrors and a digest the server names (RFC 6249) serve the split and the check.
+        MetalinkHTTP.adopt(request.response, into: &download)
         startsWriting(&download, offset: offset, total: total, validator: request.response.validator)
         let partial = destination + FileNaming.partialSuffix
         if let end = planSplit(download, primary: id, request, offset: offset, total: total) {
