@@ -21,7 +21,8 @@ public final class SSHServer: Sendable {
         public let description: String
     }
 
-    public init(in directory: URL) throws {
+    /// With `passwords`, users may log in with a password too (`PasswordUser`).
+    public init(in directory: URL, passwords: Bool = false) throws {
         self.directory = directory
         let path = directory.path
         for key in ["host_key", "user_key"] {
@@ -36,7 +37,7 @@ public final class SSHServer: Sendable {
             PidFile \(path)/sshd.pid
             AuthorizedKeysFile \(path)/authorized_keys
             PermitRootLogin prohibit-password
-            PasswordAuthentication no
+            PasswordAuthentication \(passwords ? "yes" : "no")
             KbdInteractiveAuthentication no
             UsePAM no
             StrictModes no
@@ -84,6 +85,40 @@ public final class SSHServer: Sendable {
     /// `sftp://root@127.0.0.1:PORT/ABSOLUTE-PATH`.
     public func url(_ path: String) -> String {
         "sftp://root@127.0.0.1:\(port)\(path)"
+    }
+
+    /// A user made for one test, who logs in with a random password and has no shell and no home;
+    /// deleted on deinit. Needs root (useradd, usermod, userdel) and openssl.
+    public final class PasswordUser: Sendable {
+        public let name: String
+        public let password: String
+
+        /// Whether this machine lets a test make one: run as root, with the tools there.
+        public static var canMake: Bool {
+            getuid() == 0
+                && ["/usr/sbin/useradd", "/usr/sbin/usermod", "/usr/sbin/userdel", "/usr/bin/openssl"].allSatisfy {
+                    FileManager.default.isExecutableFile(atPath: $0)
+                }
+        }
+
+        public init() throws {
+            let suffix = UUID().uuidString.prefix(8).lowercased()
+            name = "haulsftp\(suffix)"
+            password = UUID().uuidString.replacing("-", with: "")
+            try SSHServer.run("/usr/sbin/useradd", ["-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", name])
+            let hash = try SSHServer.run("/usr/bin/openssl", ["passwd", "-6", password])
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            try SSHServer.run("/usr/sbin/usermod", ["-p", hash, name])
+        }
+
+        deinit {
+            _ = try? SSHServer.run("/usr/sbin/userdel", [name])
+        }
+    }
+
+    /// `path` on this server as `user` with `password`.
+    public func url(_ path: String, user: String, password: String) -> String {
+        "sftp://\(user):\(password)@127.0.0.1:\(port)\(path)"
     }
 
     /// The host key's fingerprint as `ssh-keygen -l -E HASH` prints it (`SHA256:…`, `MD5:…`).

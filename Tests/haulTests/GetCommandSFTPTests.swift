@@ -31,6 +31,32 @@ struct GetCommandSFTPTests {
         #expect(run.stderr.contains("over SFTP"), "\(run.stderr)")
     }
 
+    @Test(
+        "a password logs in a user made for the test; a wrong one is refused by name; neither is shown",
+        .enabled(if: SSHServer.PasswordUser.canMake))
+    func passwordLogin() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let server = try SSHServer(in: directory, passwords: true)
+        let user = try SSHServer.PasswordUser()
+        let served = try Self.file(size: 1_500_000, in: directory)
+        // The user reads the served file: its folders let others through.
+        chmod(directory.path, 0o755)
+        chmod(served.path, 0o644)
+        let known = ["--ssh-known-hosts", server.knownHosts, "--max-tries=1"]
+        let run = try await HaulProcess.run(
+            ["get", server.url(served.path, user: user.name, password: user.password), "-d", "out"] + known,
+            in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/served.bin"), size: 1_500_000))
+        #expect(!run.stderr.contains(user.password))
+        let wrong = try await HaulProcess.run(
+            ["get", server.url(served.path, user: user.name, password: "not-\(user.password)"), "-d", "w"] + known,
+            in: directory)
+        #expect(wrong.status == 24, "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains(user.password), "\(wrong.stderr)")
+    }
+
     @Test("an unknown host key is refused, saying how to trust it; a pinned digest is trusted instead")
     func hostKeys() async throws {
         let directory = try HaulProcess.scratch()
