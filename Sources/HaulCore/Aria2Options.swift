@@ -21,7 +21,8 @@ enum Aria2Options {
 
     /// aria2 options about BitTorrent or Metalink, which haul does not speak.
     static func isBitTorrentOrMetalink(_ name: String) -> Bool {
-        bitTorrentPrefixes.contains { name.hasPrefix($0) } || bitTorrentNames.contains(name)
+        guard name != "follow-metalink" else { return false }
+        return bitTorrentPrefixes.contains { name.hasPrefix($0) } || bitTorrentNames.contains(name)
     }
 
     private static let bitTorrentPrefixes = [

@@ -127,6 +127,9 @@ extension DownloadOptions {
         public var priority: Int?
         /// `piece-hashes`: each piece's digest (from a Metalink); a bad piece is fetched again.
         public var pieceHashes: PieceHashes?
+        /// aria2's `follow-metalink`: an answer of `application/metalink4+xml` is read, and its
+        /// files are downloaded (true, the default; aria2's `mem` is taken as true).
+        public var followMetalink: Bool?
         /// SFTP: the private key to log in with, the known-hosts file, or the host key's digest.
         public var sshPrivateKey: String?
         public var sshKnownHosts: String?
@@ -184,6 +187,7 @@ extension DownloadOptions {
             case "dry-run": dryRun = try Self.boolean(value)
             case "remote-time": remoteTime = try Self.boolean(value)
             case "ftp-pasv": ftpPasv = try Self.boolean(value)
+            case "follow-metalink": followMetalink = value == "mem" ? true : try Self.boolean(value)
             case "piece-hashes": pieceHashes = try PieceHashes(parsing: value)
             case "priority": priority = try Self.integer(value, in: -100...100)
             case "stream-piece-selector":
@@ -247,6 +251,7 @@ extension DownloadOptions {
             fill(\.streamPieceSelector)
             fill(\.priority)
             fill(\.pieceHashes)
+            fill(\.followMetalink)
             fill(\.sshPrivateKey)
             fill(\.sshKnownHosts)
             fill(\.sshHostKeyMD)
@@ -283,7 +288,7 @@ extension DownloadOptions {
                 ("dry-run", dryRun.map(String.init)),
                 ("remote-time", remoteTime.map(String.init)), ("ftp-pasv", ftpPasv.map(String.init)),
                 ("stream-piece-selector", streamPieceSelector?.rawValue), ("priority", priority.map(String.init)),
-                ("piece-hashes", pieceHashes?.description),
+                ("piece-hashes", pieceHashes?.description), ("follow-metalink", followMetalink.map(String.init)),
                 ("ssh-private-key", sshPrivateKey), ("ssh-known-hosts", sshKnownHosts),
                 ("ssh-host-key-md", sshHostKeyMD?.description), ("gid", gid),
             ]

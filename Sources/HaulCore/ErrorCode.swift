@@ -20,6 +20,7 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
     case fileIO = 17
     case cannotCreateDirectory = 18
     case nameResolution = 19
+    case metalinkParse = 20
     case badResponse = 22
     case tooManyRedirects = 23
     case authorization = 24
@@ -43,6 +44,7 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
         case .fileIO: "writing or reading the file failed"
         case .cannotCreateDirectory: "the directory could not be created"
         case .nameResolution: "the host name could not be resolved"
+        case .metalinkParse: "a Metalink document could not be read"
         case .badResponse: "the server's answer was bad or unexpected"
         case .tooManyRedirects: "too many redirects"
         case .authorization: "the login was refused or missing (401, 403, 407)"
@@ -66,6 +68,7 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
         case .cannotCreateFile, .fileIO: "file error"
         case .cannotCreateDirectory: "no directory"
         case .nameResolution: "unknown host"
+        case .metalinkParse: "bad Metalink"
         case .badResponse: "bad answer"
         case .tooManyRedirects: "redirect loop"
         case .authorization: "login refused"

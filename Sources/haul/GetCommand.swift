@@ -108,7 +108,7 @@ struct GetCommand: ParsableCommand {
         if alreadySaved > 0, !options.basic.quiet {
             reportAlreadySaved(ids, count: alreadySaved, in: queue, to: reporter)
         }
-        let completed = withExtendedLifetime(interruptHandlers) { reporter.waitUntilDone(count: running) }
+        let ended = withExtendedLifetime(interruptHandlers) { reporter.waitUntilDone(count: running) }
         hooks?.waitForRunning()
         // Finished downloads leave the stored queue; the store's history keeps them.
         queue.remove(queue.ids(in: [.complete]))
@@ -128,7 +128,7 @@ struct GetCommand: ParsableCommand {
                 "haul: the queue's store could not be written; "
                     + "a later run may not know what this one saved")
         }
-        if completed < running { throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue) }
+        if ended.completed < ended.total { throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue) }
         if rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitCode(1) }
     }
 
@@ -179,7 +179,7 @@ struct GetCommand: ParsableCommand {
         let queue = DownloadQueue(configuration: configuration, onEvent: { reporter.handle($0) })
         let ids = queue.add(entries)
         let found = reporter.waitUntilDone(count: ids.count)
-        if found < ids.count { throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue) }
+        if found.completed < found.total { throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue) }
     }
 
     /// Says which unfinished files are continued (and which could not be), and which existing

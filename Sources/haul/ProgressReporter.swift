@@ -23,7 +23,8 @@ final class ProgressReporter: Sendable {
         var completed = 0
         /// Downloads that ended (each ends once: haul get retries nothing by hand).
         var ended = 0
-        /// How many endings `waitUntilDone` waits for, once it waits.
+        /// How many endings `waitUntilDone` waits for, once it waits: more when downloads are
+        /// added meanwhile (the files of a Metalink an answer was).
         var awaited: Int?
         var lineShown = false
         /// aria2's code for the last download that failed.
@@ -136,7 +137,7 @@ final class ProgressReporter: Sendable {
         // thousand small files).
         let last = state.withLock { state in
             state.ended += 1
-            return state.ended == state.awaited
+            return state.awaited.map { state.ended == max($0, state.added) } ?? false
         }
         if last { endings.signal() }
     }
@@ -182,14 +183,14 @@ final class ProgressReporter: Sendable {
         report(lines.joined(separator: "\n"))
     }
 
-    /// Blocks until `count` downloads have ended, drawing the status line meanwhile; returns how
-    /// many completed.
-    func waitUntilDone(count: Int) -> Int {
+    /// Blocks until `count` downloads (and any added meanwhile) have ended, drawing the status
+    /// line meanwhile; returns how many completed, of how many.
+    func waitUntilDone(count: Int) -> (completed: Int, total: Int) {
         let interval: DispatchTimeInterval = isTerminal ? .milliseconds(250) : .seconds(1)
         var nextTick = DispatchTime.now() + interval
         var done = state.withLock { state in
             state.awaited = count
-            return state.ended >= count
+            return state.ended >= max(count, state.added)
         }
         while !done {
             done = endings.wait(timeout: nextTick) == .success
@@ -198,11 +199,11 @@ final class ProgressReporter: Sendable {
                 nextTick = DispatchTime.now() + interval
             }
         }
-        let completed = state.withLock { $0.completed }
-        if count > 1, !quiet {
-            report("\(count) downloads: \(completed) saved, \(count - completed) failed, in \(elapsedText())")
+        let (completed, total) = state.withLock { ($0.completed, max(count, $0.added)) }
+        if total > 1, !quiet {
+            report("\(total) downloads: \(completed) saved, \(total - completed) failed, in \(elapsedText())")
         }
-        return completed
+        return (completed, total)
     }
 
     // MARK: - Printing

@@ -95,6 +95,7 @@ struct QueueOptions: ParsableArguments {
         options.maxConnectionPerServer = connections.maxConnectionPerServer
         options.minSplitSize = connections.minSplitSize
         options.streamPieceSelector = connections.streamPieceSelector
+        options.followMetalink = metalink.follow
         options.maxDownloadLimit = connections.maxDownloadLimit
         options.lowestSpeedLimit = connections.lowestSpeedLimit
         options.userAgent = http.userAgent
@@ -149,6 +150,7 @@ struct QueueOptions: ParsableArguments {
         configuration.defaults = defaults()
         configuration.directory = basic.dir
         configuration.tls = tlsOptions()
+        configuration.metalinkLocations = metalink.locations
         if http.netrc {
             let path = http.netrcPath ?? Netrc.defaultPath
             do {

@@ -18,13 +18,17 @@ public final class NginxServer: Sendable {
     private let directory: URL
     private let process: Process
 
-    /// Starts nginx with `files` (name → bytes) in its document root.
+    /// Starts nginx with `files` (path → bytes) in its document root; those under `metalink/`
+    /// are served as `application/metalink4+xml`.
     public static func start(files: [String: [UInt8]]) throws -> NginxServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-nginx-\(UUID().uuidString)")
         let root = directory.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for (name, bytes) in files {
-            try Data(bytes).write(to: root.appendingPathComponent(name))
+            let file = root.appendingPathComponent(name)
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: file)
         }
         try makeCertificates(in: directory)
         let port = try LoopbackPort.free()
@@ -84,6 +88,8 @@ public final class NginxServer: Sendable {
                 ssl_certificate \(directory)/server.pem;
                 ssl_certificate_key \(directory)/server.key;
                 root \(directory)/www;
+                # Files under /metalink/ are answered as Metalinks (aria2's --follow-metalink).
+                location /metalink/ { default_type application/metalink4+xml; }
             }
         }
         """

@@ -86,6 +86,36 @@ struct GetCommandMetalinkTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("b/p.meta4").path))
     }
 
+    @Test("an answer that is a Metalink is followed: its files are downloaded, and a bad one fails the run")
+    func follow() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let (whole, pieces) = try Self.digests(in: directory)
+        let nginx = try NginxServer.start(files: ["payload.bin": TestPattern.bytes(count: Self.size)])
+        defer { nginx.stop() }
+        let document = Self.metalink(
+            name: "followed.bin", whole: whole, pieces: pieces, urls: [(nginx.url("/payload.bin").absoluteString, 1)])
+        try FileManager.default.createDirectory(
+            at: nginx.root.appendingPathComponent("metalink"), withIntermediateDirectories: true)
+        try Data(document.utf8).write(to: nginx.root.appendingPathComponent("metalink/latest"))
+        try Data("<html>no</html>".utf8).write(to: nginx.root.appendingPathComponent("metalink/broken"))
+        let tls = ["--ca-certificate", nginx.caFile]
+        let run = try await HaulProcess.run(
+            ["get", nginx.url("/metalink/latest").absoluteString, "-d", "out"] + tls, in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/followed.bin"), size: Self.size))
+        #expect(run.stderr.contains("2 downloads: 2 saved"), "\(run.stderr)")
+        let kept = try await HaulProcess.run(
+            ["get", nginx.url("/metalink/latest").absoluteString, "-d", "kept", "--follow-metalink=false"] + tls,
+            in: directory)
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("kept/followed.bin").path))
+        let broken = try await HaulProcess.run(
+            ["get", nginx.url("/metalink/broken").absoluteString, "-d", "broken"] + tls, in: directory)
+        #expect(broken.status == 20, "aria2's code for a Metalink it cannot read: \(broken.stderr)")
+        #expect(broken.stderr.contains("is not a Metalink"), "\(broken.stderr)")
+    }
+
     @Test("a hostile Metalink: a name out of the directory is left out, an entity declaration refuses it whole")
     func hostile() async throws {
         let directory = try HaulProcess.scratch()

@@ -27,6 +27,9 @@ public struct QueueConfiguration: Sendable {
     /// one directory change and no store write per file, and nothing left by a crash. Off, or
     /// where the file system cannot, every body goes to `NAME.part`, named in the store first.
     public var unnamedFiles = true
+    /// aria2's `--metalink-location`: a followed Metalink's mirrors in these countries (lower
+    /// case) first among those of equal priority.
+    public var metalinkLocations: [String] = []
     /// 8 MiB: fetched again after a crash in well under a second on the links haul is for,
     /// while a partial file's store write and rename cost more than such a file's transfer on
     /// a fast one. Longer bodies keep a resumable `NAME.part`.

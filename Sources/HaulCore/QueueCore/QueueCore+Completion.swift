@@ -84,7 +84,29 @@ extension QueueCore {
             return failed(downloadID, .transport(.transport), "the server's reply ended without a body to save")
         }
         if download.totalBytes < 0 { download.totalBytes = download.bytesDone }
+        if let type = state.activity[downloadID]?.response?.header("Content-Type"),
+            type.lowercased().hasPrefix(Metalink.mediaType), options(of: download).followMetalink != false
+        {
+            // aria2's --follow-metalink: the saved document's files are queued, then it is done.
+            state.downloads[downloadID] = download
+            return ask(.followMetalink(download))
+        }
         markComplete(download)
+    }
+
+    /// The files of a Metalink download `downloadID` saved are ready to queue (after it), or it
+    /// could not be read: the download completes, or fails saying why.
+    mutating func metalinkFollowed(_ downloadID: String, _ outcome: Result<[Download], DownloadFailure>) {
+        guard let download = state.downloads[downloadID], download.state == .active,
+            state.connections[downloadID] == nil
+        else { return }
+        switch outcome {
+        case .failure(let failure):
+            failed(downloadID, .local(failure.code), failure.message)
+        case .success(let files):
+            add(files)
+            markComplete(download)
+        }
     }
 
     /// What looking at a partial file recorded whole found: nil when it is not there whole

@@ -60,6 +60,7 @@ struct QueueCore {
         case .spilled(let connection, let path): spilled(connection, path: path)
         case .fileFinished(let connection, let id, let outcome): fileFinished(connection, id, outcome)
         case .wholeChecked(let id, let outcome): wholeChecked(id, outcome)
+        case .metalinkFollowed(let id, let outcome): metalinkFollowed(id, outcome)
         case .timerFired(.retry(let id)): retryDue(id)
         case .timerFired(.settleSpeeds): settleSpeeds()
         case .timerFired(.checkLaggards(let id)): replaceLaggards(of: id)

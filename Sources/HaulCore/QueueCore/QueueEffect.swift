@@ -31,6 +31,9 @@ enum QueueEffect: Sendable {
     /// Look at a partial file the store says is whole, then check and name it; answers
     /// `QueueInput.wholeChecked`.
     indirect case checkWhole(Download, response: ResponseSummary?)
+    /// Read the Metalink the download saved (its response was `application/metalink4+xml`)
+    /// and make downloads of its files; answers `QueueInput.metalinkFollowed`.
+    indirect case followMetalink(Download)
     /// Fire `QueueTimer` after so many seconds (`QueueInput.timerFired`).
     case schedule(QueueTimer, after: Double)
 }

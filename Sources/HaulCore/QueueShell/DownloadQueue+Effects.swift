@@ -48,6 +48,10 @@ extension DownloadQueue {
             finish(download, at: download.partialPath ?? "", replacing: false, response: response) {
                 .wholeChecked(downloadID: download.id, $0)
             }
+        case .followMetalink(let download):
+            DispatchQueue.global(qos: .utility).async { [self] in
+                deliver(.metalinkFollowed(downloadID: download.id, followMetalink(download)))
+            }
         case .schedule(.retry(let id), let seconds):
             timer.schedule(after: seconds) { [weak self] in self?.deliver(.timerFired(.retry(id))) }
         case .schedule(let timer, let seconds):

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HaulCore
 
 // MARK: - MetalinkArguments
 
@@ -10,6 +11,14 @@ struct MetalinkArguments: ParsableArguments {
             "Download the files a Metalink (.meta4) describes, from its mirrors, checking its hashes "
                 + "(repeatable; a .meta4 path or URL given as a URL works too).", valueName: "file"))
     var files: [String] = []
+
+    @Option(
+        name: .customLong("follow-metalink"),
+        help: ArgumentHelp(
+            "Download the files of an answer that is a Metalink (application/metalink4+xml; true, the "
+                + "default), or save it as it is (false).", valueName: "bool"),
+        transform: OptionValue.of("follow-metalink", \.followMetalink))
+    var follow: Bool?
 
     @Option(
         name: .customLong("metalink-location"),

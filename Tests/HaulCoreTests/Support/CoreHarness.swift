@@ -137,6 +137,7 @@ struct CoreHarness {
         case .writeUnnamed(let id, let write):
             return "write \(id) unnamed \(write.name) in \(write.directory)"
                 + (write.spillAfter.map { " until \($0)" } ?? "")
+        case .followMetalink(let download): return "follow metalink \(download.id)"
         case .finishFile(let id, _, let path, _, _): return "finish \(id) \(path)"
         case .checkWhole(let download, _): return "check whole \(download.id)"
         case .schedule(.retry(let id), let seconds): return "retry \(id) in \(seconds)s"
