@@ -1,3 +1,4 @@
+import Foundation
 import HaulCore
 
 // MARK: - Aria2Methods: commands
@@ -13,8 +14,48 @@ extension Aria2Methods {
         for uri in uris {
             if let problem = QueueEntry.uriProblem(uri) { throw RPCError(RPCError.shown(problem)) }
         }
+        let options = try downloadOptions(params, 1)
+        if let gid = options.gid, queue.download(gid) != nil { throw RPCError("GID \(gid) is not unique") }
+        let position = try params.optionalInteger(2, "position")
+        let id = queue.add(QueueEntry(uris: uris, options: options))
+        if let position { move(id, toWaitingPosition: position) }
+        return .string(id)
+    }
+
+    /// `addMetalink(metalink[, options[, position]])`: queues a download for each file of the
+    /// base64 Metalink 4 document, and returns their gids. Its names stay inside the allowed
+    /// directory, as `out` does.
+    func addMetalink(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        guard let data = Data(base64Encoded: try params.string(0, "metalink")) else {
+            throw .invalidParams("metalink (parameter 1) must be a Metalink 4 document in base64")
+        }
+        let parsed: MetalinkParser.Result
+        do throws(MetalinkParser.Failure) {
+            parsed = try MetalinkParser.parse(data, source: "metalink")
+        } catch {
+            throw RPCError(RPCError.shown(error.description))
+        }
+        var options = try downloadOptions(params, 1)
+        options.gid = nil
+        var entries = parsed.metalink.entries()
+        for index in entries.indices {
+            try settings.allowedDirectory.check(out: entries[index].options.out ?? "")
+            entries[index].options = entries[index].options.merged(over: options)
+        }
+        let position = try params.optionalInteger(2, "position")
+        let ids = queue.add(entries)
+        if let position {
+            for (offset, id) in ids.enumerated() { move(id, toWaitingPosition: position + offset) }
+        }
+        return .array(ids.map { .string($0) })
+    }
+
+    /// A client's options at parameter `index`: aria2's names, an unknown one refused by name;
+    /// `dir` and `out` inside the allowed directory; no file on this machine named by a client
+    /// over the network. `dir` defaults to the allowed directory's root.
+    private func downloadOptions(_ params: RPCParams, _ index: Int) throws(RPCError) -> DownloadOptions {
         var options = DownloadOptions()
-        for (name, value) in try params.options(1) {
+        for (name, value) in try params.options(index) {
             switch name {
             case "dir": options.dir = try settings.allowedDirectory.directory(value)
             case "out":
@@ -32,11 +73,7 @@ extension Aria2Methods {
             }
         }
         if options.dir == nil { options.dir = settings.allowedDirectory.root }
-        if let gid = options.gid, queue.download(gid) != nil { throw RPCError("GID \(gid) is not unique") }
-        let position = try params.optionalInteger(2, "position")
-        let id = queue.add(QueueEntry(uris: uris, options: options))
-        if let position { move(id, toWaitingPosition: position) }
-        return .string(id)
+        return options
     }
 
     /// `remove(gid)` and `forceRemove`: stops the download for good; its status becomes

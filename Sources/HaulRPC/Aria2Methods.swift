@@ -67,8 +67,9 @@ public final class Aria2Methods: Sendable {
     func call(_ name: String, _ params: RPCParams) throws(RPCError) -> JSONValue {
         switch name {
         case "aria2.addUri": return try addUri(params)
-        case "aria2.addTorrent", "aria2.addMetalink":
-            throw RPCError("\(name) is not supported: haul downloads HTTP, HTTPS and FTP URIs (aria2.addUri)")
+        case "aria2.addMetalink": return try addMetalink(params)
+        case "aria2.addTorrent":
+            throw RPCError("\(name) is not supported: haul does not speak BitTorrent (aria2.addUri, aria2.addMetalink)")
         case "aria2.remove", "aria2.forceRemove": return try remove(params)
         case "aria2.pause", "aria2.forcePause": return try pause(params)
         case "aria2.pauseAll", "aria2.forcePauseAll": return pauseAll()

@@ -190,6 +190,26 @@ struct RPCEndpointTests {
         #expect(result("aria2.getGlobalOption")?.object?["max-overall-download-limit"] == "1048576")
     }
 
+    @Test("addMetalink queues a paused download for each file, in the allowed directory; a bad document is refused")
+    func addMetalink() throws {
+        let document = """
+            <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+            <file name="a.iso"><url priority="2">http://127.0.0.1:9/a</url><url priority="1">http://127.0.0.1:9/b</url></file>
+            <file name="sub/c.iso"><url>http://127.0.0.1:9/c</url></file>
+            </metalink>
+            """
+        let gids = try #require(
+            result("aria2.addMetalink", [.string(Data(document.utf8).base64EncodedString()), ["pause": "true"]])?.array)
+        #expect(gids.count == 2)
+        let first = try #require(gids.first?.string.flatMap { queue.download($0) })
+        #expect(first.uris.first == "http://127.0.0.1:9/b" && first.options.out == "a.iso" && first.state == .paused)
+        #expect(first.options.dir == directory.path)
+        #expect(errorCode(call("aria2.addMetalink", [.string("not base64!")])) == -32602)
+        let html = Data("<html/>".utf8).base64EncodedString()
+        #expect("\(call("aria2.addMetalink", [.string(html)]))".contains("is not a Metalink"))
+        #expect(errorCode(call("aria2.addTorrent", [.string(html)])) == 1)
+    }
+
     @Test("a hook is refused from an RPC client, in every call that takes options: it would run as the daemon's user")
     func hooksRefused() throws {
         let gid = try add("http://127.0.0.1:9/h", ["pause": "true"])
