@@ -15,10 +15,12 @@ public enum Checksum {
         return digests.first ?? ""
     }
 
-    /// The lower-case hex digests of the file at `path` taken `pieceLength` bytes at a time (the
-    /// last piece may be shorter), or of the whole file when `pieceLength` is nil.
+    /// The lower-case hex digests of the file at `path` (of its bytes in `range`, when given)
+    /// taken `pieceLength` bytes at a time (the last piece may be shorter), or of all of it when
+    /// `pieceLength` is nil.
     public static func digests(
-        ofFileAt path: String, algorithm: ExpectedChecksum.Algorithm, pieceLength: Int64?
+        ofFileAt path: String, algorithm: ExpectedChecksum.Algorithm, pieceLength: Int64?,
+        range: Range<Int64>? = nil
     ) throws(OptionError) -> [String] {
         guard let digest = EVP_get_digestbyname(openSSLName(algorithm)), let context = EVP_MD_CTX_new() else {
             throw OptionError("OpenSSL has no \(algorithm.rawValue) digest")
@@ -32,12 +34,15 @@ public enum Checksum {
         let chunkLimit = Int64(1 << 20)
         EVP_DigestInit_ex(context, digest, nil)
         var inPiece: Int64 = 0
+        var left = range.map { Int64($0.count) } ?? Int64.max
         do {
-            while true {
-                let room = pieceLength.map { min($0 - inPiece, chunkLimit) } ?? chunkLimit
+            if let range { try handle.seek(toOffset: UInt64(range.lowerBound)) }
+            while left > 0 {
+                let room = min(pieceLength.map { min($0 - inPiece, chunkLimit) } ?? chunkLimit, left)
                 guard let chunk = try handle.read(upToCount: Int(room)), !chunk.isEmpty else { break }
                 chunk.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
                 inPiece += Int64(chunk.count)
+                left -= Int64(chunk.count)
                 if let pieceLength, inPiece == pieceLength {
                     digests.append(finish(context))
                     EVP_DigestInit_ex(context, digest, nil)

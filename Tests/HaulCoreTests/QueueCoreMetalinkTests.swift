@@ -47,4 +47,33 @@ struct QueueCoreMetalinkTests {
         _ = core.name(2, "/dl/kept.meta4")
         #expect(core.finish(2, as: "/dl/kept.meta4").last == "kept complete")
     }
+
+    @Test("a segment's pieces are checked as it ends; a bad one is dropped with its mirror and fetched from another")
+    func piecesAsSegmentsEnd() throws {
+        let mebibyte: Int64 = 1 << 20
+        let pieces = try PieceHashes(
+            algorithm: .sha1, length: mebibyte, hashes: Array(repeating: String(repeating: "0", count: 40), count: 8))
+        var core = CoreHarness {
+            $0.defaults.split = 4
+            $0.defaults.maxConnectionPerServer = 4
+            $0.defaults.minSplitSize = mebibyte
+            $0.defaults.pieceHashes = pieces
+        }
+        _ = core.add(["s"], { _ in }, { $0.uris.append("http://b.test/s") })
+        _ = core.answer(1, 200, ["Content-Length": "\(8 * mebibyte)", "Accept-Ranges": "bytes", "ETag": "\"e\""])
+        let planned = core.name(1, "/dl/s")
+        #expect(planned.contains("start c2 s http://b.test/s bytes=2097152-4194303 helper"), "\(planned)")
+        _ = core.send(.wrote(core.connection(2), totalBytesWritten: 2 * mebibyte))
+        let finished = core.send(.finished(core.connection(2)))
+        #expect(finished.first == "verify pieces s 2097152-4194304 from mirror 1", "\(finished)")
+        let verified = core.send(.piecesVerified(downloadID: "s", bad: [3 * mebibyte..<4 * mebibyte], mirror: 1))
+        #expect(
+            verified.prefix(3) == [
+                "s shows mirror dropped: http://b.test/s: sent 1 piece that failed the Metalink's hash", "s updated",
+                "start c6 s http://a.test/s bytes=3145728-4194303 helper",
+            ], "\(verified)")
+        #expect(core.download("s")?.completed.count == mebibyte, "the bad piece is not held")
+        #expect(
+            core.send(.piecesVerified(downloadID: "s", bad: [], mirror: 0)).isEmpty, "good pieces change nothing")
+    }
 }

@@ -11,7 +11,9 @@ struct GetCommandMetalinkTests {
     private static let pieceLength = 262_144
 
     /// The pattern's whole sha-256 and its sha-1 piece hashes, made by coreutils.
-    private static func digests(in directory: URL) throws -> (whole: String, pieces: [String]) {
+    private static func digests(
+        in directory: URL, size: Int = size, pieceLength: Int = pieceLength
+    ) throws -> (whole: String, pieces: [String]) {
         try Data(TestPattern.bytes(count: size)).write(to: directory.appendingPathComponent("pattern"))
         let whole = try HaulProcess.shell("sha256sum pattern | cut -c1-64", in: directory)
         let pieces = try HaulProcess.shell(
@@ -20,7 +22,10 @@ struct GetCommandMetalinkTests {
         return (whole, pieces.split(separator: "\n").map(String.init))
     }
 
-    private static func metalink(name: String, whole: String, pieces: [String], urls: [(String, Int)]) -> String {
+    private static func metalink(
+        name: String, whole: String, pieces: [String], urls: [(String, Int)], size: Int = size,
+        pieceLength: Int = pieceLength
+    ) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <metalink xmlns="urn:ietf:params:xml:ns:metalink">
@@ -60,6 +65,30 @@ struct GetCommandMetalinkTests {
         #expect(server.fileRequests.requests(for: bad).count == 1)
         let again = try server.fileRequests.requests(for: good)
         #expect(again.count == 1 && again.first?.range == "bytes=\(Self.pieceLength)-", "\(again)")
+    }
+
+    @Test("split over mirrors, a bad piece is caught as its segment ends: its mirror is dropped, the piece fetched again")
+    func corruptMirrorWhileSplit() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let server = try FaultServer.shared()
+        let (size, pieceLength) = (8_000_000, 1_048_576)
+        let (whole, pieces) = try Self.digests(in: directory, size: size, pieceLength: pieceLength)
+        let (bad, good) = (UUID().uuidString, UUID().uuidString)
+        // The bad mirror is fast, the good one slow: the bad segments end while the good run.
+        let document = Self.metalink(
+            name: "split.bin", whole: whole, pieces: pieces,
+            urls: [
+                (server.url("/file/\(size)?key=\(bad)&corrupt=5000000").absoluteString, 1),
+                (server.url("/file/\(size)?key=\(good)&pace=65536").absoluteString, 2),
+            ], size: size, pieceLength: pieceLength)
+        try document.write(to: directory.appendingPathComponent("s.meta4"), atomically: true, encoding: .utf8)
+        let run = try await HaulProcess.run(
+            ["get", "-M", "s.meta4", "-d", "out", "-x2", "-s4", "-k1M", "--retry-wait=0"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/split.bin"), size: size))
+        #expect(run.stderr.contains("failed the Metalink's hash"), "\(run.stderr)")
+        #expect(!run.stderr.contains("retrying"), "recovered within the attempt: \(run.stderr)")
     }
 
     @Test("a Metalink named by its path, or served over HTTPS by nginx, downloads its files from their mirrors")

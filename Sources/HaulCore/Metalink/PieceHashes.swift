@@ -42,13 +42,23 @@ public struct PieceHashes: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The byte ranges of the pieces of the file at `path` (of `total` bytes) whose digest is
-    /// not theirs: empty when every piece is good.
-    public func badPieces(ofFileAt path: String, total: Int64) throws(OptionError) -> [Range<Int64>] {
-        let actual = try Checksum.digests(ofFileAt: path, algorithm: algorithm, pieceLength: length)
-        return hashes.indices.compactMap { index in
-            guard index >= actual.count || actual[index] != hashes[index] else { return nil }
-            let start = Int64(index) * length
-            return start..<min(start + length, total)
+    /// not theirs, among those wholly inside `within` (all when nil): empty when they are good.
+    public func badPieces(
+        ofFileAt path: String, total: Int64, within: Range<Int64>? = nil
+    ) throws(OptionError) -> [Range<Int64>] {
+        let span = within ?? 0..<total
+        let first = Int((span.lowerBound + length - 1) / length)
+        // A piece ends at a multiple of the length, or at the end of the file.
+        let last = span.upperBound >= total ? hashes.count : Int(span.upperBound / length)
+        guard first < last, last <= hashes.count else { return [] }
+        let start = Int64(first) * length
+        let actual = try Checksum.digests(
+            ofFileAt: path, algorithm: algorithm, pieceLength: length,
+            range: start..<min(Int64(last) * length, total))
+        return (first..<last).compactMap { index in
+            guard index - first >= actual.count || actual[index - first] != hashes[index] else { return nil }
+            let pieceStart = Int64(index) * length
+            return pieceStart..<min(pieceStart + length, total)
         }
     }
 }

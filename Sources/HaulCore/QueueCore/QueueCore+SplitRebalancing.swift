@@ -49,6 +49,7 @@ extension QueueCore {
         let finished = split.segments.removeValue(forKey: id)
         split.helpers.removeAll { $0.id == id }
         if let finished, let rival = finished.rival { settleRace(&split, winner: finished, loser: rival) }
+        if let finished { verifyPieces(of: finished, download) }
         newWork(&split, download, preferring: finished?.mirror)
         keepSlotRunning(&split, downloadID, last: connection)
         state.splits[downloadID] = split

@@ -61,6 +61,7 @@ struct QueueCore {
         case .fileFinished(let connection, let id, let outcome): fileFinished(connection, id, outcome)
         case .wholeChecked(let id, let outcome): wholeChecked(id, outcome)
         case .metalinkFollowed(let id, let outcome): metalinkFollowed(id, outcome)
+        case .piecesVerified(let id, let bad, let mirror): piecesVerified(id, bad: bad, mirror: mirror)
         case .timerFired(.retry(let id)): retryDue(id)
         case .timerFired(.settleSpeeds): settleSpeeds()
         case .timerFired(.checkLaggards(let id)): replaceLaggards(of: id)

@@ -31,6 +31,9 @@ enum QueueEffect: Sendable {
     /// Look at a partial file the store says is whole, then check and name it; answers
     /// `QueueInput.wholeChecked`.
     indirect case checkWhole(Download, response: ResponseSummary?)
+    /// Hash the pieces of the partial file wholly inside `range`, which connections from
+    /// `mirror` wrote; answers `QueueInput.piecesVerified`.
+    case verifyPieces(downloadID: String, path: String, PieceHashes, total: Int64, range: Range<Int64>, mirror: Int)
     /// Read the Metalink the download saved (its response was `application/metalink4+xml`)
     /// and make downloads of its files; answers `QueueInput.metalinkFollowed`.
     indirect case followMetalink(Download)

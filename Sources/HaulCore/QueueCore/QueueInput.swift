@@ -44,6 +44,8 @@ enum QueueInput: Sendable {
     case fileFinished(ConnectionID, downloadID: String, Result<String, DownloadFailure>)
     /// What `QueueEffect.checkWhole` found: nil when the partial file is not whole after all.
     case wholeChecked(downloadID: String, Result<String, DownloadFailure>?)
+    /// What `QueueEffect.verifyPieces` found: the pieces whose hash is not theirs.
+    case piecesVerified(downloadID: String, bad: [Range<Int64>], mirror: Int)
     /// What `QueueEffect.followMetalink` found: the downloads of the Metalink's files, or why
     /// there are none.
     case metalinkFollowed(downloadID: String, Result<[Download], DownloadFailure>)

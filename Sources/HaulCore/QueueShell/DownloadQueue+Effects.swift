@@ -48,6 +48,11 @@ extension DownloadQueue {
             finish(download, at: download.partialPath ?? "", replacing: false, response: response) {
                 .wholeChecked(downloadID: download.id, $0)
             }
+        case .verifyPieces(let id, let path, let pieces, let total, let range, let mirror):
+            DispatchQueue.global(qos: .utility).async { [self] in
+                let bad = (try? pieces.badPieces(ofFileAt: path, total: total, within: range)) ?? []
+                deliver(.piecesVerified(downloadID: id, bad: bad, mirror: mirror))
+            }
         case .followMetalink(let download):
             DispatchQueue.global(qos: .utility).async { [self] in
                 deliver(.metalinkFollowed(downloadID: download.id, followMetalink(download)))

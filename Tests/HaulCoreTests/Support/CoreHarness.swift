@@ -138,6 +138,8 @@ struct CoreHarness {
             return "write \(id) unnamed \(write.name) in \(write.directory)"
                 + (write.spillAfter.map { " until \($0)" } ?? "")
         case .followMetalink(let download): return "follow metalink \(download.id)"
+        case .verifyPieces(let id, _, _, _, let range, let mirror):
+            return "verify pieces \(id) \(range.lowerBound)-\(range.upperBound) from mirror \(mirror)"
         case .finishFile(let id, _, let path, _, _): return "finish \(id) \(path)"
         case .checkWhole(let download, _): return "check whole \(download.id)"
         case .schedule(.retry(let id), let seconds): return "retry \(id) in \(seconds)s"
