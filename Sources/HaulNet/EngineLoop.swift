@@ -97,6 +97,8 @@ final class EngineLoop {
         for transfer in transfers.values {
             if let due = transfer.resumeAt, due <= now { transfer.resumeReceiving() }
         }
+        // A transfer may have ended as it was resumed (its segment complete).
+        removeEnded()
         // A transfer resumed above may have paused again at once, with a new due time.
         let next = transfers.values.compactMap(\.resumeAt).min()
         return Int32(next.map { $0 > now ? min(1000, ($0 - now) / 1_000_000 + 1) : 0 } ?? 1000)

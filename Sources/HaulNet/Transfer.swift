@@ -366,7 +366,12 @@ final class Transfer {
         guard handle == .paused, let easy else { return }
         handle = .receiving
         resumeAt = nil
-        curl_easy_pause(easy, Int32(haul_curlpause_cont))
+        // Unpausing hands over what libcurl held back, here and now. When the write callback
+        // refuses it (the segment is complete: a steal moved its end while it waited on a cap;
+        // or the file failed), libcurl returns the error here and leaves the transfer as it is,
+        // offering the same bytes at each unpause: it ends now, as a completed hop would.
+        let result = curl_easy_pause(easy, Int32(haul_curlpause_cont))
+        if result != CURLE_OK { hopCompleted(result) }
     }
 
     /// Ends the body at file offset `end` (only ever earlier): another connection takes the

@@ -46,6 +46,34 @@ struct SplitOverLinkTests {
         #expect(elapsed < .seconds(16), "\(elapsed); bytes by connection: \(link.bytesToClient)")
     }
 
+    @Test("under an overall cap, in order over HTTPS, a connection held back by the cap ends where a steal moved its end")
+    func cappedSegmentsEnd() async throws {
+        let size = 24 << 20
+        let nginx = try NginxServer.start(files: ["capped.bin": TestPattern.bytes(count: size)])
+        defer { nginx.stop() }
+        // An engine of its own: the overall cap binds this test's transfers alone.
+        let engine = ConnectionEngine()
+        defer { engine.shutdown() }
+        let harness = try QueueHarness(tls: TLSOptions(caFile: nginx.caFile), engine: engine)
+        defer { harness.cleanUp() }
+        harness.queue.setMaxOverallDownloadLimit(8 << 20)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let id = try harness.add(
+            nginx.url("/capped.bin"),
+            [("split", "4"), ("max-connection-per-server", "4"), ("min-split-size", "1M"),
+             ("stream-piece-selector", "inorder")])
+        #expect(await harness.recorder.wait(for: [id]))
+        let elapsed = clock.now - start
+        #expect(harness.recorder.latest(id)?.state == .complete)
+        let data = try harness.contents("capped.bin")
+        #expect(data.count == size && TestPattern.matches(data))
+        // 3 s at the cap. A connection whose end moved while the cap held it back was offered
+        // the same bytes at each resume and never ended, so the download crawled on one
+        // connection at about 1 MiB/s: 12 s and more.
+        #expect(elapsed < .seconds(8), "\(elapsed)")
+    }
+
     @Test("at 200 ms of round trip, a split's connections begin within two round trips of each other")
     func connectionsStartTogether() async throws {
         let nginx = try NginxServer.start(files: ["big.bin": TestPattern.bytes(count: 8 << 20)])

@@ -159,7 +159,7 @@ struct QueueHarness {
     init(
         maxConcurrent: Int = 5, maxPerHost: Int = 0, defaults: DownloadOptions = DownloadOptions(),
         timer: any RetryTimer = ImmediateRetryTimer(), patience: SegmentPlanner.Patience = SegmentPlanner.Patience(),
-        netrc: Netrc? = nil, tls: TLSOptions = TLSOptions()
+        netrc: Netrc? = nil, tls: TLSOptions = TLSOptions(), engine: ConnectionEngine = .shared
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-queue-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -172,7 +172,7 @@ struct QueueHarness {
         configuration.netrc = netrc
         configuration.tls = tls
         let recorder = recorder
-        queue = DownloadQueue(configuration: configuration, timer: timer) { recorder.record($0) }
+        queue = DownloadQueue(configuration: configuration, engine: engine, timer: timer) { recorder.record($0) }
     }
 
     /// Adds `url` (and its mirrors) with the given option lines and returns its id.
