@@ -43,9 +43,11 @@ public struct ExpectedChecksum: Sendable, Equatable, CustomStringConvertible {
     /// name one algorithm.
     public static func algorithm(named name: String) throws(OptionError) -> Algorithm {
         let lowered = name.lowercased()
-        guard let algorithm = Algorithm.allCases.first(where: {
-            $0.rawValue == lowered || $0.rawValue.replacing("-", with: "") == lowered
-        }) else {
+        guard
+            let algorithm = Algorithm.allCases.first(where: {
+                $0.rawValue == lowered || $0.rawValue.replacing("-", with: "") == lowered
+            })
+        else {
             let known = Algorithm.allCases.map(\.rawValue).joined(separator: ", ")
             throw OptionError("unknown digest '\(TextSanitizer.visible(name))' (use one of \(known))")
         }

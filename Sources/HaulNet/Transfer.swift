@@ -367,9 +367,9 @@ final class Transfer {
         handle = .receiving
         resumeAt = nil
         // Unpausing hands over what libcurl held back, here and now. When the write callback
-        // refuses it (the segment is complete: a steal moved its end while it waited on a cap;
-        // or the file failed), libcurl returns the error here and leaves the transfer as it is,
-        // offering the same bytes at each unpause: it ends now, as a completed hop would.
+        // refuses it (a steal moved the segment's end while it waited on a cap; the file
+        // failed), libcurl returns the error here and offers the same bytes at each unpause:
+        // the transfer ends now, as a completed hop would.
         let result = curl_easy_pause(easy, Int32(haul_curlpause_cont))
         if result != CURLE_OK { hopCompleted(result) }
     }

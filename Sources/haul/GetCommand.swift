@@ -128,7 +128,9 @@ struct GetCommand: ParsableCommand {
                 "haul: the queue's store could not be written; "
                     + "a later run may not know what this one saved")
         }
-        if ended.completed < ended.total { throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue) }
+        if ended.completed < ended.total {
+            throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue)
+        }
         if rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitCode(1) }
     }
 
@@ -179,7 +181,9 @@ struct GetCommand: ParsableCommand {
         let queue = DownloadQueue(configuration: configuration, onEvent: { reporter.handle($0) })
         let ids = queue.add(entries)
         let found = reporter.waitUntilDone(count: ids.count)
-        if found.completed < found.total { throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue) }
+        if found.completed < found.total {
+            throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue)
+        }
     }
 
     /// Says which unfinished files are continued (and which could not be), and which existing
@@ -213,7 +217,8 @@ struct GetCommand: ParsableCommand {
         let saved = ids.lazy.compactMap { queue.download($0) }.filter { $0.state == .complete }.prefix(shownFirst)
             .map { download in
                 "\(TextSanitizer.visible(download.destination ?? download.displayURI)) is complete already "
-                    + "(\(ByteCount.format(download.totalBytes))): not downloaded again; --allow-overwrite fetches it anew"
+                    + "(\(ByteCount.format(download.totalBytes))): not downloaded again; "
+                    + "--allow-overwrite fetches it anew"
             }
         reportFirst(saved, of: count, to: reporter) { "and \($0) more complete already" }
     }

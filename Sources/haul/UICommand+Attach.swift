@@ -71,7 +71,9 @@ extension UICommand {
             terminal: terminal, queue: queue, inbox: inbox, themes: .standard(), theme: startTheme,
             globalLimit: nil,
             remoteQueueFiles: {
-                RemoteQueueFile.standard(limit: queueFileLimit, tls: options.tlsOptions()) { inbox.postNotice($0, isError: true) }
+                RemoteQueueFile.standard(limit: queueFileLimit, tls: options.tlsOptions()) {
+                    inbox.postNotice($0, isError: true)
+                }
             },
             queueFileLimit: queueFileLimit)
         runner.notify(themeProblem ?? notice, isError: themeProblem != nil)

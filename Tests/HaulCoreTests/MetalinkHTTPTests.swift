@@ -11,10 +11,17 @@ struct MetalinkHTTPTests {
     @Test(
         "duplicates by pri, then in order; other relations, unloadable schemes and bad values are not mirrors",
         arguments: [
-            (["<http://a/f>; rel=duplicate; pri=2, <https://b/f>; rel=\"duplicate\"; pri=1; geo=de"],
-             ["https://b/f", "http://a/f"]),
+            (
+                ["<http://a/f>; rel=duplicate; pri=2, <https://b/f>; rel=\"duplicate\"; pri=1; geo=de"],
+                ["https://b/f", "http://a/f"]
+            ),
             (["<http://a/f>; rel=describedby", "<ftp://c/f>; rel=duplicate"], ["ftp://c/f"]),
-            (["<file:///etc/passwd>; rel=duplicate", "<sftp://h/f>; rel=duplicate", "<javascript:x>; rel=duplicate"], []),
+            (
+                [
+                    "<file:///etc/passwd>; rel=duplicate", "<sftp://h/f>; rel=duplicate",
+                    "<javascript:x>; rel=duplicate",
+                ], []
+            ),
             (["<http://a/f,g>; rel=duplicate; title=\"a, b\"", "garbage", "<http://a/x>"], ["http://a/f,g"]),
         ] as [([String], [String])])
     func duplicates(values: [String], expected: [String]) {
@@ -63,7 +70,8 @@ struct MetalinkHTTPTests {
 
         let wrong = Data(repeating: 0, count: 32).base64EncodedString()
         components?.queryItems = [
-            URLQueryItem(name: "key", value: UUID().uuidString), URLQueryItem(name: "digest", value: "SHA-256=\(wrong)"),
+            URLQueryItem(name: "key", value: UUID().uuidString),
+            URLQueryItem(name: "digest", value: "SHA-256=\(wrong)"),
         ]
         let checked = try harness.add(try #require(components?.url), [("out", "d.bin")])
         #expect(await harness.recorder.wait(for: [checked]))

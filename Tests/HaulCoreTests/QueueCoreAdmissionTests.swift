@@ -56,7 +56,8 @@ struct QueueCoreAdmissionTests {
             core.add(["urgent"], { $0.priority = 5 }) == ["added urgent", "moved urgent to 1"],
             "ahead of d2 and d3, not of the running d1")
         #expect(
-            core.add(["low", "high", "same"], { _ in }, { $0.options.priority = ["low": -1, "high": 9, "same": 5][$0.id] })
+            core.add(
+                ["low", "high", "same"], { _ in }, { $0.options.priority = ["low": -1, "high": 9, "same": 5][$0.id] })
                 == ["added low,high,same", "moved high to 1", "moved same to 3"],
             "by priority, then in the order added; a negative one stays behind all")
         #expect(core.add(["plain"]) == ["added plain", "moved plain to 6"], "0 goes before -1")

@@ -40,7 +40,10 @@ struct QueueCoreMetalinkTests {
         _ = core.name(1, "/dl/m.meta4")
         _ = core.finish(1, as: "/dl/m.meta4")
         let failure = DownloadFailure("m.meta4: not a Metalink document", code: .metalinkParse)
-        #expect(core.send(.metalinkFollowed(downloadID: "m", .failure(failure))) == ["m failed: m.meta4: not a Metalink document"])
+        #expect(
+            core.send(.metalinkFollowed(downloadID: "m", .failure(failure))) == [
+                "m failed: m.meta4: not a Metalink document"
+            ])
 
         _ = core.add(["kept"], { $0.followMetalink = false })
         _ = core.answer(2, 200, Self.metalinkType)

@@ -120,9 +120,10 @@ struct SplitDownloadTests {
         // Spread over four connections, the file's quarters would fill at once: 12 MB beyond a
         // whole start near the end. In order, no more than the pieces in flight are.
         let window: Int64 = 4 * 1_048_576 + 524_288
-        #expect(!harness.recorder.showed(id) { download, _ in
-            download.completed.count - download.completed.prefixLength > window
-        }, "more than four pieces were ever ahead of the whole start")
+        #expect(
+            !harness.recorder.showed(id) { download, _ in
+                download.completed.count - download.completed.prefixLength > window
+            }, "more than four pieces were ever ahead of the whole start")
     }
 
     @Test("a connection far slower than the others is dropped and its range taken over where it stopped")

@@ -46,7 +46,8 @@ struct SplitOverLinkTests {
         #expect(elapsed < .seconds(16), "\(elapsed); bytes by connection: \(link.bytesToClient)")
     }
 
-    @Test("under an overall cap, in order over HTTPS, a connection held back by the cap ends where a steal moved its end")
+    @Test(
+        "under an overall cap, in order over HTTPS, a connection held back by the cap ends where a steal moved its end")
     func cappedSegmentsEnd() async throws {
         let size = 24 << 20
         let nginx = try NginxServer.start(files: ["capped.bin": TestPattern.bytes(count: size)])
@@ -61,8 +62,10 @@ struct SplitOverLinkTests {
         let start = clock.now
         let id = try harness.add(
             nginx.url("/capped.bin"),
-            [("split", "4"), ("max-connection-per-server", "4"), ("min-split-size", "1M"),
-             ("stream-piece-selector", "inorder")])
+            [
+                ("split", "4"), ("max-connection-per-server", "4"), ("min-split-size", "1M"),
+                ("stream-piece-selector", "inorder"),
+            ])
         #expect(await harness.recorder.wait(for: [id]))
         let elapsed = clock.now - start
         #expect(harness.recorder.latest(id)?.state == .complete)

@@ -194,7 +194,9 @@ struct RPCEndpointTests {
     func addMetalink() throws {
         let document = """
             <metalink xmlns="urn:ietf:params:xml:ns:metalink">
-            <file name="a.iso"><url priority="2">http://127.0.0.1:9/a</url><url priority="1">http://127.0.0.1:9/b</url></file>
+            <file name="a.iso">
+            <url priority="2">http://127.0.0.1:9/a</url><url priority="1">http://127.0.0.1:9/b</url>
+            </file>
             <file name="sub/c.iso"><url>http://127.0.0.1:9/c</url></file>
             </metalink>
             """

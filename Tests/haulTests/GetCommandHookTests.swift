@@ -13,12 +13,12 @@ struct GetCommandHookTests {
         let directory = try HaulProcess.scratch()
         let hook = directory.appendingPathComponent("hook")
         try """
-            #!/bin/sh
-            echo "$@" >> '\(directory.path)/log'
-            printf '%s' '\(stderr)' >&2
-            exit \(status)
+        #!/bin/sh
+        echo "$@" >> '\(directory.path)/log'
+        printf '%s' '\(stderr)' >&2
+        exit \(status)
 
-            """.write(to: hook, atomically: true, encoding: .utf8)
+        """.write(to: hook, atomically: true, encoding: .utf8)
         chmod(hook.path, 0o755)
         return directory
     }

@@ -22,6 +22,18 @@ struct GetCommandMetalinkTests {
         return (whole, pieces.split(separator: "\n").map(String.init))
     }
 
+    /// A scratch directory, the pattern's digests, and nginx serving the pattern as `payload.bin`.
+    private static func servedPayload() throws -> (URL, whole: String, pieces: [String], NginxServer) {
+        let directory = try HaulProcess.scratch()
+        let (whole, pieces) = try digests(in: directory)
+        return (directory, whole, pieces, try NginxServer.start(files: ["payload.bin": TestPattern.bytes(count: size)]))
+    }
+
+    /// `text` with its ampersands escaped for XML.
+    private static func escaped(_ text: String) -> String {
+        text.replacing("&", with: "&amp;")
+    }
+
     private static func metalink(
         name: String, whole: String, pieces: [String], urls: [(String, Int)], size: Int = size,
         pieceLength: Int = pieceLength
@@ -35,7 +47,7 @@ struct GetCommandMetalinkTests {
             <pieces length="\(pieceLength)" type="sha-1">
               \(pieces.map { "<hash>\($0)</hash>" }.joined())
             </pieces>
-            \(urls.map { "<url priority=\"\($0.1)\">\($0.0.replacing("&", with: "&amp;"))</url>" }.joined(separator: "\n    "))
+            \(urls.map { "<url priority=\"\($0.1)\">\(escaped($0.0))</url>" }.joined(separator: "\n    "))
           </file>
         </metalink>
         """
@@ -67,7 +79,8 @@ struct GetCommandMetalinkTests {
         #expect(again.count == 1 && again.first?.range == "bytes=\(Self.pieceLength)-", "\(again)")
     }
 
-    @Test("split over mirrors, a bad piece is caught as its segment ends: its mirror is dropped, the piece fetched again")
+    @Test(
+        "split over mirrors, a bad piece is caught as its segment ends: its mirror is dropped, the piece fetched again")
     func corruptMirrorWhileSplit() async throws {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -93,10 +106,8 @@ struct GetCommandMetalinkTests {
 
     @Test("a Metalink named by its path, or served over HTTPS by nginx, downloads its files from their mirrors")
     func pathAndURL() async throws {
-        let directory = try HaulProcess.scratch()
+        let (directory, whole, pieces, nginx) = try Self.servedPayload()
         defer { HaulProcess.cleanUp(directory) }
-        let (whole, pieces) = try Self.digests(in: directory)
-        let nginx = try NginxServer.start(files: ["payload.bin": TestPattern.bytes(count: Self.size)])
         defer { nginx.stop() }
         let document = Self.metalink(
             name: "p.bin", whole: whole, pieces: pieces,
@@ -108,8 +119,10 @@ struct GetCommandMetalinkTests {
         #expect(local.status == 0, "\(local.stderr)")
         #expect(HaulProcess.isWhole(directory.appendingPathComponent("a/p.bin"), size: Self.size))
         let remote = try await HaulProcess.run(
-            ["get", nginx.url("/p.meta4").absoluteString, "-d", "b", "--ca-certificate", nginx.caFile,
-             "--retry-wait=0"], in: directory)
+            [
+                "get", nginx.url("/p.meta4").absoluteString, "-d", "b", "--ca-certificate", nginx.caFile,
+                "--retry-wait=0",
+            ], in: directory)
         #expect(remote.status == 0, "\(remote.stderr)")
         #expect(HaulProcess.isWhole(directory.appendingPathComponent("b/p.bin"), size: Self.size))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("b/p.meta4").path))
@@ -117,10 +130,8 @@ struct GetCommandMetalinkTests {
 
     @Test("an answer that is a Metalink is followed: its files are downloaded, and a bad one fails the run")
     func follow() async throws {
-        let directory = try HaulProcess.scratch()
+        let (directory, whole, pieces, nginx) = try Self.servedPayload()
         defer { HaulProcess.cleanUp(directory) }
-        let (whole, pieces) = try Self.digests(in: directory)
-        let nginx = try NginxServer.start(files: ["payload.bin": TestPattern.bytes(count: Self.size)])
         defer { nginx.stop() }
         let document = Self.metalink(
             name: "followed.bin", whole: whole, pieces: pieces, urls: [(nginx.url("/payload.bin").absoluteString, 1)])

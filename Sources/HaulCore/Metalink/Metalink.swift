@@ -52,7 +52,9 @@ public struct Metalink: Sendable, Equatable {
         return files.compactMap { file in
             let ordered = file.mirrors.enumerated().sorted { first, second in
                 let a = (first.element.priority, preferred.contains(first.element.location ?? "") ? 0 : 1, first.offset)
-                let b = (second.element.priority, preferred.contains(second.element.location ?? "") ? 0 : 1, second.offset)
+                let b = (
+                    second.element.priority, preferred.contains(second.element.location ?? "") ? 0 : 1, second.offset
+                )
                 return a < b
             }
             guard !ordered.isEmpty else { return nil }

@@ -51,13 +51,16 @@ public enum MetalinkHTTP {
         ]
         let digests = values.flatMap { $0.split(separator: ",") }.compactMap { item -> ExpectedChecksum? in
             let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard pair.count == 2, let algorithm = names[pair[0].lowercased()], let bytes = Data(base64Encoded: pair[1]),
+            guard pair.count == 2, let algorithm = names[pair[0].lowercased()],
+                let bytes = Data(base64Encoded: pair[1]),
                 bytes.count * 2 == algorithm.hexLength
             else { return nil }
             return ExpectedChecksum(algorithm: algorithm, hex: bytes.map { String(format: "%02x", $0) }.joined())
         }
         let strength = ExpectedChecksum.Algorithm.allCases
-        return digests.max { (strength.firstIndex(of: $0.algorithm) ?? 0) < (strength.firstIndex(of: $1.algorithm) ?? 0) }
+        return digests.max {
+            (strength.firstIndex(of: $0.algorithm) ?? 0) < (strength.firstIndex(of: $1.algorithm) ?? 0)
+        }
     }
 
     /// A link header value split at the commas between links (not those inside `<…>` or quotes).
@@ -86,7 +89,9 @@ public enum MetalinkHTTP {
     /// Whether a server may name `uri` as a mirror: a URI haul loads over http, https, ftp or
     /// ftps (never a file here, nor an SFTP login).
     private static func isMirror(_ uri: String) -> Bool {
-        guard QueueEntry.uriProblem(uri) == nil, let scheme = URL(string: uri)?.scheme?.lowercased() else { return false }
+        guard QueueEntry.uriProblem(uri) == nil, let scheme = URL(string: uri)?.scheme?.lowercased() else {
+            return false
+        }
         return ["http", "https", "ftp", "ftps"].contains(scheme)
     }
 }

@@ -19,7 +19,8 @@ public struct MetalinkLoader {
 
     /// `entries`, each naming a Metalink replaced by the entries of its files; what was left out
     /// of a Metalink goes to `report`. Throws when a named Metalink cannot be read at all.
-    public func expand(_ entries: [QueueEntry], report: (String) -> Void) throws(MetalinkParser.Failure) -> [QueueEntry] {
+    public func expand(_ entries: [QueueEntry], report: (String) -> Void) throws(MetalinkParser.Failure) -> [QueueEntry]
+    {
         guard Self.namesMetalink(entries) else { return entries }
         var expanded: [QueueEntry] = []
         for entry in entries {

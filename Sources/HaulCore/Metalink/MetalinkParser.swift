@@ -191,7 +191,9 @@ public final class MetalinkParser: NSObject, XMLParserDelegate {
         guard var done = file, !fileIsBad else { return }
         guard !done.mirrors.isEmpty else { return skip("<file name='\(shown(done.name))'> has no URL haul can load") }
         let strength = ExpectedChecksum.Algorithm.allCases
-        done.hash = hashes.max { strength.firstIndex(of: $0.algorithm) ?? 0 < strength.firstIndex(of: $1.algorithm) ?? 0 }
+        done.hash = hashes.max {
+            strength.firstIndex(of: $0.algorithm) ?? 0 < strength.firstIndex(of: $1.algorithm) ?? 0
+        }
         files.append(done)
     }
 

@@ -31,7 +31,8 @@ extension QueueCore {
         state.downloads.modify(id) { download in
             for piece in bad { download.completed.remove(piece) }
         }
-        if split.dropped[mirror] == nil, split.mirrors.indices.contains(where: { $0 != mirror && split.dropped[$0] == nil })
+        if split.dropped[mirror] == nil,
+            split.mirrors.indices.contains(where: { $0 != mirror && split.dropped[$0] == nil })
         {
             let reason = "sent \(bad.count) piece\(bad.count == 1 ? "" : "s") that failed the Metalink's hash"
             split.dropped[mirror] = reason

@@ -5,7 +5,8 @@ import HaulCore
 /// The selected download in full, below the queue: URIs, destination, state and attempts, the
 /// HTTP status and key headers, the redirect chain, the last error, dropped mirrors, a split
 /// download's live connections (range, progress, speed, mirror), how much of the start is
-/// contiguous, the checksum, and a map of its byte ranges. Everything a server sent is drawn with control characters made visible.
+/// contiguous, the checksum, and a map of its byte ranges. Everything a server sent is drawn
+/// with control characters made visible.
 enum DetailView {
     static func draw(_ state: AppState, into grid: inout CellGrid, top: Int) {
         let height = state.detailHeight

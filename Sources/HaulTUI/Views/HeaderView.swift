@@ -3,7 +3,8 @@ import HaulCore
 // MARK: - HeaderView
 
 /// Rows 0 and 1: counts by state (only those that fit whole), total speed and the global
-/// limit (with a bandwidth schedule, when it changes next and to what); then the speed of the last minute as a graph, and on the right the bytes received of
+/// limit (with a bandwidth schedule, when it changes next and to what); then the speed of the
+/// last minute as a graph, and on the right the bytes received of
 /// all known sizes with the overall ETA, and the filter when one is on.
 enum HeaderView {
     static func draw(_ state: AppState, into grid: inout CellGrid) {
