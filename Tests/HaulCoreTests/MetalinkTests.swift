@@ -81,6 +81,7 @@ struct MetalinkTests {
                 "may not declare a DOCTYPE or entities"
             ),
             ("<metalink version=\"3.0\" xmlns=\"http://www.metalinker.org/\"/>", "Metalink 3 is not read"),
+            ("<?x?><metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"/>", "may not hold processing instructions"),
             ("<html><body>not found</body></html>", "is not a Metalink"),
             ("{\"json\": true}", "not a Metalink document"),
             ("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"></metalink>", "names no file"),
@@ -90,6 +91,19 @@ struct MetalinkTests {
             try MetalinkParser.parse(Data(text.utf8), source: "bad.meta4")
         } throws: { error in
             "\(error)".contains(message)
+        }
+    }
+
+    @Test("a document that is not UTF-8 is refused before it is parsed: XMLParser traps on such a name")
+    func notUTF8() {
+        // Found by the fuzzer: an element named by bytes that are not UTF-8.
+        var data = Data("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><".utf8)
+        data.append(contentsOf: [0xDD, 0xDD, 0xDD, 0xDD])
+        data.append(contentsOf: Data("/><url>http://e/a</url></file></metalink>".utf8))
+        #expect {
+            try MetalinkParser.parse(data, source: "bytes.meta4")
+        } throws: { error in
+            "\(error)".contains("must be UTF-8")
         }
     }
 

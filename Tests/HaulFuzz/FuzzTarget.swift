@@ -19,6 +19,7 @@ enum FuzzTarget: String, CaseIterable {
     case theme
     case multipart
     case rpcRequest = "rpc-request"
+    case metalink
 
     /// Runs the target on one input.
     func run(_ bytes: [UInt8]) {
@@ -44,6 +45,7 @@ enum FuzzTarget: String, CaseIterable {
         case .theme: _ = try? Theme.parse(text, file: "fuzz.toml")
         case .multipart: FuzzTarget.multipart(bytes)
         case .rpcRequest: FuzzTarget.rpcRequest(bytes)
+        case .metalink: FuzzTarget.metalink(bytes)
         }
     }
 
@@ -116,6 +118,29 @@ enum FuzzTarget: String, CaseIterable {
         parser.end()
         drain()
         require(data <= bytes.count, "more data (\(data)) than input (\(bytes.count))")
+    }
+
+    /// Whatever a Metalink holds, each file it gives is named inside the download directory with
+    /// no control character, each mirror is a URI haul loads, its piece hashes round-trip as an
+    /// option, and no problem message carries an escape to the terminal.
+    private static func metalink(_ bytes: [UInt8]) {
+        guard let result = try? MetalinkParser.parse(Data(bytes), source: "fuzz.meta4") else { return }
+        for problem in result.problems {
+            require(!problem.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" }, "an escape in \(problem)")
+        }
+        for file in result.metalink.files {
+            var options = DownloadOptions()
+            require((try? options.set("out", file.name)) != nil, "a name that leaves the directory: \(file.name)")
+            require(!file.mirrors.isEmpty, "a file with no mirror: \(file.name)")
+            for mirror in file.mirrors {
+                require(QueueEntry.uriProblem(mirror.uri) == nil, "a mirror haul cannot load: \(mirror.uri)")
+            }
+            if let pieces = file.pieces {
+                require(
+                    (try? PieceHashes(parsing: pieces.description)) == pieces, "piece hashes that do not round-trip")
+            }
+        }
+        require(result.metalink.entries().count == result.metalink.files.count, "a file without an entry")
     }
 
     /// Any request a client sends gets a JSON-RPC reply (or a batch of them) that parses, and no

@@ -7,8 +7,8 @@ import Foundation
 // MARK: - MetalinkParser
 
 /// Reads a Metalink 4 document with Foundation's `XMLParser` (libxml2), as a hostile one may be
-/// written: a document over `Metalink.sizeLimit`, with a DOCTYPE or an entity declaration (no
-/// entity is ever expanded), or not Metalink 4 is refused; a file whose name would leave the
+/// written: a document over `Metalink.sizeLimit`, not UTF-8, with a DOCTYPE or an entity
+/// declaration (no entity is ever expanded), or not Metalink 4 is refused; a file whose name would leave the
 /// download directory, a URI haul cannot load, or an unknown hash is left out with a problem
 /// that names its line.
 public final class MetalinkParser: NSObject, XMLParserDelegate {
@@ -54,8 +54,21 @@ public final class MetalinkParser: NSObject, XMLParserDelegate {
         guard data.count <= Metalink.sizeLimit else {
             throw Failure(description: "\(shown): a Metalink of more than \(Metalink.sizeLimit >> 20) MiB is refused")
         }
+        // Foundation's XMLParser traps on a name that is not UTF-8 (libxml2 passes it on), and
+        // a Metalink is UTF-8 (RFC 5854).
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw Failure(description: "\(shown): a Metalink must be UTF-8 text; refused")
+        }
         if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
             throw Failure(description: "\(shown): a Metalink may not declare a DOCTYPE or entities; refused")
+        }
+        // Nor does it hold a processing instruction, but for the XML declaration that may open
+        // it: XMLParser reads past the end of one without data.
+        let declaration = Data("<?xml ".utf8)
+        let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
+        let body = text.starts(with: declaration) ? text.dropFirst(declaration.count) : text
+        if body.range(of: Data("<?".utf8)) != nil {
+            throw Failure(description: "\(shown): a Metalink may not hold processing instructions; refused")
         }
         let reader = MetalinkParser(source: shown)
         let parser = XMLParser(data: data)
