@@ -174,5 +174,9 @@ struct GetCommandMetalinkTests {
         try bomb.write(to: directory.appendingPathComponent("b.meta4"), atomically: true, encoding: .utf8)
         let refused = try await HaulProcess.run(["get", "b.meta4"], in: directory)
         #expect(refused.status != 0 && refused.stderr.contains("may not declare a DOCTYPE"), "\(refused.stderr)")
+        let missing = try await HaulProcess.run(["get", "-M", "missing.meta4"], in: directory)
+        #expect(missing.status == 28, "\(missing.stderr)")
+        #expect(
+            missing.stderr.contains("'missing.meta4' cannot be read: No such file or directory"), "\(missing.stderr)")
     }
 }

@@ -50,7 +50,9 @@ public struct MetalinkLoader {
         if Metalink.isLocalMetalink(name) {
             let path = XDGDirectory.expandingTilde(name)
             guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw MetalinkParser.Failure(description: "Metalink '\(TextSanitizer.visible(name))' cannot be read")
+                let reason = String(cString: strerror(errno))
+                throw MetalinkParser.Failure(
+                    description: "Metalink '\(TextSanitizer.visible(name))' cannot be read: \(reason)")
             }
             defer { try? handle.close() }
             // One byte past the limit shows a file that is too long without reading all of it.
