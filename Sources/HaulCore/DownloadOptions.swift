@@ -127,8 +127,9 @@ extension DownloadOptions {
         public var priority: Int?
         /// `piece-hashes`: each piece's digest (from a Metalink); a bad piece is fetched again.
         public var pieceHashes: PieceHashes?
-        /// aria2's `follow-metalink`: an answer of `application/metalink4+xml` is read, and its
-        /// files are downloaded (true, the default; aria2's `mem` is taken as true).
+        /// aria2's `follow-metalink`: a saved answer of `application/metalink4+xml`, or named
+        /// `.meta4` or `.metalink`, is read, and its files are downloaded (true, the default;
+        /// aria2's `mem` is taken as true).
         public var followMetalink: Bool?
         /// SFTP: the private key to log in with, the known-hosts file, or the host key's digest.
         public var sshPrivateKey: String?

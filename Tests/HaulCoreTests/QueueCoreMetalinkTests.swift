@@ -32,6 +32,19 @@ struct QueueCoreMetalinkTests {
             ])
     }
 
+    @Test("a file saved with a Metalink's name is followed whatever its type, as aria2 follows it")
+    func followedByName() {
+        var core = CoreHarness()
+        _ = core.add(["m"])
+        _ = core.answer(1, 200, ["Content-Type": "application/octet-stream", "Content-Length": "300"])
+        _ = core.name(1, "/dl/release.meta4")
+        #expect(core.finish(1, as: "/dl/release.meta4").last == "follow metalink m")
+        _ = core.add(["plain"])
+        _ = core.answer(2, 200, ["Content-Type": "application/octet-stream", "Content-Length": "300"])
+        _ = core.name(2, "/dl/release.iso")
+        #expect(core.finish(2, as: "/dl/release.iso").last == "plain complete")
+    }
+
     @Test("a Metalink that cannot be read fails its download; follow-metalink=false saves it as it is")
     func unreadableOrNotFollowed() {
         var core = CoreHarness()

@@ -84,14 +84,19 @@ extension QueueCore {
             return failed(downloadID, .transport(.transport), "the server's reply ended without a body to save")
         }
         if download.totalBytes < 0 { download.totalBytes = download.bytesDone }
-        if let type = state.activity[downloadID]?.response?.header("Content-Type"),
-            type.lowercased().hasPrefix(Metalink.mediaType), options(of: download).followMetalink != false
-        {
+        if isMetalink(download), options(of: download).followMetalink != false {
             // aria2's --follow-metalink: the saved document's files are queued, then it is done.
             state.downloads[downloadID] = download
             return ask(.followMetalink(download))
         }
         markComplete(download)
+    }
+
+    /// Whether what `download` saved is a Metalink, as aria2 tells: its answer's type is
+    /// `application/metalink4+xml`, or its name ends `.meta4` or `.metalink`.
+    private func isMetalink(_ download: Download) -> Bool {
+        let type = state.activity[download.id]?.response?.header("Content-Type")?.lowercased() ?? ""
+        return type.hasPrefix(Metalink.mediaType) || Metalink.isMetalinkName(download.destination ?? "")
     }
 
     /// The files of a Metalink download `downloadID` saved are ready to queue (after it), or it

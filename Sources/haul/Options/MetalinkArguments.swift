@@ -15,8 +15,8 @@ struct MetalinkArguments: ParsableArguments {
     @Option(
         name: .customLong("follow-metalink"),
         help: ArgumentHelp(
-            "Download the files of an answer that is a Metalink (application/metalink4+xml; true, the "
-                + "default), or save it as it is (false).", valueName: "bool"),
+            "Download the files of an answer that is a Metalink (application/metalink4+xml, or saved "
+                + "as .meta4; true, the default), or save it as it is (false).", valueName: "bool"),
         transform: OptionValue.of("follow-metalink", \.followMetalink))
     var follow: Bool?
 
