@@ -54,6 +54,12 @@ public struct ExpectedChecksum: Sendable, Equatable, CustomStringConvertible {
         return algorithm
     }
 
+    /// The strongest of `checksums` (SHA-512 first, MD5 last), or nil when there is none.
+    static func strongest(_ checksums: [ExpectedChecksum]) -> ExpectedChecksum? {
+        let order = Algorithm.allCases
+        return checksums.max { (order.firstIndex(of: $0.algorithm) ?? 0) < (order.firstIndex(of: $1.algorithm) ?? 0) }
+    }
+
     /// A digest known to be well formed.
     init(algorithm: Algorithm, hex: String) {
         self.algorithm = algorithm

@@ -94,11 +94,14 @@ final class EngineLoop {
     /// the loop may sleep (ms) before the next one is due.
     private func resumeCappedTransfers() -> Int32 {
         let now = MonotonicClock.nanoseconds()
+        var endedOnResume = false
         for transfer in transfers.values {
-            if let due = transfer.resumeAt, due <= now { transfer.resumeReceiving() }
+            guard let due = transfer.resumeAt, due <= now else { continue }
+            transfer.resumeReceiving()
+            // Its segment may have been complete: it ended as it was resumed.
+            endedOnResume = endedOnResume || transfer.hasEnded
         }
-        // A transfer may have ended as it was resumed (its segment complete).
-        removeEnded()
+        if endedOnResume { removeEnded() }
         // A transfer resumed above may have paused again at once, with a new due time.
         let next = transfers.values.compactMap(\.resumeAt).min()
         return Int32(next.map { $0 > now ? min(1000, ($0 - now) / 1_000_000 + 1) : 0 } ?? 1000)

@@ -35,13 +35,8 @@ extension Aria2Methods {
         } catch {
             throw RPCError(RPCError.shown(error.description))
         }
-        var options = try downloadOptions(params, 1)
-        options.gid = nil
-        var entries = parsed.metalink.entries()
-        for index in entries.indices {
-            try settings.allowedDirectory.check(out: entries[index].options.out ?? "")
-            entries[index].options = entries[index].options.merged(over: options)
-        }
+        let entries = parsed.metalink.entries(inheriting: try downloadOptions(params, 1))
+        for entry in entries { try settings.allowedDirectory.check(out: entry.options.out ?? "") }
         let position = try params.optionalInteger(2, "position")
         let ids = queue.add(entries)
         if let position {

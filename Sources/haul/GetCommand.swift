@@ -147,7 +147,7 @@ struct GetCommand: ParsableCommand {
             reporter.report("haul: the running haul refused the downloads: \(error)")
             throw ExitCode(1)
         }
-        if try options.hookRunner(report: { _ in }) != nil {
+        if options.hooks.givesAny {
             reporter.report("haul: the hooks given here are not handed over; the running haul runs its own")
         }
         reporter.report(

@@ -195,9 +195,8 @@ struct QueueOptions: ParsableArguments {
 
     /// The hooks' runner, reporting failures through `report`; nil when no hook is set.
     func hookRunner(report: @escaping @Sendable (String) -> Void) throws -> HookRunner? {
-        let given = try hooks.hooks(directory: basic.dir)
-        guard !given.isEmpty else { return nil }
-        return HookRunner(hooks: given, report: report)
+        guard hooks.givesAny else { return nil }
+        return HookRunner(hooks: try hooks.hooks(directory: basic.dir), report: report)
     }
 
     /// With `--bandwidth-schedule`, the scheduler that keeps `queue`'s overall limit to it,

@@ -132,16 +132,8 @@ public final class SSHServer: Sendable {
         guard FileManager.default.isExecutableFile(atPath: tool) else {
             throw SetupError(description: "\(tool) is not installed; run `make test`, which installs openssh-server")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let (status, text) = try ToolOutput.run(tool, arguments)
+        guard status == 0 else {
             throw SetupError(description: "\(tool) \(arguments.joined(separator: " ")) failed")
         }
         return text

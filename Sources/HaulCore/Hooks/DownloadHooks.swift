@@ -36,8 +36,6 @@ public struct DownloadHooks: Sendable, Equatable {
         self.workingDirectory = workingDirectory
     }
 
-    public var isEmpty: Bool { commands.isEmpty }
-
     /// Sets the command run at `moment` from its text; throws when it holds no program or an
     /// unclosed quote.
     public mutating func set(_ moment: Moment, _ text: String) throws(OptionError) {

@@ -25,9 +25,8 @@ public final class HookRunner: Sendable {
 
     /// Starts the hooks `event` calls for.
     public func handle(_ event: DownloadEvent) {
-        let invocations = plan.withLock { $0.invocations(for: event) }
+        let (invocations, timeLimit) = plan.withLock { ($0.invocations(for: event), $0.hooks.timeLimit) }
         guard !invocations.isEmpty else { return }
-        let timeLimit = plan.withLock { $0.hooks.timeLimit }
         for invocation in invocations {
             running.enter()
             Thread.detachNewThread { [self] in

@@ -46,8 +46,18 @@ public struct Metalink: Sendable, Equatable {
 
     /// Queue entries for the files: the mirrors ordered by priority, those in `locations`
     /// (aria2's `--metalink-location`) first among equals; the hash and piece hashes as options;
-    /// each file's name as `out`.
-    public func entries(preferring locations: [String] = []) -> [QueueEntry] {
+    /// each file's name as `out`. The other options are `inherited`'s, those of whatever named
+    /// the Metalink (its name, checksum, piece hashes and gid aside: they were the document's).
+    public func entries(
+        preferring locations: [String] = [], inheriting inherited: DownloadOptions = DownloadOptions()
+    )
+        -> [QueueEntry]
+    {
+        var inherited = inherited
+        inherited.out = nil
+        inherited.checksum = nil
+        inherited.pieceHashes = nil
+        inherited.gid = nil
         let preferred = Set(locations.map { $0.lowercased() })
         return files.compactMap { file in
             let ordered = file.mirrors.enumerated().sorted { first, second in
@@ -62,7 +72,7 @@ public struct Metalink: Sendable, Equatable {
             options.out = file.name
             options.checksum = file.hash
             if let pieces = file.pieces, file.size.map(pieces.fit) ?? true { options.pieceHashes = pieces }
-            return QueueEntry(uris: ordered.map(\.element.uri), options: options)
+            return QueueEntry(uris: ordered.map(\.element.uri), options: options.merged(over: inherited))
         }
     }
 }

@@ -14,9 +14,11 @@ public enum MetalinkHTTP {
     /// Takes the mirrors and the digest `response` names into `download`: mirrors it does not
     /// have yet (http, https, ftp and ftps only), and the digest when it has no checksum.
     static func adopt(_ response: Response, into download: inout Download) {
-        let known = Set(download.uris)
-        let mirrors = duplicates(in: response.headers.values(for: "Link")).filter { !known.contains($0) }
-        download.uris.append(contentsOf: mirrors.prefix(mirrorLimit))
+        let links = response.headers.values(for: "Link")
+        if !links.isEmpty {
+            let known = Set(download.uris)
+            download.uris.append(contentsOf: duplicates(in: links).filter { !known.contains($0) }.prefix(mirrorLimit))
+        }
         if download.options.checksum == nil, let digest = digest(in: response.headers.values(for: "Digest")) {
             download.options.checksum = digest
         }
@@ -57,10 +59,7 @@ public enum MetalinkHTTP {
             else { return nil }
             return ExpectedChecksum(algorithm: algorithm, hex: bytes.map { String(format: "%02x", $0) }.joined())
         }
-        let strength = ExpectedChecksum.Algorithm.allCases
-        return digests.max {
-            (strength.firstIndex(of: $0.algorithm) ?? 0) < (strength.firstIndex(of: $1.algorithm) ?? 0)
-        }
+        return ExpectedChecksum.strongest(digests)
     }
 
     /// A link header value split at the commas between links (not those inside `<…>` or quotes).

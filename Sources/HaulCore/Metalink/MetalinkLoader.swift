@@ -28,10 +28,9 @@ public struct MetalinkLoader {
                 expanded.append(entry)
                 continue
             }
-            let result = try MetalinkParser.parse(try load(name), source: name)
+            let result = try read(name)
             for problem in result.problems { report(problem) }
-            for var file in result.metalink.entries(preferring: locations) {
-                file.options = file.options.merged(over: entry.options)
+            for var file in result.metalink.entries(preferring: locations, inheriting: entry.options) {
                 file.line = entry.line
                 file.origin = entry.origin
                 expanded.append(file)
@@ -46,25 +45,19 @@ public struct MetalinkLoader {
     }
 
     /// The document `name` names: a file here, or a URL's body.
-    private func load(_ name: String) throws(MetalinkParser.Failure) -> Data {
+    private func read(_ name: String) throws(MetalinkParser.Failure) -> MetalinkParser.Result {
         if Metalink.isLocalMetalink(name) {
-            let path = XDGDirectory.expandingTilde(name)
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                let reason = String(cString: strerror(errno))
-                throw MetalinkParser.Failure(
-                    description: "Metalink '\(TextSanitizer.visible(name))' cannot be read: \(reason)")
-            }
-            defer { try? handle.close() }
-            // One byte past the limit shows a file that is too long without reading all of it.
-            return (try? handle.read(upToCount: Metalink.sizeLimit + 1)) ?? Data()
+            return try MetalinkParser.parse(contentsOf: XDGDirectory.expandingTilde(name), source: name)
         }
         guard let url = URL(string: name) else {
             throw MetalinkParser.Failure(description: "'\(TextSanitizer.visible(name))' is not a URL")
         }
+        let data: Data
         do {
-            return try fetch(url)
+            data = try fetch(url)
         } catch {
             throw MetalinkParser.Failure(description: error.description)
         }
+        return try MetalinkParser.parse(data, source: name)
     }
 }

@@ -48,6 +48,18 @@ public final class MetalinkParser: NSObject, XMLParserDelegate {
         self.source = source
     }
 
+    /// Reads the Metalink in the file at `path` (bounded by `Metalink.sizeLimit`), named `source`
+    /// in problems.
+    public static func parse(contentsOf path: String, source: String) throws(Failure) -> Result {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = String(cString: strerror(errno))
+            throw Failure(description: "Metalink '\(TextSanitizer.visible(source))' cannot be read: \(reason)")
+        }
+        defer { try? handle.close() }
+        // One byte past the limit shows a file that is too long without reading all of it.
+        return try parse((try? handle.read(upToCount: Metalink.sizeLimit + 1)) ?? Data(), source: source)
+    }
+
     /// Reads `data`, named `source` in problems (a path or a URL).
     public static func parse(_ data: Data, source: String) throws(Failure) -> Result {
         let shown = TextSanitizer.visible(source)
@@ -203,10 +215,7 @@ public final class MetalinkParser: NSObject, XMLParserDelegate {
         defer { file = nil }
         guard var done = file, !fileIsBad else { return }
         guard !done.mirrors.isEmpty else { return skip("<file name='\(shown(done.name))'> has no URL haul can load") }
-        let strength = ExpectedChecksum.Algorithm.allCases
-        done.hash = hashes.max {
-            strength.firstIndex(of: $0.algorithm) ?? 0 < strength.firstIndex(of: $1.algorithm) ?? 0
-        }
+        done.hash = ExpectedChecksum.strongest(hashes)
         files.append(done)
     }
 

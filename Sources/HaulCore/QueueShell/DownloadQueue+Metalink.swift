@@ -9,28 +9,20 @@ extension DownloadQueue {
     /// with its options (its name, checksum and gid aside); or why there are none.
     func followMetalink(_ download: Download) -> Result<[Download], DownloadFailure> {
         StateLockMarker.assertNotHeld("reading a Metalink")
-        guard let path = download.destination, let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(DownloadFailure("the Metalink it saved cannot be read", code: .fileIO))
+        guard let path = download.destination else {
+            return .failure(DownloadFailure("the Metalink it saved has no name", code: .fileIO))
         }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: Metalink.sizeLimit + 1)) ?? Data()
+        let (folder, name) = FileNaming.folderAndName(of: path)
         let parsed: MetalinkParser.Result
         do {
-            parsed = try MetalinkParser.parse(data, source: FileNaming.folderAndName(of: path).name)
+            parsed = try MetalinkParser.parse(contentsOf: path, source: name)
         } catch {
             return .failure(DownloadFailure(error.description, code: .metalinkParse))
         }
         var inherited = download.options
-        inherited.out = nil
-        inherited.checksum = nil
-        inherited.pieceHashes = nil
-        inherited.gid = nil
-        inherited.dir = FileNaming.folderAndName(of: path).folder
+        inherited.dir = folder
         return .success(
-            parsed.metalink.entries(preferring: configuration.metalinkLocations).map { entry in
-                var entry = entry
-                entry.options = entry.options.merged(over: inherited)
-                return newDownload(for: entry)
-            })
+            parsed.metalink.entries(preferring: configuration.metalinkLocations, inheriting: inherited).map(newDownload)
+        )
     }
 }

@@ -25,7 +25,7 @@ enum HeaderView {
         }
         // The limit says when the schedule changes it, and to what, as far as room allows.
         let speed = ScreenRenderer.speed(state.totalSpeed)
-        let forms = BandwidthScheduler.Status.Detail.allCases.map { "\(speed)  \(state.limitSummary($0)) " }
+        let forms = BandwidthScheduler.Status.Detail.allCases.lazy.map { "\(speed)  \(state.limitSummary($0)) " }
         if let right = forms.first(where: { grid.width - DisplayWidth.of($0) > x }) {
             grid.put(right, x: grid.width - DisplayWidth.of(right), y: 0, role: .headerAccent)
         }

@@ -28,6 +28,9 @@ struct HookArguments: ParsableArguments {
         help: ArgumentHelp("Seconds a hook may run before it is stopped (default 60).", valueName: "seconds"))
     var timeLimit: Double = 60
 
+    /// Whether any hook is given.
+    var givesAny: Bool { start != nil || complete != nil || error != nil }
+
     func validate() throws {
         _ = try hooks()
     }

@@ -28,16 +28,8 @@ struct HaulProcess {
     /// A new empty scratch directory.
     /// Runs `command` with /bin/sh in `directory`; returns its stdout, trimmed.
     static func shell(_ command: String, in directory: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try ToolOutput.run("/bin/sh", ["-c", command], in: directory).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static func scratch() throws -> URL {
