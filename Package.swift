@@ -25,6 +25,7 @@ let package = Package(
         ),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CFiles"),
+        .target(name: "CMalloc"),
         .systemLibrary(name: "COpenSSL"),
         .target(
             name: "CNcurses",
@@ -56,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "haul",
             dependencies: [
-                "HaulNet", "HaulCore", "HaulRPC", "HaulTUI", "HaulCurses",
+                "HaulNet", "HaulCore", "HaulRPC", "HaulTUI", "HaulCurses", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

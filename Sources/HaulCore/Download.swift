@@ -1,6 +1,5 @@
 import Foundation
 import HaulNet
-import Synchronization
 
 // MARK: - Download
 
@@ -15,10 +14,14 @@ public struct Download: Sendable, Identifiable, Equatable {
         public var isFinal: Bool { self == .complete || self == .failed || self == .cancelled }
     }
 
-    /// aria2-style gid: 16 hex digits.
-    public internal(set) var id: String
+    /// aria2's gid.
+    public internal(set) var id: GID
     /// Mirrors of one file, as text (see `QueueEntry`).
     public var uris: URIList
+    // The state and the attempt count fill the word the URIs leave (their 17 bytes take 24):
+    // a download is 80 bytes, not 88 (8 MB for a queue of a million).
+    public var state: State = .queued
+    private var attemptCount: Int32 = 0
     /// The download's own options (queue-file option lines); the queue's defaults fill the rest.
     public var options: DownloadOptions
     /// The directory the file goes to, fixed when the download is queued (its `dir` option, else
@@ -31,10 +34,6 @@ public struct Download: Sendable, Identifiable, Equatable {
     /// What attempts left (the file's name, the validator, the last failure), kept apart: none
     /// until something is set, so a queue of a million that never ran does not carry it.
     private var record: [AttemptRecord] = []
-    // The state and the attempt count share the last word: a download is 96 bytes, not 104
-    // (8 MB for a queue of a million).
-    public var state: State = .queued
-    private var attemptCount: Int32 = 0
 
     /// How many attempts were made.
     public var attempts: Int {
@@ -107,12 +106,12 @@ public struct Download: Sendable, Identifiable, Equatable {
         if value == nil, record[0] == AttemptRecord() { record.removeAll() }
     }
 
-    public init(id: String = Download.makeID(), uris: [String], options: DownloadOptions = DownloadOptions()) {
+    public init(id: GID = .next(), uris: [String], options: DownloadOptions = DownloadOptions()) {
         self.init(id: id, uris: URIList(uris), options: options)
     }
 
     /// A download of `uris` (a queue entry's, shared rather than copied).
-    public init(id: String = Download.makeID(), uris: URIList, options: DownloadOptions = DownloadOptions()) {
+    public init(id: GID = .next(), uris: URIList, options: DownloadOptions = DownloadOptions()) {
         self.id = id
         self.uris = uris
         self.options = options
@@ -123,8 +122,13 @@ public struct Download: Sendable, Identifiable, Equatable {
 
     /// The first URI with any password shown as `***`, for screens and logs.
     public var displayURI: String {
-        guard let first = uris.first else { return id }
-        return URL(string: first)?.redactedString ?? first
+        guard let first = uris.first else { return id.description }
+        return Download.displayed(first)
+    }
+
+    /// `uri` with any password shown as `***`.
+    public static func displayed(_ uri: String) -> String {
+        URL(string: uri)?.redactedString ?? uri
     }
 
     /// The file's name once known, else the one `out` gives, else the URI's last part: what a
@@ -135,7 +139,7 @@ public struct Download: Sendable, Identifiable, Equatable {
         }
         if let uri = uris.first, let name = Download.plainLastPart(of: uri) { return name }
         // The URI without its login, taken apart as text: no URL is parsed for a row's name.
-        let uri = uris.first.map(URIText.withoutUserInfo) ?? id
+        let uri = uris.first.map(URIText.withoutUserInfo) ?? id.description
         let path = uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? uri
         let last = path.split(separator: "/").last.map(String.init) ?? uri
         return last.removingPercentEncoding ?? last
@@ -162,22 +166,4 @@ public struct Download: Sendable, Identifiable, Equatable {
 
     /// The partial file beside `destination`.
     public var partialPath: String? { destination.map { $0 + FileNaming.partialSuffix } }
-
-    /// A new gid: the one after the last this process made, counting from a random start. A
-    /// queue file's entries then get neighbouring gids, which the store's index takes in one
-    /// pass rather than at a million random places, and two runs still meet only by a chance
-    /// of one in billions. Any thread.
-    public static func makeID() -> String {
-        var number: UInt64 = 0
-        while number == 0 { number = nextID.wrappingAdd(1, ordering: .relaxed).oldValue }
-        return String(unsafeUninitializedCapacity: 16) { buffer in
-            for index in 0..<16 {
-                let digit = UInt8((number >> UInt64(60 - 4 * index)) & 0xF)
-                buffer[index] = digit < 10 ? 0x30 + digit : 0x57 + digit
-            }
-            return 16
-        }
-    }
-
-    private static let nextID = Atomic<UInt64>(UInt64.random(in: 1...UInt64.max))
 }

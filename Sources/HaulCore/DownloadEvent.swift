@@ -12,12 +12,12 @@ public enum DownloadEvent: Sendable, Equatable {
     /// (a new speed cap), a partial file dropped to start over.
     case updated(Download)
     /// Bytes arrived, or the speed settled.
-    case progress(id: String, DownloadProgress)
+    case progress(id: GID, DownloadProgress)
     /// What the running attempt shows changed (`DownloadActivity`).
-    case activity(id: String, DownloadActivity.Change)
+    case activity(id: GID, DownloadActivity.Change)
     /// Moved to index `to` of the queue order.
-    case moved(id: String, to: Int)
-    case removed(id: String)
+    case moved(id: GID, to: Int)
+    case removed(id: GID)
 
     /// The download the event is about, when it carries one.
     public var download: Download? {

@@ -135,7 +135,7 @@ extension DownloadOptions {
         public var sshPrivateKey: String?
         public var sshKnownHosts: String?
         public var sshHostKeyMD: SSHHostKeyDigest?
-        public var gid: String?
+        public var gid: GID?
 
         public init() {}
 
@@ -200,10 +200,8 @@ extension DownloadOptions {
             case "ssh-known-hosts": sshKnownHosts = value
             case "ssh-host-key-md": sshHostKeyMD = try SSHHostKeyDigest(parsing: value)
             case "gid":
-                guard value.count == 16, value.allSatisfy(\.isHexDigit) else {
-                    throw OptionError("a gid is 16 hex digits")
-                }
-                gid = value.lowercased()
+                guard let number = GID(value) else { throw OptionError("a gid is 16 hex digits, not all zero") }
+                gid = number
             default:
                 throw OptionError("unknown option '\(name)'")
             }
@@ -291,7 +289,7 @@ extension DownloadOptions {
                 ("stream-piece-selector", streamPieceSelector?.rawValue), ("priority", priority.map(String.init)),
                 ("piece-hashes", pieceHashes?.description), ("follow-metalink", followMetalink.map(String.init)),
                 ("ssh-private-key", sshPrivateKey), ("ssh-known-hosts", sshKnownHosts),
-                ("ssh-host-key-md", sshHostKeyMD?.description), ("gid", gid),
+                ("ssh-host-key-md", sshHostKeyMD?.description), ("gid", gid?.description),
             ]
             for header in headers where includingSecrets || !Self.isSecretHeader(header) {
                 pairs.append(("header", header))

@@ -10,7 +10,7 @@ import OrderedCollections
 ///
 /// **Threading:** a value; the queue keeps it under its lock.
 struct DownloadTable {
-    private var table: OrderedDictionary<String, Download> = [:]
+    private var table: OrderedDictionary<GID, Download> = [:]
     /// The most room asked for so far: the table's own `reserveCapacity` builds its index of ids
     /// anew whenever the room asked for changes, even to less, so a queue file added in pieces
     /// after room was made for all of it would rebuild the index once a piece.
@@ -22,7 +22,7 @@ struct DownloadTable {
     var values: [Download] { table.values.elements }
 
     /// Every id, in order.
-    var ids: [String] { table.keys.elements }
+    var ids: [GID] { table.keys.elements }
 
     /// Makes room for `count` downloads in all (room made before is kept).
     mutating func reserveCapacity(_ count: Int) {
@@ -37,12 +37,12 @@ struct DownloadTable {
     }
 
     /// The ids of the downloads `isIncluded` takes, in order.
-    func ids(where isIncluded: (Download) -> Bool) -> [String] {
+    func ids(where isIncluded: (Download) -> Bool) -> [GID] {
         table.values.compactMap { isIncluded($0) ? $0.id : nil }
     }
 
     /// The index of the download with `id`.
-    func index(of id: String) -> Int? {
+    func index(of id: GID) -> Int? {
         table.index(forKey: id)
     }
 
@@ -64,13 +64,13 @@ struct DownloadTable {
             // One lookup a download: an id that was taken gets its first download back.
             while let taken = table.updateValue(downloads[index], forKey: downloads[index].id) {
                 table[downloads[index].id] = taken
-                downloads[index].id = Download.makeID()
+                downloads[index].id = GID.next()
             }
         }
     }
 
     /// The download with `id`; setting one not here adds it at the end, setting nil removes it.
-    subscript(id: String) -> Download? {
+    subscript(id: GID) -> Download? {
         get { table[id] }
         set {
             guard let newValue else {
@@ -83,7 +83,7 @@ struct DownloadTable {
 
     /// Changes the download with `id` in place (no copy of it); false when there is none.
     @discardableResult
-    mutating func modify(_ id: String, _ change: (inout Download) -> Void) -> Bool {
+    mutating func modify(_ id: GID, _ change: (inout Download) -> Void) -> Bool {
         guard let index = table.index(forKey: id) else { return false }
         change(&table.values[index])
         return true
@@ -92,8 +92,8 @@ struct DownloadTable {
     /// Removes the downloads with `ids`, in one pass; returns the ids that were here, and the
     /// index the first of them had.
     @discardableResult
-    mutating func remove(_ ids: [String]) -> (removed: [String], first: Int) {
-        var gone = Set<String>()
+    mutating func remove(_ ids: [GID]) -> (removed: [GID], first: Int) {
+        var gone = Set<GID>()
         let removed = ids.filter { table.index(forKey: $0) != nil && gone.insert($0).inserted }
         guard !removed.isEmpty else { return ([], table.count) }
         let first = removed.compactMap { table.index(forKey: $0) }.min() ?? table.count
@@ -107,7 +107,7 @@ struct DownloadTable {
 
     /// Moves the download with `id` to `index` (clamped); returns where it was, if it is here.
     @discardableResult
-    mutating func move(_ id: String, to index: Int) -> Int? {
+    mutating func move(_ id: GID, to index: Int) -> Int? {
         guard let from = table.index(forKey: id) else { return nil }
         let to = min(max(index, 0), table.count - 1)
         guard to != from else { return from }

@@ -149,7 +149,7 @@ public enum FileNaming {
     /// path. A name already holding this download's file (`gid`: an earlier run named it and
     /// was killed before its store knew) is that file: it is returned, and the new copy is let go.
     static func link(
-        descriptor: Int32, as name: String, in directory: String, gid: String
+        descriptor: Int32, as name: String, in directory: String, gid: GID
     ) throws(OptionError) -> String {
         for candidate in candidates(for: name, in: directory).prefix(1000) {
             // A name whose partial file another download holds is that download's.

@@ -148,7 +148,7 @@ public enum InputFile {
                 output.append(uriLine(of: download.uris, includingSecrets: includingSecrets))
                 output.append(lines.head)
                 output.append(" gid=")
-                output.append(download.id)
+                output.append(download.id.description)
                 output.append("\n")
                 output.append(lines.tail)
             }

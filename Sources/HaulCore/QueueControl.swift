@@ -11,18 +11,18 @@ public protocol QueueControl: AnyObject, Sendable {
 
     /// Queues `entries` in order.
     func submit(_ entries: [QueueEntry])
-    func pause(_ id: String)
-    func resume(_ id: String)
-    func cancel(_ id: String)
-    func retry(_ id: String)
-    func remove(_ ids: [String])
+    func pause(_ id: GID)
+    func resume(_ id: GID)
+    func cancel(_ id: GID)
+    func retry(_ id: GID)
+    func remove(_ ids: [GID])
     /// Takes download `id` off the queue and deletes its files; returns the paths deleted. Runs
     /// file-system calls: not on a thread that must not wait on the disk.
-    func remove(_ id: String, deletingFiles: Bool) -> [String]
-    func move(_ id: String, _ move: DownloadQueue.Move)
-    func setMaxDownloadLimit(_ id: String, _ bytesPerSecond: Int64?)
+    func remove(_ id: GID, deletingFiles: Bool) -> [String]
+    func move(_ id: GID, _ move: DownloadQueue.Move)
+    func setMaxDownloadLimit(_ id: GID, _ bytesPerSecond: Int64?)
     func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?)
-    func authenticate(_ id: String, user: String, password: String)
+    func authenticate(_ id: GID, user: String, password: String)
 }
 
 extension DownloadQueue: QueueControl {

@@ -23,20 +23,20 @@ enum SavedFileMark {
         var source: String
         var size: Int64
         var modified: Int
-        var gid: String?
+        var gid: GID?
         /// The server's Last-Modified, in seconds since 1970.
         var lastModified: Int?
     }
 
     /// Marks the file at `path` as saved from `uri` by download `gid`, as it is now.
-    static func mark(_ path: String, uri: String, gid: String, lastModified: Date?) {
+    static func mark(_ path: String, uri: String, gid: GID, lastModified: Date?) {
         guard let (size, modified) = sizeAndTime(of: path) else { return }
         let value = text(uri: uri, size: size, modified: modified, gid: gid, lastModified: lastModified)
         ExtendedAttribute.set(attribute, to: value, on: path)
     }
 
     /// Marks the open file `descriptor` (not yet named) as saved from `uri` by download `gid`.
-    static func mark(descriptor: Int32, uri: String, gid: String, lastModified: Date?) {
+    static func mark(descriptor: Int32, uri: String, gid: GID, lastModified: Date?) {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return }
         let value = text(
@@ -47,10 +47,11 @@ enum SavedFileMark {
 
     /// The mark's text: `2`, then the URI's hash, size, mtime, gid and the server's time (empty
     /// when it sent none), a line each, numbers in base 36.
-    private static func text(uri: String, size: Int64, modified: Int, gid: String, lastModified: Date?) -> String {
+    private static func text(uri: String, size: Int64, modified: Int, gid: GID, lastModified: Date?) -> String {
         let served = lastModified.map { String(Int($0.timeIntervalSince1970), radix: 36) }
         return [
-            "2", String(FNV1a.hash(uri), radix: 36), String(size, radix: 36), String(modified, radix: 36), gid,
+            "2", String(FNV1a.hash(uri), radix: 36), String(size, radix: 36), String(modified, radix: 36),
+            gid.description,
             served ?? "",
         ].joined(separator: "\n")
     }
@@ -62,17 +63,18 @@ enum SavedFileMark {
         if fields.count == 6, fields[0] == "2" {
             guard let size = Int64(fields[2], radix: 36), let modified = Int(fields[3], radix: 36) else { return nil }
             return Contents(
-                source: fields[1], size: size, modified: modified, gid: fields[4],
+                source: fields[1], size: size, modified: modified, gid: GID(fields[4]),
                 lastModified: Int(fields[5], radix: 36))
         }
         // An earlier version's: the URI, size and mtime, and since one version the gid.
         guard fields.count == 3 || fields.count == 4, let size = Int64(fields[1]), let modified = Int(fields[2])
         else { return nil }
-        return Contents(source: fields[0], size: size, modified: modified, gid: fields.count == 4 ? fields[3] : nil)
+        return Contents(
+            source: fields[0], size: size, modified: modified, gid: fields.count == 4 ? GID(fields[3]) : nil)
     }
 
     /// The gid of the download that saved the file at `path`, when its mark names one.
-    static func gid(of path: String) -> String? {
+    static func gid(of path: String) -> GID? {
         contents(of: path)?.gid
     }
 

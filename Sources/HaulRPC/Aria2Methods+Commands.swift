@@ -19,7 +19,7 @@ extension Aria2Methods {
         let position = try params.optionalInteger(2, "position")
         let id = queue.add(QueueEntry(uris: uris, options: options))
         if let position { move(id, toWaitingPosition: position) }
-        return .string(id)
+        return .gid(id)
     }
 
     /// `addMetalink(metalink[, options[, position]])`: queues a download for each file of the
@@ -42,7 +42,7 @@ extension Aria2Methods {
         if let position {
             for (offset, id) in ids.enumerated() { move(id, toWaitingPosition: position + offset) }
         }
-        return .array(ids.map { .string($0) })
+        return .array(ids.map { .gid($0) })
     }
 
     /// A client's options at parameter `index`: aria2's names, an unknown one refused by name;
@@ -77,7 +77,7 @@ extension Aria2Methods {
         let download = try download(params)
         guard !download.state.isFinal else { throw RPCError("download \(download.id) has already stopped") }
         queue.cancel(download.id)
-        return .string(download.id)
+        return .gid(download.id)
     }
 
     /// `pause(gid)` and `forcePause`.
@@ -87,7 +87,7 @@ extension Aria2Methods {
             throw RPCError("download \(download.id) cannot be paused: it is \(Aria2Status.status(of: download.state))")
         }
         queue.pause(download.id)
-        return .string(download.id)
+        return .gid(download.id)
     }
 
     /// `unpause(gid)`.
@@ -97,7 +97,7 @@ extension Aria2Methods {
             throw RPCError("download \(download.id) is not paused: it is \(Aria2Status.status(of: download.state))")
         }
         queue.resume(download.id)
-        return .string(download.id)
+        return .gid(download.id)
     }
 
     func pauseAll() -> JSONValue {
@@ -131,7 +131,7 @@ extension Aria2Methods {
 
     /// Moves waiting download `id` to `position` among the waiting ones (clamped); returns it.
     @discardableResult
-    private func move(_ id: String, toWaitingPosition position: Int) -> Int {
+    private func move(_ id: GID, toWaitingPosition position: Int) -> Int {
         let waiting = queue.ids(in: [.queued, .paused])
         guard !waiting.isEmpty else { return 0 }
         let target = min(max(position, 0), waiting.count - 1)

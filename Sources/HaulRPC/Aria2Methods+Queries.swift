@@ -41,7 +41,7 @@ extension Aria2Methods {
         return Array(list[max(start - min(count, list.count) + 1, 0)...start].reversed())
     }
 
-    private func records(_ ids: [String], keys: Set<String>?) -> JSONValue {
+    private func records(_ ids: [GID], keys: Set<String>?) -> JSONValue {
         .array(
             ids.compactMap { id in
                 queue.download(id).map { Aria2Status.record(of: $0, activity: queue.activity(id), keys: keys) }

@@ -112,7 +112,7 @@ public final class Aria2Methods: Sendable {
     /// The download the gid parameter names (parameter 1).
     func download(_ params: RPCParams) throws(RPCError) -> Download {
         let gid = try params.string(0, "gid")
-        guard let download = queue.download(gid.lowercased()) else { throw .gidNotFound(gid) }
+        guard let id = GID(gid), let download = queue.download(id) else { throw .gidNotFound(gid) }
         return download
     }
 }

@@ -17,9 +17,9 @@ public struct Aria2Notification: Sendable, Equatable {
     }
 
     public let kind: Kind
-    public let gid: String
+    public let gid: GID
 
-    public init(_ kind: Kind, gid: String) {
+    public init(_ kind: Kind, gid: GID) {
         self.kind = kind
         self.gid = gid
     }
@@ -40,6 +40,6 @@ public struct Aria2Notification: Sendable, Equatable {
 
     /// The notification as JSON-RPC sends it: a call with no id.
     public var json: JSONValue {
-        ["jsonrpc": "2.0", "method": .string(kind.method), "params": [["gid": .string(gid)]]]
+        ["jsonrpc": "2.0", "method": .string(kind.method), "params": [["gid": .gid(gid)]]]
     }
 }

@@ -30,7 +30,7 @@ public enum Aria2Status {
         let total = max(download.totalBytes, 0)
         let running = download.state == .active
         var fields: [String: JSONValue] = [
-            "gid": .string(download.id),
+            "gid": .gid(download.id),
             "status": .string(status(of: download.state)),
             "totalLength": .number(total),
             "completedLength": .number(download.bytesDone),
@@ -89,16 +89,16 @@ public enum Aria2Status {
 
 extension Aria2Status {
     /// The download an aria2 status record describes (haul's or aria2c's), with its speed; nil
-    /// without a gid. Text in it is made safe to draw.
+    /// without a gid of 16 hex digits. Text in it is made safe to draw.
     public static func download(from record: JSONValue) -> (Download, speed: Double)? {
-        guard let fields = record.object, let gid = fields["gid"]?.string else { return nil }
+        guard let fields = record.object, let gid = fields["gid"]?.string.flatMap({ GID($0) }) else { return nil }
         let file = fields["files"]?.array?.first?.object
         // aria2 lists a mirror once per connection to it.
         var seen = Set<String>()
         let uris = (file?["uris"]?.array ?? []).compactMap { $0.object?["uri"]?.string }.filter {
             seen.insert($0).inserted
         }
-        var download = Download(id: TextSanitizer.visible(gid), uris: uris)
+        var download = Download(id: gid, uris: uris)
         download.state = state(of: fields["status"]?.string ?? "")
         let total = fields["totalLength"]?.integer.map(Int64.init) ?? 0
         download.totalBytes = total > 0 ? total : -1

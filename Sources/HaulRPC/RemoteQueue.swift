@@ -32,8 +32,8 @@ public final class RemoteQueue: QueueControl {
 
     private enum Command {
         case call(String, [JSONValue], what: String)
-        case retry(String)
-        case remove(String)
+        case retry(GID)
+        case remove(GID)
         case submit([QueueEntry])
     }
 
@@ -176,18 +176,18 @@ public final class RemoteQueue: QueueControl {
     // MARK: - Commands
 
     public func submit(_ entries: [QueueEntry]) { commands.yield(.submit(entries)) }
-    public func pause(_ id: String) { commands.yield(.call("aria2.pause", [.string(id)], what: "pause \(id)")) }
-    public func resume(_ id: String) { commands.yield(.call("aria2.unpause", [.string(id)], what: "resume \(id)")) }
-    public func cancel(_ id: String) { commands.yield(.call("aria2.remove", [.string(id)], what: "stop \(id)")) }
-    public func retry(_ id: String) { commands.yield(.retry(id)) }
-    public func remove(_ ids: [String]) { for id in ids { commands.yield(.remove(id)) } }
+    public func pause(_ id: GID) { commands.yield(.call("aria2.pause", [.gid(id)], what: "pause \(id)")) }
+    public func resume(_ id: GID) { commands.yield(.call("aria2.unpause", [.gid(id)], what: "resume \(id)")) }
+    public func cancel(_ id: GID) { commands.yield(.call("aria2.remove", [.gid(id)], what: "stop \(id)")) }
+    public func retry(_ id: GID) { commands.yield(.retry(id)) }
+    public func remove(_ ids: [GID]) { for id in ids { commands.yield(.remove(id)) } }
 
-    public func remove(_ id: String, deletingFiles: Bool) -> [String] {
+    public func remove(_ id: GID, deletingFiles: Bool) -> [String] {
         remove([id])
         return []
     }
 
-    public func move(_ id: String, _ move: DownloadQueue.Move) {
+    public func move(_ id: GID, _ move: DownloadQueue.Move) {
         let (offset, how): (Int, String) =
             switch move {
             case .up: (-1, "POS_CUR")
@@ -197,12 +197,12 @@ public final class RemoteQueue: QueueControl {
             case .to(let index): (index, "POS_SET")
             }
         commands.yield(
-            .call("aria2.changePosition", [.string(id), .int(Int64(offset)), .string(how)], what: "move \(id)"))
+            .call("aria2.changePosition", [.gid(id), .int(Int64(offset)), .string(how)], what: "move \(id)"))
     }
 
-    public func setMaxDownloadLimit(_ id: String, _ bytesPerSecond: Int64?) {
+    public func setMaxDownloadLimit(_ id: GID, _ bytesPerSecond: Int64?) {
         let options: JSONValue = ["max-download-limit": .string(String(bytesPerSecond ?? 0))]
-        commands.yield(.call("aria2.changeOption", [.string(id), options], what: "set the speed cap of \(id)"))
+        commands.yield(.call("aria2.changeOption", [.gid(id), options], what: "set the speed cap of \(id)"))
     }
 
     public func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {
@@ -210,9 +210,9 @@ public final class RemoteQueue: QueueControl {
         commands.yield(.call("aria2.changeGlobalOption", [options], what: "set the overall speed cap"))
     }
 
-    public func authenticate(_ id: String, user: String, password: String) {
+    public func authenticate(_ id: GID, user: String, password: String) {
         let options: JSONValue = ["http-user": .string(user), "http-passwd": .string(password)]
-        commands.yield(.call("aria2.changeOption", [.string(id), options], what: "log in for \(id)"))
+        commands.yield(.call("aria2.changeOption", [.gid(id), options], what: "log in for \(id)"))
         commands.yield(.retry(id))
     }
 
@@ -231,16 +231,16 @@ public final class RemoteQueue: QueueControl {
             await attempt("remove \(id)") { () throws(RPCClient.Failure) in
                 // Refused when it has stopped already (the last poll may not know yet): its
                 // result is removed all the same, as aria2p removes it.
-                _ = try? await client.call("aria2.forceRemove", [.string(id)])
+                _ = try? await client.call("aria2.forceRemove", [.gid(id)])
                 try await removeResult(id)
             }
         case .retry(let id):
             await attempt("retry \(id)") { () throws(RPCClient.Failure) in
                 // aria2 has no retry: the same URIs and options are added anew, the old result removed.
                 let uris =
-                    try await client.call("aria2.getUris", [.string(id)]).array?
+                    try await client.call("aria2.getUris", [.gid(id)]).array?
                     .compactMap { $0.object?["uri"] } ?? []
-                var options = try await client.call("aria2.getOption", [.string(id)]).object ?? [:]
+                var options = try await client.call("aria2.getOption", [.gid(id)]).object ?? [:]
                 options["gid"] = nil
                 _ = try await client.call("aria2.addUri", [.array(uris), .object(options)])
                 try await removeResult(id)
@@ -264,11 +264,11 @@ public final class RemoteQueue: QueueControl {
 
     /// Takes a stopped download's result off the daemon's list, waiting up to 3 s for a
     /// removal aria2 makes in the background.
-    private func removeResult(_ id: String) async throws(RPCClient.Failure) {
+    private func removeResult(_ id: GID) async throws(RPCClient.Failure) {
         var tries = 0
         while true {
             do {
-                _ = try await client.call("aria2.removeDownloadResult", [.string(id)])
+                _ = try await client.call("aria2.removeDownloadResult", [.gid(id)])
                 return
             } catch {
                 tries += 1

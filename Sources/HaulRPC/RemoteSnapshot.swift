@@ -7,9 +7,9 @@ import HaulCore
 public struct RemoteSnapshot: Sendable, Equatable {
     public var downloads: [Download] = []
     /// Bytes a second, by gid.
-    public var speeds: [String: Double] = [:]
+    public var speeds: [GID: Double] = [:]
 
-    public init(downloads: [Download] = [], speeds: [String: Double] = [:]) {
+    public init(downloads: [Download] = [], speeds: [GID: Double] = [:]) {
         self.downloads = downloads
         self.speeds = speeds
     }

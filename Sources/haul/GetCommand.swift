@@ -80,7 +80,7 @@ struct GetCommand: ParsableCommand {
         let queue = stored.queue
         let scheduler = options.startSchedule(on: queue) { reporter.report("bandwidth schedule: \($0)") }
         defer { scheduler?.stop() }
-        let ids: [String]
+        let ids: [GID]
         // Saved by an earlier run that was stopped before it could end cleanly.
         var alreadySaved = 0
         if continuing {
@@ -139,7 +139,7 @@ struct GetCommand: ParsableCommand {
     private static func handOff(
         _ entries: [QueueEntry], options: QueueOptions, to running: RPCClient, reporter: ProgressReporter
     ) throws {
-        let gids: [String]
+        let gids: [GID]
         do {
             gids = try LocalHandOff.submit(
                 entries, defaults: options.defaults(), directory: options.basic.dir, to: running)
@@ -211,7 +211,7 @@ struct GetCommand: ParsableCommand {
     /// Says which files are complete already (saved by an earlier run, and unchanged), as
     /// `wget -c` does: the first few by name, then how many more.
     private static func reportAlreadySaved(
-        _ ids: [String], count: Int, in queue: DownloadQueue,
+        _ ids: [GID], count: Int, in queue: DownloadQueue,
         to reporter: ProgressReporter
     ) {
         let saved = ids.lazy.compactMap { queue.download($0) }.filter { $0.state == .complete }.prefix(shownFirst)

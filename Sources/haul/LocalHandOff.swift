@@ -25,7 +25,7 @@ enum LocalHandOff {
     /// their gids, or throws saying which was refused.
     static func submit(
         _ entries: [QueueEntry], defaults: DownloadOptions, directory: String, to client: RPCClient
-    ) throws(RPCClient.Failure) -> [String] {
+    ) throws(RPCClient.Failure) -> [GID] {
         let here = FileManager.default.currentDirectoryPath
         let calls = entries.map { entry in
             var entry = entry
@@ -35,10 +35,14 @@ enum LocalHandOff {
             return RemoteQueue.addUri(entry)
         }
         let results = AwaitedResult.of { () throws(RPCClient.Failure) in try await client.multicall(calls) }
-        var gids: [String] = []
+        var gids: [GID] = []
         for result in try results.get() {
             switch result {
-            case .success(let gid): gids.append(gid.string ?? "")
+            case .success(let answer):
+                guard let gid = answer.string.flatMap({ GID($0) }) else {
+                    throw .badReply("aria2.addUri answered with \(answer), not a gid")
+                }
+                gids.append(gid)
             case .failure(let error): throw .refused(error)
             }
         }
@@ -48,14 +52,14 @@ enum LocalHandOff {
     /// Waits until every download of `gids` has ended on the running haul, saying each ending
     /// on `report`; returns the number completed and the code of the last failure.
     static func wait(
-        for gids: [String], on client: RPCClient, report: (String) -> Void
+        for gids: [GID], on client: RPCClient, report: (String) -> Void
     ) -> (completed: Int, lastError: ErrorCode?) {
         var pending = Set(gids)
         var completed = 0
         var lastError: ErrorCode?
         while !pending.isEmpty {
             let keys: JSONValue = ["gid", "status", "files", "errorCode", "errorMessage", "totalLength"]
-            let calls = pending.sorted().map { ("aria2.tellStatus", [JSONValue.string($0), keys]) }
+            let calls = pending.sorted().map { ("aria2.tellStatus", [JSONValue.string($0.description), keys]) }
             let polled = AwaitedResult.of { () throws(RPCClient.Failure) in try await client.multicall(calls) }
             guard case .success(let results) = polled else {
                 report("haul: the running haul stopped answering; its queue keeps the downloads")

@@ -18,7 +18,7 @@ final class ProgressReporter: Sendable {
     /// Only the active downloads are kept whole; the rest are counted, so a queue of 100,000
     /// costs the reporter nothing per waiting download.
     private struct State {
-        var active: [String: Followed] = [:]
+        var active: [GID: Followed] = [:]
         var added = 0
         var completed = 0
         /// Downloads that ended (each ends once: haul get retries nothing by hand).
@@ -143,7 +143,7 @@ final class ProgressReporter: Sendable {
     }
 
     /// What a running attempt shows: each response (with `verbose`), each dropped mirror, a hint.
-    private func followed(_ id: String, _ change: DownloadActivity.Change) {
+    private func followed(_ id: GID, _ change: DownloadActivity.Change) {
         var download: Download? { state.withLock { $0.active[id]?.download } }
         switch change {
         case .response(let response):

@@ -8,7 +8,7 @@ import Testing
 @Suite("Admission")
 struct AdmissionTests {
     /// The index in `events` of the first change of `id` satisfying `condition`.
-    private func firstIndex(_ events: [DownloadEvent], _ id: String, _ condition: (Download) -> Bool) -> Int? {
+    private func firstIndex(_ events: [DownloadEvent], _ id: GID, _ condition: (Download) -> Bool) -> Int? {
         events.firstIndex { event in
             if case .stateChanged(let download, _) = event { return download.id == id && condition(download) }
             return false
@@ -32,7 +32,7 @@ struct AdmissionTests {
             held.dropFirst().allSatisfy { harness.recorder.latest($0)?.state == .queued },
             "the full host's other downloads wait")
 
-        var active: [String: Set<String>] = [:]
+        var active: [String: Set<GID>] = [:]
         var most = 0
         for event in harness.recorder.events {
             guard case .stateChanged(let download, _) = event, let uri = download.uris.first else { continue }

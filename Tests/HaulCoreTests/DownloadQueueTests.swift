@@ -190,7 +190,7 @@ struct DownloadQueueTests {
         var options = DownloadOptions()
         try options.set("checksum", "sha-256=\(digest)")
         var download = Download(
-            id: Download.makeID(), uris: [try url("/file/40000?key=\(wholeKey)").absoluteString], options: options)
+            id: .next(), uris: [try url("/file/40000?key=\(wholeKey)").absoluteString], options: options)
         download.directory = harness.directory.path
         download.destination = harness.directory.appendingPathComponent("whole.bin").path
         download.totalBytes = 40_000

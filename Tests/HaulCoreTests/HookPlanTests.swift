@@ -6,7 +6,7 @@ import Testing
 /// command is split into words.
 @Suite("Download hooks")
 struct HookPlanTests {
-    private static func download(_ state: Download.State, id: String = "0123456789abcdef") -> Download {
+    private static func download(_ state: Download.State, id: GID = "0123456789abcdef") -> Download {
         var download = Download(id: id, uris: ["https://example.org/a.iso"])
         download.state = state
         download.destination = "/data/a.iso"

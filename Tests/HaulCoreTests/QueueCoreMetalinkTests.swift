@@ -21,7 +21,7 @@ struct QueueCoreMetalinkTests {
         #expect(core.finish(1, as: "/dl/m.meta4").last == "follow metalink m", "not complete yet")
         #expect(core.download("m")?.state == .active)
         let files = ["f1", "f2"].map { id in
-            var download = Download(id: id, uris: ["http://b.test/\(id)"])
+            var download = Download(id: GID(stringLiteral: id), uris: ["http://b.test/\(id)"])
             download.directory = "/dl"
             return download
         }

@@ -7,7 +7,7 @@ import Testing
 @Suite("Result limit")
 struct ResultLimitTests {
     private func download(_ number: Int, _ state: Download.State) -> Download {
-        var download = Download(id: String(format: "%016x", number), uris: ["http://127.0.0.1/\(number)"])
+        var download = Download(id: GID(UInt64(number)) ?? .next(), uris: ["http://127.0.0.1/\(number)"])
         download.state = state
         return download
     }

@@ -58,7 +58,7 @@ struct SplitDownloadTests {
     }
 
     /// Waits for download `id`, then expects it complete and `name` to hold `size` pattern bytes.
-    private func expectWhole(_ harness: QueueHarness, _ id: String, _ name: String, size: Int) async throws {
+    private func expectWhole(_ harness: QueueHarness, _ id: GID, _ name: String, size: Int) async throws {
         #expect(await harness.recorder.wait(for: [id]))
         #expect(harness.recorder.latest(id)?.state == .complete, "\(harness.recorder.latest(id)?.lastError ?? "")")
         let data = try harness.contents(name)

@@ -85,7 +85,7 @@ struct StoreTests {
         let many = (0..<Checkpointer.addedBatchLimit).map { Download(uris: ["http://127.0.0.1/g\($0)"]) }
         checkpointer.record(.added(many))
         // Well before the 60 s interval: both runs are in the store, in order.
-        var stored: [String] = []
+        var stored: [GID] = []
         for _ in 0..<500 where stored.count < few.count + many.count {
             try await Task.sleep(for: .milliseconds(10))
             stored = try store.load().downloads.map(\.id)

@@ -128,15 +128,15 @@ struct RPCEndpointTests {
     func lifecycle() throws {
         let gid = try add("http://127.0.0.1:9/x")
         #expect(errorCode(call("aria2.unpause", [.string(gid)])) == nil)
-        #expect(queue.download(gid)?.state != .paused)
+        #expect(queue.download(text: gid)?.state != .paused)
         #expect(result("aria2.pause", [.string(gid)]) == .string(gid))
-        #expect(queue.download(gid)?.state == .paused)
+        #expect(queue.download(text: gid)?.state == .paused)
         #expect(result("aria2.remove", [.string(gid)]) == .string(gid))
         #expect(result("aria2.tellStatus", [.string(gid), ["status"]]) == ["status": "removed"])
         #expect(result("aria2.tellStopped", [0, 10, ["gid"]]) == [["gid": .string(gid)]])
         #expect(errorCode(call("aria2.remove", [.string(gid)])) == 1)
         #expect(result("aria2.removeDownloadResult", [.string(gid)]) == "OK")
-        #expect(queue.download(gid) == nil)
+        #expect(queue.download(text: gid) == nil)
     }
 
     @Test("tellWaiting pages the waiting downloads; a negative offset counts back from the last")
@@ -158,12 +158,12 @@ struct RPCEndpointTests {
     func positions() throws {
         let gids = try (0..<4).map { try add("http://127.0.0.1:9/\($0)") }
         #expect(result("aria2.changePosition", [.string(gids[3]), 0, "POS_SET"]) == .int(0))
-        #expect(queue.ids == [gids[3], gids[0], gids[1], gids[2]])
+        #expect(queue.ids.map(\.description) == [gids[3], gids[0], gids[1], gids[2]])
         #expect(result("aria2.changePosition", [.string(gids[3]), 2, "POS_CUR"]) == .int(2))
-        #expect(queue.ids == [gids[0], gids[1], gids[3], gids[2]])
+        #expect(queue.ids.map(\.description) == [gids[0], gids[1], gids[3], gids[2]])
         #expect(result("aria2.changePosition", [.string(gids[0]), -9, "POS_END"]) == .int(0))
         #expect(result("aria2.changePosition", [.string(gids[0]), 0, "POS_END"]) == .int(3))
-        #expect(queue.ids.last == gids[0])
+        #expect(queue.ids.last?.description == gids[0])
         #expect(errorCode(call("aria2.changePosition", [.string(gids[0]), 0, "POS_WHERE"])) == -32602)
     }
 
@@ -184,7 +184,7 @@ struct RPCEndpointTests {
         #expect(own["http-user"] == "me")
         #expect(own["http-passwd"] == nil)
         #expect(result("aria2.changeOption", [.string(gid), ["max-download-limit": "100K"]]) == "OK")
-        #expect(queue.download(gid)?.options.maxDownloadLimit == 102_400)
+        #expect(queue.download(text: gid)?.options.maxDownloadLimit == 102_400)
         #expect(errorCode(call("aria2.changeOption", [.string(gid), ["split": "4"]])) == 1)
         #expect(result("aria2.changeGlobalOption", [["max-overall-download-limit": "1M"]]) == "OK")
         #expect(result("aria2.getGlobalOption")?.object?["max-overall-download-limit"] == "1048576")
@@ -203,7 +203,7 @@ struct RPCEndpointTests {
         let gids = try #require(
             result("aria2.addMetalink", [.string(Data(document.utf8).base64EncodedString()), ["pause": "true"]])?.array)
         #expect(gids.count == 2)
-        let first = try #require(gids.first?.string.flatMap { queue.download($0) })
+        let first = try #require(gids.first?.string.flatMap { queue.download(text: $0) })
         #expect(first.uris.first == "http://127.0.0.1:9/b" && first.options.out == "a.iso" && first.state == .paused)
         #expect(first.options.dir == directory.path)
         #expect(errorCode(call("aria2.addMetalink", [.string("not base64!")])) == -32602)
@@ -237,7 +237,7 @@ struct RPCEndpointTests {
             (.paused, .queued, nil), (.active, .active, nil),
         ] as [(Download.State, Download.State, String?)])
     func notifications(from: Download.State, to: Download.State, method: String?) {
-        var download = Download(id: "00000000000000aa", uris: ["http://h/a"])
+        var download = Download(id: GID(0xaa) ?? .next(), uris: ["http://h/a"])
         download.state = to
         let notification = Aria2Notification(.stateChanged(download, from: from))
         #expect(notification?.kind.method == method)
@@ -245,4 +245,9 @@ struct RPCEndpointTests {
             #expect(notification?.json.object?["params"] == [["gid": "00000000000000aa"]])
         }
     }
+}
+
+extension DownloadQueue {
+    /// The download whose gid the text `gid` spells, as a client names it.
+    fileprivate func download(text gid: String) -> Download? { GID(gid).flatMap { download($0) } }
 }

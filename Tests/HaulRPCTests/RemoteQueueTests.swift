@@ -10,8 +10,15 @@ import Testing
 /// attached to haul's own server, in process, over loopback.
 @Suite("remote queue", .serialized)
 struct RemoteQueueTests {
-    static func download(_ id: String, _ state: Download.State, done: Int64 = 0, name: String? = nil) -> Download {
-        var download = Download(id: id, uris: ["http://h/\(id)"])
+    /// The gid a test calls by a letter.
+    static func gid(_ letter: Unicode.Scalar) -> GID { GID(UInt64(letter.value)) ?? .next() }
+
+    static func download(
+        _ letter: Unicode.Scalar, _ state: Download.State, done: Int64 = 0, name: String? = nil
+    )
+        -> Download
+    {
+        var download = Download(id: gid(letter), uris: ["http://h/\(letter)"])
         download.state = state
         download.totalBytes = 100
         if done > 0 { download.completed = ByteRanges([0..<done]) }
@@ -24,26 +31,27 @@ struct RemoteQueueTests {
         let a = Self.download("a", .active, done: 10)
         let b = Self.download("b", .queued)
         let c = Self.download("c", .paused)
-        let before = RemoteSnapshot(downloads: [a, b, c], speeds: ["a": 5])
+        let before = RemoteSnapshot(downloads: [a, b, c], speeds: [Self.gid("a"): 5])
         let aDone = Self.download("a", .complete, done: 100, name: "/d/a")
         let d = Self.download("d", .queued)
         let after = RemoteSnapshot(downloads: [b, aDone, d], speeds: [:])
         let events = before.events(to: after)
         #expect(
             events == [
-                .removed(id: "c"), .added([d]), .moved(id: "b", to: 0), .stateChanged(aDone, from: .active),
-                .progress(id: "a", DownloadProgress(completed: aDone.completed, totalBytes: 100, speed: 0)),
+                .removed(id: Self.gid("c")), .added([d]), .moved(id: Self.gid("b"), to: 0),
+                .stateChanged(aDone, from: .active),
+                .progress(id: Self.gid("a"), DownloadProgress(completed: aDone.completed, totalBytes: 100, speed: 0)),
             ])
         #expect(after.events(to: after).isEmpty)
         // A running download's bytes and speed, and a name learned.
         var named = b
         named.destination = "/d/b"
         named.completed = ByteRanges([0..<40])
-        let progressed = RemoteSnapshot(downloads: [named], speeds: ["b": 7])
+        let progressed = RemoteSnapshot(downloads: [named], speeds: [Self.gid("b"): 7])
         #expect(
             RemoteSnapshot(downloads: [b]).events(to: progressed) == [
                 .updated(named),
-                .progress(id: "b", DownloadProgress(completed: named.completed, totalBytes: 100, speed: 7)),
+                .progress(id: Self.gid("b"), DownloadProgress(completed: named.completed, totalBytes: 100, speed: 7)),
             ])
     }
 
@@ -92,7 +100,7 @@ struct RemoteQueueTests {
         #expect(await Self.eventually { queue.download(gid) == nil ? true : nil } == true)
         #expect(await Self.eventually { seen.withLock { $0.contains(.removed(id: gid)) ? true : nil } } == true)
         // A command the daemon refuses is said, not dropped.
-        remote.pause("ffffffffffffffff")
+        remote.pause(Self.gid("\u{ff}"))
         #expect(
             await Self.eventually { notices.withLock { $0.contains { $0.contains("could not pause") } ? true : nil } }
                 == true)
@@ -153,7 +161,7 @@ struct RemoteQueueTests {
         return (queue, try RPCServer.start(serverConfiguration, endpoint: endpoint, hub: hub))
     }
 
-    static func adds(_ event: DownloadEvent, _ gid: String) -> Bool {
+    static func adds(_ event: DownloadEvent, _ gid: GID) -> Bool {
         if case .added(let downloads) = event { return downloads.contains { $0.id == gid } }
         return false
     }

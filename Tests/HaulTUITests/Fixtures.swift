@@ -15,7 +15,7 @@ enum Fixtures {
         _ number: Int, name: String, state: Download.State = .queued, total: Int64 = 10_000_000,
         done: Int64 = 0
     ) -> Download {
-        var download = Download(id: String(format: "%016x", number), uris: ["https://example.com/files/\(name)"])
+        var download = Download(id: gid(number), uris: ["https://example.com/files/\(name)"])
         download.state = state
         download.totalBytes = total
         if done > 0 { download.completed = ByteRanges([0..<done]) }
@@ -54,12 +54,12 @@ enum Fixtures {
     }
 
     /// The speeds of `mixed`'s active downloads.
-    static let mixedSpeeds: [String: Double] = [mixed[0].id: 12_582_912, mixed[1].id: 4_194_304]
+    static let mixedSpeeds: [GID: Double] = [mixed[0].id: 12_582_912, mixed[1].id: 4_194_304]
 
     /// A state of `width` × `height` holding `downloads`, each active one at its speed in
     /// `speeds`, after a steady speed history of the first.
     static func state(
-        width: Int = 120, height: Int = 40, _ downloads: [Download] = mixed, speeds: [String: Double] = mixedSpeeds
+        width: Int = 120, height: Int = 40, _ downloads: [Download] = mixed, speeds: [GID: Double] = mixedSpeeds
     ) -> AppState {
         var state = AppState(width: width, height: height, globalLimit: 20_971_520)
         _ = state.reduce(.queue(.added(downloads)))
@@ -100,4 +100,9 @@ func expectSnapshot(_ grid: CellGrid, named name: String, sourceLocation: Source
     #expect(
         text == expected, "snapshot \(name) differs; run with HAUL_RECORD_SNAPSHOTS=1 to update",
         sourceLocation: sourceLocation)
+}
+
+/// The gid of the download a test numbers `number` (from 0): one more, as a gid is not zero.
+func gid(_ number: Int) -> GID {
+    GID(UInt64(number) + 1) ?? .next()
 }

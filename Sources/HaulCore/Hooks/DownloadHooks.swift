@@ -59,7 +59,7 @@ public struct DownloadHooks: Sendable, Equatable {
     /// The run of the hook for `moment` about `download`, if one is set.
     public func invocation(_ moment: Moment, for download: Download) -> Invocation? {
         guard let words = commands[moment] else { return nil }
-        return Invocation(moment: moment, arguments: words + [download.id, "1", path(of: download)])
+        return Invocation(moment: moment, arguments: words + [download.id.description, "1", path(of: download)])
     }
 
     /// The file's path as aria2 gives it: where it is saved, else where it will be (`out`, else

@@ -7,7 +7,7 @@
 public struct HookPlan: Sendable {
     public let hooks: DownloadHooks
     /// Downloads whose start hook ran and which have not ended or paused since.
-    private var running: Set<String> = []
+    private var running: Set<GID> = []
 
     public init(hooks: DownloadHooks) {
         self.hooks = hooks

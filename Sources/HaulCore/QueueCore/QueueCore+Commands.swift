@@ -48,7 +48,7 @@ extension QueueCore {
 
     /// Applies `change` when the download's state is one of `states`; an active download's
     /// connections are stopped when the change takes it out of `active`.
-    mutating func update(_ id: String, when states: Set<Download.State>, _ change: (inout Download) -> Void) {
+    mutating func update(_ id: GID, when states: Set<Download.State>, _ change: (inout Download) -> Void) {
         guard var download = state.downloads[id], states.contains(download.state) else { return }
         change(&download)
         if download.state != .active { stopAttempt(id) }
@@ -59,7 +59,7 @@ extension QueueCore {
     }
 
     /// Queues a failed or cancelled download again, with a fresh count of attempts.
-    mutating func retry(_ id: String) {
+    mutating func retry(_ id: GID) {
         update(id, when: [.failed, .cancelled]) { download in
             download.state = .queued
             download.attempts = 0
@@ -69,7 +69,7 @@ extension QueueCore {
 
     /// Gives a download the login to answer its server's challenge with, and queues it again,
     /// with a fresh count of attempts, if it had failed or was cancelled.
-    mutating func authenticate(_ id: String, user: String, password: String) {
+    mutating func authenticate(_ id: GID, user: String, password: String) {
         update(id, when: [.queued, .active, .paused, .failed, .cancelled]) { download in
             // An FTP server's login is the FTP one (aria2's ftp-user), a web server's the HTTP one.
             let uri = download.uris.first?.lowercased() ?? ""
@@ -87,7 +87,7 @@ extension QueueCore {
         }
     }
 
-    mutating func setMaxDownloadLimit(_ id: String, _ bytesPerSecond: Int64?) {
+    mutating func setMaxDownloadLimit(_ id: GID, _ bytesPerSecond: Int64?) {
         guard var download = state.downloads[id] else { return }
         download.options.maxDownloadLimit = bytesPerSecond
         file(download)
@@ -95,7 +95,7 @@ extension QueueCore {
     }
 
     /// Moves a download in the queue order; a download moved ahead of others is admitted first.
-    mutating func move(_ id: String, _ move: DownloadQueue.Move) {
+    mutating func move(_ id: GID, _ move: DownloadQueue.Move) {
         guard let from = state.downloads.index(of: id) else { return }
         let to =
             switch move {
@@ -113,7 +113,7 @@ extension QueueCore {
     }
 
     /// Takes downloads off the queue, in one pass over the queue order; their connections stop.
-    mutating func remove(_ ids: [String]) {
+    mutating func remove(_ ids: [GID]) {
         let (gone, first) = state.downloads.remove(ids)
         guard !gone.isEmpty else { return }
         state.scanFrom = min(state.scanFrom, first)

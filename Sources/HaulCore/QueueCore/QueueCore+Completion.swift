@@ -45,7 +45,7 @@ extension QueueCore {
     }
 
     /// What finishing the file gave: its path or why it failed, kept for the attempt's ending.
-    mutating func fileFinished(_ id: ConnectionID, _ downloadID: String, _ outcome: Result<String, DownloadFailure>) {
+    mutating func fileFinished(_ id: ConnectionID, _ downloadID: GID, _ outcome: Result<String, DownloadFailure>) {
         let loadingEnded = state.finishing.removeValue(forKey: id) ?? false
         switch outcome {
         case .failure(let failure):
@@ -101,7 +101,7 @@ extension QueueCore {
 
     /// The files of a Metalink download `downloadID` saved are ready to queue (after it), or it
     /// could not be read: the download completes, or fails saying why.
-    mutating func metalinkFollowed(_ downloadID: String, _ outcome: Result<[Download], DownloadFailure>) {
+    mutating func metalinkFollowed(_ downloadID: GID, _ outcome: Result<[Download], DownloadFailure>) {
         guard let download = state.downloads[downloadID], download.state == .active,
             state.connections[downloadID] == nil
         else { return }
@@ -116,7 +116,7 @@ extension QueueCore {
 
     /// What looking at a partial file recorded whole found: nil when it is not there whole
     /// (the download starts over), else the final path or why there is none.
-    mutating func wholeChecked(_ downloadID: String, _ outcome: Result<String, DownloadFailure>?) {
+    mutating func wholeChecked(_ downloadID: GID, _ outcome: Result<String, DownloadFailure>?) {
         guard var download = state.downloads[downloadID], download.state == .active,
             state.connections[downloadID] == nil
         else { return }

@@ -24,7 +24,7 @@ extension QueueCore {
     /// The pieces `bad` of download `id`, written from `mirror`, failed their hash: they are no
     /// longer held, the mirror is dropped while another is usable, and a connection that is free
     /// fetches them again. Once no segment runs, the check of the whole file sees to them.
-    mutating func piecesVerified(_ id: String, bad: [Range<Int64>], mirror: Int) {
+    mutating func piecesVerified(_ id: GID, bad: [Range<Int64>], mirror: Int) {
         guard !bad.isEmpty, var split = state.splits[id], !split.segments.isEmpty,
             state.downloads[id]?.state == .active
         else { return }

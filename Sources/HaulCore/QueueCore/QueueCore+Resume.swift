@@ -118,7 +118,7 @@ extension QueueCore {
     }
 
     /// A conditional request answered 304: the file already there is the download, complete.
-    private mutating func keepUnchanged(_ id: String, _ path: String, size: Int64) {
+    private mutating func keepUnchanged(_ id: GID, _ path: String, size: Int64) {
         endAttempt(id)
         guard var download = state.downloads[id] else { return }
         download.destination = path
@@ -131,14 +131,14 @@ extension QueueCore {
 
     /// Stops the download's connections, drops its partial data and queues it again from byte
     /// zero. `refundAttempt`: the attempt that found the change does not count as a try.
-    mutating func startOver(_ id: String, reason: String?, refundAttempt: Bool) {
+    mutating func startOver(_ id: GID, reason: String?, refundAttempt: Bool) {
         state.downloads[id]?.completed.removeAll()
         state.downloads[id]?.validator = nil
         requeue(id, reason: reason, refundAttempt: refundAttempt)
     }
 
     /// Ends the download's attempt and queues it again at once (`reason` becomes its last error).
-    mutating func requeue(_ id: String, reason: String? = nil, refundAttempt: Bool) {
+    mutating func requeue(_ id: GID, reason: String? = nil, refundAttempt: Bool) {
         stopAttempt(id)
         guard var download = state.downloads[id] else { return }
         if refundAttempt { download.attempts -= 1 }

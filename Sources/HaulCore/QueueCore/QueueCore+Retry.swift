@@ -19,7 +19,7 @@ extension QueueCore {
 
     /// Records a failed attempt: queued again after the policy's wait, or failed for good; then
     /// admits downloads into the freed slot.
-    mutating func failed(_ id: String, _ failure: RetryPolicy.Failure, _ message: String) {
+    mutating func failed(_ id: GID, _ failure: RetryPolicy.Failure, _ message: String) {
         guard var download = state.downloads[id] else { return }
         let options = options(of: download)
         let policy = RetryPolicy(maxTries: options.maxTries ?? 5, fixedWait: options.retryWait.map(Double.init))
@@ -43,7 +43,7 @@ extension QueueCore {
     }
 
     /// A failed download's wait is over: it may be admitted again.
-    mutating func retryDue(_ id: String) {
+    mutating func retryDue(_ id: GID) {
         guard state.waiting.remove(id) != nil else { return }
         state.markAdmittable(id)
         admit()

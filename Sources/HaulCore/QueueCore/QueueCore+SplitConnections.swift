@@ -91,7 +91,7 @@ extension QueueCore {
     /// returns its id.
     @discardableResult
     mutating func startHelper(
-        for range: Range<Int64>, mirror: Int, of downloadID: String, split: inout Split
+        for range: Range<Int64>, mirror: Int, of downloadID: GID, split: inout Split
     ) -> ConnectionID {
         var request = split.mirrors[mirror]
         request.byteRange = ByteRange(from: range.lowerBound, through: range.upperBound - 1)
@@ -111,7 +111,7 @@ extension QueueCore {
 
     /// Gives each running connection of download `id` an equal share of its own speed limit, so
     /// that together they keep to it. Without a limit nothing is sent, unless `lifting` one.
-    mutating func shareSpeedLimit(_ id: String, lifting: Bool = false) {
+    mutating func shareSpeedLimit(_ id: GID, lifting: Bool = false) {
         guard let download = state.downloads[id] else { return }
         let limit = options(of: download).maxDownloadLimit.flatMap { $0 > 0 ? $0 : nil }
         guard limit != nil || lifting else { return }

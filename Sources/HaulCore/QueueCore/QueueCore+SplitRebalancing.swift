@@ -28,7 +28,7 @@ extension QueueCore {
     }
 
     /// The running connections of a split download as the detail view shows them.
-    func liveSegments(_ id: String) -> [DownloadActivity.Segment] {
+    func liveSegments(_ id: GID) -> [DownloadActivity.Segment] {
         guard let split = state.splits[id] else { return [] }
         return split.segments.values.sorted { $0.start < $1.start }.map { segment in
             DownloadActivity.Segment(
@@ -102,14 +102,14 @@ extension QueueCore {
 
     /// Checks download `id`'s connections for laggards every `checkEvery` seconds while it is
     /// split (one watch per download).
-    mutating func watchForLaggards(_ id: String) {
+    mutating func watchForLaggards(_ id: GID) {
         guard state.watchedSplits.insert(id).inserted else { return }
         ask(.schedule(.checkLaggards(id), after: configuration.patience.checkEvery))
     }
 
     /// Drops the connections of `id` that stalled or lag far behind the others; a new
     /// connection, on the least used mirror, takes what each had left.
-    mutating func replaceLaggards(of id: String) {
+    mutating func replaceLaggards(of id: GID) {
         state.watchedSplits.remove(id)
         guard var split = state.splits[id], let download = state.downloads[id] else { return }
         let (keys, running) = split.planned(now: clock.uptime)
@@ -135,7 +135,7 @@ extension QueueCore {
     /// The download's slot (`State.connections`) stays with a running connection: when its
     /// holder has finished or was retired, a helper takes it over; with none left, `last` (the
     /// connection that just finished) keeps it, to end the attempt.
-    mutating func keepSlotRunning(_ split: inout Split, _ id: String, last: PlannedConnection?) {
+    mutating func keepSlotRunning(_ split: inout Split, _ id: GID, last: PlannedConnection?) {
         guard let holder = state.connections[id], split.segments[holder.id] == nil else { return }
         if !split.helpers.isEmpty {
             moveSlot(of: id, to: split.helpers.removeFirst())

@@ -14,30 +14,30 @@ extension QueueCore {
         /// the end without a look at the others.
         var hasPriorities = false
         /// The slot holder of every active download (so its count is the active count).
-        var connections: [String: PlannedConnection] = [:]
+        var connections: [GID: PlannedConnection] = [:]
         /// Active downloads per host (`QueueCore.hostKey`).
         var hostConnections: [String: Int] = [:]
         /// The number the next planned connection gets.
         var nextConnection = 1
         /// Downloads waiting for their retry timer.
-        var waiting: Set<String> = []
+        var waiting: Set<GID> = []
         /// A failure found after the body arrived (digest, rename), reported at the ending.
-        var lateFailure: [String: DownloadFailure] = [:]
+        var lateFailure: [GID: DownloadFailure] = [:]
         /// Downloads whose file got its final name in this attempt: only these may complete.
-        var saved: Set<String> = []
+        var saved: Set<GID> = []
         /// Connections whose file is being checked and named, and whether their load has
         /// already ended.
         var finishing: [ConnectionID: Bool] = [:]
         /// Split downloads: their plan, their extra connections, and every connection's segment.
-        var splits: [String: Split] = [:]
+        var splits: [GID: Split] = [:]
         /// Split downloads with a laggard check scheduled.
-        var watchedSplits: Set<String> = []
+        var watchedSplits: Set<GID> = []
         /// Downloads whose server disagreed between connections: one connection from now on.
-        var noSplit: Set<String> = []
+        var noSplit: Set<GID> = []
         /// What each download's attempt shows (speed, connections, response), beside its record.
-        var activity: [String: DownloadActivity] = [:]
+        var activity: [GID: DownloadActivity] = [:]
         /// The last progress sample of each active attempt, for its speed.
-        var speedSamples: [String: SpeedSample] = [:]
+        var speedSamples: [GID: SpeedSample] = [:]
         /// Whether the once-a-second check of idle speeds (`settleSpeeds`) is scheduled.
         var settlingSpeeds = false
 
@@ -47,7 +47,7 @@ extension QueueCore {
         }
 
         /// `id` may be admitted again: admission must look at it.
-        mutating func markAdmittable(_ id: String) {
+        mutating func markAdmittable(_ id: GID) {
             if let index = downloads.index(of: id) { scanFrom = min(scanFrom, index) }
         }
 
@@ -68,7 +68,7 @@ extension QueueCore {
         }
 
         /// The running connections of download `id`: the slot holder, then the helpers.
-        func running(_ id: String) -> [PlannedConnection] {
+        func running(_ id: GID) -> [PlannedConnection] {
             [connections[id]].compactMap { $0 } + (splits[id]?.helpers ?? [])
         }
     }
@@ -78,7 +78,7 @@ extension QueueCore {
     /// Ends the running attempt of `id` (every connection of it is stopped, its speed sample
     /// forgotten), so the download is no longer active; returns its slot holder.
     @discardableResult
-    mutating func endAttempt(_ id: String) -> PlannedConnection? {
+    mutating func endAttempt(_ id: GID) -> PlannedConnection? {
         state.speedSamples.removeValue(forKey: id)
         // The extra connections of a split download end with it.
         for helper in state.splits.removeValue(forKey: id)?.helpers ?? [] { ask(.cancel(helper.id)) }
@@ -88,7 +88,7 @@ extension QueueCore {
     }
 
     /// Ends the attempt of `id` and stops its slot holder too.
-    mutating func stopAttempt(_ id: String) {
+    mutating func stopAttempt(_ id: GID) {
         if let holder = endAttempt(id) { ask(.cancel(holder.id)) }
     }
 
@@ -100,7 +100,7 @@ extension QueueCore {
 
     /// Another running connection of split download `id` takes over its slot (and its place in
     /// its host's count).
-    mutating func moveSlot(of id: String, to connection: PlannedConnection) {
+    mutating func moveSlot(of id: GID, to connection: PlannedConnection) {
         guard let holder = state.connections[id] else { return }
         releaseHost(holder.hostKey)
         state.hostConnections[connection.hostKey, default: 0] += 1
@@ -108,7 +108,7 @@ extension QueueCore {
     }
 
     /// The id the next planned connection of download `downloadID` gets.
-    mutating func newConnectionID(for downloadID: String) -> ConnectionID {
+    mutating func newConnectionID(for downloadID: GID) -> ConnectionID {
         defer { state.nextConnection += 1 }
         return ConnectionID(number: state.nextConnection, downloadID: downloadID)
     }

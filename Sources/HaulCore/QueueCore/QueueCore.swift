@@ -100,7 +100,7 @@ struct QueueCore {
     }
 
     /// Follows `change` in the activity of download `id` and says it.
-    mutating func show(_ id: String, _ change: DownloadActivity.Change) {
+    mutating func show(_ id: GID, _ change: DownloadActivity.Change) {
         state.activity[id, default: DownloadActivity()].apply(change)
         emit(.activity(id: id, change))
     }

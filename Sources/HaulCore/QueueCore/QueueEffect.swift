@@ -33,7 +33,7 @@ enum QueueEffect: Sendable {
     indirect case checkWhole(Download, response: ResponseSummary?)
     /// Hash the pieces of the partial file wholly inside `range`, which connections from
     /// `mirror` wrote; answers `QueueInput.piecesVerified`.
-    case verifyPieces(downloadID: String, path: String, PieceHashes, total: Int64, range: Range<Int64>, mirror: Int)
+    case verifyPieces(downloadID: GID, path: String, PieceHashes, total: Int64, range: Range<Int64>, mirror: Int)
     /// Read the Metalink the download saved (its response was `application/metalink4+xml`)
     /// and make downloads of its files; answers `QueueInput.metalinkFollowed`.
     indirect case followMetalink(Download)
@@ -45,7 +45,7 @@ enum QueueEffect: Sendable {
 /// serves. The number alone tells connections apart (and is all that is hashed).
 struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
     let number: Int
-    let downloadID: String
+    let downloadID: GID
 
     var description: String { "c\(number)" }
 
@@ -79,7 +79,7 @@ struct PlannedConnection: Sendable {
     /// at once, on the engine thread, without a round trip through the core.
     var presumedUnnamed: UnnamedPresumption?
 
-    var downloadID: String { id.downloadID }
+    var downloadID: GID { id.downloadID }
 }
 
 /// A body accepted to be written: the file it goes to is to be named (`QueueEffect.reserveName`).

@@ -10,14 +10,14 @@ enum QueueInput: Sendable {
 
     /// New downloads, at the end of the queue (restored ones as they were).
     case add([Download])
-    case pause(String)
-    case resume(String)
-    case cancel(String)
-    case retry(String)
-    case authenticate(String, user: String, password: String)
-    case setMaxDownloadLimit(String, Int64?)
-    case move(String, DownloadQueue.Move)
-    case remove([String])
+    case pause(GID)
+    case resume(GID)
+    case cancel(GID)
+    case retry(GID)
+    case authenticate(GID, user: String, password: String)
+    case setMaxDownloadLimit(GID, Int64?)
+    case move(GID, DownloadQueue.Move)
+    case remove([GID])
 
     // MARK: Connection messages
 
@@ -41,14 +41,14 @@ enum QueueInput: Sendable {
     /// partial file at `path`, recorded in the store.
     case spilled(ConnectionID, path: String)
     /// What `QueueEffect.finishFile` gave: the file's final path, or why it has none.
-    case fileFinished(ConnectionID, downloadID: String, Result<String, DownloadFailure>)
+    case fileFinished(ConnectionID, downloadID: GID, Result<String, DownloadFailure>)
     /// What `QueueEffect.checkWhole` found: nil when the partial file is not whole after all.
-    case wholeChecked(downloadID: String, Result<String, DownloadFailure>?)
+    case wholeChecked(downloadID: GID, Result<String, DownloadFailure>?)
     /// What `QueueEffect.verifyPieces` found: the pieces whose hash is not theirs.
-    case piecesVerified(downloadID: String, bad: [Range<Int64>], mirror: Int)
+    case piecesVerified(downloadID: GID, bad: [Range<Int64>], mirror: Int)
     /// What `QueueEffect.followMetalink` found: the downloads of the Metalink's files, or why
     /// there are none.
-    case metalinkFollowed(downloadID: String, Result<[Download], DownloadFailure>)
+    case metalinkFollowed(downloadID: GID, Result<[Download], DownloadFailure>)
 
     // MARK: Timers
 
@@ -89,9 +89,9 @@ struct ResponseFacts: Sendable {
 /// A timer the core set (`QueueEffect.schedule`).
 enum QueueTimer: Sendable, Hashable {
     /// A failed download's wait is over.
-    case retry(String)
+    case retry(GID)
     /// The once-a-second check that shows an idle download's speed as 0.
     case settleSpeeds
     /// The periodic check of a split download's connections for laggards.
-    case checkLaggards(String)
+    case checkLaggards(GID)
 }

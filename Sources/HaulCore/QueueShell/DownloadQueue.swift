@@ -89,13 +89,13 @@ public final class DownloadQueue: ConnectionDelegate {
     }
 
     /// Every download's id, in queue order.
-    public var ids: [String] {
+    public var ids: [GID] {
         reading { $0.downloads.ids }
     }
 
     /// The ids of the downloads in `states`, in queue order (without copying the downloads, which
     /// for a long queue would cost memory).
-    public func ids(in states: Set<Download.State>) -> [String] {
+    public func ids(in states: Set<Download.State>) -> [GID] {
         reading { state in
             state.downloads.ids { states.contains($0.state) }
         }
@@ -114,12 +114,12 @@ public final class DownloadQueue: ConnectionDelegate {
         }
     }
 
-    public func download(_ id: String) -> Download? {
+    public func download(_ id: GID) -> Download? {
         reading { $0.downloads[id] }
     }
 
     /// What download `id`'s attempt shows (speed, connections, response), if it has run.
-    public func activity(_ id: String) -> DownloadActivity? {
+    public func activity(_ id: GID) -> DownloadActivity? {
         reading { $0.activity[id] }
     }
 
@@ -131,13 +131,13 @@ public final class DownloadQueue: ConnectionDelegate {
 
     /// Queues `entry` (paused if its options say `pause=true`) and returns its id.
     @discardableResult
-    public func add(_ entry: QueueEntry) -> String {
+    public func add(_ entry: QueueEntry) -> GID {
         add([entry])[0]
     }
 
     /// Queues `entries` in order, with one event, and returns their ids.
     @discardableResult
-    public func add(_ entries: [QueueEntry]) -> [String] {
+    public func add(_ entries: [QueueEntry]) -> [GID] {
         let downloads = entries.map(newDownload)
         command(.add(downloads))
         return downloads.map(\.id)
@@ -146,7 +146,7 @@ public final class DownloadQueue: ConnectionDelegate {
     /// The download `entry` describes, not yet queued: its gid, its directory fixed, paused if
     /// its options say `pause=true`.
     public func newDownload(for entry: QueueEntry) -> Download {
-        var download = Download(id: entry.options.gid ?? Download.makeID(), uris: entry.uris, options: entry.options)
+        var download = Download(id: entry.options.gid ?? GID.next(), uris: entry.uris, options: entry.options)
         download.directory = directory(for: entry)
         if entry.options.pause == true { download.state = .paused }
         return download
@@ -155,7 +155,7 @@ public final class DownloadQueue: ConnectionDelegate {
     /// Queues downloads from an earlier run as they were (an interrupted one is queued again, to
     /// continue from its completed ranges), with one event; returns their ids.
     @discardableResult
-    public func restore(_ downloads: consuming [Download]) -> [String] {
+    public func restore(_ downloads: consuming [Download]) -> [GID] {
         // In place: a restored queue of 100,000 is not copied.
         for index in downloads.indices {
             if downloads[index].state == .active { downloads[index].state = .queued }
@@ -190,26 +190,26 @@ public final class DownloadQueue: ConnectionDelegate {
     }
 
     /// Stops a queued or active download, keeping what it received.
-    public func pause(_ id: String) { command(.pause(id)) }
+    public func pause(_ id: GID) { command(.pause(id)) }
 
     /// Queues a paused download again; it continues from where it stopped.
-    public func resume(_ id: String) { command(.resume(id)) }
+    public func resume(_ id: GID) { command(.resume(id)) }
 
     /// Stops a download for good, keeping its partial file so `retry` can continue it.
-    public func cancel(_ id: String) { command(.cancel(id)) }
+    public func cancel(_ id: GID) { command(.cancel(id)) }
 
     /// Queues a failed or cancelled download again, with a fresh count of attempts.
-    public func retry(_ id: String) { command(.retry(id)) }
+    public func retry(_ id: GID) { command(.retry(id)) }
 
     /// Gives a download the user name and password to answer its server's challenge with (its
     /// `http-user` and `http-passwd`), and queues it again, with a fresh count of attempts, if
     /// it had failed or was cancelled.
-    public func authenticate(_ id: String, user: String, password: String) {
+    public func authenticate(_ id: GID, user: String, password: String) {
         command(.authenticate(id, user: user, password: password))
     }
 
     /// Changes one download's speed cap (bytes a second; nil for none), at once if it is running.
-    public func setMaxDownloadLimit(_ id: String, _ bytesPerSecond: Int64?) {
+    public func setMaxDownloadLimit(_ id: GID, _ bytesPerSecond: Int64?) {
         command(.setMaxDownloadLimit(id, bytesPerSecond))
     }
 
@@ -227,19 +227,19 @@ public final class DownloadQueue: ConnectionDelegate {
     }
 
     /// Moves a download in the queue order; a download moved ahead of others is admitted first.
-    public func move(_ id: String, _ move: Move) { command(.move(id, move)) }
+    public func move(_ id: GID, _ move: Move) { command(.move(id, move)) }
 
     /// Takes a download off the queue (its files stay).
-    public func remove(_ id: String) { remove([id]) }
+    public func remove(_ id: GID) { remove([id]) }
 
     /// Takes downloads off the queue (their files stay), in one pass over the queue order.
-    public func remove(_ ids: [String]) { command(.remove(ids)) }
+    public func remove(_ ids: [GID]) { command(.remove(ids)) }
 
     /// Takes download `id` off the queue and deletes its file and partial file; returns the
     /// paths it deleted. Runs file-system calls: call it off any thread that must not wait on
     /// the disk (the UI's loop).
     @discardableResult
-    public func remove(_ id: String, deletingFiles: Bool) -> [String] {
+    public func remove(_ id: GID, deletingFiles: Bool) -> [String] {
         let download = self.download(id)
         remove([id])
         guard deletingFiles, let download else { return [] }

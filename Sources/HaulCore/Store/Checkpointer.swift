@@ -20,16 +20,16 @@ public final class Checkpointer: DownloadJournal {
         /// The newest copy of each changed download, in the order they first changed in.
         var changed = DownloadTable()
         /// Progress of downloads with no newer copy in `changed`: their ranges and length.
-        var progress: [String: DownloadProgress] = [:]
+        var progress: [GID: DownloadProgress] = [:]
         /// The partial file of each download that has one, to sync before its ranges are
         /// recorded (learnt from the copies events carry; forgotten when it is gone).
-        var partialPaths: [String: String] = [:]
-        var removed: [String] = []
+        var partialPaths: [GID: String] = [:]
+        var removed: [GID] = []
         var orderChanged = false
         var scheduled = false
         /// Whether a checkpoint for a long run of added downloads is on its way.
         var writingAdded = false
-        var orderSource: (@Sendable () -> [String])?
+        var orderSource: (@Sendable () -> [GID])?
     }
 
     private let store: DownloadStore
@@ -47,7 +47,7 @@ public final class Checkpointer: DownloadJournal {
     }
 
     /// Where the queue order comes from when a download is moved.
-    public func setOrderSource(_ source: @escaping @Sendable () -> [String]) {
+    public func setOrderSource(_ source: @escaping @Sendable () -> [GID]) {
         pending.withLock { $0.orderSource = source }
     }
 
@@ -146,7 +146,7 @@ public final class Checkpointer: DownloadJournal {
     /// Runs on `writer`.
     private func checkpoint() {
         let (batch, orderSource, progressedPaths) = pending.withLock {
-            pending -> (DownloadStore.Batch, (@Sendable () -> [String])?, [String]) in
+            pending -> (DownloadStore.Batch, (@Sendable () -> [GID])?, [String]) in
             // Added before changed: a later copy of the same download overwrites the first.
             let batch = DownloadStore.Batch(
                 added: pending.added, upserts: pending.changed.values,

@@ -12,7 +12,7 @@ import GRDB
 public final class DownloadStore: Sendable {
     /// One finished or failed download, as the history keeps it (the URI without password).
     public struct HistoryEntry: Sendable, Equatable {
-        public let downloadID: String
+        public let downloadID: GID
         public let uri: String
         public let destination: String?
         public let bytes: Int64
@@ -48,10 +48,10 @@ public final class DownloadStore: Sendable {
         var added: [[Download]] = []
         var upserts: [Download] = []
         /// Downloads whose only change is their progress: their ranges and length.
-        var progress: [(id: String, progress: DownloadProgress)] = []
-        var removals: [String] = []
+        var progress: [(id: GID, progress: DownloadProgress)] = []
+        var removals: [GID] = []
         /// The queue order to store, when it changed.
-        var order: [String]?
+        var order: [GID]?
 
         var isEmpty: Bool {
             added.isEmpty && upserts.isEmpty && progress.isEmpty && removals.isEmpty && order == nil
@@ -205,7 +205,9 @@ public final class DownloadStore: Sendable {
     }
 
     private static func download(from row: Row, problems: inout [String]) -> Download {
-        let id: String = row[0]
+        let stored: GID? = row[0]
+        let id = stored ?? .next()
+        if stored == nil { problems.append("a download stored without a readable gid was given \(id)") }
         var options = DownloadOptions()
         for line in (row[2] as String).split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
@@ -290,7 +292,7 @@ public final class DownloadStore: Sendable {
                     // file's million paused entries are mostly one URI and no ranges.
                     let uris = download.uris.joined(separator: "\n")
                     let completed = download.completed.isEmpty ? "" : download.completed.description
-                    upsert.bind(download.id)
+                    upsert.bind(download.id.description)
                     upsert.bind(next)
                     upsert.bind(uris)
                     upsert.bind(options)

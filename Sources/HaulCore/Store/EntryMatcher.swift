@@ -16,7 +16,7 @@ struct EntryMatcher {
     /// again under a new name. By their URIs.
     private var earlier: [String: [Download]] = [:]
     /// The stored downloads entries continued.
-    private(set) var named = Set<String>()
+    private(set) var named = Set<GID>()
     /// The files the history remembers, read at the first entry new to the queue.
     private var saved: [String: DownloadStore.SavedFile]?
     private var listings = DirectoryListings()

@@ -11,9 +11,9 @@ import Synchronization
 final class ResultLimit: Sendable {
     fileprivate struct Results {
         /// Ids in the order they ended, from `head` on; an id no longer in `ended` is skipped.
-        var order: [String] = []
+        var order: [GID] = []
         var head = 0
-        var ended: Set<String> = []
+        var ended: Set<GID> = []
     }
 
     let limit: Int
@@ -24,7 +24,7 @@ final class ResultLimit: Sendable {
     }
 
     /// Follows `event`; returns the ids to take off the queue, oldest results first.
-    func note(_ event: DownloadEvent) -> [String] {
+    func note(_ event: DownloadEvent) -> [GID] {
         results.withLock { results in
             switch event {
             case .added(let downloads):
@@ -46,14 +46,14 @@ final class ResultLimit: Sendable {
 }
 
 extension ResultLimit.Results {
-    mutating func record(_ id: String) {
+    mutating func record(_ id: GID) {
         guard ended.insert(id).inserted else { return }
         order.append(id)
     }
 
     /// The oldest ended ids beyond `limit`, forgotten.
-    mutating func trim(to limit: Int) -> [String] {
-        var dropped: [String] = []
+    mutating func trim(to limit: Int) -> [GID] {
+        var dropped: [GID] = []
         while ended.count > limit, head < order.count {
             let id = order[head]
             head += 1

@@ -58,7 +58,7 @@ public final class StoredQueue: Sendable {
     /// What `continueOrAdd` did with its entries.
     public struct Continuation: Sendable {
         /// The downloads' ids, in entry order.
-        public var ids: [String] = []
+        public var ids: [GID] = []
         /// How many entries continued a download of an earlier run.
         public var continued = 0
         /// How many are complete already (an earlier run saved them), counted before any
@@ -146,7 +146,7 @@ public final class StoredQueue: Sendable {
     }
 
     /// Queues every stored download that was queued or running when its run ended.
-    public func continueUnfinished() -> [String] {
+    public func continueUnfinished() -> [GID] {
         queue.restore(stored.filter { $0.state == .queued || $0.state == .active })
     }
 

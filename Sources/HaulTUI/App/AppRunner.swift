@@ -165,7 +165,7 @@ public final class AppRunner {
     }
 
     /// Removes the download; with its file, the deletion runs off the loop and reports back.
-    private func remove(_ id: String, deleteFile: Bool) {
+    private func remove(_ id: GID, deleteFile: Bool) {
         guard deleteFile, queue.canDeleteFiles else {
             queue.remove([id])
             if deleteFile { notify("removed; its file stays on the daemon's machine", isError: false) }

@@ -29,21 +29,21 @@ public enum AppEvent: Sendable {
 
 /// What the reducer asks the outside world to do; the app runs effects against the queue.
 public enum Effect: Equatable, Sendable {
-    case pause([String])
-    case resume([String])
-    case cancel(String)
-    case retry([String])
-    case remove(String, deleteFile: Bool)
+    case pause([GID])
+    case resume([GID])
+    case cancel(GID)
+    case retry([GID])
+    case remove(GID, deleteFile: Bool)
     /// Take these rows off the queue (their files stay).
-    case removeRows([String])
-    case move(String, DownloadQueue.Move)
+    case removeRows([GID])
+    case move(GID, DownloadQueue.Move)
     /// New downloads from these URIs, in order.
     case add([String])
     case importFile(String)
-    case setLimit(String, Int64?)
+    case setLimit(GID, Int64?)
     case setGlobalLimit(Int64?)
     /// Answer the download's server with these credentials and retry it.
-    case authenticate(String, user: String, password: String)
+    case authenticate(GID, user: String, password: String)
     case cycleTheme
     case quit
 }

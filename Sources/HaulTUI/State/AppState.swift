@@ -14,10 +14,10 @@ public struct AppState: Sendable {
     }
 
     public enum PromptKind: Equatable, Sendable {
-        case add, importFile, filter, limitSelected(String), limitGlobal
+        case add, importFile, filter, limitSelected(GID), limitGlobal
         /// The user name, then the password, a download's server asked for.
-        case user(id: String, host: String)
-        case password(id: String, host: String, user: String)
+        case user(id: GID, host: String)
+        case password(id: GID, host: String, user: String)
 
         var title: String {
             switch self {
@@ -49,7 +49,7 @@ public struct AppState: Sendable {
     }
 
     public enum Confirmation: Equatable, Sendable {
-        case remove(String, deleteFile: Bool)
+        case remove(GID, deleteFile: Bool)
         /// Clear the rows of ended downloads (how many there are when asked).
         case clearEnded(count: Int)
         case quit(active: Int)
@@ -86,14 +86,14 @@ public struct AppState: Sendable {
 
     // MARK: - Downloads
 
-    public internal(set) var downloads: [String: Download] = [:]
+    public internal(set) var downloads: [GID: Download] = [:]
     /// Queue order.
-    public internal(set) var order: [String] = []
+    public internal(set) var order: [GID] = []
     /// Each download's index in `order`.
-    var orderPosition: [String: Int] = [:]
+    var orderPosition: [GID: Int] = [:]
     /// The rows shown: `order` filtered and sorted.
-    public internal(set) var visible: [String] = []
-    var visiblePosition: [String: Int] = [:]
+    public internal(set) var visible: [GID] = []
+    var visiblePosition: [GID: Int] = [:]
     var visibleIsOrder = true
     var visibleDirty = false
     /// The filter or sort being worked out, a slice per `.scanRows` (see `RowScan`).
@@ -108,9 +108,9 @@ public struct AppState: Sendable {
     /// How many downloads are in each state.
     public internal(set) var counts: [Download.State: Int] = [:]
     /// Bytes a second of each active download.
-    var activeSpeeds: [String: Double] = [:]
+    var activeSpeeds: [GID: Double] = [:]
     /// What each download's attempt shows (speed, connections, response), beside `downloads`.
-    public internal(set) var activity: [String: DownloadActivity] = [:]
+    public internal(set) var activity: [GID: DownloadActivity] = [:]
     /// Bytes received and file sizes summed over the queue (sizes where known), and the bytes
     /// still to come of unfinished downloads of known size: the header's totals and ETA.
     public internal(set) var totals = Totals()
@@ -134,7 +134,7 @@ public struct AppState: Sendable {
 
     public var width: Int
     public var height: Int
-    public internal(set) var selected: String?
+    public internal(set) var selected: GID?
     public internal(set) var scrollTop = 0
     public internal(set) var showDetail = false
     public internal(set) var mode = Mode.normal
@@ -151,7 +151,7 @@ public struct AppState: Sendable {
     public var timeZone = TimeZone.current
     /// Downloads refused by their server whose user was already asked for credentials: asked
     /// once per refusal (`u` asks again).
-    var credentialsAsked: Set<String> = []
+    var credentialsAsked: Set<GID> = []
     public internal(set) var themeName: String
     public let keyMap: KeyMap
     /// The time of the last tick: retry countdowns count to it.

@@ -35,7 +35,7 @@ struct RowScan: Sendable {
 
     /// Scans up to `sliceSize` more rows of `order`; returns the ids that matched, in order.
     mutating func scan(
-        _ order: [String], downloads: [String: Download], activity: [String: DownloadActivity]
+        _ order: [GID], downloads: [GID: Download], activity: [GID: DownloadActivity]
     ) -> ArraySlice<RowSortKey> {
         let start = matched.count
         let end = min(cursor + RowScan.sliceSize, order.count)
@@ -51,7 +51,7 @@ struct RowScan: Sendable {
     }
 
     /// Whether every row has been scanned.
-    func isDone(in order: [String]) -> Bool { cursor >= order.count }
+    func isDone(in order: [GID]) -> Bool { cursor >= order.count }
 
     /// Whether `name` holds the filter, ignoring case.
     func matches(_ name: String) -> Bool {
@@ -103,7 +103,7 @@ struct RowScan: Sendable {
 
     /// `keys` in the order `sort` gives: names in natural order (`file2` before `file10`), the
     /// rest largest first; ties keep queue order. Runs on any thread.
-    static func sorted(_ keys: [RowSortKey], by sort: AppState.SortKey) -> [String] {
+    static func sorted(_ keys: [RowSortKey], by sort: AppState.SortKey) -> [GID] {
         var keys = keys
         switch sort {
         case .queue: break
@@ -124,7 +124,7 @@ struct RowScan: Sendable {
 
 /// One matched row and what it sorts by.
 struct RowSortKey: Sendable, Equatable {
-    let id: String
+    let id: GID
     /// The row's name when sorting by name, else empty.
     let name: String
     /// Progress, speed or size when sorting by them.
@@ -156,6 +156,6 @@ public struct RowSortRequest: Sendable, Equatable {
 /// What a `RowSortRequest` gave.
 public struct RowSortResult: Sendable {
     public let generation: Int
-    let rows: [String]
-    let positions: [String: Int]
+    let rows: [GID]
+    let positions: [GID: Int]
 }

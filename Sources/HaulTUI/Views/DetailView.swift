@@ -114,7 +114,7 @@ enum DetailView {
 
     /// A URI as shown: any password replaced, control characters visible.
     private static func uriText(_ uri: String) -> String {
-        TextSanitizer.visible(Download(id: "", uris: [uri]).displayURI)
+        TextSanitizer.visible(Download.displayed(uri))
     }
 
     /// One cell per slice of the file: █ done, ▌ partly done, · to do.

@@ -50,7 +50,7 @@ struct CoreHarness {
         _ options: (inout DownloadOptions) -> Void = { _ in }, _ change: (inout Download) -> Void = { _ in }
     ) -> [String] {
         let downloads = ids.map { id in
-            var download = Download(id: id, uris: [uri(id)])
+            var download = Download(id: GID(stringLiteral: id), uris: [uri(id)])
             download.directory = "/dl"
             options(&download.options)
             change(&download)
@@ -63,7 +63,7 @@ struct CoreHarness {
         started[number]?.id ?? ConnectionID(number: number, downloadID: "?")
     }
 
-    func download(_ id: String) -> Download? { core.state.downloads[id] }
+    func download(_ id: GID) -> Download? { core.state.downloads[id] }
 
     /// Connection `number` answers `status` with `headers`; `presumed`: the connection sent its
     /// body to a file with no name itself (`UnnamedPresumer`).
@@ -116,7 +116,7 @@ struct CoreHarness {
         case .answer(let id, .becomeDownload(let target)):
             return "write \(id) \(target.path) from \(target.offset)" + (target.end.map { " to \($0)" } ?? "")
         case .answer(let id, let disposition): return "answer \(id) \(disposition)"
-        case .emit(.added(let downloads)): return "added " + downloads.map(\.id).joined(separator: ",")
+        case .emit(.added(let downloads)): return "added " + downloads.map(\.id.word).joined(separator: ",")
         case .emit(.stateChanged(let download, _)):
             // A waiting or failed download's error, its first clause: its advice is tested where
             // it is written.

@@ -46,8 +46,8 @@ final class EventRecorder: Sendable {
         /// The download an event was about and its activity, as they were after the event (nil
         /// for events about several or none).
         var after: [(download: Download, activity: DownloadActivity)?] = []
-        var latest: [String: Download] = [:]
-        var activity: [String: DownloadActivity] = [:]
+        var latest: [GID: Download] = [:]
+        var activity: [GID: DownloadActivity] = [:]
         var maximumActive = 0
         /// Each waiter's condition on everything recorded so far, and its signal.
         var waiters: [(isMet: @Sendable (State) -> Bool, signal: Signal)] = []
@@ -59,7 +59,7 @@ final class EventRecorder: Sendable {
         let ready = state.withLock { state -> [Signal] in
             state.events.append(event)
             var changed: Download?
-            var about: String?
+            var about: GID?
             switch event {
             case .added(let downloads): for download in downloads { state.latest[download.id] = download }
             case .stateChanged(let download, _):
@@ -95,25 +95,25 @@ final class EventRecorder: Sendable {
     /// How many events were recorded so far: a mark for `wait(after:for:until:)`.
     var eventCount: Int { state.withLock { $0.events.count } }
     var maximumActive: Int { state.withLock { $0.maximumActive } }
-    func latest(_ id: String) -> Download? { state.withLock { $0.latest[id] } }
+    func latest(_ id: GID) -> Download? { state.withLock { $0.latest[id] } }
     /// What download `id`'s attempt showed last (speed, connections, response).
-    func activity(_ id: String) -> DownloadActivity? { state.withLock { $0.activity[id] } }
+    func activity(_ id: GID) -> DownloadActivity? { state.withLock { $0.activity[id] } }
 
     /// Waits until every download in `ids` satisfies `until` (default: a final state).
-    func wait(for ids: [String], until: @escaping @Sendable (Download) -> Bool = { $0.state.isFinal }) async -> Bool {
+    func wait(for ids: [GID], until: @escaping @Sendable (Download) -> Bool = { $0.state.isFinal }) async -> Bool {
         await wait { state in ids.allSatisfy { state.latest[$0].map(until) ?? false } }
     }
 
     /// Waits until an event recorded after the first `mark` events shows download `id`
     /// satisfying `until` (so a state it had before the mark does not count).
-    func wait(after mark: Int, for id: String, until: @escaping @Sendable (Download) -> Bool) async -> Bool {
+    func wait(after mark: Int, for id: GID, until: @escaping @Sendable (Download) -> Bool) async -> Bool {
         await wait(after: mark, for: id) { download, _ in until(download) }
     }
 
     /// Waits until an event recorded after the first `mark` events shows download `id` and
     /// what its attempt shows satisfying `until`.
     func wait(
-        after mark: Int, for id: String, until: @escaping @Sendable (Download, DownloadActivity) -> Bool
+        after mark: Int, for id: GID, until: @escaping @Sendable (Download, DownloadActivity) -> Bool
     ) async -> Bool {
         await wait { state in
             state.after.dropFirst(mark).contains { seen in
@@ -123,7 +123,7 @@ final class EventRecorder: Sendable {
     }
 
     /// Whether any event showed download `id` and its activity satisfying `condition`.
-    func showed(_ id: String, _ condition: (Download, DownloadActivity) -> Bool) -> Bool {
+    func showed(_ id: GID, _ condition: (Download, DownloadActivity) -> Bool) -> Bool {
         state.withLock { state in
             state.after.contains { seen in
                 seen.map { $0.download.id == id && condition($0.download, $0.activity) } ?? false
@@ -132,7 +132,7 @@ final class EventRecorder: Sendable {
     }
 
     /// Waits until the latest copies of the downloads, taken together, satisfy `isMet`.
-    func wait(untilLatest isMet: @escaping @Sendable ([String: Download]) -> Bool) async -> Bool {
+    func wait(untilLatest isMet: @escaping @Sendable ([GID: Download]) -> Bool) async -> Bool {
         await wait { state in isMet(state.latest) }
     }
 
@@ -176,7 +176,7 @@ struct QueueHarness {
     }
 
     /// Adds `url` (and its mirrors) with the given option lines and returns its id.
-    func add(_ url: URL, mirrors: [URL] = [], _ options: [(String, String)] = []) throws -> String {
+    func add(_ url: URL, mirrors: [URL] = [], _ options: [(String, String)] = []) throws -> GID {
         var parsed = DownloadOptions()
         for (name, value) in options { try parsed.set(name, value) }
         return queue.add(QueueEntry(uris: ([url] + mirrors).map(\.absoluteString), options: parsed))

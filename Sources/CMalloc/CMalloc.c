@@ -1,0 +1,7 @@
+#include "CMalloc.h"
+
+#include <malloc.h>
+
+int haul_map_allocations_from(size_t bytes) {
+    return mallopt(M_MMAP_THRESHOLD, (int)bytes);
+}

@@ -1,0 +1,47 @@
+import HaulCore
+import Testing
+
+@Suite("gids")
+struct GIDTests {
+    @Test("a gid is 16 hex digits, either case, not all zero; it is written in lower case")
+    func parsing() {
+        let table: [(text: String, written: String?)] = [
+            ("0123456789abcdef", "0123456789abcdef"),
+            ("0123456789ABCDEF", "0123456789abcdef"),
+            ("ffffffffffffffff", "ffffffffffffffff"),
+            ("0000000000000001", "0000000000000001"),
+            ("0000000000000000", nil),
+            ("0123456789abcde", nil),
+            ("0123456789abcdef0", nil),
+            ("0123456789abcdeg", nil),
+            (" 123456789abcdef", nil),
+            ("", nil),
+            ("０１２３４５６７８９ａｂｃｄｅｆ", nil),
+        ]
+        for row in table {
+            #expect(GID(row.text)?.description == row.written, "\(row.text)")
+        }
+        #expect(GID(UInt64(0)) == nil)
+        #expect(GID(UInt64(0xab))?.description == "00000000000000ab")
+    }
+
+    @Test("new gids follow one another and are never zero")
+    func next() {
+        let gids = (0..<1000).map { _ in GID.next() }
+        // Rising, but for one wrap past the largest; other threads may take gids between.
+        #expect(zip(gids, gids.dropFirst()).count { $0.value >= $1.value } <= 1)
+        #expect(Set(gids).count == gids.count && gids.allSatisfy { $0.value != 0 })
+        #expect(gids.allSatisfy { GID($0.description) == $0 })
+    }
+
+    @Test("a queue file's gid option takes a gid and refuses anything else by what it must be")
+    func option() throws {
+        var options = DownloadOptions()
+        try options.set("gid", "00000000000000AB")
+        #expect(options.gid == GID(UInt64(0xab)))
+        #expect(options.pairs(includingSecrets: false).contains { $0 == ("gid", "00000000000000ab") })
+        for bad in ["0000000000000000", "xyz", "00000000000000ab0"] {
+            #expect(throws: OptionError.self) { try options.set("gid", bad) }
+        }
+    }
+}
