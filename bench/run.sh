@@ -287,7 +287,13 @@ seq 0 999999 | sed 's#.*#http://127.0.0.1:1/f&\n pause=true#' > "$RUNS/1m-paused
 read -r MILLION_WALL MILLION_RSS < <(tail -1 "$RUNS/1m-paused.time")
 SAVED=$(grep -c '^http' "$RUNS/1m-saved.txt" || true)
 [ "$SAVED" = 1000000 ] || { echo "bench: the saved session holds $SAVED entries, not 1000000" >&2; exit 1; }
-rm -rf "$RUNS/1m-paused.txt" "$RUNS/1m-saved.txt" "$RUNS/1m-paused-state"
+# That session read back (each entry with its gid) into a new state directory, and saved again:
+# the gids must come back as they were.
+/usr/bin/time -o "$RUNS/1m-session.time" -f "%e %M" "$HAUL" get -q -i "$RUNS/1m-saved.txt" \
+  --state-dir "$RUNS/1m-session-state" --save-session "$RUNS/1m-resaved.txt" >/dev/null 2>&1 || true
+read -r SESSION_WALL SESSION_RSS < <(tail -1 "$RUNS/1m-session.time")
+cmp -s "$RUNS/1m-saved.txt" "$RUNS/1m-resaved.txt" || { echo "bench: the session read back was saved differently" >&2; exit 1; }
+rm -rf "$RUNS/1m-paused.txt" "$RUNS/1m-saved.txt" "$RUNS/1m-resaved.txt" "$RUNS/1m-paused-state" "$RUNS/1m-session-state"
 fi
 
 # MARK: - The full-screen UI
@@ -485,6 +491,8 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo "Queue file of 100,000 paused entries: read, queued and saved back whole in ${PAUSED_WALL} s, peak RSS $(echo "scale=1; $PAUSED_RSS / 1024" | bc) MiB"
   echo
   echo "Queue file of 1,000,000 paused entries: read, queued and saved back whole in ${MILLION_WALL} s, peak RSS $(echo "scale=1; $MILLION_RSS / 1024" | bc) MiB"
+  echo
+  echo "That session (each entry with its gid) read back, queued and saved again: ${SESSION_WALL} s, peak RSS $(echo "scale=1; $SESSION_RSS / 1024" | bc) MiB"
   fi
   if wants U; then
   echo

@@ -227,6 +227,7 @@ public enum InputFile {
         for (name, value) in entry.options.pairs(includingSecrets: includingSecrets) {
             text += " \(name)=\(value)\n"
         }
+        if let gid = entry.gid { text += " gid=\(gid)\n" }
         return text
     }
 }

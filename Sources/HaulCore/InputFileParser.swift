@@ -13,6 +13,9 @@ struct InputFileParser {
     /// entry with thousands of option lines costs no copy per line.
     private var values = DownloadOptions.Values()
     private var interner = DownloadOptions.Interner()
+    /// Whether `values` took an option line since the entry began (cheaper to ask than whether
+    /// they differ from none, which compares every field).
+    private var valuesSet = false
     /// True after a URI line none of whose URIs could be used: its option lines are skipped.
     private var skippingDroppedEntry = false
 
@@ -22,8 +25,9 @@ struct InputFileParser {
     }
 
     mutating func consume(line: String, number: Int) {
-        guard let first = line.first, first != "#" else { return }
-        if first == " " || first == "\t" {
+        // Bytes, not Characters: a million lines are not cut into graphemes to find the first.
+        guard let first = line.utf8.first, first != UInt8(ascii: "#") else { return }
+        if first == 0x20 || first == 0x09 {
             consumeOption(line[...].trimmingBlanks(), number: number)
         } else {
             consumeURIs(line, number: number)
@@ -76,12 +80,12 @@ struct InputFileParser {
             report(number, "option line '\(text)' comes before any URI line (aria2 would read it as a URI)")
             return
         }
-        guard let equals = text.firstIndex(of: "=") else {
+        guard let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) else {
             report(number, "'\(text)' is not name=value")
             return
         }
         let optionName = String(text[..<equals].trimmingBlanks())
-        let value = String(text[text.index(after: equals)...].trimmingBlanks())
+        let value = String(text[text.utf8.index(after: equals)...].trimmingBlanks())
         if let warning = Aria2Options.warning(for: optionName) {
             report(number, warning, warning: true)
             return
@@ -92,6 +96,7 @@ struct InputFileParser {
         }
         do {
             try values.set(optionName, value)
+            valuesSet = true
         } catch {
             // An option no one knows is a warning: the entry is kept and the exit status stays.
             let known = !error.description.hasPrefix("unknown option")
@@ -123,12 +128,15 @@ struct InputFileParser {
 
     private mutating func closeEntry() {
         if var current {
-            if values != DownloadOptions.Values() { current.options.values = values }
+            current.gid = values.gid
+            values.gid = nil
+            if valuesSet { current.options.values = values }
             current.options = interner.intern(current.options)
             result.entries.append(current)
         }
         current = nil
         values = DownloadOptions.Values()
+        valuesSet = false
         skippingDroppedEntry = false
     }
 

@@ -8,11 +8,23 @@ import HaulNet
 /// queue of 100,000) and parsed when an attempt starts.
 public struct QueueEntry: Sendable, Equatable {
     public var uris: URIList
+    /// Who wrote the entry, which decides where its `dir` may point. (Here, in the byte the
+    /// URIs leave free, so an entry takes 48 bytes: a million are read before any is queued.)
+    public var origin: Origin
+    /// Its options, without a gid: entries alike share one copy (`DownloadOptions.Interner`).
     public var options: DownloadOptions
     /// The line of its URI line in the file it came from (0 when it did not come from a file).
     public var line: Int
-    /// Who wrote the entry, which decides where its `dir` may point.
-    public var origin: Origin
+    /// The gid's number, 0 for none (no gid is 0).
+    private var gidNumber: UInt64 = 0
+
+    /// The gid the entry names (a saved session's `gid=`, an RPC client's `gid`), kept apart
+    /// from its options: a session of a million entries, each with a gid of its own, would
+    /// otherwise hold a million copies of the same options (some 500 MB).
+    public var gid: GID? {
+        get { GID(gidNumber) }
+        set { gidNumber = newValue?.value ?? 0 }
+    }
 
     /// Who wrote a queue entry.
     public enum Origin: Sendable, Equatable {
@@ -23,11 +35,16 @@ public struct QueueEntry: Sendable, Equatable {
         case remote
     }
 
+    /// An entry of `uris` with `options`; a gid among them becomes the entry's `gid`.
     public init(uris: [String], options: DownloadOptions = DownloadOptions(), line: Int = 0, origin: Origin = .user) {
         self.uris = URIList(uris)
+        self.origin = origin
         self.options = options
         self.line = line
-        self.origin = origin
+        if let gid = options.gid {
+            self.gid = gid
+            self.options.gid = nil
+        }
     }
 
     /// Why `text` cannot be a download's URI, or nil when it can: http, https, ftp or ftps
@@ -68,12 +85,7 @@ public struct QueueEntry: Sendable, Equatable {
 
     /// Whether `scheme` is one haul loads, in any case, read without making a string of it.
     private static func isSupportedScheme(_ scheme: Substring.UTF8View) -> Bool {
-        guard scheme.count <= 8 else { return false }
-        var lowered = ""
-        for byte in scheme {
-            lowered.unicodeScalars.append(Unicode.Scalar(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte))
-        }
-        return Request.supportedSchemes.contains(lowered)
+        Request.supportedSchemes.contains { ASCIIText.equals(scheme, ignoringCase: $0) }
     }
 
     private static func isHostByte(_ byte: UInt8) -> Bool {

@@ -259,6 +259,7 @@ public final class RemoteQueue: QueueControl {
             case let first?: options[name] = [first, .string(value)]
             }
         }
+        if let gid = entry.gid { options["gid"] = .gid(gid) }
         return ("aria2.addUri", [.array(entry.uris.map(JSONValue.string)), .object(options)])
     }
 

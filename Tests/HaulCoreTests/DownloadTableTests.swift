@@ -67,9 +67,11 @@ struct DownloadTableTests {
         #expect(!third.sharesValues(with: second))
     }
 
-    @Test("a download takes 80 bytes in the table and its gid 8: a queue of a million pays 88 MB for them")
+    @Test("a download takes 80 bytes, its gid 8, a queue-file entry 48: what a queue of a million pays for each")
     func sizes() {
         #expect(MemoryLayout<Download>.stride == 80)
         #expect(MemoryLayout<GID>.stride == 8)
+        // A queue file's entries are all read before the first is queued.
+        #expect(MemoryLayout<QueueEntry>.stride == 48)
     }
 }

@@ -154,7 +154,7 @@ struct InputFileTests {
              on-download-complete=/tmp/evil
             """)
         #expect(result.entries.count == 1 && result.rejectedLines == 0)
-        #expect(result.entries.first?.options.gid == "2089b05ecca3d829" && result.entries.first?.options.split == 5)
+        #expect(result.entries.first?.gid == "2089b05ecca3d829" && result.entries.first?.options.split == 5)
         let messages = result.problems.map(\.description)
         #expect(result.entries.first?.options.continueExisting == true)
         #expect(
@@ -216,6 +216,16 @@ struct InputFileTests {
         #expect(back.problems.isEmpty)
         #expect(back.entries.map(\.uris) == entries.map(\.uris))
         #expect(back.entries.map(\.options) == entries.map(\.options))
+        #expect(back.entries.map(\.gid) == ["0123456789abcdef", nil])
+    }
+
+    @Test("entries of a saved session, each with its own gid, share one copy of their options")
+    func sessionGIDs() throws {
+        let text = (1...3).map { "http://h/\($0)\n pause=true\n gid=000000000000000\($0)\n" }.joined()
+        let entries = try read(text).entries
+        #expect(entries.map(\.gid) == ["0000000000000001", "0000000000000002", "0000000000000003"])
+        #expect(entries.allSatisfy { $0.options.gid == nil && $0.options.pause == true })
+        #expect(entries.allSatisfy { $0.options.sharesValues(with: entries[0].options) })
     }
 
     @Test("secrets are written only when asked, and then the file is mode 0600")

@@ -151,4 +151,24 @@ struct MetalinkTests {
         let pieces = try PieceHashes(algorithm: .sha1, length: 1000, hashes: good)
         #expect(try pieces.badPieces(ofFileAt: path, total: 2500) == [1000..<2000])
     }
+
+    @Test("a Metalink is named by .meta4 or .metalink before any query, in any case; a path is a local one")
+    func names() {
+        let table: [(text: String, isMetalink: Bool, isLocal: Bool)] = [
+            ("rel.meta4", true, true),
+            ("REL.META4", true, true),
+            ("~/x.Metalink", true, true),
+            ("https://h/rel.meta4?download=1", true, false),
+            ("https://h/rel.meta4x", false, false),
+            ("https://h/rel.iso?f=.meta4", false, false),
+            ("meta4", false, false),
+            (".meta4", true, true),
+            ("x.meta\u{14}", false, false),
+            ("x.méta4", false, false),
+        ]
+        for row in table {
+            #expect(Metalink.isMetalinkName(row.text) == row.isMetalink, "\(row.text)")
+            #expect(Metalink.isLocalMetalink(row.text) == row.isLocal, "\(row.text)")
+        }
+    }
 }

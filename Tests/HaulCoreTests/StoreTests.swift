@@ -312,6 +312,31 @@ struct StoreTests {
         #expect(try FaultServer.shared().fileRequests.requests(for: key).count == requestCount)
     }
 
+    @Test("a session's entry continues the stored download of the gid it names; another gid is a new download")
+    func sessionGIDsContinue() async throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let statePath = directory.appendingPathComponent("state").path
+        var configuration = DownloadQueue.Configuration()
+        configuration.directory = directory.path
+        func entry(_ gid: GID) -> QueueEntry {
+            var options = pausedOptions()
+            options.gid = gid
+            return QueueEntry(uris: ["http://127.0.0.1:9/session.bin"], options: options)
+        }
+        do {
+            let first = try StoredQueue(
+                stateDirectory: statePath, configuration: configuration,
+                onStoreError: { Issue.record("\($0)") }, onEvent: { _ in })
+            #expect(first.continueOrAdd([entry("00000000000000c1")]).ids == ["00000000000000c1"])
+            first.flush()
+        }
+        let second = try await reopen(statePath, configuration: configuration, recorder: EventRecorder())
+        let continuation = second.continueOrAdd([entry("00000000000000c2"), entry("00000000000000c1")])
+        #expect(continuation.ids == ["00000000000000c2", "00000000000000c1"] && continuation.continued == 1)
+        #expect(second.queue.download("00000000000000c2")?.options.gid == nil)
+    }
+
     /// Opens the store again once the first run's lock is gone. Another test of this process
     /// starting a child at that moment holds a copy of the lock's descriptor from fork to exec
     /// (it is close-on-exec), so the lock may outlive the first run by that long.

@@ -34,8 +34,10 @@ public struct Metalink: Sendable, Equatable {
 
     /// Whether `uri` or a path names a Metalink by its suffix (`.meta4`, `.metalink`).
     public static func isMetalinkName(_ text: String) -> Bool {
-        let path = text.split(separator: "?", maxSplits: 1).first.map(String.init)?.lowercased() ?? ""
-        return path.hasSuffix(".meta4") || path.hasSuffix(".metalink")
+        // Read as bytes: every line of a queue file is asked, and a million lines are not copied.
+        let bytes = text.utf8
+        let path = bytes[..<(bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex)]
+        return [".meta4", ".metalink"].contains { ASCIIText.equals(path.suffix($0.utf8.count), ignoringCase: $0) }
     }
 
     /// Whether `text` names a Metalink on this machine: a path (no scheme) ending `.meta4` or

@@ -146,7 +146,7 @@ public final class DownloadQueue: ConnectionDelegate {
     /// The download `entry` describes, not yet queued: its gid, its directory fixed, paused if
     /// its options say `pause=true`.
     public func newDownload(for entry: QueueEntry) -> Download {
-        var download = Download(id: entry.options.gid ?? GID.next(), uris: entry.uris, options: entry.options)
+        var download = Download(id: entry.gid ?? GID.next(), uris: entry.uris, options: entry.options)
         download.directory = directory(for: entry)
         if entry.options.pause == true { download.state = .paused }
         return download

@@ -33,8 +33,10 @@ struct EntryMatcher {
     /// disk go into `continuation`.
     mutating func match(_ entry: QueueEntry, noting continuation: inout StoredQueue.Continuation) -> Download {
         var fresh = queue.newDownload(for: entry)
-        let key = entry.uris.joined(separator: "\t")
-        guard let index = earlier[key]?.firstIndex(where: { EntryMatcher.continues($0, fresh) }),
+        // No key is made when nothing is stored (a first run of a long queue file).
+        let key = earlier.isEmpty ? nil : entry.uris.joined(separator: "\t")
+        guard let key,
+            let index = earlier[key]?.firstIndex(where: { EntryMatcher.continues($0, fresh, named: entry.gid) }),
             var download = earlier[key]?.remove(at: index)
         else {
             let saved = self.saved ?? ((try? store.savedFiles()) ?? [:])
@@ -132,12 +134,14 @@ struct EntryMatcher {
 
     /// Whether `fresh` asks for the stored download `earlier`: the same directory and options,
     /// but for the checksum, which a rerun may correct.
-    private static func continues(_ earlier: Download, _ fresh: Download) -> Bool {
-        guard earlier.directory == fresh.directory else { return false }
+    private static func continues(_ earlier: Download, _ fresh: Download, named gid: GID?) -> Bool {
+        guard earlier.directory == fresh.directory, gid == nil || earlier.id == gid else { return false }
         if earlier.options == fresh.options { return true }
-        var withoutDigest = (earlier: earlier.options.values, fresh: fresh.options.values)
-        withoutDigest.earlier.checksum = nil
-        withoutDigest.fresh.checksum = nil
-        return withoutDigest.earlier == withoutDigest.fresh
+        // A corrected digest is the entry's; a gid in the options of a download an earlier
+        // version stored was its own, not an option it was made with.
+        var values = (earlier: earlier.options.values, fresh: fresh.options.values)
+        (values.earlier.checksum, values.fresh.checksum) = (nil, nil)
+        (values.earlier.gid, values.fresh.gid) = (nil, nil)
+        return values.earlier == values.fresh
     }
 }

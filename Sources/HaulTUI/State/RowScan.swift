@@ -78,11 +78,11 @@ struct RowScan: Sendable {
         let rest = needle.dropFirst()
         var index = text.startIndex
         while index != text.endIndex {
-            if folded(text[index]) == first {
+            if ASCIIText.folded(text[index]) == first {
                 var candidate = text.index(after: index)
                 var matchedAll = true
                 for byte in rest {
-                    guard candidate != text.endIndex, folded(text[candidate]) == byte else {
+                    guard candidate != text.endIndex, ASCIIText.folded(text[candidate]) == byte else {
                         matchedAll = false
                         break
                     }
@@ -93,10 +93,6 @@ struct RowScan: Sendable {
             index = text.index(after: index)
         }
         return false
-    }
-
-    private static func folded(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
     // MARK: - Sorting
