@@ -39,7 +39,9 @@ struct Haul: ParsableCommand {
         // go piece by piece as its downloads are made. By default glibc then serves such blocks
         // from its heap, where freed ones stay in the process among live small ones: some
         // 40 MB of a million-entry run's peak. Mapped on their own, they leave when freed.
-        _ = haul_map_allocations_from(1 << 20)
+        // Above the engine's 1 MiB receive buffers, one a transfer: mapping those would cost
+        // two calls and their page faults for every small file.
+        _ = haul_map_allocations_from(2 << 20)
         let given = daemonSpelledAsAria2(Array(CommandLine.arguments.dropFirst()))
         if given == ["--help"] || given == ["-h"] || given == ["help"] {
             print(helpFirstUsage)
