@@ -54,6 +54,9 @@ struct AdmissionTests {
         #expect(QueueCore.hostKey("HTTPS://User:pw@Example.COM:8443/a?b") == "https://example.com:8443")
         #expect(QueueCore.hostKey("http://example.com") == "http://example.com")
         #expect(QueueCore.hostKey("ftp://a@b@host/x#y") == "ftp://host")
+        #expect(QueueCore.hostKey("HTTP://Host:80?q=1") == "http://host:80")
+        #expect(QueueCore.hostKey("http://h#frag") == "http://h")
+        #expect(QueueCore.hostKey("Not A URI") == "not a uri")
     }
 
     @Test("a download moved to the top starts before those it passed; moves are events")

@@ -64,12 +64,25 @@ extension QueueCore {
     }
 
     /// `scheme://host:port` of `uri`, lowercased, without user info: what the per-host cap counts.
+    /// Read as bytes, ASCII folded: it is asked for every download admitted.
     static func hostKey(_ uri: String) -> String {
-        guard let schemeEnd = uri.range(of: "://") else { return uri.lowercased() }
-        let rest = uri[schemeEnd.upperBound...]
-        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        return (uri[..<schemeEnd.upperBound] + authority).lowercased()
+        let bytes = uri.utf8
+        let separator = "://".utf8
+        var schemeEnd: String.Index?
+        var index = bytes.startIndex
+        while index != bytes.endIndex, schemeEnd == nil {
+            if bytes[index...].starts(with: separator) { schemeEnd = bytes.index(index, offsetBy: separator.count) }
+            index = bytes.index(after: index)
+        }
+        guard let schemeEnd else { return String(decoding: bytes.map(ASCIIText.folded), as: UTF8.self) }
+        let authorityEnd =
+            bytes[schemeEnd...].firstIndex {
+                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
+            }
+            ?? bytes.endIndex
+        let login = bytes[schemeEnd..<authorityEnd].lastIndex(of: UInt8(ascii: "@"))
+        let host = bytes[(login.map { bytes.index(after: $0) } ?? schemeEnd)..<authorityEnd]
+        return String(decoding: (Array(bytes[..<schemeEnd]) + host).map(ASCIIText.folded), as: UTF8.self)
     }
 
     /// The next attempt's connection: a mirror chosen in turn, the options as a request, and a
@@ -101,7 +114,7 @@ extension QueueCore {
             : nil
         var planned = PlannedConnection(
             id: newConnectionID(for: download.id), request: request,
-            hostKey: QueueCore.hostKey(url.absoluteString), resumeOffset: resumeOffset,
+            hostKey: QueueCore.hostKey(download.uris[download.attemptURIIndex]), resumeOffset: resumeOffset,
             expectedValidator: resumeOffset > 0 ? download.validator : nil,
             expectedTotal: resumeOffset > 0 && download.totalBytes > 0 ? download.totalBytes : nil,
             isHelper: false, conditionalLookup: conditional)
