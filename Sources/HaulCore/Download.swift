@@ -126,9 +126,11 @@ public struct Download: Sendable, Identifiable, Equatable {
         return Download.displayed(first)
     }
 
-    /// `uri` with any password shown as `***`.
+    /// `uri` with any password shown as `***`. A URI without an `@` has none, and is not parsed:
+    /// a small file asks this several times.
     public static func displayed(_ uri: String) -> String {
-        URL(string: uri)?.redactedString ?? uri
+        guard uri.utf8.contains(UInt8(ascii: "@")) else { return uri }
+        return URL(string: uri)?.redactedString ?? uri
     }
 
     /// The file's name once known, else the one `out` gives, else the URI's last part: what a

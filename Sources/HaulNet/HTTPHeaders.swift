@@ -62,6 +62,12 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
 extension String {
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        guard utf8.count == other.utf8.count else { return false }
+        // Byte by byte: field names are ASCII, and every response's lookups go through here.
+        for (mine, theirs) in zip(utf8, other.utf8) where mine != theirs {
+            if mine >= 0x80 || theirs >= 0x80 { return lowercased() == other.lowercased() }
+            if mine | 0x20 != theirs | 0x20 || !(0x61...0x7A).contains(mine | 0x20) { return false }
+        }
+        return true
     }
 }

@@ -9,7 +9,7 @@ extension Transfer {
     /// One header line (CRLF included), from CURLOPT_HEADERFUNCTION.
     func receivedHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         EngineThread.precondition()
-        guard case .headers = phase, request.url.isHTTP else { return bytes.count }
+        guard case .headers = phase, hopIsHTTP else { return bytes.count }
         headBytes += bytes.count
         guard headBytes <= Transfer.headLimit else {
             failWhenHopEnds(

@@ -14,6 +14,7 @@ extension Transfer {
             throw ConnectionError(kind: .transport, url: request.url, detail: "libcurl could not allocate a handle")
         }
         let settings = try EasySettings(request)
+        hopIsHTTP = request.url.isHTTP
         curl_easy_reset(easy)
         freeHeaderList()
         errorBuffer.initialize(to: 0)

@@ -58,6 +58,9 @@ final class Transfer {
     let bufferSize: Int
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     var request: Request
+    /// Whether this hop speaks HTTP (its header lines are read), worked out as it is set up
+    /// rather than for each header line.
+    var hopIsHTTP = false
     var phase = Phase.headers(answered: nil)
     var handle = Handle.detached
     var head = ResponseHead()

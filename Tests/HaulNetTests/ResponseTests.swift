@@ -78,4 +78,25 @@ struct ResponseTests {
         #expect(RedirectPolicy.sameOrigin(URL(string: "http://h/a")!, URL(string: "http://H:80/b")!))
         #expect(!RedirectPolicy.sameOrigin(URL(string: "http://h/a")!, URL(string: "https://h/a")!))
     }
+
+    @Test("field names match in any ASCII case, and only letters fold")
+    func fieldNames() {
+        let table: [(String, String, Bool)] = [
+            ("Content-Type", "content-type", true),
+            ("ETAG", "ETag", true),
+            ("X-A", "X-B", false),
+            ("Content-Type", "Content-Typ", false),
+            ("a@", "a`", false),
+            ("a[", "a{", false),
+            ("Straße", "STRASSE", false),
+            ("Ärger", "ärger", true),
+        ]
+        for (name, other, equal) in table {
+            #expect(name.caseInsensitiveEquals(other) == equal, "\(name) vs \(other)")
+        }
+        var headers = HTTPHeaders()
+        headers.add("Content-Length", "5")
+        #expect(
+            headers["content-length"] == "5" && headers["CONTENT-LENGTH"] == "5" && headers["content-lengtx"] == nil)
+    }
 }
