@@ -38,9 +38,13 @@ public final class ResponseSummary: Sendable, Equatable {
                 return Header(name: field.name, value: secret ? "***" : field.value)
             }
         } else {
-            headers = ResponseSummary.keptHeaders.compactMap { name in
-                response.headers[name].map { Header(name: name, value: $0) }
+            // Room made once: every small file's response is summed up.
+            var kept: [Header] = []
+            kept.reserveCapacity(ResponseSummary.keptHeaders.count)
+            for name in ResponseSummary.keptHeaders {
+                if let value = response.headers[name] { kept.append(Header(name: name, value: value)) }
             }
+            headers = kept
         }
         self.redirectChain = redirectChain + [response.url.redactedString]
     }

@@ -13,6 +13,8 @@ struct ResponseHead {
     /// Starts a new response at its status line (`HTTP/1.1 200 OK`, `HTTP/2 204`).
     mutating func begin(statusLine: Substring) {
         self = ResponseHead()
+        // Room for a usual response's fields at once, rather than grown one by one.
+        headers.reserveCapacity(16)
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         httpVersion = parts.first.map(String.init) ?? ""
         statusCode = parts.count > 1 ? Int(parts[1]) : nil
@@ -20,14 +22,16 @@ struct ResponseHead {
     }
 
     /// Adds one `Name: value` line; a line starting with white space continues the previous one.
+    /// Read as bytes: a header line is not cut into Characters to find its colon.
     mutating func add(headerLine line: Substring) {
-        if line.first == " " || line.first == "\t" {
+        let bytes = line.utf8
+        if let first = bytes.first, first == 0x20 || first == 0x09 {
             headers.appendToLastValue(" " + line.trimmingHTTPWhitespace())
             return
         }
-        guard let colon = line.firstIndex(of: ":") else { return }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
         let name = String(line[..<colon].trimmingHTTPWhitespace())
-        let value = String(line[line.index(after: colon)...].trimmingHTTPWhitespace())
+        let value = String(line[bytes.index(after: colon)...].trimmingHTTPWhitespace())
         guard !name.isEmpty else { return }
         headers.add(name, value)
     }

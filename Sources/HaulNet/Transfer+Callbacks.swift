@@ -19,7 +19,7 @@ extension Transfer {
             return 0
         }
         let line = String(decoding: bytes, as: UTF8.self).trimmingLineEnd()
-        if line.hasPrefix("HTTP/") {
+        if line.utf8.starts(with: "HTTP/".utf8) {
             head.begin(statusLine: line)
         } else if line.isEmpty {
             headEnded()
