@@ -78,7 +78,7 @@ public enum Aria2Status {
         let current = download.state == .active ? download.attemptURIIndex : -1
         return download.uris.enumerated().map { index, uri in
             [
-                "uri": .string(TextSanitizer.visible(URL(string: uri)?.redactedString ?? uri)),
+                "uri": .string(TextSanitizer.visible(Download.displayed(uri))),
                 "status": index == current ? "used" : "waiting",
             ]
         }

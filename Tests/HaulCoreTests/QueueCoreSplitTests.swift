@@ -55,6 +55,17 @@ struct QueueCoreSplitTests {
         #expect(core.name(5, "/dl/s") == ["s updated", "write c5 /dl/s.part from 0"], "one connection from now on")
     }
 
+    @Test(
+        "a helper's range without the file's length (FTP's) is taken on the first server's validator, never without one"
+    )
+    func helperWithoutLength() {
+        var (core, _) = Self.splitting()
+        let unknownLength: HTTPHeaders = ["Content-Range": "bytes 2097152-4194303/*", "ETag": "\"e\""]
+        #expect(core.answer(2, 206, unknownLength) == ["write c2 /dl/s.part from 2097152 to 4194304"])
+        let noValidator: HTTPHeaders = ["Content-Range": "bytes 4194304-6291455/*"]
+        #expect(core.answer(3, 206, noValidator).prefix(2) == ["answer c3 cancel", "cancel c2"])
+    }
+
     @Test("a helper that fails leaves a gap; the next connection to finish takes it over, and the slot")
     func gap() {
         var (core, _) = Self.splitting()

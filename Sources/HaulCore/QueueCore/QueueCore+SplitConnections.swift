@@ -124,6 +124,8 @@ extension QueueCore {
 
     /// A helper's response: its segment is written if the answer agrees with the first one's
     /// (206 at the segment's start, same length, and on the first server the same validator).
+    /// An FTP or SFTP server tells no length for a range that ends before the file does (`*`):
+    /// on the first server the validator (its `MDTM` time) vouches for the file instead.
     /// Otherwise: another mirror is dropped; the first server's disagreement stops the split and
     /// the file restarts on one connection.
     mutating func helperResponded(_ helper: ConnectionID, _ response: Response) {
@@ -134,7 +136,8 @@ extension QueueCore {
         // Mirrors are other servers: their validators need not match the first one's.
         let sameServer = segment.mirror == 0
         let judged = ResumeRule.judge(response, rangeFrom: segment.start, validator: sameServer ? split.validator : nil)
-        if case .write(let offset, let total) = judged, offset == segment.start, total == split.total,
+        if case .write(let offset, let total) = judged, offset == segment.start,
+            total == split.total || (total < 0 && sameServer && split.validator != nil),
             !sameServer || response.validator == split.validator
         {
             let target = DownloadTarget(
