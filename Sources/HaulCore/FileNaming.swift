@@ -94,15 +94,10 @@ public enum FileNaming {
     /// read as bytes.
     private static func plainLastSegment(of uri: String) -> String? {
         let bytes = uri.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[colon...].starts(with: "://".utf8) else {
-            return nil
-        }
         let isQueryOrFragment = { (byte: UInt8) in byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
-        let authority = bytes.index(colon, offsetBy: 3)
-        guard
-            let pathStart = bytes[authority...].firstIndex(where: { $0 == UInt8(ascii: "/") || isQueryOrFragment($0) }),
-            bytes[pathStart] == UInt8(ascii: "/")
-        else { return nil }
+        let (schemeEnd, authority) = URIText.authority(in: uri)
+        let pathStart = authority.upperBound
+        guard schemeEnd != nil, pathStart != bytes.endIndex, bytes[pathStart] == UInt8(ascii: "/") else { return nil }
         let pathEnd = bytes[pathStart...].firstIndex(where: isQueryOrFragment) ?? bytes.endIndex
         guard let lastSlash = bytes[pathStart..<pathEnd].lastIndex(of: UInt8(ascii: "/")) else { return nil }
         let segment = bytes[bytes.index(after: lastSlash)..<pathEnd]

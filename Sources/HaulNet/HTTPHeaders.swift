@@ -71,7 +71,7 @@ extension String {
         // Byte by byte: field names are ASCII, and every response's lookups go through here.
         for (mine, theirs) in zip(utf8, other.utf8) where mine != theirs {
             if mine >= 0x80 || theirs >= 0x80 { return lowercased() == other.lowercased() }
-            if mine | 0x20 != theirs | 0x20 || !(0x61...0x7A).contains(mine | 0x20) { return false }
+            if ASCIIText.folded(mine) != ASCIIText.folded(theirs) { return false }
         }
         return true
     }

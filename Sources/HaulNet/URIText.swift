@@ -20,14 +20,32 @@ public enum URIText {
         return String(uri[..<info.lowerBound] + uri[uri.index(after: info.upperBound)...])
     }
 
-    /// The `user[:password]` part of the authority (after `scheme://`, or at the start when
-    /// there is no scheme), up to the last `@` before the path; nil when there is none.
+    /// The `user[:password]` part of the authority, up to the last `@` in it; nil when there is
+    /// none.
     private static func userInfo(in uri: String) -> Range<String.Index>? {
         // Most URIs have no `@` at all: a million of them are saved without being taken apart.
         guard uri.utf8.contains(UInt8(ascii: "@")) else { return nil }
-        let start = uri.range(of: "://")?.upperBound ?? uri.startIndex
-        let end = uri[start...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? uri.endIndex
-        guard let at = uri[start..<end].lastIndex(of: "@") else { return nil }
-        return start..<at
+        let authority = authority(in: uri).range
+        guard let at = uri.utf8[authority].lastIndex(of: UInt8(ascii: "@")) else { return nil }
+        return authority.lowerBound..<at
+    }
+
+    /// Where `uri`'s authority lies (`user:password@host:port`): after `scheme://`, or from the
+    /// start when there is none (`schemeEnd` nil), up to the path, query or fragment. Read as
+    /// bytes: the queue asks it of every download it admits.
+    public static func authority(in uri: String) -> (schemeEnd: String.Index?, range: Range<String.Index>) {
+        let bytes = uri.utf8
+        let separator = "://".utf8
+        var schemeEnd: String.Index?
+        var index = bytes.startIndex
+        while schemeEnd == nil, index != bytes.endIndex {
+            if bytes[index...].starts(with: separator) { schemeEnd = bytes.index(index, offsetBy: separator.count) }
+            index = bytes.index(after: index)
+        }
+        let start = schemeEnd ?? bytes.startIndex
+        let end =
+            bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            ?? bytes.endIndex
+        return (schemeEnd, start..<end)
     }
 }

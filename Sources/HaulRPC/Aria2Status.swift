@@ -91,7 +91,7 @@ extension Aria2Status {
     /// The download an aria2 status record describes (haul's or aria2c's), with its speed; nil
     /// without a gid of 16 hex digits. Text in it is made safe to draw.
     public static func download(from record: JSONValue) -> (Download, speed: Double)? {
-        guard let fields = record.object, let gid = fields["gid"]?.string.flatMap({ GID($0) }) else { return nil }
+        guard let fields = record.object, let gid = fields["gid"]?.asGID else { return nil }
         let file = fields["files"]?.array?.first?.object
         // aria2 lists a mirror once per connection to it.
         var seen = Set<String>()

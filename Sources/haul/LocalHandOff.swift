@@ -39,7 +39,7 @@ enum LocalHandOff {
         for result in try results.get() {
             switch result {
             case .success(let answer):
-                guard let gid = answer.string.flatMap({ GID($0) }) else {
+                guard let gid = answer.asGID else {
                     throw .badReply("aria2.addUri answered with \(answer), not a gid")
                 }
                 gids.append(gid)

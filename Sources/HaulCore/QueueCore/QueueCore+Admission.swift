@@ -67,21 +67,10 @@ extension QueueCore {
     /// Read as bytes, ASCII folded: it is asked for every download admitted.
     static func hostKey(_ uri: String) -> String {
         let bytes = uri.utf8
-        let separator = "://".utf8
-        var schemeEnd: String.Index?
-        var index = bytes.startIndex
-        while index != bytes.endIndex, schemeEnd == nil {
-            if bytes[index...].starts(with: separator) { schemeEnd = bytes.index(index, offsetBy: separator.count) }
-            index = bytes.index(after: index)
-        }
+        let (schemeEnd, authority) = URIText.authority(in: uri)
         guard let schemeEnd else { return String(decoding: bytes.map(ASCIIText.folded), as: UTF8.self) }
-        let authorityEnd =
-            bytes[schemeEnd...].firstIndex {
-                $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#")
-            }
-            ?? bytes.endIndex
-        let login = bytes[schemeEnd..<authorityEnd].lastIndex(of: UInt8(ascii: "@"))
-        let host = bytes[(login.map { bytes.index(after: $0) } ?? schemeEnd)..<authorityEnd]
+        let login = bytes[authority].lastIndex(of: UInt8(ascii: "@"))
+        let host = bytes[(login.map { bytes.index(after: $0) } ?? authority.lowerBound)..<authority.upperBound]
         return String(decoding: (Array(bytes[..<schemeEnd]) + host).map(ASCIIText.folded), as: UTF8.self)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulNet
 
 // MARK: - RowScan
 
