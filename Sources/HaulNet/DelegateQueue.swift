@@ -4,12 +4,13 @@ import Synchronization
 
 // MARK: - DelegateQueue
 
-/// A place where delegate messages run: a `DispatchQueue` or an `OperationQueue`.
+/// A place where delegate messages run: a `DispatchQueue` or an `OperationQueue`. A class, so
+/// the engine groups a turn's messages by queue with an identity check, not a cast per message.
 ///
 /// A connection never hands a queue two of its messages at once: it keeps its own FIFO and
 /// gives the queue the next message only when the previous one has returned, so messages run
 /// one at a time and in order even on a concurrent queue.
-public protocol DelegateQueue: Sendable {
+public protocol DelegateQueue: AnyObject, Sendable {
     /// Runs `work` on this queue, asynchronously.
     func enqueue(_ work: @escaping @Sendable () -> Void)
 }

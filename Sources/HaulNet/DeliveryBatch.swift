@@ -30,7 +30,7 @@ final class DeliveryBatch: Sendable {
         guard !deliveries.isEmpty else { return }
         var groups: [(queue: any DelegateQueue, deliveries: [SerialDelivery])] = []
         for delivery in deliveries {
-            if let index = groups.firstIndex(where: { $0.queue as AnyObject === delivery.queue as AnyObject }) {
+            if let index = groups.firstIndex(where: { $0.queue === delivery.queue }) {
                 groups[index].deliveries.append(delivery)
             } else {
                 groups.append((delivery.queue, [delivery]))
