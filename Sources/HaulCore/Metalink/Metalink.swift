@@ -38,8 +38,11 @@ public struct Metalink: Sendable, Equatable {
         // Read as bytes: every line of a queue file is asked, and a million lines are not copied.
         let bytes = text.utf8
         let path = bytes[..<(bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex)]
-        return [".meta4", ".metalink"].contains { ASCIIText.equals(path.suffix($0.utf8.count), ignoringCase: $0) }
+        return suffixes.contains { ASCIIText.equals(path.suffix($0.utf8.count), ignoringCase: $0) }
     }
+
+    /// What a Metalink's name ends with, in lower case.
+    private static let suffixes = [".meta4", ".metalink"]
 
     /// Whether `text` names a Metalink on this machine: a path (no scheme) ending `.meta4` or
     /// `.metalink`.
