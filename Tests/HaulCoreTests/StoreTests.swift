@@ -50,6 +50,19 @@ struct StoreTests {
         #expect(try store.load().downloads.map(\.id) == [second.id])
     }
 
+    @Test("a new store is made in write-ahead-log mode with 16 KiB pages (the file's header says so)")
+    func newStoreHeader() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("haul.sqlite").path
+        try DownloadStore(path: path).write(.init(upserts: [try sample()]))
+        let header = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)).prefix(20))
+        #expect(header.count == 20 && String(decoding: header.prefix(15), as: UTF8.self) == "SQLite format 3")
+        // Bytes 16-17: the page size; 18 and 19: the write and read versions, 2 for WAL.
+        #expect(Array(header.suffix(4)) == [0x40, 0x00, 2, 2], "\(header)")
+        #expect(try DownloadStore(path: path).load().downloads.count == 1)
+    }
+
     @Test("the checkpointer writes progress alone as ranges and length, and a later copy of the record wins")
     func progressCheckpoint() throws {
         let directory = try scratch()

@@ -32,6 +32,8 @@ struct HelpTests {
         defer { HaulProcess.cleanUp(directory) }
         let run = try await HaulProcess.run(["get", "--bogus"], in: directory)
         #expect(run.status == 28 && run.stderr.contains("Usage: haul get"), "\(run.stderr)")
+        let badValue = try await HaulProcess.run(["get", "-j", "x", "http://127.0.0.1:1/f"], in: directory)
+        #expect(badValue.status == 28 && badValue.stderr.contains("Usage: haul get"), "\(badValue.stderr)")
         let joined = try await HaulProcess.run(
             ["get", "-x4", "-j2", "-m1", "--dry-run", "http://127.0.0.1:1/f"], in: directory)
         #expect(joined.status == 6, "\(joined.stderr)")
