@@ -17,7 +17,14 @@ public enum FileNaming {
 
     /// The name a server's response suggests, sanitized; `fallbackName` when none is usable.
     public static func name(for response: Response) -> String {
-        response.suggestedFilename.flatMap(sanitize) ?? fallbackName
+        // A plain last segment is read off the URL's text: `URL.lastPathComponent` parses the
+        // whole URL again, on the engine thread, for every small file.
+        if !response.headers.contains("Content-Disposition"),
+            let segment = plainLastSegment(of: response.url.absoluteString)
+        {
+            return sanitize(segment) ?? fallbackName
+        }
+        return response.suggestedFilename.flatMap(sanitize) ?? fallbackName
     }
 
     /// `name` made safe as a single path component, or nil when nothing usable is left.

@@ -68,10 +68,27 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 extension String {
     func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        // Byte by byte: field names are ASCII, and every response's lookups go through here.
-        for (mine, theirs) in zip(utf8, other.utf8) where mine != theirs {
-            if mine >= 0x80 || theirs >= 0x80 { return lowercased() == other.lowercased() }
-            if ASCIIText.folded(mine) != ASCIIText.folded(theirs) { return false }
+        // On the bytes in place: field names are ASCII, and every response's lookups go
+        // through here. A difference outside ASCII is left to Unicode's lower case.
+        let answer =
+            utf8.withContiguousStorageIfAvailable { mine in
+                other.utf8.withContiguousStorageIfAvailable { theirs in String.asciiFoldedEquals(mine, theirs) } ?? nil
+            } ?? nil
+        return answer ?? (lowercased() == other.lowercased())
+    }
+
+    /// Whether two byte runs of the same length are equal in any ASCII case; nil when they
+    /// differ at a byte outside ASCII.
+    private static func asciiFoldedEquals(
+        _ mine: UnsafeBufferPointer<UInt8>, _ theirs: UnsafeBufferPointer<UInt8>
+    )
+        -> Bool?
+    {
+        for (index, byte) in mine.enumerated() {
+            let other = theirs[index]
+            guard byte != other else { continue }
+            if byte >= 0x80 || other >= 0x80 { return nil }
+            if ASCIIText.folded(byte) != ASCIIText.folded(other) { return false }
         }
         return true
     }

@@ -43,6 +43,20 @@ struct FileNamingTests {
         #expect(FileNaming.name(for: Response(url: URL(string: "http://h.test/")!, statusCode: 200)) == "index.html")
     }
 
+    @Test("a name read off the URL's text is the one the parsed URL gives")
+    func plainSegmentAsParsed() throws {
+        let uris = [
+            "http://h.test/dir/file.iso?x=1#f", "http://h.test/dir/", "http://h.test/a;b", "http://u:p@h.test/x.bin",
+            "https://h.test:8443/a/b/c.tar.gz", "http://h.test/a%2Fb", "http://h.test/.hidden", "http://h.test/a/..",
+            "http://h.test", "http://h.test/?q=/x", "ftp://h.test/pub/file", "http://h.test/a\\b",
+        ]
+        for uri in uris {
+            let response = Response(url: try #require(URL(string: uri)), statusCode: 200)
+            let parsed = response.suggestedFilename.flatMap(FileNaming.sanitize) ?? FileNaming.fallbackName
+            #expect(FileNaming.name(for: response) == parsed, "\(uri)")
+        }
+    }
+
     @Test("collisions become name.1.ext, name.2.ext, counting partial files too")
     func collisions() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-naming-\(UUID())").path

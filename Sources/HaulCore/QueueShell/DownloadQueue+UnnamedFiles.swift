@@ -72,15 +72,18 @@ extension DownloadQueue {
     struct UnnamedNaming: Sendable {
         let remoteTime: Bool
         let conditionalGet: Bool
-        let url: URL?
+        /// The download's first URI, made a URL only for an error to name.
+        let uri: String
         let shownURI: String
+
+        var url: URL? { URL(string: uri) }
     }
 
     /// `UnnamedNaming` for `download`, whose `options` are its own merged over the queue's.
     func unnamedNaming(of download: Download, options: DownloadOptions) -> UnnamedNaming {
         UnnamedNaming(
             remoteTime: options.remoteTime == true, conditionalGet: options.conditionalGet == true,
-            url: URL(string: download.uris.first ?? ""), shownURI: download.displayURI)
+            uri: download.uris.first ?? "", shownURI: download.displayURI)
     }
 
     /// The file with no name connection `id` writes: named when complete with what the
@@ -89,7 +92,7 @@ extension DownloadQueue {
     /// grows past the limit. The namers run on the engine thread.
     func unnamedFile(_ id: ConnectionID, _ write: UnnamedWrite, _ naming: UnnamedNaming) -> UnnamedFile {
         let download = write.download
-        let (directory, name, response, url) = (write.directory, write.name, write.response, naming.url)
+        let (directory, name, response) = (write.directory, write.name, write.response)
         let lastModified = response?.header("Last-Modified")
         let served = lastModified.flatMap(HTTPDate.parse)
         return UnnamedFile(
@@ -102,12 +105,14 @@ extension DownloadQueue {
                 do throws(OptionError) {
                     return try FileNaming.link(descriptor: descriptor, as: name, in: directory, gid: download.id)
                 } catch {
-                    throw ConnectionError(kind: .fileWrite, url: url, detail: error.description)
+                    throw ConnectionError(kind: .fileWrite, url: naming.url, detail: error.description)
                 }
             },
             spill: { [weak self] descriptor throws(ConnectionError) in
-                guard let self else { throw ConnectionError(kind: .fileWrite, url: url, detail: "the queue is gone") }
-                let partial = try spill(descriptor, of: download, name: name, in: directory, url: url)
+                guard let self else {
+                    throw ConnectionError(kind: .fileWrite, url: naming.url, detail: "the queue is gone")
+                }
+                let partial = try spill(descriptor, of: download, name: name, in: directory, url: naming.url)
                 deliver(.spilled(id, path: partial))
                 return partial
             })
