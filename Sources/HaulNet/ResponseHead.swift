@@ -12,28 +12,71 @@ struct ResponseHead {
 
     /// Starts a new response at its status line (`HTTP/1.1 200 OK`, `HTTP/2 204`).
     mutating func begin(statusLine: Substring) {
+        var line = String(statusLine)
+        line.withUTF8 { begin(statusLine: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Starts a new response at its status line, given as the bytes libcurl hands over.
+    mutating func begin(statusLine bytes: UnsafeRawBufferPointer) {
         self = ResponseHead()
         // Room for a usual response's fields at once, rather than grown one by one.
         headers.reserveCapacity(16)
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        httpVersion = parts.first.map(String.init) ?? ""
-        statusCode = parts.count > 1 ? Int(parts[1]) : nil
-        reasonPhrase = parts.count > 2 ? String(parts[2].trimmingHTTPWhitespace()) : ""
+        // Two words apart at runs of spaces, then the rest: version, code, reason.
+        var index = 0
+        func word() -> UnsafeRawBufferPointer {
+            while index < bytes.count, bytes[index] == 0x20 { index += 1 }
+            let start = index
+            while index < bytes.count, bytes[index] != 0x20 { index += 1 }
+            return UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+        }
+        httpVersion = String(decoding: word(), as: UTF8.self)
+        let code = word()
+        statusCode = code.isEmpty ? nil : Int(String(decoding: code, as: UTF8.self))
+        reasonPhrase = ResponseHead.text(ResponseHead.trimmed(UnsafeRawBufferPointer(rebasing: bytes[index...])))
     }
 
     /// Adds one `Name: value` line; a line starting with white space continues the previous one.
-    /// Read as bytes: a header line is not cut into Characters to find its colon.
     mutating func add(headerLine line: Substring) {
-        let bytes = line.utf8
-        if let first = bytes.first, first == 0x20 || first == 0x09 {
-            headers.appendToLastValue(" " + line.trimmingHTTPWhitespace())
+        var text = String(line)
+        text.withUTF8 { add(headerLine: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Adds one header line given as the bytes libcurl hands over. Read in place: every
+    /// response's lines come through here, and slicing them as text costs more than the rest
+    /// of the header callback.
+    mutating func add(headerLine bytes: UnsafeRawBufferPointer) {
+        guard let first = bytes.first else { return }
+        if first == 0x20 || first == 0x09 {
+            headers.appendToLastValue(" " + ResponseHead.text(ResponseHead.trimmed(bytes)))
             return
         }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
-        let name = String(line[..<colon].trimmingHTTPWhitespace())
-        let value = String(line[bytes.index(after: colon)...].trimmingHTTPWhitespace())
+        let name = ResponseHead.text(ResponseHead.trimmed(UnsafeRawBufferPointer(rebasing: bytes[..<colon])))
         guard !name.isEmpty else { return }
-        headers.add(name, value)
+        headers.add(
+            name, ResponseHead.text(ResponseHead.trimmed(UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]))))
+    }
+
+    /// `bytes` without the line end (CR, LF) libcurl leaves on each header line.
+    static func withoutLineEnd(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x0D || bytes[end - 1] == 0x0A { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[..<end])
+    }
+
+    /// `bytes` without leading and trailing white space: space, tab, CR, LF.
+    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        var start = 0
+        var end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    /// The text of `bytes` (an invalid UTF-8 sequence becomes U+FFFD).
+    private static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(decoding: bytes, as: UTF8.self)
     }
 
     func response(url: URL) -> Response {

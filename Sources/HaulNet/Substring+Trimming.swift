@@ -15,17 +15,4 @@ extension StringProtocol {
         else { return text[text.endIndex...] }
         return text[first...last]
     }
-
-    /// Without trailing CR and LF only: a header line keeps the leading white space that marks
-    /// a continuation.
-    func trimmingLineEnd() -> Substring {
-        let text = Substring(self)
-        var end = text.utf8.endIndex
-        while end > text.utf8.startIndex {
-            let before = text.utf8.index(before: end)
-            guard text.utf8[before] == 0x0D || text.utf8[before] == 0x0A else { break }
-            end = before
-        }
-        return text[..<end]
-    }
 }

@@ -18,8 +18,8 @@ extension Transfer {
                     detail: "its headers are larger than \(Transfer.headLimit / 1024) KiB"))
             return 0
         }
-        let line = String(decoding: bytes, as: UTF8.self).trimmingLineEnd()
-        if line.utf8.starts(with: "HTTP/".utf8) {
+        let line = ResponseHead.withoutLineEnd(bytes)
+        if line.starts(with: "HTTP/".utf8) {
             head.begin(statusLine: line)
         } else if line.isEmpty {
             headEnded()

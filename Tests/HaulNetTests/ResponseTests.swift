@@ -66,6 +66,30 @@ struct ResponseTests {
         #expect(head.response(url: url).reasonPhrase == "Partial Content")
     }
 
+    @Test("header lines read as libcurl's bytes: line ends, white space, empty names, bad UTF-8, odd status lines")
+    func responseHeadBytes() {
+        func lines(_ status: String, _ fields: [[UInt8]]) -> Response {
+            var head = ResponseHead()
+            Array(status.utf8).withUnsafeBytes { head.begin(statusLine: ResponseHead.withoutLineEnd($0)) }
+            for field in fields { field.withUnsafeBytes { head.add(headerLine: ResponseHead.withoutLineEnd($0)) } }
+            return head.response(url: url)
+        }
+        let response = lines(
+            "HTTP/1.1  200   All   Fine \r\n",
+            [
+                Array("Content-Type:\ttext/plain \r\n".utf8), Array(" \tfolded\r\n".utf8), Array(": no name\r\n".utf8),
+                Array("Empty:\r\n".utf8), Array("X-Bad: a".utf8) + [0xFF, 0xFE] + Array("b\r\n".utf8),
+                Array("\r\n".utf8), Array("No colon here\n".utf8),
+            ])
+        #expect(response.httpVersion == "HTTP/1.1" && response.statusCode == 200)
+        #expect(response.reasonPhrase == "All   Fine")
+        #expect(response.headers.fields.map(\.name) == ["Content-Type", "Empty", "X-Bad"])
+        #expect(response.headers["content-type"] == "text/plain folded" && response.headers["Empty"] == "")
+        #expect(response.headers["X-Bad"] == "a\u{FFFD}\u{FFFD}b")
+        #expect(lines("HTTP/1.1 abc", []).statusCode == 0 && lines("HTTP/1.1", []).statusCode == 0)
+        #expect(lines("HTTP/1.1 302", []).reasonPhrase == "Found")
+    }
+
     @Test("redirect policy: resolution, schemes, origins")
     func redirectPolicy() {
         let base = URL(string: "https://a.test:8443/x/y?q")!
