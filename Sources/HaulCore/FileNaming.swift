@@ -100,20 +100,24 @@ public enum FileNaming {
     /// The last segment of `uri`'s path when it is printable ASCII without `%`, `;` or `\\`,
     /// read as bytes.
     private static func plainLastSegment(of uri: String) -> String? {
-        let bytes = uri.utf8
-        let isQueryOrFragment = { (byte: UInt8) in byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") }
-        let (schemeEnd, authority) = URIText.authority(in: uri)
-        let pathStart = authority.upperBound
-        guard schemeEnd != nil, pathStart != bytes.endIndex, bytes[pathStart] == UInt8(ascii: "/") else { return nil }
-        let pathEnd = bytes[pathStart...].firstIndex(where: isQueryOrFragment) ?? bytes.endIndex
-        guard let lastSlash = bytes[pathStart..<pathEnd].lastIndex(of: UInt8(ascii: "/")) else { return nil }
-        let segment = bytes[bytes.index(after: lastSlash)..<pathEnd]
-        guard !segment.isEmpty,
-            segment.allSatisfy({
-                $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "\\")
-            })
-        else { return nil }
-        return String(Substring(segment))
+        uri.withUTF8Bytes { bytes -> String? in
+            let (schemeEnd, authority) = URIText.authority(inBytes: bytes)
+            let pathStart = authority.upperBound
+            guard schemeEnd != nil, pathStart < bytes.count, bytes[pathStart] == UInt8(ascii: "/") else { return nil }
+            var pathEnd = pathStart
+            while pathEnd < bytes.count, bytes[pathEnd] != UInt8(ascii: "?"), bytes[pathEnd] != UInt8(ascii: "#") {
+                pathEnd += 1
+            }
+            guard let lastSlash = bytes[pathStart..<pathEnd].lastIndex(of: UInt8(ascii: "/")) else { return nil }
+            let segment = UnsafeBufferPointer(rebasing: bytes[(lastSlash + 1)..<pathEnd])
+            guard !segment.isEmpty,
+                segment.allSatisfy({
+                    $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: ";")
+                        && $0 != UInt8(ascii: "\\")
+                })
+            else { return nil }
+            return String(decoding: segment, as: UTF8.self)
+        }
     }
 
     /// Whether `path` is taken: by a file, by its partial file, or by the partial file of a

@@ -10,40 +10,43 @@ public enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The date in `text` (spaces and tabs around it aside), or nil when it is not an
-    /// IMF-fixdate. Read off its UTF-8 bytes: a saved file's Last-Modified is read on the engine
-    /// thread, once a file.
+    /// IMF-fixdate. Read off its UTF-8 bytes in place: a saved file's Last-Modified is read on
+    /// the engine thread, once a file.
     public static func parse(_ text: String) -> Date? {
-        var trimmed = text.utf8[...]
-        while let first = trimmed.first, first == 0x20 || first == 0x09 { trimmed = trimmed.dropFirst() }
-        while let last = trimmed.last, last == 0x20 || last == 0x09 { trimmed = trimmed.dropLast() }
-        // "Sun, 06 Nov 1994 08:49:37 GMT": 29 ASCII bytes in fixed places.
-        let bytes = Array(trimmed)
-        guard bytes.count == 29 else { return nil }
-        func matches(_ start: Int, _ expected: String) -> Bool {
-            bytes[start..<(start + expected.utf8.count)].elementsEqual(expected.utf8)
-        }
-        func number(_ start: Int, _ length: Int) -> Int? {
-            var value = 0
-            for byte in bytes[start..<(start + length)] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        text.withUTF8Bytes { all -> Date? in
+            var start = 0
+            var end = all.count
+            while start < end, all[start] == 0x20 || all[start] == 0x09 { start += 1 }
+            while end > start, all[end - 1] == 0x20 || all[end - 1] == 0x09 { end -= 1 }
+            // "Sun, 06 Nov 1994 08:49:37 GMT": 29 ASCII bytes in fixed places.
+            let bytes = UnsafeBufferPointer(rebasing: all[start..<end])
+            guard bytes.count == 29 else { return nil }
+            func matches(_ at: Int, _ expected: String) -> Bool {
+                expected.utf8.enumerated().allSatisfy { bytes[at + $0.offset] == $0.element }
             }
-            return value
+            func number(_ at: Int, _ length: Int) -> Int? {
+                var value = 0
+                for byte in bytes[at..<(at + length)] {
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                }
+                return value
+            }
+            guard days.contains(where: { matches(0, $0) }), matches(3, ", "), bytes[7] == 0x20, bytes[11] == 0x20,
+                bytes[16] == 0x20, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"),
+                matches(25, " GMT"), let day = number(5, 2), let month = months.firstIndex(where: { matches(8, $0) }),
+                let year = number(12, 4), let hour = number(17, 2), let minute = number(20, 2),
+                let second = number(23, 2), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+            else { return nil }
+            var parts = tm()
+            parts.tm_year = Int32(year - 1900)
+            parts.tm_mon = Int32(month)
+            parts.tm_mday = Int32(day)
+            parts.tm_hour = Int32(hour)
+            parts.tm_min = Int32(minute)
+            parts.tm_sec = Int32(second)
+            return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
         }
-        guard days.contains(where: { matches(0, $0) }), matches(3, ", "), bytes[7] == 0x20, bytes[11] == 0x20,
-            bytes[16] == 0x20, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), matches(25, " GMT"),
-            let day = number(5, 2), let month = months.firstIndex(where: { matches(8, $0) }),
-            let year = number(12, 4), let hour = number(17, 2), let minute = number(20, 2),
-            let second = number(23, 2), (1...31).contains(day), hour < 24, minute < 60, second <= 60
-        else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        return Date(timeIntervalSince1970: TimeInterval(timegm(&parts)))
     }
 
     /// `date` as an IMF-fixdate.

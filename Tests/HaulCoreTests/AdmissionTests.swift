@@ -1,4 +1,5 @@
 import Foundation
+import HaulNet
 import HaulTestSupport
 import Testing
 
@@ -57,6 +58,10 @@ struct AdmissionTests {
         #expect(QueueCore.hostKey("HTTP://Host:80?q=1") == "http://host:80")
         #expect(QueueCore.hostKey("http://h#frag") == "http://h")
         #expect(QueueCore.hostKey("Not A URI") == "not a uri")
+        // Only ASCII folds; offsets past multi-byte characters land where they belong.
+        #expect(QueueCore.hostKey("HTTP://Ünï:pw@HÖST.test/ä") == "http://hÖst.test")
+        #expect(URIText.shown("http://Ünï:pw@HÖST.test/ä", includingSecrets: false) == "http://Ünï@HÖST.test/ä")
+        #expect(URIText.withoutUserInfo("ftp://ü@é@h/ß") == "ftp://h/ß")
     }
 
     @Test("a download moved to the top starts before those it passed; moves are events")

@@ -35,10 +35,11 @@ public struct Metalink: Sendable, Equatable {
 
     /// Whether `uri` or a path names a Metalink by its suffix (`.meta4`, `.metalink`).
     public static func isMetalinkName(_ text: String) -> Bool {
-        // Read as bytes: every line of a queue file is asked, and a million lines are not copied.
-        let bytes = text.utf8
-        let path = bytes[..<(bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex)]
-        return suffixes.contains { ASCIIText.equals(path.suffix($0.utf8.count), ignoringCase: $0) }
+        // Read as bytes in place: every line of a queue file is asked, and every completion.
+        text.withUTF8Bytes { bytes in
+            let path = bytes[..<(bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex)]
+            return suffixes.contains { ASCIIText.equals(path.suffix($0.utf8.count), ignoringCase: $0) }
+        }
     }
 
     /// What a Metalink's name ends with, in lower case.

@@ -66,18 +66,22 @@ extension QueueCore {
     /// `scheme://host:port` of `uri`, lowercased, without user info: what the per-host cap counts.
     /// Read as bytes, ASCII folded: it is asked for every download admitted.
     static func hostKey(_ uri: String) -> String {
-        let bytes = uri.utf8
-        let (schemeEnd, authority) = URIText.authority(in: uri)
-        guard let schemeEnd else { return String(decoding: bytes.map(ASCIIText.folded), as: UTF8.self) }
-        let login = bytes[authority].lastIndex(of: UInt8(ascii: "@"))
-        let host = bytes[(login.map { bytes.index(after: $0) } ?? authority.lowerBound)..<authority.upperBound]
-        let scheme = bytes[..<schemeEnd]
-        // Folded straight into the string: a plan for every download asks.
-        return String(unsafeUninitializedCapacity: scheme.count + host.count) { buffer in
-            var count = 0
-            for byte in scheme { buffer[count] = ASCIIText.folded(byte); count += 1 }
-            for byte in host { buffer[count] = ASCIIText.folded(byte); count += 1 }
-            return count
+        uri.withUTF8Bytes { bytes in
+            let (schemeEnd, authority) = URIText.authority(inBytes: bytes)
+            let scheme = bytes[..<(schemeEnd ?? 0)]
+            var host = bytes[authority]
+            if schemeEnd == nil {
+                host = bytes[...]
+            } else if let login = host.lastIndex(of: UInt8(ascii: "@")) {
+                host = bytes[(login + 1)..<authority.upperBound]
+            }
+            // Folded straight into the string: a plan for every download asks.
+            return String(unsafeUninitializedCapacity: scheme.count + host.count) { buffer in
+                var count = 0
+                for byte in scheme { buffer[count] = ASCIIText.folded(byte); count += 1 }
+                for byte in host { buffer[count] = ASCIIText.folded(byte); count += 1 }
+                return count
+            }
         }
     }
 
