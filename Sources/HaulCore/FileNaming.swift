@@ -56,8 +56,13 @@ public enum FileNaming {
     /// `name`, then `name.1.ext`, `name.2.ext`… in `directory`: the names a file may get, in
     /// the order it tries them.
     static func candidates(for name: String, in directory: String) -> some Sequence<String> {
-        let (stem, ext) = split(name)
-        return (0...).lazy.map { number in path(for: number == 0 ? name : "\(stem).\(number)\(ext)", in: directory) }
+        // The name is split only when it is taken: most files get the first.
+        sequence(state: 0) { number -> String? in
+            defer { number += 1 }
+            guard number > 0 else { return path(for: name, in: directory) }
+            let (stem, ext) = split(name)
+            return path(for: "\(stem).\(number)\(ext)", in: directory)
+        }
     }
 
     /// `name` inside `directory`.

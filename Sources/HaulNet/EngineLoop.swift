@@ -122,10 +122,10 @@ final class EngineLoop {
     }
 
     private func removeEnded() {
-        for (id, transfer) in transfers where transfer.hasEnded {
-            transfer.close()
-            transfers.removeValue(forKey: id)
-        }
+        // The ended ones are found first: removing while iterating made the dictionary copy
+        // itself for every transfer removed.
+        let ended = transfers.compactMap { $0.value.hasEnded ? $0.key : nil }
+        for id in ended { transfers.removeValue(forKey: id)?.close() }
     }
 
     /// Closes every transfer and refuses the commands that came after the shutdown, so a
