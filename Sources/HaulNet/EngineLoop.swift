@@ -10,6 +10,7 @@ final class EngineLoop {
     private let multi: UnsafeMutableRawPointer
     private var transfers: [UInt64: Transfer] = [:]
     private let overallLimit = SharedLimit()
+    private let handles: EasyHandlePool
     private let cookies = CookieJar()
     /// TLS sessions and DNS, shared by every transfer while cookies are off.
     private let sessions = ShareHandle(sharingCookies: false)
@@ -21,6 +22,7 @@ final class EngineLoop {
         }
         self.multi = multi
         let configuration = engine.configuration
+        handles = EasyHandlePool(bufferSize: configuration.receiveBufferSize)
         haul_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         haul_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxTotalConnections)
         haul_multi_setopt_long(multi, CURLMOPT_PIPELINING, haul_curlpipe_multiplex)
@@ -59,8 +61,9 @@ final class EngineLoop {
             // so a cancel from another thread can overtake it).
             guard !connection.isDone else { break }
             let transfer = Transfer(
-                connection: connection, multi: multi, bufferSize: engine.configuration.receiveBufferSize,
-                overallLimit: overallLimit, share: cookies.share ?? sessions)
+                connection: connection, multi: multi, handles: handles,
+                bufferSize: engine.configuration.receiveBufferSize, overallLimit: overallLimit,
+                share: cookies.share ?? sessions)
             transfers[connection.id] = transfer
             transfer.begin()
         case .cancel(let id):
@@ -133,6 +136,7 @@ final class EngineLoop {
     private func stop(unapplied: ArraySlice<ConnectionEngine.Command>) {
         for transfer in transfers.values { transfer.close() }
         transfers.removeAll()
+        handles.drain()
         let posted = engine.mailbox.withLock { mailbox in
             mailbox.stopped = true
             mailbox.wake = nil

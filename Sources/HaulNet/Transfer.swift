@@ -83,14 +83,19 @@ final class Transfer {
     let overallLimit: SharedLimit
     /// What this transfer shares with the engine's others (TLS sessions, DNS, cookies if on).
     let share: ShareHandle?
+    /// Where the easy handle came from and goes back to.
+    let handles: EasyHandlePool
+    /// Whether libcurl ended the last hop with success: only such a handle is kept for reuse.
+    private var lastHopSucceeded = false
     /// When a transfer paused by its speed cap may receive again (CLOCK_MONOTONIC ns).
     var resumeAt: UInt64?
 
     init(
-        connection: Connection, multi: UnsafeMutableRawPointer, bufferSize: Int, overallLimit: SharedLimit,
-        share: ShareHandle?
+        connection: Connection, multi: UnsafeMutableRawPointer, handles: EasyHandlePool, bufferSize: Int,
+        overallLimit: SharedLimit, share: ShareHandle?
     ) {
         self.connection = connection
+        self.handles = handles
         self.overallLimit = overallLimit
         self.share = share
         self.multi = multi
@@ -98,7 +103,7 @@ final class Transfer {
         // The current request: the original one, with any speed cap set before the start.
         request = connection.currentRequest
         limiter = request.maxReceiveSpeed.map { TokenBucket(rate: $0) }
-        easy = curl_easy_init()
+        easy = handles.take()
         errorBuffer.initialize(to: 0)
     }
 
@@ -146,7 +151,7 @@ final class Transfer {
     func close() {
         EngineThread.precondition()
         detach()
-        if let easy { curl_easy_cleanup(easy) }
+        if let easy { handles.give(easy, reusable: lastHopSucceeded) }
         easy = nil
         freeHeaderList()
     }
@@ -221,6 +226,7 @@ final class Transfer {
     func hopCompleted(_ result: CURLcode) {
         EngineThread.precondition()
         takeOffMulti()
+        lastHopSucceeded = result == CURLE_OK
         if case .failing(let error) = phase {
             fail(error)
             return
