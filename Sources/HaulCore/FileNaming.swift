@@ -74,13 +74,15 @@ public enum FileNaming {
     /// bare name) and its last component, as `NSString`'s path methods give them (a doubled `/`
     /// inside is kept: it names the same folder), without their cost on every saved file.
     public static func folderAndName(of path: String) -> (folder: String, name: String) {
-        var bytes = path.utf8[...]
-        while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes = bytes.dropLast() }
-        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return ("", String(Substring(bytes))) }
-        let name = String(Substring(bytes[bytes.index(after: slash)...]))
-        var folder = bytes[..<slash]
-        while folder.count > 1, folder.last == UInt8(ascii: "/") { folder = folder.dropLast() }
-        return (folder.isEmpty ? "/" : String(Substring(folder)), name)
+        path.withUTF8Bytes { bytes in
+            func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+            var end = bytes.count
+            while end > 1, bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            guard let slash = bytes[..<end].lastIndex(of: UInt8(ascii: "/")) else { return ("", text(0..<end)) }
+            var folderEnd = slash
+            while folderEnd > 1, bytes[folderEnd - 1] == UInt8(ascii: "/") { folderEnd -= 1 }
+            return (folderEnd == 0 ? "/" : text(0..<folderEnd), text((slash + 1)..<end))
+        }
     }
 
     /// The path a download of `url` is saved as before any response names it, as aria2 and wget

@@ -39,10 +39,36 @@ public struct Response: Sendable {
     /// content-encoded (its decoded length is then unknown).
     public var expectedContentLength: Int64 {
         if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity" { return -1 }
-        guard let text = headers["Content-Length"], let length = Int64(text.trimmingHTTPWhitespace()),
-            length >= 0
-        else { return -1 }
+        guard let text = headers["Content-Length"], let length = Response.nonNegativeInteger(text) else { return -1 }
         return length
+    }
+
+    /// `text` as `Int64(_:)` reads it between HTTP white space, when it is not negative. Read
+    /// on the bytes in place: each small file's response is asked for its length four times.
+    static func nonNegativeInteger(_ text: String) -> Int64? {
+        text.withUTF8Bytes { bytes -> Int64? in
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+            var start = 0
+            var end = bytes.count
+            while start < end, isSpace(bytes[start]) { start += 1 }
+            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+            var negative = false
+            if start < end, bytes[start] == UInt8(ascii: "+") || bytes[start] == UInt8(ascii: "-") {
+                negative = bytes[start] == UInt8(ascii: "-")
+                start += 1
+            }
+            guard start < end else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[start..<end] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                let (times, overflowed) = value.multipliedReportingOverflow(by: 10)
+                let (sum, carried) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+                // Past Int64.max: too large either way (a negative one is refused below anyway).
+                guard !overflowed, !carried else { return nil }
+                value = sum
+            }
+            return negative && value != 0 ? nil : value
+        }
     }
 
     /// The media type of Content-Type without parameters, lower-cased (`text/html`).

@@ -1,6 +1,7 @@
 import Foundation
-import HaulNet
 import Testing
+
+@testable import HaulNet
 
 /// HTTP dates as servers send them, and as they should not: a wrong one is nil, never a trap.
 @Suite("HTTP dates")
@@ -12,6 +13,25 @@ struct HTTPDateTests {
         #expect(HTTPDate.format(date) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.format(Date(timeIntervalSince1970: 1_788_300_000)) == "Tue, 01 Sep 2026 22:00:00 GMT")
         #expect(HTTPDate.parse(" \tSun, 06 Nov 1994 08:49:37 GMT\t ") == date)
+    }
+
+    @Test("days are counted as timegm counts them, a day past a month's end included")
+    func daysAsTimegm() {
+        for year in stride(from: 1899, through: 2101, by: 3) {
+            for month in 1...12 {
+                for day in [1, 15, 28, 29, 30, 31] {
+                    var parts = tm()
+                    parts.tm_year = Int32(year - 1900)
+                    parts.tm_mon = Int32(month - 1)
+                    parts.tm_mday = Int32(day)
+                    let expected = Int(timegm(&parts)) / 86_400
+                    #expect(
+                        HTTPDate.daysSince1970(year: year, month: month, day: day) == expected,
+                        "\(year)-\(month)-\(day)")
+                }
+            }
+        }
+        #expect(HTTPDate.parse("Sat, 29 Feb 2020 23:59:60 GMT")?.timeIntervalSince1970 == 1_583_020_800)
     }
 
     @Test(

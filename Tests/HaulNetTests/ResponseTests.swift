@@ -90,6 +90,19 @@ struct ResponseTests {
         #expect(lines("HTTP/1.1 302", []).reasonPhrase == "Found")
     }
 
+    @Test("Content-Length reads as Int64(_:) reads the trimmed text, and only when not negative")
+    func contentLengthAsInt64() {
+        let texts = [
+            "0", "5", " 7 ", "\t42\r\n", "+3", "-0", "-5", "9223372036854775807", "9223372036854775808",
+            "99999999999999999999", "", " ", "+", "1 2", "0x10", "\u{663}", "12a", "00017",
+        ]
+        for text in texts {
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let expected = Int64(trimmed).flatMap { $0 >= 0 ? $0 : nil }
+            #expect(Response.nonNegativeInteger(text) == expected, "\(text.debugDescription)")
+        }
+    }
+
     @Test("redirect policy: resolution, schemes, origins")
     func redirectPolicy() {
         let base = URL(string: "https://a.test:8443/x/y?q")!
