@@ -54,12 +54,14 @@ extension QueueConfiguration {
         for header in options.headers {
             if let field = DownloadOptions.Values.headerField(header) { request.headers.add(field.name, field.value) }
         }
-        let ftp = ["ftp", "ftps"].contains(url.scheme?.lowercased() ?? "")
+        let scheme = url.scheme ?? ""
+        let ftp =
+            ASCIIText.equals(scheme.utf8, ignoringCase: "ftp") || ASCIIText.equals(scheme.utf8, ignoringCase: "ftps")
         if ftp, let user = options.ftpUser {
             request.credentials = Credentials(user: user, password: options.ftpPasswd ?? "")
         } else if !ftp, let user = options.httpUser {
             request.credentials = Credentials(user: user, password: options.httpPasswd ?? "")
-        } else if let host = request.url.host, let entry = netrc?.entry(for: host) {
+        } else if let netrc, let host = request.url.host, let entry = netrc.entry(for: host) {
             request.credentials = Credentials(user: entry.login, password: entry.password)
         }
         request.proxies = Proxies(
