@@ -31,9 +31,22 @@ done
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 mkdir -p "$DATA" "$RUNS" "$OUT/trash"
-# This file system slows down creating files right after many were deleted: move old runs
-# aside now and delete them only after measuring.
-if [ -n "$(ls -A "$RUNS")" ]; then mv "$RUNS" "$OUT/trash/runs-$(date +%s)"; mkdir -p "$RUNS"; fi
+mountpoint -q "$RUNS" && umount "$RUNS"
+# Runs write to a new ext4 made for this run (as root, with mkfs.ext4): a long-used file
+# system creates files at a speed that drifts by half over minutes (after a deletion of many
+# files, during another's writeback), which moved the figures more than the tools differ.
+# BENCH_RUNS_ON_DISK=1, or no root, writes them under bench/out/runs on the disk as it is;
+# there old runs are moved aside now and deleted only after measuring.
+RUNS_FS="the disk as it is"
+if [ "$(id -u)" = 0 ] && [ -z "${BENCH_RUNS_ON_DISK:-}" ] && command -v mkfs.ext4 >/dev/null; then
+  rm -rf "$RUNS" && mkdir -p "$RUNS"
+  truncate -s 12G "$OUT/runs.img"
+  mkfs.ext4 -q -F "$OUT/runs.img" && mount -o loop "$OUT/runs.img" "$RUNS" && RUNS_FS="a new ext4 (loop device)"
+elif [ -n "$(ls -A "$RUNS")" ]; then
+  mv "$RUNS" "$OUT/trash/runs-$(date +%s)"
+  mkdir -p "$RUNS"
+fi
+release_runs() { mountpoint -q "$RUNS" && umount "$RUNS"; rm -f "$OUT/runs.img"; }
 
 # MARK: - Data
 if [ ! -f "$DATA/1g.bin" ] || [ "$(stat -c %s "$DATA/1g.bin")" != $((SIZE_MIB << 20)) ]; then
@@ -108,7 +121,7 @@ http {
 CONF
 "$NGINX" -p "$NGX" -c "$NGX/nginx.conf" &
 NGINX_PID=$!
-trap 'kill $NGINX_PID 2>/dev/null; wait $NGINX_PID 2>/dev/null || true' EXIT
+trap 'kill $NGINX_PID 2>/dev/null; wait $NGINX_PID 2>/dev/null || true; release_runs' EXIT
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/1g.sha256" && break; sleep 0.05; done
 kill -0 $NGINX_PID 2>/dev/null || { echo "bench: nginx did not start; see $NGX/error.log" >&2; exit 2; }
 URL="http://127.0.0.1:$PORT/1g.bin"
@@ -128,7 +141,7 @@ start_emulator() {  # start_emulator VARIABLE ARGS...: the emulator's port into 
   printf -v "$var" %s "$(head -1 "$portfile")"
 }
 EMULATOR_PIDS=()
-trap 'kill $NGINX_PID "${EMULATOR_PIDS[@]}" 2>/dev/null; wait $NGINX_PID 2>/dev/null || true' EXIT
+trap 'kill $NGINX_PID "${EMULATOR_PIDS[@]}" 2>/dev/null; wait $NGINX_PID 2>/dev/null || true; release_runs' EXIT
 start_emulator EMU_CAPPED "$PORT_H2" --rate $((2 << 20)) --delay 25
 start_emulator EMU_RTT "$PORT_H2" --delay 25
 URL_E="https://127.0.0.1:$EMU_CAPPED/64m.bin"
@@ -450,7 +463,7 @@ one_file_table() {
 }
 MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $(. /etc/os-release; echo "$PRETTY_NAME")"
 {
-  echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; loopback nginx, warm cache, best of $ROUNDS"
+  echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') on $MACHINE; loopback nginx, warm cache, files written to $RUNS_FS, best of $ROUNDS"
   if wants A; then
   echo
   echo "Scenario A: 1 GiB, one connection, to disk"
