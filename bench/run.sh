@@ -157,6 +157,8 @@ sed "s#http://127.0.0.1:$PORT/#https://127.0.0.1:$EMU_RTT/#" "$DATA/small/list.t
 # verified 1 GiB file before the next run, so every tool meets the same page-cache state;
 # scenario C keeps its 1000 files (moved aside with the run, deleted at the end).
 declare -A WALL CPU RSS TAILS
+# Every run's wall time, for the median (the best of a few runs moves with the machine's phases).
+declare -A WALLS
 declare -A COMMAND=(
   [A:haul]="$HAUL get -q -o file $URL"
   [A:curl]="curl -s -o file $URL"
@@ -211,6 +213,9 @@ verify() {
 
 now_ms() { date +%s%3N; }
 
+# median "W1 W2 …": the middle of the wall times (the lower middle of an even count).
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
 # run_once SCENARIO NAME ROUND: one verified run; updates the best figures of SCENARIO:NAME.
 run_once() {
   local key="$1:$2" dir="$RUNS/$1-$2-$3" wall user sys rss sum cpu expected start end
@@ -238,6 +243,7 @@ run_once() {
   fi
   case $1 in A|B|E|G) rm -f "$dir/file" ;; esac
   cpu=$(echo "$user + $sys" | bc)
+  WALLS[$key]="${WALLS[$key]:-} $wall"
   if [ -z "${WALL[$key]:-}" ] || [ "$(echo "$wall < ${WALL[$key]}" | bc)" = 1 ]; then
     WALL[$key]=$wall; CPU[$key]=$cpu; RSS[$key]=$rss
   fi
@@ -422,15 +428,18 @@ UI_RATIO=$(echo "scale=2; $best_headless / $best_ui" | bc)
 fi
 
 # MARK: - Report
-# small_files_table SCENARIO: the 1000-files table, wall time against curl -Z's.
+# small_files_table SCENARIO: the 1000-files table, wall time against curl -Z's (the best
+# runs', and the median runs').
 small_files_table() {
-  local scenario=$1 name ratio
+  local scenario=$1 name ratio median_wall median_curl
+  median_curl=$(median "${WALLS[$scenario:curl]}")
   echo
-  echo "| tool | wall s | CPU s | max RSS MiB | wall vs curl -Z |"
-  echo "|---|---|---|---|---|"
+  echo "| tool | wall s | CPU s | max RSS MiB | wall vs curl -Z | median wall s | median vs curl -Z |"
+  echo "|---|---|---|---|---|---|---|"
   for name in "${TOOLS[@]}"; do
     ratio=$(echo "scale=2; ${WALL[$scenario:$name]} / ${WALL[$scenario:curl]}" | bc)
-    echo "| $name | ${WALL[$scenario:$name]} | ${CPU[$scenario:$name]} | $(echo "scale=1; ${RSS[$scenario:$name]} / 1024" | bc) | ${ratio}x |"
+    median_wall=$(median "${WALLS[$scenario:$name]}")
+    echo "| $name | ${WALL[$scenario:$name]} | ${CPU[$scenario:$name]} | $(echo "scale=1; ${RSS[$scenario:$name]} / 1024" | bc) | ${ratio}x | $median_wall | $(echo "scale=2; $median_wall / $median_curl" | bc)x |"
   done
 }
 # split_table SCENARIO REFERENCE_WALL REFERENCE_NAME: the 16-connection table, wall time against
@@ -537,11 +546,12 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo
   echo "haul against the baseline ($HAUL_BASELINE), in the same rounds"
   echo
-  echo "| scenario | haul wall s | baseline wall s | wall now / before | haul CPU s | baseline CPU s | CPU now / before |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| scenario | haul wall s | baseline wall s | wall now / before | median now / before | haul CPU s | baseline CPU s | CPU now / before |"
+  echo "|---|---|---|---|---|---|---|---|"
   for key in A:haul B:haul C:haul D:haul-h2 D:haul-h1 E:haul F:haul G:haul; do
     [ -n "${WALL[$key]:-}" ] && [ -n "${WALL[$key-before]:-}" ] || continue
-    echo "| $key | ${WALL[$key]} | ${WALL[$key-before]} | $(echo "scale=2; ${WALL[$key]} / ${WALL[$key-before]}" | bc)x | ${CPU[$key]} | ${CPU[$key-before]} | $(echo "scale=2; ${CPU[$key]} / ${CPU[$key-before]}" | bc)x |"
+    now=$(median "${WALLS[$key]}") before=$(median "${WALLS[$key-before]}")
+    echo "| $key | ${WALL[$key]} | ${WALL[$key-before]} | $(echo "scale=2; ${WALL[$key]} / ${WALL[$key-before]}" | bc)x | $(echo "scale=2; $now / $before" | bc)x ($now s, $before s) | ${CPU[$key]} | ${CPU[$key-before]} | $(echo "scale=2; ${CPU[$key]} / ${CPU[$key-before]}" | bc)x |"
   done
   fi
 } | tee "$OUT/latest.md"
