@@ -17,14 +17,7 @@ public enum FileNaming {
 
     /// The name a server's response suggests, sanitized; `fallbackName` when none is usable.
     public static func name(for response: Response) -> String {
-        // A plain last segment is read off the URL's text: `URL.lastPathComponent` parses the
-        // whole URL again, on the engine thread, for every small file.
-        if !response.headers.contains("Content-Disposition"),
-            let segment = plainLastSegment(of: response.url.absoluteString)
-        {
-            return sanitize(segment) ?? fallbackName
-        }
-        return response.suggestedFilename.flatMap(sanitize) ?? fallbackName
+        response.suggestedFilename.flatMap(sanitize) ?? fallbackName
     }
 
     /// `name` made safe as a single path component, or nil when nothing usable is left.
@@ -100,31 +93,8 @@ public enum FileNaming {
     /// read off the text, without parsing a URL (a queue of a million pays for each parse).
     public static func expectedName(out: String?, uri: String) -> String? {
         if let out { return out }
-        if let segment = plainLastSegment(of: uri) { return sanitize(segment) }
+        if let segment = URIText.plainLastSegment(of: uri) { return sanitize(segment) }
         return URL(string: uri).flatMap { expectedName(out: nil, url: $0) }
-    }
-
-    /// The last segment of `uri`'s path when it is printable ASCII without `%`, `;` or `\\`,
-    /// read as bytes.
-    private static func plainLastSegment(of uri: String) -> String? {
-        uri.withUTF8Bytes { bytes -> String? in
-            let (schemeEnd, authority) = URIText.authority(inBytes: bytes)
-            let pathStart = authority.upperBound
-            guard schemeEnd != nil, pathStart < bytes.count, bytes[pathStart] == UInt8(ascii: "/") else { return nil }
-            var pathEnd = pathStart
-            while pathEnd < bytes.count, bytes[pathEnd] != UInt8(ascii: "?"), bytes[pathEnd] != UInt8(ascii: "#") {
-                pathEnd += 1
-            }
-            guard let lastSlash = bytes[pathStart..<pathEnd].lastIndex(of: UInt8(ascii: "/")) else { return nil }
-            let segment = UnsafeBufferPointer(rebasing: bytes[(lastSlash + 1)..<pathEnd])
-            guard !segment.isEmpty,
-                segment.allSatisfy({
-                    $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: ";")
-                        && $0 != UInt8(ascii: "\\")
-                })
-            else { return nil }
-            return String(decoding: segment, as: UTF8.self)
-        }
     }
 
     /// Whether `path` is taken: by a file, by its partial file, or by the partial file of a

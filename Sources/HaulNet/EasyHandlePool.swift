@@ -15,8 +15,8 @@ final class EasyHandlePool {
     static let limit = 32
 
     private var idle: [UnsafeMutableRawPointer] = []
-    /// The receive buffer size transfers ask for.
-    private let bufferSize: Int
+    /// The receive buffer size transfers ask for (`Transfer.configure` sets it on each hop).
+    let bufferSize: Int
 
     init(bufferSize: Int) {
         self.bufferSize = bufferSize

@@ -61,8 +61,7 @@ final class EngineLoop {
             // so a cancel from another thread can overtake it).
             guard !connection.isDone else { break }
             let transfer = Transfer(
-                connection: connection, multi: multi, handles: handles,
-                bufferSize: engine.configuration.receiveBufferSize, overallLimit: overallLimit,
+                connection: connection, multi: multi, handles: handles, overallLimit: overallLimit,
                 share: cookies.share ?? sessions)
             transfers[connection.id] = transfer
             transfer.begin()

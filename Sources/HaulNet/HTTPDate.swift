@@ -14,12 +14,8 @@ public enum HTTPDate {
     /// the engine thread, once a file.
     public static func parse(_ text: String) -> Date? {
         text.withUTF8Bytes { all -> Date? in
-            var start = 0
-            var end = all.count
-            while start < end, all[start] == 0x20 || all[start] == 0x09 { start += 1 }
-            while end > start, all[end - 1] == 0x20 || all[end - 1] == 0x09 { end -= 1 }
             // "Sun, 06 Nov 1994 08:49:37 GMT": 29 ASCII bytes in fixed places.
-            let bytes = UnsafeBufferPointer(rebasing: all[start..<end])
+            let bytes = UnsafeRawBufferPointer(all).trimmingHTTPWhitespace(lineEnds: false)
             guard bytes.count == 29 else { return nil }
             func matches(_ at: Int, _ expected: String) -> Bool {
                 expected.utf8.enumerated().allSatisfy { bytes[at + $0.offset] == $0.element }

@@ -70,10 +70,7 @@ extension String {
         guard utf8.count == other.utf8.count else { return false }
         // On the bytes in place: field names are ASCII, and every response's lookups go
         // through here. A difference outside ASCII is left to Unicode's lower case.
-        let answer =
-            utf8.withContiguousStorageIfAvailable { mine in
-                other.utf8.withContiguousStorageIfAvailable { theirs in String.asciiFoldedEquals(mine, theirs) } ?? nil
-            } ?? nil
+        let answer = withUTF8Bytes { mine in other.withUTF8Bytes { theirs in String.asciiFoldedEquals(mine, theirs) } }
         return answer ?? (lowercased() == other.lowercased())
     }
 

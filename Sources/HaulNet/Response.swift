@@ -46,20 +46,13 @@ public struct Response: Sendable {
     /// `text` as `Int64(_:)` reads it between HTTP white space, when it is not negative. Read
     /// on the bytes in place: each small file's response is asked for its length four times.
     static func nonNegativeInteger(_ text: String) -> Int64? {
-        text.withUTF8Bytes { bytes -> Int64? in
-            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-            var start = 0
-            var end = bytes.count
-            while start < end, isSpace(bytes[start]) { start += 1 }
-            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-            var negative = false
-            if start < end, bytes[start] == UInt8(ascii: "+") || bytes[start] == UInt8(ascii: "-") {
-                negative = bytes[start] == UInt8(ascii: "-")
-                start += 1
-            }
-            guard start < end else { return nil }
+        text.withUTF8Bytes { all -> Int64? in
+            var digits = UnsafeRawBufferPointer(all).trimmingHTTPWhitespace()[...]
+            let negative = digits.first == UInt8(ascii: "-")
+            if negative || digits.first == UInt8(ascii: "+") { digits = digits.dropFirst() }
+            guard !digits.isEmpty else { return nil }
             var value: Int64 = 0
-            for byte in bytes[start..<end] {
+            for byte in digits {
                 guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
                 let (times, overflowed) = value.multipliedReportingOverflow(by: 10)
                 let (sum, carried) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
@@ -90,6 +83,9 @@ public struct Response: Sendable {
         if let disposition = headers["Content-Disposition"], let name = ContentDisposition.filename(in: disposition) {
             return name
         }
+        // A plain last segment is read off the URL's text: `lastPathComponent` parses the whole
+        // URL again, on the engine thread, for every small file.
+        if let segment = URIText.plainLastSegment(of: url.absoluteString) { return segment }
         let last = url.lastPathComponent
         return last.isEmpty || last == "/" ? nil : last
     }

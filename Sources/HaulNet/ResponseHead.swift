@@ -32,7 +32,7 @@ struct ResponseHead {
         httpVersion = String(decoding: word(), as: UTF8.self)
         let code = word()
         statusCode = code.isEmpty ? nil : Int(String(decoding: code, as: UTF8.self))
-        reasonPhrase = ResponseHead.text(ResponseHead.trimmed(UnsafeRawBufferPointer(rebasing: bytes[index...])))
+        reasonPhrase = ResponseHead.text(UnsafeRawBufferPointer(rebasing: bytes[index...]).trimmingHTTPWhitespace())
     }
 
     /// Adds one `Name: value` line; a line starting with white space continues the previous one.
@@ -47,14 +47,14 @@ struct ResponseHead {
     mutating func add(headerLine bytes: UnsafeRawBufferPointer) {
         guard let first = bytes.first else { return }
         if first == 0x20 || first == 0x09 {
-            headers.appendToLastValue(" " + ResponseHead.text(ResponseHead.trimmed(bytes)))
+            headers.appendToLastValue(" " + ResponseHead.text(bytes.trimmingHTTPWhitespace()))
             return
         }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
-        let name = ResponseHead.text(ResponseHead.trimmed(UnsafeRawBufferPointer(rebasing: bytes[..<colon])))
+        let name = ResponseHead.text(UnsafeRawBufferPointer(rebasing: bytes[..<colon]).trimmingHTTPWhitespace())
         guard !name.isEmpty else { return }
         headers.add(
-            name, ResponseHead.text(ResponseHead.trimmed(UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]))))
+            name, ResponseHead.text(UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]).trimmingHTTPWhitespace()))
     }
 
     /// `bytes` without the line end (CR, LF) libcurl leaves on each header line.
@@ -62,16 +62,6 @@ struct ResponseHead {
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0x0D || bytes[end - 1] == 0x0A { end -= 1 }
         return UnsafeRawBufferPointer(rebasing: bytes[..<end])
-    }
-
-    /// `bytes` without leading and trailing white space: space, tab, CR, LF.
-    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-        var start = 0
-        var end = bytes.count
-        while start < end, isSpace(bytes[start]) { start += 1 }
-        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
     }
 
     /// The text of `bytes` (an invalid UTF-8 sequence becomes U+FFFD).

@@ -24,7 +24,7 @@ extension Transfer {
         options.set(CURLOPT_URL, settings.url)
         options.set(CURLOPT_PROTOCOLS_STR, "http,https,ftp,ftps,sftp")
         options.set(CURLOPT_NOSIGNAL, 1)
-        options.set(CURLOPT_BUFFERSIZE, bufferSize)
+        options.set(CURLOPT_BUFFERSIZE, handles.bufferSize)
         options.set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         options.set(
             CURLOPT_WRITEFUNCTION,

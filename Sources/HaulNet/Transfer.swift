@@ -55,7 +55,6 @@ final class Transfer {
     let connection: Connection
     let multi: UnsafeMutableRawPointer
     var easy: UnsafeMutableRawPointer?
-    let bufferSize: Int
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     var request: Request
     /// Whether this hop speaks HTTP (its header lines are read), worked out as it is set up
@@ -91,15 +90,14 @@ final class Transfer {
     var resumeAt: UInt64?
 
     init(
-        connection: Connection, multi: UnsafeMutableRawPointer, handles: EasyHandlePool, bufferSize: Int,
-        overallLimit: SharedLimit, share: ShareHandle?
+        connection: Connection, multi: UnsafeMutableRawPointer, handles: EasyHandlePool, overallLimit: SharedLimit,
+        share: ShareHandle?
     ) {
         self.connection = connection
         self.handles = handles
         self.overallLimit = overallLimit
         self.share = share
         self.multi = multi
-        self.bufferSize = bufferSize
         // The current request: the original one, with any speed cap set before the start.
         request = connection.currentRequest
         limiter = request.maxReceiveSpeed.map { TokenBucket(rate: $0) }

@@ -61,4 +61,28 @@ public enum URIText {
         }
         return (schemeEnd, start..<end)
     }
+
+    /// The last segment of `uri`'s path when it is printable ASCII without `%`, `;` or `\\`
+    /// (so `URL.lastPathComponent` would give it as it is), read as bytes without parsing a
+    /// URL: a queue of a million and every small file's response ask.
+    public static func plainLastSegment(of uri: String) -> String? {
+        uri.withUTF8Bytes { bytes -> String? in
+            let (schemeEnd, authority) = authority(inBytes: bytes)
+            let pathStart = authority.upperBound
+            guard schemeEnd != nil, pathStart < bytes.count, bytes[pathStart] == UInt8(ascii: "/") else { return nil }
+            var pathEnd = pathStart
+            while pathEnd < bytes.count, bytes[pathEnd] != UInt8(ascii: "?"), bytes[pathEnd] != UInt8(ascii: "#") {
+                pathEnd += 1
+            }
+            guard let lastSlash = bytes[pathStart..<pathEnd].lastIndex(of: UInt8(ascii: "/")) else { return nil }
+            let segment = UnsafeBufferPointer(rebasing: bytes[(lastSlash + 1)..<pathEnd])
+            guard !segment.isEmpty,
+                segment.allSatisfy({
+                    $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: ";")
+                        && $0 != UInt8(ascii: "\\")
+                })
+            else { return nil }
+            return String(decoding: segment, as: UTF8.self)
+        }
+    }
 }

@@ -51,8 +51,11 @@ struct FileNamingTests {
             "http://h.test", "http://h.test/?q=/x", "ftp://h.test/pub/file", "http://h.test/a\\b",
         ]
         for uri in uris {
-            let response = Response(url: try #require(URL(string: uri)), statusCode: 200)
-            let parsed = response.suggestedFilename.flatMap(FileNaming.sanitize) ?? FileNaming.fallbackName
+            let url = try #require(URL(string: uri))
+            let response = Response(url: url, statusCode: 200)
+            let last = url.lastPathComponent
+            let parsed =
+                (last.isEmpty || last == "/" ? nil : last).flatMap(FileNaming.sanitize) ?? FileNaming.fallbackName
             #expect(FileNaming.name(for: response) == parsed, "\(uri)")
         }
     }

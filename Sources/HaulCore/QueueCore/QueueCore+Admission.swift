@@ -68,13 +68,12 @@ extension QueueCore {
     static func hostKey(_ uri: String) -> String {
         uri.withUTF8Bytes { bytes in
             let (schemeEnd, authority) = URIText.authority(inBytes: bytes)
+            // Without a scheme the whole text is the key; else the host after any login.
             let scheme = bytes[..<(schemeEnd ?? 0)]
-            var host = bytes[authority]
-            if schemeEnd == nil {
-                host = bytes[...]
-            } else if let login = host.lastIndex(of: UInt8(ascii: "@")) {
-                host = bytes[(login + 1)..<authority.upperBound]
-            }
+            let login = schemeEnd == nil ? nil : bytes[authority].lastIndex(of: UInt8(ascii: "@"))
+            let host =
+                schemeEnd == nil
+                ? bytes[...] : bytes[(login.map { $0 + 1 } ?? authority.lowerBound)..<authority.upperBound]
             // Folded straight into the string: a plan for every download asks.
             return String(unsafeUninitializedCapacity: scheme.count + host.count) { buffer in
                 var count = 0
