@@ -42,6 +42,9 @@ struct BoundStatement {
 
     mutating func bind(_ number: Int) { bind(Int64(number)) }
 
+    /// Binds a gid as the store keeps it: its 16 hex digits.
+    mutating func bind(_ id: GID) { bind(id.description) }
+
     mutating func bind(_ number: Double) {
         sqlite3_bind_double(statement.sqliteStatement, index, number)
         index += 1

@@ -256,7 +256,6 @@ public final class DownloadStore: Sendable {
             try database.write { db in
                 let now = Date().timeIntervalSince1970
                 var next = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM download").map { $0 + 1 } ?? 0
-                let previousState = try db.cachedStatement(sql: "SELECT state FROM download WHERE id = ?")
                 var upsert = try BoundStatement(
                     db,
                     sql: """
@@ -270,10 +269,16 @@ public final class DownloadStore: Sendable {
                             validator = excluded.validator, attempts = excluded.attempts,
                             last_error = excluded.last_error, updated_at = excluded.updated_at
                         """)
-                let history = try db.cachedStatement(
+                // An ending enters the history once: not when the stored row already has it.
+                // OR FAIL: an INSERT … SELECT that may abort copies every page it changes to a
+                // statement journal first (16 KiB twice a row, four times the insert itself),
+                // to undo only itself; this one writes one row, and a failure fails the batch.
+                var history = try BoundStatement(
+                    db,
                     sql: """
-                        INSERT INTO history (download_id, uri, destination, bytes, state, error, finished_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        INSERT OR FAIL INTO history (download_id, uri, destination, bytes, state, error, finished_at)
+                        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+                        WHERE NOT EXISTS (SELECT 1 FROM download WHERE id = ?1 AND state = ?5)
                         """)
                 // Interned options (see DownloadOptions.Interner) are turned into text once.
                 var lastOptions: (options: DownloadOptions, text: String)?
@@ -282,14 +287,15 @@ public final class DownloadStore: Sendable {
                 // row for them at all.
                 let removed = Set(batch.removals)
                 for download in batch.allUpserts {
-                    if download.state == .complete || download.state == .failed,
-                        try String.fetchOne(previousState, arguments: [download.id]) != download.state.rawValue
-                    {
-                        try history.execute(arguments: [
-                            download.id, download.displayURI, download.destination,
-                            download.bytesDone, download.state.rawValue,
-                            download.lastError, now,
-                        ])
+                    if download.state == .complete || download.state == .failed {
+                        history.bind(download.id)
+                        history.bind(download.displayURI)
+                        history.bind(download.destination)
+                        history.bind(download.bytesDone)
+                        history.bind(download.state.rawValue)
+                        history.bind(download.lastError)
+                        history.bind(now)
+                        try history.run()
                     }
                     if !removed.isEmpty, removed.contains(download.id) { continue }
                     let options: String
@@ -304,7 +310,7 @@ public final class DownloadStore: Sendable {
                     // file's million paused entries are mostly one URI and no ranges.
                     let uris = download.uris.joined(separator: "\n")
                     let completed = download.completed.isEmpty ? "" : download.completed.description
-                    upsert.bind(download.id.description)
+                    upsert.bind(download.id)
                     upsert.bind(next)
                     upsert.bind(uris)
                     upsert.bind(options)
@@ -320,16 +326,27 @@ public final class DownloadStore: Sendable {
                     try upsert.run()
                     next += 1
                 }
-                let advance = try db.cachedStatement(
-                    sql: "UPDATE download SET completed = ?, total_bytes = ?, updated_at = ? WHERE id = ?")
+                var advance = try BoundStatement(
+                    db, sql: "UPDATE download SET completed = ?, total_bytes = ?, updated_at = ? WHERE id = ?")
                 for (id, progress) in batch.progress {
-                    try advance.execute(arguments: [progress.completed.description, progress.totalBytes, now, id])
+                    advance.bind(progress.completed.description)
+                    advance.bind(progress.totalBytes)
+                    advance.bind(now)
+                    advance.bind(id)
+                    try advance.run()
                 }
-                let delete = try db.cachedStatement(sql: "DELETE FROM download WHERE id = ?")
-                for id in batch.removals { try delete.execute(arguments: [id]) }
+                var delete = try BoundStatement(db, sql: "DELETE FROM download WHERE id = ?")
+                for id in batch.removals {
+                    delete.bind(id)
+                    try delete.run()
+                }
                 if let order = batch.order {
-                    let place = try db.cachedStatement(sql: "UPDATE download SET position = ? WHERE id = ?")
-                    for (index, id) in order.enumerated() { try place.execute(arguments: [index, id]) }
+                    var place = try BoundStatement(db, sql: "UPDATE download SET position = ? WHERE id = ?")
+                    for (index, id) in order.enumerated() {
+                        place.bind(index)
+                        place.bind(id)
+                        try place.run()
+                    }
                 }
             }
         } catch {
