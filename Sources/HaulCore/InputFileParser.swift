@@ -1,4 +1,5 @@
 import Foundation
+import HaulNet
 
 // MARK: - InputFileParser
 
@@ -47,7 +48,7 @@ struct InputFileParser {
         var problems: [String] = []
         // Most lines are one URI with no blank around it: taken as it is.
         let fields =
-            line.utf8.contains(where: { $0 == 0x20 || $0 == 0x09 })
+            line.withUTF8Bytes { $0.contains { $0 == 0x20 || $0 == 0x09 } }
             ? line.split(separator: "\t").map { String($0.trimmingBlanks()) }.filter { !$0.isEmpty } : [line]
         for field in fields {
             if fields.count == 1, Metalink.isLocalMetalink(field) {

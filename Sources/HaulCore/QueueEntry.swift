@@ -70,21 +70,22 @@ public struct QueueEntry: Sendable, Equatable {
     /// dots and dashes, and the rest only of characters a URI may hold as they are. Anything else
     /// goes to the full parse.
     static func isPlainWebURI(_ text: String) -> Bool {
-        let bytes = text.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), isSupportedScheme(bytes[..<colon]),
-            bytes[colon...].starts(with: "://".utf8)
-        else { return false }
-        let host = bytes.index(colon, offsetBy: 3)
-        let hostEnd = bytes[host...].firstIndex { !isHostByte($0) } ?? bytes.endIndex
-        guard hostEnd != host else { return false }
-        if hostEnd != bytes.endIndex, bytes[hostEnd] != UInt8(ascii: "/"), bytes[hostEnd] != UInt8(ascii: ":") {
-            return false
+        text.withUTF8Bytes { bytes in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), isSupportedScheme(bytes[..<colon]),
+                bytes[colon...].starts(with: "://".utf8)
+            else { return false }
+            let host = colon + 3
+            let hostEnd = bytes[host...].firstIndex { !isHostByte($0) } ?? bytes.endIndex
+            guard hostEnd != host else { return false }
+            if hostEnd != bytes.endIndex, bytes[hostEnd] != UInt8(ascii: "/"), bytes[hostEnd] != UInt8(ascii: ":") {
+                return false
+            }
+            return bytes[hostEnd...].allSatisfy(isPlainURIByte)
         }
-        return bytes[hostEnd...].allSatisfy(isPlainURIByte)
     }
 
     /// Whether `scheme` is one haul loads, in any case, read without making a string of it.
-    private static func isSupportedScheme(_ scheme: Substring.UTF8View) -> Bool {
+    private static func isSupportedScheme(_ scheme: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         Request.supportedSchemes.contains { ASCIIText.equals(scheme, ignoringCase: $0) }
     }
 
