@@ -10,13 +10,8 @@ struct ResponseHead {
     private(set) var reasonPhrase = ""
     private(set) var headers = HTTPHeaders()
 
-    /// Starts a new response at its status line (`HTTP/1.1 200 OK`, `HTTP/2 204`).
-    mutating func begin(statusLine: Substring) {
-        var line = String(statusLine)
-        line.withUTF8 { begin(statusLine: UnsafeRawBufferPointer($0)) }
-    }
-
-    /// Starts a new response at its status line, given as the bytes libcurl hands over.
+    /// Starts a new response at its status line (`HTTP/1.1 200 OK`, `HTTP/2 204`), given as the
+    /// bytes libcurl hands over.
     mutating func begin(statusLine bytes: UnsafeRawBufferPointer) {
         self = ResponseHead()
         // Room for a usual response's fields at once, rather than grown one by one.

@@ -137,3 +137,11 @@ struct ResponseTests {
             headers["content-length"] == "5" && headers["CONTENT-LENGTH"] == "5" && headers["content-lengtx"] == nil)
     }
 }
+
+extension ResponseHead {
+    /// Starts a response at a status line given as text, as the header callback gives it bytes.
+    fileprivate mutating func begin(statusLine: String) {
+        var line = statusLine
+        line.withUTF8 { begin(statusLine: UnsafeRawBufferPointer($0)) }
+    }
+}

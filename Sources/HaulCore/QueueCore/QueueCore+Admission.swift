@@ -68,19 +68,23 @@ extension QueueCore {
     static func hostKey(_ uri: String) -> String {
         uri.withUTF8Bytes { bytes in
             let (schemeEnd, authority) = URIText.authority(inBytes: bytes)
-            // Without a scheme the whole text is the key; else the host after any login.
-            let scheme = bytes[..<(schemeEnd ?? 0)]
-            let login = schemeEnd == nil ? nil : bytes[authority].lastIndex(of: UInt8(ascii: "@"))
-            let host =
-                schemeEnd == nil
-                ? bytes[...] : bytes[(login.map { $0 + 1 } ?? authority.lowerBound)..<authority.upperBound]
-            // Folded straight into the string: a plan for every download asks.
-            return String(unsafeUninitializedCapacity: scheme.count + host.count) { buffer in
-                var count = 0
-                for byte in scheme { buffer[count] = ASCIIText.folded(byte); count += 1 }
-                for byte in host { buffer[count] = ASCIIText.folded(byte); count += 1 }
-                return count
-            }
+            // Without a scheme the whole text is the key; else the scheme and the host after any login.
+            guard let schemeEnd else { return folded(bytes[...], bytes[bytes.endIndex...]) }
+            let hostStart = bytes[authority].lastIndex(of: UInt8(ascii: "@")).map { $0 + 1 } ?? authority.lowerBound
+            return folded(bytes[..<schemeEnd], bytes[hostStart..<authority.upperBound])
+        }
+    }
+
+    /// `first` then `second` as one string, ASCII capitals made lowercase, written in place: a
+    /// plan for every download asks for its host key.
+    private static func folded(
+        _ first: Slice<UnsafeBufferPointer<UInt8>>, _ second: Slice<UnsafeBufferPointer<UInt8>>
+    ) -> String {
+        String(unsafeUninitializedCapacity: first.count + second.count) { buffer in
+            var count = 0
+            for byte in first { buffer[count] = ASCIIText.folded(byte); count += 1 }
+            for byte in second { buffer[count] = ASCIIText.folded(byte); count += 1 }
+            return count
         }
     }
 

@@ -1,4 +1,4 @@
-// MARK: - Trimming
+// MARK: - HTTP white space
 
 /// Whether `byte` is HTTP white space (space, tab) or, with `lineEnds`, CR or LF.
 func isHTTPWhitespace(_ byte: UInt8, lineEnds: Bool = true) -> Bool {
