@@ -9,4 +9,9 @@
 /// Returns 0 when glibc refused.
 int haul_map_allocations_from(size_t bytes);
 
+/// Gives freed memory at the top of a heap back to the system only once `bytes` of it are
+/// free there (glibc's default: 128 KiB, which returns and faults in again a large buffer
+/// freed and allocated again at once). Returns 0 when glibc refused.
+int haul_trim_heaps_above(size_t bytes);
+
 #endif
