@@ -87,13 +87,66 @@ struct UnnamedFileTests {
         }
         let first = try unnamed("mine")
         defer { close(first) }
-        let named = try FileNaming.link(descriptor: first, as: "a.txt", in: directory.path, gid: "00000000000000aa")
+        let named = try FileNaming.link(
+            descriptor: first, as: "a.txt", in: directory.path, gid: "00000000000000aa", skipping: { _ in false })
         #expect((named as NSString).lastPathComponent == "a.1.txt")
         let again = try unnamed("mine again")
         defer { close(again) }
         #expect(
-            try FileNaming.link(descriptor: again, as: "a.txt", in: directory.path, gid: "00000000000000aa") == named)
+            try FileNaming.link(
+                descriptor: again, as: "a.txt", in: directory.path, gid: "00000000000000aa", skipping: { _ in false })
+                == named)
         #expect(try String(contentsOfFile: named, encoding: .utf8) == "mine")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["a.1.txt", "a.txt"])
+    }
+
+    @Test("a name whose partial file another download of the queue holds is that download's; a stale hold is not")
+    func heldPartialFile() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let server = try FaultServer.shared()
+        let key = UUID().uuidString
+        // Above the limit for files with no name: named, and its partial file made, at once.
+        let large = try harness.add(
+            server.url("/file/1000000?key=\(key)&pace=32768"), [("out", "same.bin"), ("resumable-above", "100K")])
+        #expect(
+            await harness.recorder.wait(untilLatest: { $0[large]?.destination != nil }),
+            "the large download was never named")
+        // A name held by nothing left on disk: a stale hold does not keep a file from it.
+        harness.queue.heldPartialFiles.hold(harness.directory.appendingPathComponent("free.bin").path)
+        let small = try harness.add(server.url("/file/5000?key=\(UUID())"), [("out", "same.bin")])
+        let free = try harness.add(server.url("/file/6000?key=\(UUID())"), [("out", "free.bin")])
+        #expect(await harness.recorder.wait(for: [small, free]))
+        try server.fileRequests.liftPace(for: key)
+        #expect(await harness.recorder.wait(for: [large]))
+        #expect(harness.recorder.latest(small)?.destination?.hasSuffix("/same.1.bin") == true)
+        #expect(harness.recorder.latest(large)?.destination?.hasSuffix("/same.bin") == true)
+        #expect(try harness.files() == ["free.bin", "same.1.bin", "same.bin"])
+        #expect(try harness.contents("same.bin").count == 1_000_000)
+        #expect(try harness.contents("same.1.bin").count == 5000)
+    }
+
+    @Test("held partial files: listed only while their file is there; complete restored downloads hold none")
+    func heldPartialFilesRecord() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-held-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let held = HeldPartialFiles()
+        let path = directory.appendingPathComponent("a.bin").path
+        held.hold(path)
+        #expect(!held.holds(path), "no partial file yet")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: path + ".part"))
+        #expect(held.holds(path))
+        held.release(path)
+        #expect(!held.holds(path))
+        var complete = Download(id: GID.next(), uris: ["http://x/a.bin"], options: DownloadOptions())
+        complete.destination = path
+        complete.state = .complete
+        var paused = complete
+        paused.state = .paused
+        held.hold(restored: [complete])
+        #expect(!held.holds(path))
+        held.hold(restored: [paused])
+        #expect(held.holds(path))
     }
 }

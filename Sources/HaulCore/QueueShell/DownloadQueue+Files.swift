@@ -17,6 +17,7 @@ extension DownloadQueue {
         if let destination = download.destination,
             FileManager.default.fileExists(atPath: destination + FileNaming.partialSuffix)
         {
+            heldPartialFiles.hold(destination)
             return destination
         }
         let options = download.options.merged(over: configuration.defaults)
@@ -37,6 +38,7 @@ extension DownloadQueue {
         var named = download
         named.destination = destination
         journal?.recordDestination(of: named)
+        heldPartialFiles.hold(destination)
         // O_EXCL: the name is this download's only if no one else created it first.
         let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -137,6 +139,7 @@ extension DownloadQueue {
         } catch {
             return .failure(DownloadFailure(error.description, code: .renameFailed))
         }
+        heldPartialFiles.release(destination)
         if options.remoteTime == true {
             ConditionalGet.applyRemoteTime(response?.header("Last-Modified"), to: named)
         }

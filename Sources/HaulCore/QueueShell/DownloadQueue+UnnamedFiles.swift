@@ -95,6 +95,7 @@ extension DownloadQueue {
         let (directory, name, response) = (write.directory, write.name, write.response)
         let lastModified = response?.header("Last-Modified")
         let served = lastModified.flatMap(HTTPDate.parse)
+        let held = heldPartialFiles
         return UnnamedFile(
             directory: directory, spillAfter: write.spillAfter,
             name: { descriptor throws(ConnectionError) in
@@ -103,7 +104,8 @@ extension DownloadQueue {
                 SavedFileMark.mark(
                     descriptor: descriptor, uri: naming.shownURI, gid: download.id, lastModified: served)
                 do throws(OptionError) {
-                    return try FileNaming.link(descriptor: descriptor, as: name, in: directory, gid: download.id)
+                    return try FileNaming.link(
+                        descriptor: descriptor, as: name, in: directory, gid: download.id, skipping: held.holds)
                 } catch {
                     throw ConnectionError(kind: .fileWrite, url: naming.url, detail: error.description)
                 }
@@ -127,6 +129,7 @@ extension DownloadQueue {
             let destination = FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: false)
             named.destination = destination
             journal?.recordDestination(of: named)
+            heldPartialFiles.hold(destination)
             let partial = destination + FileNaming.partialSuffix
             if haul_link_descriptor(descriptor, partial) == 0 { return partial }
             guard errno == EEXIST else {

@@ -45,6 +45,8 @@ public final class DownloadQueue: ConnectionDelegate {
     let createdDirectories = Mutex<Set<String>>([])
     /// Directories asked whether they can hold files with no name, and the answer.
     let unnamedSupport = Mutex<[String: Bool]>([:])
+    /// The partial files this queue's downloads hold, which files with no name are not named over.
+    let heldPartialFiles = HeldPartialFiles()
     let journal: (any DownloadJournal)?
     let onEvent: @Sendable (DownloadEvent) -> Void
 
@@ -160,6 +162,7 @@ public final class DownloadQueue: ConnectionDelegate {
         for index in downloads.indices {
             if downloads[index].state == .active { downloads[index].state = .queued }
         }
+        heldPartialFiles.hold(restored: downloads)
         let ids = downloads.map(\.id)
         command(.add(downloads))
         return ids
@@ -243,6 +246,7 @@ public final class DownloadQueue: ConnectionDelegate {
         let download = self.download(id)
         remove([id])
         guard deletingFiles, let download else { return [] }
+        if let destination = download.destination { heldPartialFiles.release(destination) }
         return [download.destination, download.partialPath].compactMap { $0 }.filter { unlink($0) == 0 }
     }
 
