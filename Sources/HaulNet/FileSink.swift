@@ -48,7 +48,7 @@ final class FileSink {
         keepsTail = target.keepsTail || target.unnamed != nil
         unnamed = target.unnamed
         if let unnamed = target.unnamed {
-            descriptor = haul_open_unnamed(unnamed.directory, 0o644)
+            descriptor = UnnamedFilePool.shared.take(in: unnamed.directory)
         } else {
             let flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (target.mustExist ? 0 : O_CREAT)
             descriptor = open(target.path, flags, 0o644)
