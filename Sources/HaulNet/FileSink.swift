@@ -168,16 +168,9 @@ final class FileSink {
     // MARK: - Pieces
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer, url: URL?) throws(ConnectionError) {
-        guard let base = bytes.baseAddress else { return }
-        var done = 0
-        while done < bytes.count {
-            let result = pwrite(descriptor, base + done, bytes.count - done, off_t(offset))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw ConnectionError(kind: .fileWrite, url: url, systemError: errno, detail: path)
-            }
-            done += result
-            offset += Int64(result)
+        guard PosixFile.writeAll(bytes, to: descriptor, at: offset) else {
+            throw ConnectionError(kind: .fileWrite, url: url, systemError: errno, detail: path)
         }
+        offset += Int64(bytes.count)
     }
 }

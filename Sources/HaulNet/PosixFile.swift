@@ -2,8 +2,8 @@ import Foundation
 
 // MARK: - PosixFile
 
-/// Whole writes to a file descriptor, for the files haul writes in one go (a saved session, a
-/// cache entry); a download's body goes through `FileSink` instead.
+/// Whole writes to a file descriptor: the files haul writes in one go (a saved session, a cache
+/// entry), and each of the writes `FileSink` gathers a download's body into.
 public enum PosixFile {
     /// Creates a new file with a name no one can predict beside `path` (`path.tmp-XXXXXX`, by
     /// `mkstemp`: created with O_EXCL, so never an existing file or a link someone planted) and
@@ -43,5 +43,23 @@ public enum PosixFile {
             }
             return true
         }
+    }
+
+    /// Writes all of `bytes` at `offset` of `descriptor` (positioned writes), retrying after
+    /// signals. False when the file took only part of them: errno says why (ENOSPC when a
+    /// write took nothing).
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int64) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var done = 0
+        while done < bytes.count {
+            let count = pwrite(descriptor, base + done, bytes.count - done, off_t(offset + Int64(done)))
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                if count == 0 { errno = ENOSPC }
+                return false
+            }
+            done += count
+        }
+        return true
     }
 }
