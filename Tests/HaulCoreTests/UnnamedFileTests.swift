@@ -113,7 +113,7 @@ struct UnnamedFileTests {
             await harness.recorder.wait(untilLatest: { $0[large]?.destination != nil }),
             "the large download was never named")
         // A name held by nothing left on disk: a stale hold does not keep a file from it.
-        harness.queue.heldPartialFiles.hold(harness.directory.appendingPathComponent("free.bin").path)
+        harness.queue.partFileNames.hold(harness.directory.appendingPathComponent("free.bin").path)
         let small = try harness.add(server.url("/file/5000?key=\(UUID())"), [("out", "same.bin")])
         let free = try harness.add(server.url("/file/6000?key=\(UUID())"), [("out", "free.bin")])
         #expect(await harness.recorder.wait(for: [small, free]))
@@ -126,27 +126,38 @@ struct UnnamedFileTests {
         #expect(try harness.contents("same.1.bin").count == 5000)
     }
 
-    @Test("held partial files: listed only while their file is there; complete restored downloads hold none")
-    func heldPartialFilesRecord() throws {
+    @Test("part file names: found by listing the directory, kept as files are saved, skipped only while there")
+    func partFileNamesRecord() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-held-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let held = HeldPartialFiles()
+        let names = PartFileNames()
         let path = directory.appendingPathComponent("a.bin").path
-        held.hold(path)
-        #expect(!held.holds(path), "no partial file yet")
+        names.hold(path)
+        #expect(!names.holds(path), "no partial file yet")
         try Data("x".utf8).write(to: URL(fileURLWithPath: path + ".part"))
-        #expect(held.holds(path))
-        held.release(path)
-        #expect(!held.holds(path))
+        #expect(names.holds(path))
+        names.release(path)
+        #expect(!names.holds(path))
         var complete = Download(id: GID.next(), uris: ["http://x/a.bin"], options: DownloadOptions())
         complete.destination = path
         complete.state = .complete
         var paused = complete
         paused.state = .paused
-        held.hold(restored: [complete])
-        #expect(!held.holds(path))
-        held.hold(restored: [paused])
-        #expect(held.holds(path))
+        names.hold(restored: [complete])
+        #expect(!names.holds(path))
+        names.hold(restored: [paused])
+        #expect(names.holds(path))
+        // Another program's NAME.part, there before the listing; and a file saved as NAME.part.
+        let theirs = directory.appendingPathComponent("theirs.txt").path
+        try Data("t".utf8).write(to: URL(fileURLWithPath: theirs + ".part"))
+        let saved = directory.appendingPathComponent("saved.bin").path
+        #expect(!names.holds(theirs))
+        names.list(directory.path)
+        #expect(names.holds(theirs))
+        try Data("s".utf8).write(to: URL(fileURLWithPath: saved + ".part"))
+        #expect(!names.holds(saved), "made after the listing, unknown until saved")
+        names.saved(saved + ".part")
+        #expect(names.holds(saved))
     }
 }

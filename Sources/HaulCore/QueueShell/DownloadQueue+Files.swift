@@ -17,7 +17,7 @@ extension DownloadQueue {
         if let destination = download.destination,
             FileManager.default.fileExists(atPath: destination + FileNaming.partialSuffix)
         {
-            heldPartialFiles.hold(destination)
+            partFileNames.hold(destination)
             return destination
         }
         let options = download.options.merged(over: configuration.defaults)
@@ -38,7 +38,7 @@ extension DownloadQueue {
         var named = download
         named.destination = destination
         journal?.recordDestination(of: named)
-        heldPartialFiles.hold(destination)
+        partFileNames.hold(destination)
         // O_EXCL: the name is this download's only if no one else created it first.
         let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
@@ -139,7 +139,8 @@ extension DownloadQueue {
         } catch {
             return .failure(DownloadFailure(error.description, code: .renameFailed))
         }
-        heldPartialFiles.release(destination)
+        partFileNames.release(destination)
+        partFileNames.saved(named)
         if options.remoteTime == true {
             ConditionalGet.applyRemoteTime(response?.header("Last-Modified"), to: named)
         }

@@ -21,12 +21,15 @@ extension DownloadQueue {
     }
 
     /// Whether the folder a file with no name saved as `out` (or a name from the response) in
-    /// `directory` is made in can hold one. Makes the folder: `out` may name one inside the
-    /// directory, and the file is made where it will be named.
+    /// `directory` is made in can hold one. Makes the folder (`out` may name one inside the
+    /// directory, and the file is made where it will be named) and lists its `NAME.part` files
+    /// once (`PartFileNames`).
     private func canHoldUnnamedFiles(out: String?, in directory: String) -> Bool {
         let folder =
             out.map { FileNaming.folderAndName(of: FileNaming.path(for: $0, in: directory)).folder } ?? directory
-        return (try? makeDirectory(folder)) != nil && supportsUnnamedFiles(folder)
+        guard (try? makeDirectory(folder)) != nil, supportsUnnamedFiles(folder) else { return false }
+        partFileNames.list(folder)
+        return true
     }
 
     /// Connection `id`'s own answer to a plain 200, as `presumption` allows (see
@@ -95,7 +98,7 @@ extension DownloadQueue {
         let (directory, name, response) = (write.directory, write.name, write.response)
         let lastModified = response?.header("Last-Modified")
         let served = lastModified.flatMap(HTTPDate.parse)
-        let held = heldPartialFiles
+        let held = partFileNames
         return UnnamedFile(
             directory: directory, spillAfter: write.spillAfter,
             name: { descriptor throws(ConnectionError) in
@@ -104,8 +107,10 @@ extension DownloadQueue {
                 SavedFileMark.mark(
                     descriptor: descriptor, uri: naming.shownURI, gid: download.id, lastModified: served)
                 do throws(OptionError) {
-                    return try FileNaming.link(
+                    let named = try FileNaming.link(
                         descriptor: descriptor, as: name, in: directory, gid: download.id, skipping: held.holds)
+                    held.saved(named)
+                    return named
                 } catch {
                     throw ConnectionError(kind: .fileWrite, url: naming.url, detail: error.description)
                 }
@@ -129,7 +134,7 @@ extension DownloadQueue {
             let destination = FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: false)
             named.destination = destination
             journal?.recordDestination(of: named)
-            heldPartialFiles.hold(destination)
+            partFileNames.hold(destination)
             let partial = destination + FileNaming.partialSuffix
             if haul_link_descriptor(descriptor, partial) == 0 { return partial }
             guard errno == EEXIST else {

@@ -45,8 +45,8 @@ public final class DownloadQueue: ConnectionDelegate {
     let createdDirectories = Mutex<Set<String>>([])
     /// Directories asked whether they can hold files with no name, and the answer.
     let unnamedSupport = Mutex<[String: Bool]>([:])
-    /// The partial files this queue's downloads hold, which files with no name are not named over.
-    let heldPartialFiles = HeldPartialFiles()
+    /// The names whose `NAME.part` is on disk, which files with no name are not given.
+    let partFileNames = PartFileNames()
     let journal: (any DownloadJournal)?
     let onEvent: @Sendable (DownloadEvent) -> Void
 
@@ -162,7 +162,7 @@ public final class DownloadQueue: ConnectionDelegate {
         for index in downloads.indices {
             if downloads[index].state == .active { downloads[index].state = .queued }
         }
-        heldPartialFiles.hold(restored: downloads)
+        partFileNames.hold(restored: downloads)
         let ids = downloads.map(\.id)
         command(.add(downloads))
         return ids
@@ -246,7 +246,7 @@ public final class DownloadQueue: ConnectionDelegate {
         let download = self.download(id)
         remove([id])
         guard deletingFiles, let download else { return [] }
-        if let destination = download.destination { heldPartialFiles.release(destination) }
+        if let destination = download.destination { partFileNames.release(destination) }
         return [download.destination, download.partialPath].compactMap { $0 }.filter { unlink($0) == 0 }
     }
 

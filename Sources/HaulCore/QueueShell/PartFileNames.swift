@@ -1,0 +1,84 @@
+import Foundation
+import Synchronization
+
+// MARK: - PartFileNames
+
+/// The names whose `NAME.part` is on disk, in the directories this queue saves files with no
+/// name to. A file with no name is not given such a name: `NAME.part` is another download's
+/// partial file, which takes `NAME` when it completes, or a file itself named `NAME.part`,
+/// which a download saved as `NAME` and continued later would take for its own partial file.
+///
+/// Each directory is listed once, before its first file with no name is named; after that the
+/// record is kept where this queue makes such files (naming a download, spilling a file with no
+/// name, restoring a named download from an earlier run, a download saved under a name ending in
+/// `.part`) and where it renames or deletes them. So the engine thread asks it, and not the file
+/// system, for each file it names: a lookup in memory instead of a directory search. A name
+/// still listed whose `NAME.part` is gone is looked at before it is skipped; a `NAME.part` made
+/// by another program after the listing is not seen.
+///
+/// **Threading:** any thread; a directory is listed outside the lock.
+final class PartFileNames: Sendable {
+    private struct Record {
+        var names: Set<String> = []
+        var listed: Set<String> = []
+    }
+
+    private let record = Mutex(Record())
+
+    /// Notes that a download of this queue holds (or is about to make) `destination`'s
+    /// partial file.
+    func hold(_ destination: String) {
+        _ = record.withLock { $0.names.insert(destination) }
+    }
+
+    /// Notes the downloads of an earlier run that have a destination and are not complete.
+    func hold(restored downloads: [Download]) {
+        record.withLock { record in
+            for download in downloads where download.state != .complete {
+                if let destination = download.destination { record.names.insert(destination) }
+            }
+        }
+    }
+
+    /// Notes a file this queue saved as `path`: a name ending in `.part` keeps the name
+    /// before it from files with no name.
+    func saved(_ path: String) {
+        guard path.hasSuffix(FileNaming.partialSuffix) else { return }
+        hold(String(path.dropLast(FileNaming.partialSuffix.count)))
+    }
+
+    /// Notes that `destination`'s partial file was renamed or deleted.
+    func release(_ destination: String) {
+        _ = record.withLock { $0.names.remove(destination) }
+    }
+
+    /// Lists `directory` once (later calls return at once): every `NAME.part` in it is noted.
+    /// On the queue's callback queue, before the directory's first file with no name is named.
+    func list(_ directory: String) {
+        guard !record.withLock({ $0.listed.contains(directory) }) else { return }
+        var found: [String] = []
+        if let stream = opendir(directory) {
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                let stem = name.dropLast(FileNaming.partialSuffix.count)
+                if !stem.isEmpty, name.hasSuffix(FileNaming.partialSuffix) {
+                    found.append(FileNaming.path(for: String(stem), in: directory))
+                }
+            }
+            closedir(stream)
+        }
+        record.withLock { record in
+            record.names.formUnion(found)
+            record.listed.insert(directory)
+        }
+    }
+
+    /// Whether `path`'s `NAME.part` is known, and is there.
+    func holds(_ path: String) -> Bool {
+        guard record.withLock({ $0.names.contains(path) }) else { return false }
+        var status = stat()
+        return lstat(path + FileNaming.partialSuffix, &status) == 0
+    }
+}
