@@ -58,14 +58,15 @@ final class PartFileNames: Sendable {
         guard !record.withLock({ $0.listed.contains(directory) }) else { return }
         var found: [String] = []
         if let stream = opendir(directory) {
+            let suffix = Array(FileNaming.partialSuffix.utf8)
             while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                // Only a name ending in `.part` is made a String: a directory may hold a million.
+                let stem = withUnsafeBytes(of: entry.pointee.d_name) { bytes -> String? in
+                    let name = bytes.prefix { $0 != 0 }
+                    guard name.count > suffix.count, name.suffix(suffix.count).elementsEqual(suffix) else { return nil }
+                    return String(decoding: name.dropLast(suffix.count), as: UTF8.self)
                 }
-                let stem = name.dropLast(FileNaming.partialSuffix.count)
-                if !stem.isEmpty, name.hasSuffix(FileNaming.partialSuffix) {
-                    found.append(FileNaming.path(for: String(stem), in: directory))
-                }
+                if let stem { found.append(FileNaming.path(for: stem, in: directory)) }
             }
             closedir(stream)
         }
