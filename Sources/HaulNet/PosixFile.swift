@@ -30,29 +30,25 @@ public enum PosixFile {
     /// only part of them: errno says why (ENOSPC when a write took nothing).
     public static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32) -> Bool {
         bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(descriptor, base + offset, buffer.count - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else {
-                    if count == 0 { errno = ENOSPC }
-                    return false
-                }
-                offset += count
-            }
-            return true
+            writeAll(buffer) { base, count, _ in write(descriptor, base, count) }
         }
     }
 
-    /// Writes all of `bytes` at `offset` of `descriptor` (positioned writes), retrying after
-    /// signals. False when the file took only part of them: errno says why (ENOSPC when a
-    /// write took nothing).
+    /// Writes all of `bytes` at `offset` of `descriptor` (positioned writes), as `writeAll`.
     static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, at offset: Int64) -> Bool {
+        writeAll(bytes) { base, count, done in pwrite(descriptor, base, count, off_t(offset + Int64(done))) }
+    }
+
+    /// Calls `write` (the bytes' next part, its length, how many were written before it) until
+    /// every byte is written, again after a signal; false on a failure or a write that took
+    /// nothing (errno ENOSPC).
+    private static func writeAll(
+        _ bytes: UnsafeRawBufferPointer, with write: (UnsafeRawPointer, Int, Int) -> Int
+    ) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         var done = 0
         while done < bytes.count {
-            let count = pwrite(descriptor, base + done, bytes.count - done, off_t(offset + Int64(done)))
+            let count = write(base + done, bytes.count - done, done)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
                 if count == 0 { errno = ENOSPC }
