@@ -44,6 +44,9 @@ struct DaemonCommand: ParsableCommand {
                 if let notification = Aria2Notification(event) { hub.post(notification) }
             })
         let stop = DispatchSemaphore(value: 0)
+        // Stopping is handled before anything is announced: a service manager (or a test) that
+        // stops the daemon as soon as it says it listens is heard, never ignored.
+        let handlers = StopSignals.handle([SIGINT, SIGTERM]) { stop.signal() }
         var settings = LocalSocket.settings(
             for: configuration, queue: stored.queue, overallLimit: options.overallLimit(),
             saveSession: options.basic.saveSession, allowedDirectory: rpc.allowedDirectory, stop: { stop.signal() })
@@ -59,18 +62,18 @@ struct DaemonCommand: ParsableCommand {
             report("\(error)")
             throw ExitCode(1)
         }
+        let local = LocalSocket.serve(
+            stored.queue, stateDirectory: options.stateDirectoryPath, settings: settings, hub: hub, report: report)
+        // Said once both ways in are open: a client that reads it finds the local socket too.
         report(
             "listening on \(rpc.listenAll ? "every address" : "127.0.0.1"), port \(server.port) "
                 + "(JSON-RPC at /jsonrpc over \(rpc.secure ? "HTTPS and WSS" : "HTTP and WebSocket"); "
                 + "\(rpc.secret == nil ? "no secret" : "secret required"))")
-        let local = LocalSocket.serve(
-            stored.queue, stateDirectory: options.stateDirectoryPath, settings: settings, hub: hub, report: report)
         stored.restoreAll(adding: entries)
         let scheduler = options.startSchedule(on: stored.queue) { status in
             report("bandwidth schedule: \(status)")
         }
         defer { scheduler?.stop() }
-        let handlers = StopSignals.handle([SIGINT, SIGTERM]) { stop.signal() }
         withExtendedLifetime(handlers) { stop.wait() }
         report("stopping")
         server.stop()
