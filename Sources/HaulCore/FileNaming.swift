@@ -131,12 +131,13 @@ public enum FileNaming {
     /// `directory`, or the first of `name.1.ext`, `name.2.ext`… that is free, and returns the
     /// path. A name already holding this download's file (`gid`: an earlier run named it and
     /// was killed before its store knew) is that file: it is returned, and the new copy is let go.
-    /// A name `held` says another download's partial file holds is that download's: skipped.
+    /// A name `hasPartName` says has a `NAME.part` beside it (another download's partial file,
+    /// or a file of that name; see `PartFileNames`) is skipped.
     static func link(
-        descriptor: Int32, as name: String, in directory: String, gid: GID, skipping held: (String) -> Bool
+        descriptor: Int32, as name: String, in directory: String, gid: GID, skipping hasPartName: (String) -> Bool
     ) throws(OptionError) -> String {
         for candidate in candidates(for: name, in: directory).prefix(1000) {
-            if held(candidate) { continue }
+            if hasPartName(candidate) { continue }
             if haul_link_descriptor(descriptor, candidate) == 0 { return candidate }
             guard errno == EEXIST else {
                 throw OptionError("cannot name \(candidate): \(String(cString: strerror(errno)))")

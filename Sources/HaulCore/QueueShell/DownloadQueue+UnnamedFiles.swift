@@ -98,7 +98,7 @@ extension DownloadQueue {
         let (directory, name, response) = (write.directory, write.name, write.response)
         let lastModified = response?.header("Last-Modified")
         let served = lastModified.flatMap(HTTPDate.parse)
-        let held = partFileNames
+        let partNames = partFileNames
         return UnnamedFile(
             directory: directory, spillAfter: write.spillAfter,
             name: { descriptor throws(ConnectionError) in
@@ -108,8 +108,8 @@ extension DownloadQueue {
                     descriptor: descriptor, uri: naming.shownURI, gid: download.id, lastModified: served)
                 do throws(OptionError) {
                     let named = try FileNaming.link(
-                        descriptor: descriptor, as: name, in: directory, gid: download.id, skipping: held.holds)
-                    held.saved(named)
+                        descriptor: descriptor, as: name, in: directory, gid: download.id, skipping: partNames.holds)
+                    partNames.saved(named)
                     return named
                 } catch {
                     throw ConnectionError(kind: .fileWrite, url: naming.url, detail: error.description)
