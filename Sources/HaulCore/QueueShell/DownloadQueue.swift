@@ -162,7 +162,6 @@ public final class DownloadQueue: ConnectionDelegate {
         for index in downloads.indices {
             if downloads[index].state == .active { downloads[index].state = .queued }
         }
-        partFileNames.hold(restored: downloads)
         let ids = downloads.map(\.id)
         command(.add(downloads))
         return ids

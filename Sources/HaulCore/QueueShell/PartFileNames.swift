@@ -8,10 +8,10 @@ import Synchronization
 /// partial file, which takes `NAME` when it completes, or a file itself named `NAME.part`,
 /// which a download saved as `NAME` and continued later would take for its own partial file.
 ///
-/// Each directory is listed once, before its first file with no name is named; after that the
-/// record is kept where this queue makes such files (naming a download, spilling a file with no
-/// name, restoring a named download from an earlier run, a download saved under a name ending in
-/// `.part`) and where it renames or deletes them. So the engine thread asks it, and not the file
+/// Each directory is listed once, before its first file with no name is named (the partial files
+/// of an earlier run's downloads are found there); after that the record is kept where this
+/// queue makes such files (naming a download, spilling a file with no name, a download saved
+/// under a name ending in `.part`) and where it renames or deletes them. So the engine thread asks it, and not the file
 /// system, for each file it names: a lookup in memory instead of a directory search. A name
 /// still listed whose `NAME.part` is gone is looked at before it is skipped; a `NAME.part` made
 /// by another program after the listing is not seen.
@@ -29,15 +29,6 @@ final class PartFileNames: Sendable {
     /// partial file.
     func hold(_ destination: String) {
         _ = record.withLock { $0.names.insert(destination) }
-    }
-
-    /// Notes the downloads of an earlier run that have a destination and are not complete.
-    func hold(restored downloads: [Download]) {
-        record.withLock { record in
-            for download in downloads where download.state != .complete {
-                if let destination = download.destination { record.names.insert(destination) }
-            }
-        }
     }
 
     /// Notes a file this queue saved as `path`: a name ending in `.part` keeps the name
