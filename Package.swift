@@ -83,7 +83,9 @@ let package = Package(
         // The link emulator as a program, for bench/run.sh.
         .executableTarget(name: "LinkEmulatorTool", dependencies: ["HaulTestSupport"], path: "Tests/LinkEmulatorTool"),
         .testTarget(name: "HaulNetTests", dependencies: ["HaulNet", "HaulTestSupport", "CFiles"]),
-        .testTarget(name: "HaulCoreTests", dependencies: ["HaulCore", "HaulTestSupport", "CFiles"]),
+        .testTarget(
+            name: "HaulCoreTests",
+            dependencies: ["HaulCore", "HaulTestSupport", "CFiles", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "HaulRPCTests", dependencies: ["HaulRPC", "HaulCore", "HaulTestSupport"]),
         .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet"], exclude: ["Snapshots"]),
         .testTarget(name: "haulTests", dependencies: ["haul", "HaulTestSupport"]),

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HaulTestSupport
 import Testing
 
@@ -164,6 +165,52 @@ struct StoreTests {
         #expect(history.count == 1)
         #expect(history.first?.uri == "https://user:***@example.com/a.iso")
         #expect(history.first?.bytes == 10_000 && history.first?.state == .complete)
+    }
+
+    @Test("a store made before history rows were keyed by rowid keeps them, their ids and order, and adds to them")
+    func historyMigration() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("haul.sqlite").path
+        // A store as the first schema left it, with three finished downloads and a row edited
+        // by hand (its gid unreadable: left out of the history, never a crash).
+        let old = try DatabaseQueue(path: path)
+        try DownloadStore.migrator.migrate(old, upTo: "v1: downloads and history")
+        try old.write { db in
+            for number in 1...3 {
+                try db.execute(
+                    sql: """
+                        INSERT INTO history (download_id, uri, destination, bytes, state, error, finished_at)
+                        VALUES (?, ?, NULL, 1, 'complete', NULL, ?)
+                        """,
+                    arguments: [
+                        number == 2 ? "edited" : "000000000000000\(number)", "http://x/\(number)", Double(number),
+                    ])
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO download VALUES ('edited', 0, 'http://x/d', '', 'paused', NULL, NULL, -1, '', NULL,
+                                                 0, NULL, 0)
+                    """)
+        }
+        try old.close()
+        let store = try DownloadStore(path: path)
+        let loaded = try store.load()
+        #expect(loaded.downloads.map(\.uris) == [["http://x/d"]])
+        #expect(loaded.problems.contains { $0.contains("without a readable gid") }, "\(loaded.problems)")
+        var download = try sample()
+        download.state = .complete
+        try store.write(.init(upserts: [download]))
+        let history = try store.history()
+        #expect(history.map(\.uri) == ["https://user:***@example.com/a.iso", "http://x/3", "http://x/1"])
+        let schema = try DatabaseQueue(path: path).read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'history'")
+        }
+        #expect(schema?.contains("AUTOINCREMENT") == false, "\(schema ?? "")")
+        let ids = try DatabaseQueue(path: path).read { db in
+            try Int64.fetchAll(db, sql: "SELECT id FROM history ORDER BY id")
+        }
+        #expect(ids == [1, 2, 3, 4])
     }
 
     @Test("a download added, finished and taken off in one batch leaves its history and no row")
