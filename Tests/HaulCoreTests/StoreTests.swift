@@ -172,11 +172,20 @@ struct StoreTests {
         let directory = try scratch()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("haul.sqlite").path
-        // A store as the first schema left it, with three finished downloads and a row edited
-        // by hand (its gid unreadable: left out of the history, never a crash).
+        // A store as the first schema left it (its history keyed with AUTOINCREMENT), with three
+        // finished downloads and a row edited by hand in each table (its gid unreadable: left
+        // out of the history, given a new gid in the queue, never a crash).
         let old = try DatabaseQueue(path: path)
         try DownloadStore.migrator.migrate(old, upTo: "v1: downloads and history")
         try old.write { db in
+            try db.execute(
+                sql: """
+                    DROP TABLE history;
+                    CREATE TABLE history (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, download_id TEXT NOT NULL, uri TEXT NOT NULL,
+                        destination TEXT, bytes INTEGER NOT NULL, state TEXT NOT NULL, error TEXT,
+                        finished_at REAL NOT NULL);
+                    """)
             for number in 1...3 {
                 try db.execute(
                     sql: """

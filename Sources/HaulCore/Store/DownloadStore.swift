@@ -128,34 +128,19 @@ public final class DownloadStore: Sendable {
                         updated_at REAL NOT NULL
                     );
                     CREATE INDEX download_position ON download(position);
-                    CREATE TABLE history (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        download_id TEXT NOT NULL,
-                        uri TEXT NOT NULL,
-                        destination TEXT,
-                        bytes INTEGER NOT NULL,
-                        state TEXT NOT NULL,
-                        error TEXT,
-                        finished_at REAL NOT NULL
-                    );
                     """)
+            try db.execute(sql: historyTable(named: "history"))
         }
-        // History rows are never deleted, so their ids never come back: AUTOINCREMENT's
-        // guarantee cost a write to sqlite_sequence with every row (about 4,300 instructions of
-        // 28,000 a row in SQLite) and bought nothing. The rows keep their ids and order.
+        // Stores made before it keyed history rows with AUTOINCREMENT. The rows are never
+        // deleted, so their ids never come back anyway, and it cost a write to sqlite_sequence
+        // with every row (about 4,300 instructions of 28,000 a row in SQLite). Such a table is
+        // made again, each row keeping its id and order; a newer store has nothing to change.
         migrator.registerMigration("v2: history keyed by rowid") { db in
+            let made = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'history'") ?? ""
+            guard made.contains("AUTOINCREMENT") else { return }
+            try db.execute(sql: historyTable(named: "history_v2"))
             try db.execute(
                 sql: """
-                    CREATE TABLE history_v2 (
-                        id INTEGER PRIMARY KEY,
-                        download_id TEXT NOT NULL,
-                        uri TEXT NOT NULL,
-                        destination TEXT,
-                        bytes INTEGER NOT NULL,
-                        state TEXT NOT NULL,
-                        error TEXT,
-                        finished_at REAL NOT NULL
-                    );
                     INSERT INTO history_v2 SELECT id, download_id, uri, destination, bytes, state, error, finished_at
                         FROM history;
                     DROP TABLE history;
@@ -163,6 +148,22 @@ public final class DownloadStore: Sendable {
                     """)
         }
         return migrator
+    }
+
+    /// The history table's definition, made as `name`.
+    private static func historyTable(named name: String) -> String {
+        """
+        CREATE TABLE \(name) (
+            id INTEGER PRIMARY KEY,
+            download_id TEXT NOT NULL,
+            uri TEXT NOT NULL,
+            destination TEXT,
+            bytes INTEGER NOT NULL,
+            state TEXT NOT NULL,
+            error TEXT,
+            finished_at REAL NOT NULL
+        )
+        """
     }
 
     // MARK: - Reading
