@@ -21,15 +21,12 @@ extension DownloadQueue {
     }
 
     /// Whether the folder a file with no name saved as `out` (or a name from the response) in
-    /// `directory` is made in can hold one. Makes the folder (`out` may name one inside the
-    /// directory, and the file is made where it will be named) and lists its `NAME.part` files
-    /// once (`PartFileNames`).
+    /// `directory` is made in can hold one. Makes the folder: `out` may name one inside the
+    /// directory, and the file is made where it will be named.
     private func canHoldUnnamedFiles(out: String?, in directory: String) -> Bool {
         let folder =
             out.map { FileNaming.folderAndName(of: FileNaming.path(for: $0, in: directory)).folder } ?? directory
-        guard (try? makeDirectory(folder)) != nil, supportsUnnamedFiles(folder) else { return false }
-        partFileNames.list(folder)
-        return true
+        return (try? makeDirectory(folder)) != nil && supportsUnnamedFiles(folder)
     }
 
     /// Connection `id`'s own answer to a plain 200, as `presumption` allows (see
@@ -57,6 +54,7 @@ extension DownloadQueue {
     /// Whether files with no name can be made in `directory` (asked once a directory). Only an
     /// answer about the file system is kept: a failure for want of descriptors or memory
     /// (`EMFILE`, `ENFILE`, `ENOMEM`…) makes this download's a partial file and asks again next time.
+    /// A directory that can is listed for its `NAME.part` files then (`PartFileNames`), once.
     private func supportsUnnamedFiles(_ directory: String) -> Bool {
         if let known = unnamedSupport.withLock({ $0[directory] }) { return known }
         let descriptor = haul_open_unnamed(directory, 0o644)
@@ -64,6 +62,7 @@ extension DownloadQueue {
         if descriptor >= 0 { close(descriptor) }
         let supported = descriptor >= 0
         if supported || [EOPNOTSUPP, EISDIR, EINVAL, EACCES, EROFS].contains(error) {
+            if supported { partFileNames.list(directory) }
             unnamedSupport.withLock { $0[directory] = supported }
         }
         return supported

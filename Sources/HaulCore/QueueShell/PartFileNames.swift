@@ -8,27 +8,22 @@ import Synchronization
 /// partial file, which takes `NAME` when it completes, or a file itself named `NAME.part`,
 /// which a download saved as `NAME` and continued later would take for its own partial file.
 ///
-/// Each directory is listed once, before its first file with no name is named (the partial files
-/// of an earlier run's downloads are found there); after that the record is kept where this
+/// Each directory is listed once, when the queue first learns it can hold files with no name
+/// (an earlier run's partial files are found there); after that the record is kept where this
 /// queue makes such files (naming a download, spilling a file with no name, a download saved
-/// under a name ending in `.part`) and where it renames or deletes them. So the engine thread asks it, and not the file
-/// system, for each file it names: a lookup in memory instead of a directory search. A name
-/// still listed whose `NAME.part` is gone is looked at before it is skipped; a `NAME.part` made
-/// by another program after the listing is not seen.
+/// under a name ending in `.part`) and where it renames or deletes them. So the engine thread
+/// asks it, and not the file system, for each file it names: a lookup in memory instead of a
+/// directory search. A name still listed whose `NAME.part` is gone is looked at before it is
+/// skipped; a `NAME.part` made by another program after the listing is not seen.
 ///
 /// **Threading:** any thread; a directory is listed outside the lock.
 final class PartFileNames: Sendable {
-    private struct Record {
-        var names: Set<String> = []
-        var listed: Set<String> = []
-    }
-
-    private let record = Mutex(Record())
+    private let names = Mutex<Set<String>>([])
 
     /// Notes that a download of this queue holds (or is about to make) `destination`'s
     /// partial file.
     func hold(_ destination: String) {
-        _ = record.withLock { $0.names.insert(destination) }
+        _ = names.withLock { $0.insert(destination) }
     }
 
     /// Notes a file this queue saved as `path`: a name ending in `.part` keeps the name
@@ -40,13 +35,12 @@ final class PartFileNames: Sendable {
 
     /// Notes that `destination`'s partial file was renamed or deleted.
     func release(_ destination: String) {
-        _ = record.withLock { $0.names.remove(destination) }
+        _ = names.withLock { $0.remove(destination) }
     }
 
-    /// Lists `directory` once (later calls return at once): every `NAME.part` in it is noted.
-    /// On the queue's callback queue, before the directory's first file with no name is named.
+    /// Notes every `NAME.part` in `directory`. Once a directory, before its first file with no
+    /// name is named.
     func list(_ directory: String) {
-        guard !record.withLock({ $0.listed.contains(directory) }) else { return }
         var found: [String] = []
         if let stream = opendir(directory) {
             let suffix = Array(FileNaming.partialSuffix.utf8)
@@ -61,15 +55,12 @@ final class PartFileNames: Sendable {
             }
             closedir(stream)
         }
-        record.withLock { record in
-            record.names.formUnion(found)
-            record.listed.insert(directory)
-        }
+        names.withLock { $0.formUnion(found) }
     }
 
     /// Whether `path`'s `NAME.part` is known, and is there.
     func holds(_ path: String) -> Bool {
-        guard record.withLock({ $0.names.contains(path) }) else { return false }
+        guard names.withLock({ $0.contains(path) }) else { return false }
         var status = stat()
         return lstat(path + FileNaming.partialSuffix, &status) == 0
     }
