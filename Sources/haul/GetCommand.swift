@@ -39,44 +39,49 @@ struct GetCommand: ParsableCommand {
         try options.askForPassword()
         // A file-size limit (ulimit -f) must fail the download with EFBIG, not kill haul.
         signal(SIGXFSZ, SIG_IGN)
-        let (entries, rejected) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let continuing = !options.namesDownloads
-        guard continuing || !entries.isEmpty else {
-            FileHandle.standardError.write(
-                Data("haul: nothing to download: \(options.basic.inputFile ?? "-") holds no usable entry\n".utf8))
-            throw ExitCode(1)
-        }
         let reporter = ProgressReporter(
             .init(
                 quiet: options.basic.quiet, verbose: options.basic.verbose,
                 dryRun: options.basic.dryRun))
         var configuration = try options.configuration { reporter.report($0) }
         configuration.keepsEveryHeader = options.basic.verbose
-        if options.basic.out == QueueOptions.standardOutput, let entry = entries.first {
-            try toStandardOutput(entry, configuration: configuration)
-            return
-        }
-        if options.basic.dryRun {
-            try dryRun(entries, configuration: configuration, reporter: reporter)
-            return
-        }
-        if !continuing, let running = LocalHandOff.runningHaul(stateDirectory: options.stateDirectoryPath) {
-            try handOff(entries, options: options, to: running, reporter: reporter)
+        let toStandardOutput = !continuing && options.basic.out == QueueOptions.standardOutput
+        let runningHaul =
+            continuing || toStandardOutput || options.basic.dryRun
+            ? nil : LocalHandOff.runningHaul(stateDirectory: options.stateDirectoryPath)
+        guard !toStandardOutput, !options.basic.dryRun, runningHaul == nil else {
+            let (entries, _) = try readEntries(of: options, continuing: continuing)
+            if let runningHaul {
+                try handOff(entries, options: options, to: runningHaul, reporter: reporter)
+            } else if let entry = entries.first, toStandardOutput {
+                try self.toStandardOutput(entry, configuration: configuration)
+            } else {
+                try dryRun(entries, configuration: configuration, reporter: reporter)
+            }
             return
         }
         let storeFailed = Mutex(false)
         let hooks = try options.hookRunner { reporter.report("haul: \($0)") }
         try options.startCookies { reporter.report($0) }
-        let stored = try options.openStore(
-            at: options.getStateDirectoryPath, configuration: configuration, report: { reporter.report($0) },
-            onStoreError: { error in
-                storeFailed.withLock { $0 = true }
-                reporter.report("\(error)")
-            },
-            onEvent: { event in
-                hooks?.handle(event)
-                reporter.handle(event)
-            })
+        // The store (some 3 ms for a new one) opens on the other core while this thread reads
+        // the queue file; a failure of either ends the run once both are done.
+        let opening = StartedWork(
+            options.storeOpener(
+                at: options.getStateDirectoryPath, configuration: configuration,
+                onStoreError: { error in
+                    storeFailed.withLock { $0 = true }
+                    reporter.report("\(error)")
+                },
+                onEvent: { event in
+                    hooks?.handle(event)
+                    reporter.handle(event)
+                }))
+        let read = Result { try readEntries(of: options, continuing: continuing) }
+        let opened = Result { try opening.value() }
+        let (entries, rejected) = try read.get()
+        let stored = try opened.get()
+        for problem in stored.problems { reporter.report(problem) }
         let queue = stored.queue
         let scheduler = options.startSchedule(on: queue) { reporter.report("bandwidth schedule: \($0)") }
         defer { scheduler?.stop() }
@@ -132,6 +137,20 @@ struct GetCommand: ParsableCommand {
             throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue)
         }
         if rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitCode(1) }
+    }
+
+    /// The downloads `options` name, their problems reported; a run that names downloads but
+    /// where none is usable ends here.
+    private static func readEntries(
+        of options: QueueOptions, continuing: Bool
+    ) throws -> (entries: [QueueEntry], rejected: Int) {
+        let (entries, rejected) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+        guard continuing || !entries.isEmpty else {
+            FileHandle.standardError.write(
+                Data("haul: nothing to download: \(options.basic.inputFile ?? "-") holds no usable entry\n".utf8))
+            throw ExitCode(1)
+        }
+        return (entries, rejected)
     }
 
     /// A full-screen UI or a daemon holds the state directory: it downloads `entries`, and this

@@ -173,19 +173,35 @@ struct QueueOptions: ParsableArguments {
         report: (String) -> Void, onStoreError: @escaping @Sendable (StoreError) -> Void,
         onEvent: @escaping @Sendable (DownloadEvent) -> Void
     ) throws -> StoredQueue {
-        let stored: StoredQueue
-        do {
-            stored = try StoredQueue(
-                stateDirectory: stateDirectory, configuration: configuration,
-                checkpointInterval: basic.checkpointInterval, maxDownloadResults: maxDownloadResults,
-                onStoreError: onStoreError, onEvent: onEvent)
-        } catch {
-            FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
+        let stored = try storeOpener(
+            at: stateDirectory, configuration: configuration, maxDownloadResults: maxDownloadResults,
+            onStoreError: onStoreError, onEvent: onEvent)()
         for problem in stored.problems { report(problem) }
-        stored.queue.setMaxOverallDownloadLimit(overallLimit())
         return stored
+    }
+
+    /// `openStore`'s work but the report of the values it could not read back (`problems`), to
+    /// run on any thread: `haul get` opens the store while it reads the queue file.
+    func storeOpener(
+        at stateDirectory: String, configuration: DownloadQueue.Configuration, maxDownloadResults: Int? = nil,
+        onStoreError: @escaping @Sendable (StoreError) -> Void, onEvent: @escaping @Sendable (DownloadEvent) -> Void
+    ) -> @Sendable () throws -> StoredQueue {
+        let checkpointInterval = basic.checkpointInterval
+        let limit = overallLimit()
+        return {
+            let stored: StoredQueue
+            do {
+                stored = try StoredQueue(
+                    stateDirectory: stateDirectory, configuration: configuration,
+                    checkpointInterval: checkpointInterval, maxDownloadResults: maxDownloadResults,
+                    onStoreError: onStoreError, onEvent: onEvent)
+            } catch {
+                FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+            stored.queue.setMaxOverallDownloadLimit(limit)
+            return stored
+        }
     }
 
     /// How HTTPS servers are checked (`--ca-certificate`, `--check-certificate`).

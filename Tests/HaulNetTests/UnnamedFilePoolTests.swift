@@ -37,6 +37,24 @@ struct UnnamedFilePoolTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["named"])
     }
 
+    @Test("a stock is made again once it falls below a quarter, not before")
+    func refillsBelowAQuarter() throws {
+        let directory = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pool = UnnamedFilePool(depth: 8, directoryLimit: 2)
+        var taken = [pool.take(in: directory), pool.take(in: directory)]
+        pool.settle()
+        #expect(pool.readyCount(in: directory) == 8)
+        for _ in 0..<6 { taken.append(pool.take(in: directory)) }
+        pool.settle()
+        #expect(pool.readyCount(in: directory) == 2, "a quarter left: not made again yet")
+        taken.append(pool.take(in: directory))
+        pool.settle()
+        #expect(pool.readyCount(in: directory) == 8, "below a quarter: made up to the depth")
+        #expect(taken.allSatisfy { $0 >= 0 })
+        for descriptor in taken { close(descriptor) }
+    }
+
     @Test("past the directory limit the one used longest ago gives its stock back")
     func directoryLimit() throws {
         let directories = try (0..<3).map { _ in try scratch() }

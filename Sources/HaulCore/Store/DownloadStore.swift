@@ -107,9 +107,11 @@ public final class DownloadStore: Sendable {
     // MARK: - Schema
 
     /// Every schema version, oldest first; a store from any earlier haul is brought up to date.
+    /// The schema has no foreign keys, so a migration runs without GRDB's default deferred
+    /// check of them (turning them off, `foreign_key_check`, turning them on again).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: downloads and history") { db in
+        migrator.registerMigration("v1: downloads and history", foreignKeyChecks: .immediate) { db in
             try db.execute(
                 sql: """
                     CREATE TABLE download (
@@ -135,7 +137,7 @@ public final class DownloadStore: Sendable {
         // deleted, so their ids never come back anyway, and it cost a write to sqlite_sequence
         // with every row (about 4,300 instructions of 28,000 a row in SQLite). Such a table is
         // made again, each row keeping its id and order; a newer store has nothing to change.
-        migrator.registerMigration("v2: history keyed by rowid") { db in
+        migrator.registerMigration("v2: history keyed by rowid", foreignKeyChecks: .immediate) { db in
             let made = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'history'") ?? ""
             guard made.contains("AUTOINCREMENT") else { return }
             try db.execute(sql: historyTable(named: "history_v2"))
