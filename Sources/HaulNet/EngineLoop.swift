@@ -105,7 +105,7 @@ final class EngineLoop {
         }
         if endedOnResume { removeEnded() }
         // A transfer resumed above may have paused again at once, with a new due time.
-        let next = transfers.values.compactMap(\.resumeAt).min()
+        let next = transfers.values.lazy.compactMap(\.resumeAt).min()
         return Int32(next.map { $0 > now ? min(1000, ($0 - now) / 1_000_000 + 1) : 0 } ?? 1000)
     }
 
@@ -124,6 +124,8 @@ final class EngineLoop {
     }
 
     private func removeEnded() {
+        // Asked after every command: most find nothing, and then allocate nothing.
+        guard transfers.values.contains(where: \.hasEnded) else { return }
         // The ended ones are found first: removing while iterating made the dictionary copy
         // itself for every transfer removed.
         let ended = transfers.compactMap { $0.value.hasEnded ? $0.key : nil }

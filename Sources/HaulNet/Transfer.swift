@@ -111,10 +111,9 @@ final class Transfer {
     }
 
     /// True once the connection has had its ending (or was cancelled); the loop then closes it.
-    var hasEnded: Bool {
-        if case .ended = phase { return true }
-        return false
-    }
+    /// Kept beside `phase` (set where it becomes `.ended`, which it never leaves): the loop asks
+    /// every transfer after each command, and matching `phase` copied its payload each time.
+    private(set) var hasEnded = false
 
     // MARK: - Life cycle
 
@@ -194,6 +193,7 @@ final class Transfer {
         partSink?.close()
         overallLimit.leave(connection.id)
         phase = .ended
+        hasEnded = true
     }
 
     /// Takes the easy handle off the multi handle, if it is on it.
