@@ -82,7 +82,7 @@ struct EasySettings: Equatable {
         unixSocketPath = request.unixSocketPath
         ftpActive = request.ftpActive
         ssh = scheme == "sftp" ? request.ssh : nil
-        asksFileTime = ["ftp", "ftps", "sftp"].contains(scheme)
+        asksFileTime = request.url.isFileTransfer
         proxy = request.unixSocketPath == nil ? request.proxies.proxy(for: request.url) : nil
         noProxy = request.proxies.bypass
         credentials = request.credentials

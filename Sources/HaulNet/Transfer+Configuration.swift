@@ -151,4 +151,10 @@ extension URL {
         let scheme = scheme?.lowercased()
         return scheme == "http" || scheme == "https"
     }
+
+    /// FTP, FTPS or SFTP: a load with no HTTP head, whose file time stands for Last-Modified.
+    var isFileTransfer: Bool {
+        let scheme = scheme?.lowercased()
+        return scheme == "ftp" || scheme == "ftps" || scheme == "sftp"
+    }
 }

@@ -36,7 +36,7 @@ extension Transfer {
         if let easy { haul_easy_getinfo_off_t(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) }
         var headers = HTTPHeaders()
         if length >= 0 { headers.add("Content-Length", String(length)) }
-        guard let scheme = request.url.scheme?.lowercased(), ["ftp", "ftps", "sftp"].contains(scheme) else {
+        guard request.url.isFileTransfer, let scheme = request.url.scheme else {
             return Response(url: request.url, statusCode: 0, reasonPhrase: "OK", httpVersion: "", headers: headers)
         }
         headers.add("Accept-Ranges", "bytes")

@@ -9,11 +9,9 @@ import HaulCore
 enum OptionValue {
     /// The transform for download option `name`: its text read as a queue file reads it, the
     /// value at `field` kept.
-    static func of<Value>(
-        _ name: String, _ field: KeyPath<DownloadOptions.Values, Value?>
-    ) -> (String) throws
-        -> Value
-    {
+    static func of<Value: Sendable>(
+        _ name: String, _ field: KeyPath<DownloadOptions.Values, Value?> & Sendable
+    ) -> @Sendable (String) throws -> Value {
         { text in
             var values = DownloadOptions.Values()
             do {
