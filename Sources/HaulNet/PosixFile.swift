@@ -3,8 +3,29 @@ import Foundation
 // MARK: - PosixFile
 
 /// Whole writes to a file descriptor: the files haul writes in one go (a saved session, a cache
-/// entry), and each of the writes `FileSink` gathers a download's body into.
+/// entry), and each of the writes `FileSink` gathers a download's body into; and the
+/// directories they go in.
 public enum PosixFile {
+    /// Makes `path` and each missing directory above it (made with `mode`, less the umask), as
+    /// `mkdir -p` does. Nil when `path` is a directory at the end; else which directory could
+    /// not be made and why, in the system's words: `/srv/x: Not a directory` (Foundation's
+    /// error for this says only "NSCocoaErrorDomain error 512").
+    public static func makeDirectories(_ path: String, mode: mode_t = 0o777) -> String? {
+        var made = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            made += component
+            if mkdir(made, mode) != 0 {
+                let error = errno
+                var status = stat()
+                guard error == EEXIST, stat(made, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+                    return "\(made): \(String(cString: strerror(error == EEXIST ? ENOTDIR : error)))"
+                }
+            }
+            made += "/"
+        }
+        return nil
+    }
+
     /// Creates a new file with a name no one can predict beside `path` (`path.tmp-XXXXXX`, by
     /// `mkstemp`: created with O_EXCL, so never an existing file or a link someone planted) and
     /// gives it `mode`. Returns its descriptor and path, or nil with errno set.

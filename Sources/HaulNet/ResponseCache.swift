@@ -35,13 +35,8 @@ public final class ResponseCache: Sendable {
         }
         self.directory = directory
         self.capacity = capacity
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw ResponseCacheError(
-                directory: directory, detail: "it cannot be created (\(error.localizedDescription))")
+        if let failure = PosixFile.makeDirectories(directory, mode: 0o700) {
+            throw ResponseCacheError(directory: directory, detail: "it cannot be created (\(failure))")
         }
         guard access(directory, W_OK | X_OK) == 0 else {
             throw ResponseCacheError(directory: directory, detail: String(cString: strerror(errno)))

@@ -65,7 +65,7 @@ struct GetCommand: ParsableCommand {
         let hooks = try options.hookRunner { reporter.report("haul: \($0)") }
         try options.startCookies { reporter.report($0) }
         // The store (some 3 ms for a new one) opens on the other core while this thread reads
-        // the queue file; a failure of either ends the run once both are done.
+        // the queue file; a failure of either ends the run once both are done, and is said here.
         let opening = StartedWork(
             options.storeOpener(
                 at: options.getStateDirectoryPath, configuration: configuration,
@@ -79,9 +79,9 @@ struct GetCommand: ParsableCommand {
                 }))
         let read = Result { try readEntries(of: options, continuing: continuing) }
         let opened = Result { try opening.value() }
+        // The queue file's failure first, as when the store was opened after it.
         let (entries, rejected) = try read.get()
-        let stored = try opened.get()
-        for problem in stored.problems { reporter.report(problem) }
+        let stored = try QueueOptions.opened(opened) { reporter.report($0) }
         let queue = stored.queue
         let scheduler = options.startSchedule(on: queue) { reporter.report("bandwidth schedule: \($0)") }
         defer { scheduler?.stop() }

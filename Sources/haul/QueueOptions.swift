@@ -173,15 +173,14 @@ struct QueueOptions: ParsableArguments {
         report: (String) -> Void, onStoreError: @escaping @Sendable (StoreError) -> Void,
         onEvent: @escaping @Sendable (DownloadEvent) -> Void
     ) throws -> StoredQueue {
-        let stored = try storeOpener(
+        let opener = storeOpener(
             at: stateDirectory, configuration: configuration, maxDownloadResults: maxDownloadResults,
-            onStoreError: onStoreError, onEvent: onEvent)()
-        for problem in stored.problems { report(problem) }
-        return stored
+            onStoreError: onStoreError, onEvent: onEvent)
+        return try QueueOptions.opened(Result { try opener() }, report: report)
     }
 
-    /// `openStore`'s work but the report of the values it could not read back (`problems`), to
-    /// run on any thread: `haul get` opens the store while it reads the queue file.
+    /// `openStore`'s opening, to run on any thread: `haul get` opens the store while it reads
+    /// the queue file. Its outcome is told by `opened(_:report:)`, on the command's thread.
     func storeOpener(
         at stateDirectory: String, configuration: DownloadQueue.Configuration, maxDownloadResults: Int? = nil,
         onStoreError: @escaping @Sendable (StoreError) -> Void, onEvent: @escaping @Sendable (DownloadEvent) -> Void
@@ -189,19 +188,27 @@ struct QueueOptions: ParsableArguments {
         let checkpointInterval = basic.checkpointInterval
         let limit = overallLimit()
         return {
-            let stored: StoredQueue
-            do {
-                stored = try StoredQueue(
-                    stateDirectory: stateDirectory, configuration: configuration,
-                    checkpointInterval: checkpointInterval, maxDownloadResults: maxDownloadResults,
-                    onStoreError: onStoreError, onEvent: onEvent)
-            } catch {
-                FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
-                throw ExitCode(1)
-            }
+            let stored = try StoredQueue(
+                stateDirectory: stateDirectory, configuration: configuration,
+                checkpointInterval: checkpointInterval, maxDownloadResults: maxDownloadResults,
+                onStoreError: onStoreError, onEvent: onEvent)
             stored.queue.setMaxOverallDownloadLimit(limit)
             return stored
         }
+    }
+
+    /// The store a `storeOpener` opened, the values it could not read back sent to `report`; a
+    /// store it could not open is said on stderr and ends the run with exit status 1.
+    static func opened(_ outcome: Result<StoredQueue, any Error>, report: (String) -> Void) throws -> StoredQueue {
+        let stored: StoredQueue
+        do {
+            stored = try outcome.get()
+        } catch {
+            FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        for problem in stored.problems { report(problem) }
+        return stored
     }
 
     /// How HTTPS servers are checked (`--ca-certificate`, `--check-certificate`).

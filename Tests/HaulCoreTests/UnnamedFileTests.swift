@@ -117,7 +117,7 @@ struct UnnamedFileTests {
         let small = try harness.add(server.url("/file/5000?key=\(UUID())"), [("out", "same.bin")])
         let free = try harness.add(server.url("/file/6000?key=\(UUID())"), [("out", "free.bin")])
         #expect(await harness.recorder.wait(for: [small, free]))
-        try server.fileRequests.liftPace(for: key)
+        server.fileRequests.liftPace(for: key)
         #expect(await harness.recorder.wait(for: [large]))
         #expect(harness.recorder.latest(small)?.destination?.hasSuffix("/same.1.bin") == true)
         #expect(harness.recorder.latest(large)?.destination?.hasSuffix("/same.bin") == true)

@@ -75,7 +75,7 @@ struct GetCommandMetalinkTests {
         #expect(run.stderr.contains("1 of 4 pieces failed their sha-1 digest"), "\(run.stderr)")
         // The bad mirror sent the whole file; the good one only what follows the last good piece.
         #expect(server.fileRequests.requests(for: bad).count == 1)
-        let again = try server.fileRequests.requests(for: good)
+        let again = server.fileRequests.requests(for: good)
         #expect(again.count == 1 && again.first?.range == "bytes=\(Self.pieceLength)-", "\(again)")
     }
 

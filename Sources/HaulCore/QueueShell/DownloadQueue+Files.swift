@@ -55,11 +55,8 @@ extension DownloadQueue {
     /// Makes `folder` (and its parents) unless this queue made it already.
     func makeDirectory(_ folder: String) throws(DownloadFailure) {
         guard !createdDirectories.withLock({ $0.contains(folder) }) else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw DownloadFailure(
-                "cannot create directory \(folder): \(error.localizedDescription)", code: .cannotCreateDirectory)
+        if let failure = PosixFile.makeDirectories(folder) {
+            throw DownloadFailure("cannot create directory \(folder): \(failure)", code: .cannotCreateDirectory)
         }
         createdDirectories.withLock { _ = $0.insert(folder) }
     }

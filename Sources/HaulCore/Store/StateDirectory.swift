@@ -1,4 +1,5 @@
 import Foundation
+import HaulNet
 
 // MARK: - StateDirectory
 
@@ -18,12 +19,8 @@ public final class StateDirectory: Sendable {
     /// Creates `path` if missing and takes its lock; throws when another haul holds it.
     public init(path: String) throws(StoreError) {
         self.path = path
-        do {
-            try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StoreError("cannot create the state directory \(path): \(error.localizedDescription)")
+        if let failure = PosixFile.makeDirectories(path, mode: 0o700) {
+            throw StoreError("cannot create the state directory \(path): \(failure)")
         }
         let lockPath = path + "/lock"
         let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
