@@ -5,15 +5,9 @@ import Testing
 /// `PosixFile.makeDirectories`: `mkdir -p` with the system's own words when it cannot.
 @Suite("Making directories")
 struct MakeDirectoriesTests {
-    private func scratch() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("haul-dirs-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        return path
-    }
-
     @Test("missing parents are made, with the mode asked for; a directory already there is fine")
     func makesEveryLevel() throws {
-        let root = try scratch()
+        let root = try scratchDirectory("dirs")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let deep = root + "/a/b/./c"
         #expect(PosixFile.makeDirectories(deep, mode: 0o700) == nil)
@@ -26,7 +20,7 @@ struct MakeDirectoriesTests {
 
     @Test("a file in the way is named, with why: Not a directory")
     func fileInTheWay() throws {
-        let root = try scratch()
+        let root = try scratchDirectory("dirs")
         defer { try? FileManager.default.removeItem(atPath: root) }
         #expect(FileManager.default.createFile(atPath: root + "/file", contents: Data("x".utf8)))
         #expect(PosixFile.makeDirectories(root + "/file/state/haul") == root + "/file: Not a directory")

@@ -8,15 +8,9 @@ import Testing
 /// have no name until linked, and only the directories used last keep a stock.
 @Suite("Unnamed file pool")
 struct UnnamedFilePoolTests {
-    private func scratch() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("haul-pool-\(UUID())").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     @Test("one file is made at once; from the second the directory is stocked; stocked files have no name")
     func stocksFromTheSecondFile() throws {
-        let directory = try scratch()
+        let directory = try scratchDirectory("pool")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let pool = UnnamedFilePool(depth: 4, directoryLimit: 2)
         let first = pool.take(in: directory)
@@ -39,7 +33,7 @@ struct UnnamedFilePoolTests {
 
     @Test("a stock is made again once it falls below a quarter, not before")
     func refillsBelowAQuarter() throws {
-        let directory = try scratch()
+        let directory = try scratchDirectory("pool")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let pool = UnnamedFilePool(depth: 8, directoryLimit: 2)
         var taken = [pool.take(in: directory), pool.take(in: directory)]
@@ -57,7 +51,7 @@ struct UnnamedFilePoolTests {
 
     @Test("past the directory limit the one used longest ago gives its stock back")
     func directoryLimit() throws {
-        let directories = try (0..<3).map { _ in try scratch() }
+        let directories = try (0..<3).map { _ in try scratchDirectory("pool") }
         defer { for directory in directories { try? FileManager.default.removeItem(atPath: directory) } }
         let pool = UnnamedFilePool(depth: 4, directoryLimit: 2)
         for directory in directories {
