@@ -11,6 +11,8 @@ public enum PosixFile {
     /// not be made and why, in the system's words: `/srv/x: Not a directory` (Foundation's
     /// error for this says only "NSCocoaErrorDomain error 512").
     public static func makeDirectories(_ path: String, mode: mode_t = 0o777) -> String? {
+        // As mkdir(""): no directory is named.
+        guard !path.isEmpty else { return "'': \(String(cString: strerror(ENOENT)))" }
         var made = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             made += component

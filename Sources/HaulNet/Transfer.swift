@@ -111,9 +111,10 @@ final class Transfer {
     }
 
     /// True once the connection has had its ending (or was cancelled); the loop then closes it.
-    /// Kept beside `phase` (set where it becomes `.ended`, which it never leaves): the loop asks
-    /// every transfer after each command, and matching `phase` copied its payload each time.
-    private(set) var hasEnded = false
+    var hasEnded: Bool {
+        if case .ended = phase { return true }
+        return false
+    }
 
     // MARK: - Life cycle
 
@@ -193,7 +194,6 @@ final class Transfer {
         partSink?.close()
         overallLimit.leave(connection.id)
         phase = .ended
-        hasEnded = true
     }
 
     /// Takes the easy handle off the multi handle, if it is on it.

@@ -78,7 +78,7 @@ struct GetCommand: ParsableCommand {
                     reporter.handle(event)
                 }))
         let read = Result { try readEntries(of: options, continuing: continuing) }
-        let opened = Result { try opening.value() }
+        let opened = opening.outcome()
         // The queue file's failure first, as when the store was opened after it.
         let (entries, rejected) = try read.get()
         let stored = try QueueOptions.opened(opened) { reporter.report($0) }

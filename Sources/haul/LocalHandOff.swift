@@ -13,9 +13,9 @@ enum LocalHandOff {
     static func runningHaul(stateDirectory: String) -> RPCClient? {
         guard FileManager.default.fileExists(atPath: RPCServer.socketPath(in: stateDirectory)) else { return nil }
         let client = RPCClient.local(stateDirectory: stateDirectory)
-        let answered = AwaitedResult.of { () throws(RPCClient.Failure) in
+        let answered = StartedWork(async: { () throws(RPCClient.Failure) in
             try await client.call("aria2.getVersion")
-        }
+        }).outcome()
         guard case .success = answered else { return nil }
         return client
     }
@@ -34,7 +34,7 @@ enum LocalHandOff {
             entry.options.dir = dir.hasPrefix("/") ? dir : here + "/" + dir
             return RemoteQueue.addUri(entry)
         }
-        let results = AwaitedResult.of { () throws(RPCClient.Failure) in try await client.multicall(calls) }
+        let results = StartedWork(async: { () throws(RPCClient.Failure) in try await client.multicall(calls) }).outcome()
         var gids: [GID] = []
         for result in try results.get() {
             switch result {
@@ -60,7 +60,7 @@ enum LocalHandOff {
         while !pending.isEmpty {
             let keys: JSONValue = ["gid", "status", "files", "errorCode", "errorMessage", "totalLength"]
             let calls = pending.sorted().map { ("aria2.tellStatus", [JSONValue.string($0.description), keys]) }
-            let polled = AwaitedResult.of { () throws(RPCClient.Failure) in try await client.multicall(calls) }
+            let polled = StartedWork(async: { () throws(RPCClient.Failure) in try await client.multicall(calls) }).outcome()
             guard case .success(let results) = polled else {
                 report("haul: the running haul stopped answering; its queue keeps the downloads")
                 return (completed, .unfinished)

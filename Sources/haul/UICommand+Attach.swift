@@ -24,10 +24,10 @@ extension UICommand {
         if let problem = UICommand.terminalProblem { throw ValidationError(problem) }
         let (entries, _) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let inbox = EventInbox()
-        let connected = AwaitedResult.of { () throws(RPCClient.Failure) in
+        let connected = StartedWork(async: { () throws(RPCClient.Failure) in
             try await RemoteQueue.connect(
                 client, onEvent: { inbox.post($0) }, onNotice: { inbox.postNotice($0, isError: $1) })
-        }
+        }).outcome()
         let queue: RemoteQueue
         switch connected {
         case .success(let remote): queue = remote

@@ -25,5 +25,6 @@ struct MakeDirectoriesTests {
         #expect(FileManager.default.createFile(atPath: root + "/file", contents: Data("x".utf8)))
         #expect(PosixFile.makeDirectories(root + "/file/state/haul") == root + "/file: Not a directory")
         #expect(PosixFile.makeDirectories(root + "/file") == root + "/file: Not a directory")
+        #expect(PosixFile.makeDirectories("") == "'': No such file or directory", "no path at all")
     }
 }

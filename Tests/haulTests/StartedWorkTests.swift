@@ -24,7 +24,7 @@ struct StartedWorkTests {
             return released ? 42 : -1
         }
         release.signal()
-        #expect(try work.value() == 42)
+        #expect(work.value() == 42)
         #expect(sameThread.withLock { $0 } == false)
     }
 
@@ -34,7 +34,7 @@ struct StartedWorkTests {
         #expect(throws: Refused.self) { try failing.value() }
         #expect(throws: Refused.self) { try failing.value() }
         let giving = StartedWork { "store" }
-        #expect(try giving.value() == "store")
-        #expect(try giving.value() == "store")
+        #expect(giving.value() == "store")
+        #expect(giving.value() == "store")
     }
 }
