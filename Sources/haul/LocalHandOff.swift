@@ -34,7 +34,8 @@ enum LocalHandOff {
             entry.options.dir = dir.hasPrefix("/") ? dir : here + "/" + dir
             return RemoteQueue.addUri(entry)
         }
-        let results = StartedWork(async: { () throws(RPCClient.Failure) in try await client.multicall(calls) }).outcome()
+        let results = StartedWork(async: { () throws(RPCClient.Failure) in try await client.multicall(calls) })
+            .outcome()
         var gids: [GID] = []
         for result in try results.get() {
             switch result {
@@ -60,7 +61,8 @@ enum LocalHandOff {
         while !pending.isEmpty {
             let keys: JSONValue = ["gid", "status", "files", "errorCode", "errorMessage", "totalLength"]
             let calls = pending.sorted().map { ("aria2.tellStatus", [JSONValue.string($0.description), keys]) }
-            let polled = StartedWork(async: { () throws(RPCClient.Failure) in try await client.multicall(calls) }).outcome()
+            let polled = StartedWork(async: { () throws(RPCClient.Failure) in try await client.multicall(calls) })
+                .outcome()
             guard case .success(let results) = polled else {
                 report("haul: the running haul stopped answering; its queue keeps the downloads")
                 return (completed, .unfinished)
