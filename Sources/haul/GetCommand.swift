@@ -79,8 +79,9 @@ struct GetCommand: ParsableCommand {
                 }))
         let read = Result { try readEntries(of: options, continuing: continuing) }
         let opened = opening.outcome()
-        // The queue file's failure first, as when the store was opened after it.
-        let (entries, rejected) = try read.get()
+        // The queue file's failure first, as when the store was opened after it. Consumed: a
+        // result kept beside `entries` would hold a million entries (some 46 MB) to the end.
+        let (entries, rejected) = try (consume read).get()
         let stored = try QueueOptions.opened(opened) { reporter.report($0) }
         let queue = stored.queue
         let scheduler = options.startSchedule(on: queue) { reporter.report("bandwidth schedule: \($0)") }
