@@ -9,12 +9,6 @@ import Testing
 /// stored queue continuing what an earlier run left.
 @Suite("Store")
 struct StoreTests {
-    private func scratch() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-store-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
     private func sample(_ uri: String = "https://user:secret@example.com/a.iso") throws -> Download {
         var options = DownloadOptions()
         try options.set("out", "a.iso")
@@ -34,7 +28,7 @@ struct StoreTests {
 
     @Test("a download written and read back is the same, in queue order")
     func roundTrip() throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("haul.sqlite").path
         let first = try sample()
@@ -53,7 +47,7 @@ struct StoreTests {
 
     @Test("a new store is made in write-ahead-log mode with 16 KiB pages (the file's header says so)")
     func newStoreHeader() throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("haul.sqlite").path
         try DownloadStore(path: path).write(.init(upserts: [try sample()]))
@@ -66,7 +60,7 @@ struct StoreTests {
 
     @Test("the checkpointer writes progress alone as ranges and length, and a later copy of the record wins")
     func progressCheckpoint() throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try DownloadStore(path: directory.appendingPathComponent("haul.sqlite").path)
         let checkpointer = Checkpointer(store: store, interval: 60) { Issue.record("\($0)") }
@@ -90,7 +84,7 @@ struct StoreTests {
 
     @Test("a long run of added downloads is written at once, not at the next checkpoint; later changes still are")
     func longAddWrittenAtOnce() async throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try DownloadStore(path: directory.appendingPathComponent("haul.sqlite").path)
         let checkpointer = Checkpointer(store: store, interval: 60) { Issue.record("\($0)") }
@@ -116,7 +110,7 @@ struct StoreTests {
 
     @Test("a queue file is queued in pieces, the store catching up every few: all stored, in order")
     func queuedInPieces() throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = DownloadQueue.Configuration()
         configuration.directory = directory.path
@@ -136,7 +130,7 @@ struct StoreTests {
 
     @Test("the store file is mode 0600 in a 0700 directory, because it keeps passwords")
     func permissions() throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let state = try StateDirectory(path: directory.appendingPathComponent("state").path)
         let store = try DownloadStore(path: state.databasePath)
@@ -152,7 +146,7 @@ struct StoreTests {
 
     @Test("a finished or failed download goes into the history once, without its password")
     func history() throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try DownloadStore(path: directory.appendingPathComponent("haul.sqlite").path)
         var download = try sample()
@@ -167,64 +161,9 @@ struct StoreTests {
         #expect(history.first?.bytes == 10_000 && history.first?.state == .complete)
     }
 
-    @Test("a store made before history rows were keyed by rowid keeps them, their ids and order, and adds to them")
-    func historyMigration() throws {
-        let directory = try scratch()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("haul.sqlite").path
-        // A store as the first schema left it (its history keyed with AUTOINCREMENT), with three
-        // finished downloads and a row edited by hand in each table (its gid unreadable: left
-        // out of the history, given a new gid in the queue, never a crash).
-        let old = try DatabaseQueue(path: path)
-        try DownloadStore.migrator.migrate(old, upTo: "v1: downloads and history")
-        try old.write { db in
-            try db.execute(
-                sql: """
-                    DROP TABLE history;
-                    CREATE TABLE history (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT, download_id TEXT NOT NULL, uri TEXT NOT NULL,
-                        destination TEXT, bytes INTEGER NOT NULL, state TEXT NOT NULL, error TEXT,
-                        finished_at REAL NOT NULL);
-                    """)
-            for number in 1...3 {
-                try db.execute(
-                    sql: """
-                        INSERT INTO history (download_id, uri, destination, bytes, state, error, finished_at)
-                        VALUES (?, ?, NULL, 1, 'complete', NULL, ?)
-                        """,
-                    arguments: [
-                        number == 2 ? "edited" : "000000000000000\(number)", "http://x/\(number)", Double(number),
-                    ])
-            }
-            try db.execute(
-                sql: """
-                    INSERT INTO download VALUES ('edited', 0, 'http://x/d', '', 'paused', NULL, NULL, -1, '', NULL,
-                                                 0, NULL, 0)
-                    """)
-        }
-        try old.close()
-        let store = try DownloadStore(path: path)
-        let loaded = try store.load()
-        #expect(loaded.downloads.map(\.uris) == [["http://x/d"]])
-        #expect(loaded.problems.contains { $0.contains("without a readable gid") }, "\(loaded.problems)")
-        var download = try sample()
-        download.state = .complete
-        try store.write(.init(upserts: [download]))
-        let history = try store.history()
-        #expect(history.map(\.uri) == ["https://user:***@example.com/a.iso", "http://x/3", "http://x/1"])
-        let schema = try DatabaseQueue(path: path).read { db in
-            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'history'")
-        }
-        #expect(schema?.contains("AUTOINCREMENT") == false, "\(schema ?? "")")
-        let ids = try DatabaseQueue(path: path).read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM history ORDER BY id")
-        }
-        #expect(ids == [1, 2, 3, 4])
-    }
-
     @Test("a download added, finished and taken off in one batch leaves its history and no row")
     func endedWithinOneBatch() throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try DownloadStore(path: directory.appendingPathComponent("haul.sqlite").path)
         let kept = try sample()
@@ -242,7 +181,7 @@ struct StoreTests {
 
     @Test("one haul at a time holds a state directory; the second is told who and what to do")
     func lock() throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("state").path
         var first: StateDirectory? = try StateDirectory(path: path)
@@ -256,7 +195,7 @@ struct StoreTests {
 
     @Test("a store that is not a database is refused with its path")
     func corrupt() throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("haul.sqlite").path
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
@@ -277,7 +216,7 @@ struct StoreTests {
 
     @Test("a download renamed after its last checkpoint is complete; one whose files are gone starts over")
     func reconcile() throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var download = try sample()
         download.destination = directory.appendingPathComponent("a.iso").path
@@ -295,7 +234,7 @@ struct StoreTests {
 
     @Test("a file named just before a kill is this download's by its mark; one marked by another is not")
     func reconcileByMark() throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var unnamed = Download(id: "00000000000000a1", uris: ["http://example.com/a.bin"])
         unnamed.directory = directory.path
@@ -317,7 +256,7 @@ struct StoreTests {
 
     @Test("a stored queue continues an interrupted download, keeps order and moves, and adds the rest")
     func continueAndMove() async throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let statePath = directory.appendingPathComponent("state").path
         var configuration = DownloadQueue.Configuration()
@@ -383,7 +322,7 @@ struct StoreTests {
 
     @Test("a session's entry continues the stored download of the gid it names; another gid is a new download")
     func sessionGIDsContinue() async throws {
-        let directory = try scratch()
+        let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let statePath = directory.appendingPathComponent("state").path
         var configuration = DownloadQueue.Configuration()

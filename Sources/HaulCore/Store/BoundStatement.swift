@@ -42,8 +42,11 @@ struct BoundStatement {
 
     mutating func bind(_ number: Int) { bind(Int64(number)) }
 
-    /// Binds a gid as the store keeps it: its 16 hex digits.
+    /// Binds a gid as the history keeps it: its 16 hex digits.
     mutating func bind(_ id: GID) { bind(id.description) }
+
+    /// Binds a gid as the download table keys it (`GID.storedKey`).
+    mutating func bind(key id: GID) { bind(id.storedKey) }
 
     mutating func bind(_ number: Double) {
         sqlite3_bind_double(statement.sqliteStatement, index, number)

@@ -104,70 +104,6 @@ public final class DownloadStore: Sendable {
         return true
     }
 
-    // MARK: - Schema
-
-    /// Every schema version, oldest first; a store from any earlier haul is brought up to date.
-    /// The schema has no foreign keys, so a migration runs without GRDB's default deferred
-    /// check of them (turning them off, `foreign_key_check`, turning them on again).
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: downloads and history", foreignKeyChecks: .immediate) { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE download (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        position INTEGER NOT NULL,
-                        uris TEXT NOT NULL,
-                        options TEXT NOT NULL,
-                        state TEXT NOT NULL,
-                        directory TEXT,
-                        destination TEXT,
-                        total_bytes INTEGER NOT NULL,
-                        completed TEXT NOT NULL,
-                        validator TEXT,
-                        attempts INTEGER NOT NULL,
-                        last_error TEXT,
-                        updated_at REAL NOT NULL
-                    );
-                    CREATE INDEX download_position ON download(position);
-                    """)
-            try db.execute(sql: historyTable(named: "history"))
-        }
-        // Stores made before it keyed history rows with AUTOINCREMENT. The rows are never
-        // deleted, so their ids never come back anyway, and it cost a write to sqlite_sequence
-        // with every row (about 4,300 instructions of 28,000 a row in SQLite). Such a table is
-        // made again, each row keeping its id and order; a newer store has nothing to change.
-        migrator.registerMigration("v2: history keyed by rowid", foreignKeyChecks: .immediate) { db in
-            let made = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'history'") ?? ""
-            guard made.contains("AUTOINCREMENT") else { return }
-            try db.execute(sql: historyTable(named: "history_v2"))
-            try db.execute(
-                sql: """
-                    INSERT INTO history_v2 SELECT id, download_id, uri, destination, bytes, state, error, finished_at
-                        FROM history;
-                    DROP TABLE history;
-                    ALTER TABLE history_v2 RENAME TO history;
-                    """)
-        }
-        return migrator
-    }
-
-    /// The history table's definition, made as `name`.
-    private static func historyTable(named name: String) -> String {
-        """
-        CREATE TABLE \(name) (
-            id INTEGER PRIMARY KEY,
-            download_id TEXT NOT NULL,
-            uri TEXT NOT NULL,
-            destination TEXT,
-            bytes INTEGER NOT NULL,
-            state TEXT NOT NULL,
-            error TEXT,
-            finished_at REAL NOT NULL
-        )
-        """
-    }
-
     // MARK: - Reading
 
     /// Every stored download in queue order.
@@ -180,7 +116,7 @@ public final class DownloadStore: Sendable {
                     db,
                     sql: """
                         SELECT id, uris, options, state, directory, destination, total_bytes, completed, validator,
-                               attempts, last_error FROM download ORDER BY position, rowid
+                               attempts, last_error FROM download ORDER BY position, id
                         """)
                 while let row = try rows.next() {
                     var download = DownloadStore.download(from: row, problems: &contents.problems)
@@ -245,7 +181,7 @@ public final class DownloadStore: Sendable {
 
     private static func download(from row: Row, problems: inout [String]) -> Download {
         // Read as a raw value: GRDB traps on a value that does not convert, even as an optional.
-        let stored = GID.fromDatabaseValue(row[0])
+        let stored = GID(storedKey: row[0])
         let id = stored ?? .next()
         if stored == nil { problems.append("a download stored without a readable gid was given \(id)") }
         var options = DownloadOptions()
@@ -306,7 +242,7 @@ public final class DownloadStore: Sendable {
                     sql: """
                         INSERT OR FAIL INTO history (download_id, uri, destination, bytes, state, error, finished_at)
                         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
-                        WHERE NOT EXISTS (SELECT 1 FROM download WHERE id = ?1 AND state = ?5)
+                        WHERE NOT EXISTS (SELECT 1 FROM download WHERE id = ?8 AND state = ?5)
                         """)
                 // Interned options (see DownloadOptions.Interner) are turned into text once.
                 var lastOptions: (options: DownloadOptions, text: String)?
@@ -323,6 +259,7 @@ public final class DownloadStore: Sendable {
                         history.bind(download.state.rawValue)
                         history.bind(download.lastError)
                         history.bind(now)
+                        history.bind(key: download.id)
                         try history.run()
                     }
                     if !removed.isEmpty, removed.contains(download.id) { continue }
@@ -338,7 +275,7 @@ public final class DownloadStore: Sendable {
                     // file's million paused entries are mostly one URI and no ranges.
                     let uris = download.uris.joined(separator: "\n")
                     let completed = download.completed.isEmpty ? "" : download.completed.description
-                    upsert.bind(download.id)
+                    upsert.bind(key: download.id)
                     upsert.bind(next)
                     upsert.bind(uris)
                     upsert.bind(options)
@@ -360,19 +297,19 @@ public final class DownloadStore: Sendable {
                     advance.bind(progress.completed.description)
                     advance.bind(progress.totalBytes)
                     advance.bind(now)
-                    advance.bind(id)
+                    advance.bind(key: id)
                     try advance.run()
                 }
                 var delete = try BoundStatement(db, sql: "DELETE FROM download WHERE id = ?")
                 for id in batch.removals {
-                    delete.bind(id)
+                    delete.bind(key: id)
                     try delete.run()
                 }
                 if let order = batch.order {
                     var place = try BoundStatement(db, sql: "UPDATE download SET position = ? WHERE id = ?")
                     for (index, id) in order.enumerated() {
                         place.bind(index)
-                        place.bind(id)
+                        place.bind(key: id)
                         try place.run()
                     }
                 }
