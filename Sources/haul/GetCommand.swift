@@ -117,8 +117,7 @@ struct GetCommand: ParsableCommand {
         let ended = withExtendedLifetime(interruptHandlers) { reporter.waitUntilDone(count: running) }
         hooks?.waitForRunning()
         // Finished downloads leave the stored queue; the store's history keeps them.
-        queue.remove(queue.ids(in: [.complete]))
-        stored.flush()
+        stored.finish()
         let cookiesKept = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
 
         if let saveSession = options.basic.saveSession {

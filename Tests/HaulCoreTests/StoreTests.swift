@@ -179,6 +179,27 @@ struct StoreTests {
         #expect(history.map(\.downloadID) == [finished.id] && history.first?.state == .complete)
     }
 
+    @Test("a run's end takes its complete downloads off the stored queue, their history kept; the others stay")
+    func finishLeavesComplete() async throws {
+        let directory = try storeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = DownloadQueue.Configuration()
+        configuration.directory = directory.path
+        let server = try FaultServer.shared()
+        let saved = QueueEntry(uris: [server.url("/file/3000?key=\(UUID())").absoluteString])
+        let paused = QueueEntry(
+            uris: [server.url("/file/4000?key=\(UUID())").absoluteString], options: pausedOptions())
+        let recorder = EventRecorder()
+        let stored = try StoredQueue(
+            stateDirectory: directory.appendingPathComponent("state").path, configuration: configuration,
+            onStoreError: { Issue.record("\($0)") }, onEvent: { recorder.record($0) })
+        let ids = stored.continueOrAdd([saved, paused]).ids
+        #expect(await recorder.wait(for: [ids[0]]))
+        stored.finish()
+        #expect(try stored.store.load().downloads.map(\.id) == [ids[1]])
+        #expect(try stored.store.history().map(\.downloadID) == [ids[0]])
+    }
+
     @Test("one haul at a time holds a state directory; the second is told who and what to do")
     func lock() throws {
         let directory = try storeScratchDirectory()

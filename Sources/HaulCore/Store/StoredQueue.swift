@@ -53,6 +53,17 @@ public final class StoredQueue: Sendable {
         checkpointer.flush()
     }
 
+    /// Ends a run that stops here (`haul get`): the complete downloads leave the stored queue,
+    /// the store's history keeping them, and every change is written before it returns. The
+    /// queue itself still holds them, so it is not to be run after: taking a thousand finished
+    /// downloads off it (their slots, their activity, a table rebuilt) cost a run of small files
+    /// more than the store's write of them. Not to be called on the queue's `callbackQueue`.
+    public func finish() {
+        queue.callbackQueue.sync {}
+        for id in queue.ids(in: [.complete]) { checkpointer.record(.removed(id: id)) }
+        checkpointer.flush()
+    }
+
     // MARK: - Continuing
 
     /// What `continueOrAdd` did with its entries.
