@@ -73,7 +73,11 @@ public struct RetryPolicy: Sendable {
     /// Seconds from a Retry-After value: delta-seconds, or an HTTP-date (IMF-fixdate).
     public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed), seconds >= 0 { return seconds }
+        // Seconds are digits only (RFC 9110, 10.2.3): "Inf", "1e3" or "0x10", which Double reads,
+        // are not; a number too long for a Double is the longest wait there is.
+        if !trimmed.isEmpty, trimmed.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+            return min(Double(trimmed) ?? .greatestFiniteMagnitude, .greatestFiniteMagnitude)
+        }
         guard let date = HTTPDate.parse(trimmed) else { return nil }
         return max(0, date.timeIntervalSince(now))
     }

@@ -119,6 +119,13 @@ struct DownloadQueueTests {
         let date = formatter.string(from: now.addingTimeInterval(120))
         let seconds = try #require(RetryPolicy.parseRetryAfter(date, now: now))
         #expect(abs(seconds - 120) <= 1)
+        // Seconds are digits only; what else Double would read is no wait at all (the fuzzer's
+        // "Inf" once came back as an endless one).
+        for text in ["Inf", "infinity", "1e3", "0x10", "+5", "5.5", "-1", "nan", ""] {
+            #expect(RetryPolicy.parseRetryAfter(text, now: now) == nil, "\(text)")
+        }
+        #expect(RetryPolicy.parseRetryAfter(" 0120 ", now: now) == 120)
+        #expect(RetryPolicy.parseRetryAfter(String(repeating: "9", count: 400), now: now)?.isFinite == true)
     }
 
     @Test("404 is not retried; 500 is, up to max-tries, with growing waits")
