@@ -48,22 +48,22 @@ enum ConditionalGet {
         return headers
     }
 
-    /// Keeps the response's ETag with the saved file (best effort: some file systems have no
-    /// user attributes).
-    static func rememberEntityTag(of response: ResponseSummary?, of path: String) {
-        guard let tag = entityTag(of: response) else { return }
+    /// Keeps the response's ETag `tag` with the saved file (best effort: some file systems have
+    /// no user attributes).
+    static func rememberEntityTag(_ tag: String?, of path: String) {
+        guard let tag = keptEntityTag(tag) else { return }
         ExtendedAttribute.set(entityTagAttribute, to: tag, on: path)
     }
 
-    /// `rememberEntityTag(of:of:)` for a file still open as `descriptor` (not yet named).
-    static func rememberEntityTag(of response: ResponseSummary?, ofDescriptor descriptor: Int32) {
-        guard let tag = entityTag(of: response) else { return }
+    /// `rememberEntityTag(_:of:)` for a file still open as `descriptor` (not yet named).
+    static func rememberEntityTag(_ tag: String?, ofDescriptor descriptor: Int32) {
+        guard let tag = keptEntityTag(tag) else { return }
         ExtendedAttribute.set(entityTagAttribute, to: tag, onDescriptor: descriptor)
     }
 
-    /// The response's ETag, when it has one on one line.
-    private static func entityTag(of response: ResponseSummary?) -> String? {
-        guard let tag = response?.header("ETag"), !tag.contains(where: \.isNewline) else { return nil }
+    /// An ETag as it is kept: one on one line.
+    private static func keptEntityTag(_ tag: String?) -> String? {
+        guard let tag, !tag.contains(where: \.isNewline) else { return nil }
         return tag
     }
 

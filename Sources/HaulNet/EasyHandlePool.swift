@@ -4,10 +4,11 @@ import CCurl
 
 /// libcurl easy handles kept for the next transfer rather than freed: making one and freeing
 /// it cost some 13,000 instructions a transfer, more than the rest of a small file's start.
-/// A handle taken from the pool is reset by `Transfer.configure` before each hop, as a
-/// redirect's is: `curl_easy_reset` clears every option, the error buffer and the login state,
-/// and keeps only what the engine shares between transfers anyway (connections, DNS and TLS
-/// sessions through the share handles, which a kept handle is taken off).
+/// A handle is reset as it is given back, so a transfer's first hop takes it as it is, and
+/// `Transfer.configure` resets it only before a later hop (a redirect, a login):
+/// `curl_easy_reset` clears every option, the error buffer and the login state, and keeps only
+/// what the engine shares between transfers anyway (connections, DNS and TLS sessions through
+/// the share handles, which a kept handle is taken off).
 ///
 /// **Threading:** the engine thread only.
 final class EasyHandlePool {

@@ -15,7 +15,8 @@ extension Transfer {
         }
         let settings = try EasySettings(request)
         hopIsHTTP = request.url.isHTTP
-        curl_easy_reset(easy)
+        if handleCarriedHop { curl_easy_reset(easy) }
+        handleCarriedHop = true
         freeHeaderList()
         errorBuffer.initialize(to: 0)
         var options = EasyOptions(easy: easy)

@@ -50,7 +50,8 @@ extension QueueCore {
                     id,
                     UnnamedWrite(
                         download: download, directory: directory, name: name,
-                        spillAfter: request.spillAfter, response: state.activity[downloadID]?.response)))
+                        spillAfter: request.spillAfter,
+                        validators: UnnamedWrite.Validators(state.activity[downloadID]?.response))))
         }
         // Mirrors and a digest the server names (RFC 6249) serve the split and the check.
         MetalinkHTTP.adopt(request.response, into: &download)

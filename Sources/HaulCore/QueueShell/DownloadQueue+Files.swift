@@ -141,7 +141,7 @@ extension DownloadQueue {
         if options.remoteTime == true {
             ConditionalGet.applyRemoteTime(response?.header("Last-Modified"), to: named)
         }
-        if options.conditionalGet == true { ConditionalGet.rememberEntityTag(of: response, of: named) }
+        if options.conditionalGet == true { ConditionalGet.rememberEntityTag(response?.header("ETag"), of: named) }
         if options.continueExisting == true {
             // aria2's progress record of the file this download continued: it is whole now.
             unlink(destination + Aria2ControlFile.suffix)

@@ -44,9 +44,9 @@ extension DownloadQueue {
         return UnnamedPresumer(limit: presumption.limit) { [self] response in
             let (folder, name) = FileNaming.folderAndName(
                 of: FileNaming.path(for: options.out ?? FileNaming.name(for: response), in: directory))
-            let summary = ResponseSummary(response, redirectChain: [], everyHeader: false)
             let write = UnnamedWrite(
-                download: download, directory: folder, name: name, spillAfter: nil, response: summary)
+                download: download, directory: folder, name: name, spillAfter: nil,
+                validators: UnnamedWrite.Validators(response))
             return unnamedFile(id, write, naming)
         }
     }
@@ -94,15 +94,17 @@ extension DownloadQueue {
     /// grows past the limit. The namers run on the engine thread.
     func unnamedFile(_ id: ConnectionID, _ write: UnnamedWrite, _ naming: UnnamedNaming) -> UnnamedFile {
         let download = write.download
-        let (directory, name, response) = (write.directory, write.name, write.response)
-        let lastModified = response?.header("Last-Modified")
+        let (directory, name, validators) = (write.directory, write.name, write.validators)
+        let lastModified = validators.lastModified
         let served = lastModified.flatMap(HTTPDate.parse)
         let partNames = partFileNames
         return UnnamedFile(
             directory: directory, spillAfter: write.spillAfter,
             name: { descriptor throws(ConnectionError) in
                 if naming.remoteTime { ConditionalGet.applyRemoteTime(lastModified, toDescriptor: descriptor) }
-                if naming.conditionalGet { ConditionalGet.rememberEntityTag(of: response, ofDescriptor: descriptor) }
+                if naming.conditionalGet {
+                    ConditionalGet.rememberEntityTag(validators.entityTag, ofDescriptor: descriptor)
+                }
                 SavedFileMark.mark(
                     descriptor: descriptor, uri: naming.shownURI, gid: download.id, lastModified: served)
                 do throws(OptionError) {
