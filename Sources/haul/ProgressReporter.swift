@@ -58,13 +58,23 @@ final class ProgressReporter: Sendable {
 
     private let verbosity: Verbosity
     private var quiet: Bool { verbosity.quiet }
+    /// Whether running downloads are followed (for the status line, a saved file's line, the
+    /// responses `--verbose` prints): with `-q` alone nothing of them is shown, and a run of a
+    /// thousand small files would keep each one's copy and progress for nothing.
+    private var followsRunning: Bool { !verbosity.quiet || verbosity.verbose }
     private let isTerminal = isatty(STDERR_FILENO) == 1
     private let start = ContinuousClock.now
     private let state = Mutex(State())
     private let endings = DispatchSemaphore(value: 0)
+    /// Where the lines go: standard error.
+    private let write: @Sendable (String) -> Void
 
-    init(_ verbosity: Verbosity) {
+    init(
+        _ verbosity: Verbosity,
+        writingTo write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
         self.verbosity = verbosity
+        self.write = write
     }
 
     /// aria2's code for the last download that failed, or nil when none did.
@@ -81,10 +91,13 @@ final class ProgressReporter: Sendable {
         case .stateChanged(let download, let from):
             changed(download, from: from)
         case .updated(let download):
+            guard followsRunning else { return }
             state.withLock { $0.active[download.id]?.download = download }
         case .progress(let id, let progress):
+            guard followsRunning else { return }
             state.withLock { $0.active[id]?.follow(progress) }
         case .activity(let id, let change):
+            guard followsRunning else { return }
             followed(id, change)
         case .moved, .removed:
             break
@@ -94,6 +107,7 @@ final class ProgressReporter: Sendable {
     /// A download's state changed: saved, failed, or tried again.
     private func changed(_ download: Download, from: Download.State) {
         let followed = state.withLock { state -> Followed? in
+            guard followsRunning else { return nil }
             if download.state == .active {
                 state.active[download.id, default: Followed(download: download)].download = download
                 return nil
@@ -225,7 +239,7 @@ final class ProgressReporter: Sendable {
                 width: isTerminal ? terminalWidth - 1 : Int.max)
         }
         guard let line else { return }
-        FileHandle.standardError.write(Data((isTerminal ? "\r\u{1B}[K" + line : line + "\n").utf8))
+        write(isTerminal ? "\r\u{1B}[K" + line : line + "\n")
     }
 
     /// The terminal's width in columns (80 when it cannot be asked).
@@ -280,7 +294,7 @@ final class ProgressReporter: Sendable {
         state.withLock { state in
             let clear = state.lineShown ? "\r\u{1B}[K" : ""
             state.lineShown = false
-            FileHandle.standardError.write(Data((clear + line + "\n").utf8))
+            write(clear + line + "\n")
         }
     }
 }
