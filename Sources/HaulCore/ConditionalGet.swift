@@ -15,6 +15,25 @@ enum ConditionalGet {
     /// it on every file costs 4 KiB of disk and a block allocation each.
     static let entityTagAttribute = "user.haul.etag"
 
+    /// What a response says that is kept with the file it saved: its Last-Modified (the file's
+    /// time with `remote-time`, and the mark's) and its ETag (for the next conditional get).
+    /// Read from the engine's own response where a file with no name is answered on the engine
+    /// thread: two headers rather than a whole `ResponseSummary`.
+    struct Validators: Sendable {
+        var lastModified: String?
+        var entityTag: String?
+
+        init(_ response: Response) {
+            lastModified = response.headers["Last-Modified"]
+            entityTag = response.headers["ETag"]
+        }
+
+        init(_ summary: ResponseSummary?) {
+            lastModified = summary?.header("Last-Modified")
+            entityTag = summary?.header("ETag")
+        }
+    }
+
     /// Where a download looks for the file it would be saved as: its `out`, its URL, its
     /// directory.
     struct Lookup: Sendable {

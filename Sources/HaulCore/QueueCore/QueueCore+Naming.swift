@@ -51,7 +51,7 @@ extension QueueCore {
                     UnnamedWrite(
                         download: download, directory: directory, name: name,
                         spillAfter: request.spillAfter,
-                        validators: UnnamedWrite.Validators(state.activity[downloadID]?.response))))
+                        validators: ConditionalGet.Validators(state.activity[downloadID]?.response))))
         }
         // Mirrors and a digest the server names (RFC 6249) serve the split and the check.
         MetalinkHTTP.adopt(request.response, into: &download)

@@ -118,23 +118,5 @@ struct UnnamedWrite: Sendable {
     let name: String
     let spillAfter: Int64?
     /// What the response says that is kept with the file.
-    let validators: Validators
-
-    /// The response's Last-Modified (the file's time with `--remote-time`, and the mark's) and
-    /// ETag (kept for a conditional get): read from the engine's response as it is answered, two
-    /// headers rather than a whole `ResponseSummary` on the engine thread.
-    struct Validators: Sendable {
-        var lastModified: String?
-        var entityTag: String?
-
-        init(_ response: Response) {
-            lastModified = response.headers["Last-Modified"]
-            entityTag = response.headers["ETag"]
-        }
-
-        init(_ summary: ResponseSummary?) {
-            lastModified = summary?.header("Last-Modified")
-            entityTag = summary?.header("ETag")
-        }
-    }
+    let validators: ConditionalGet.Validators
 }

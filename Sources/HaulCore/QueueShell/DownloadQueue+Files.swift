@@ -138,17 +138,16 @@ extension DownloadQueue {
         }
         partFileNames.release(destination)
         partFileNames.saved(named)
-        if options.remoteTime == true {
-            ConditionalGet.applyRemoteTime(response?.header("Last-Modified"), to: named)
-        }
-        if options.conditionalGet == true { ConditionalGet.rememberEntityTag(response?.header("ETag"), of: named) }
+        let validators = ConditionalGet.Validators(response)
+        if options.remoteTime == true { ConditionalGet.applyRemoteTime(validators.lastModified, to: named) }
+        if options.conditionalGet == true { ConditionalGet.rememberEntityTag(validators.entityTag, of: named) }
         if options.continueExisting == true {
             // aria2's progress record of the file this download continued: it is whole now.
             unlink(destination + Aria2ControlFile.suffix)
         }
         SavedFileMark.mark(
             named, uri: download.displayURI, gid: download.id,
-            lastModified: response?.header("Last-Modified").flatMap(HTTPDate.parse))
+            lastModified: validators.lastModified.flatMap(HTTPDate.parse))
         return .success(named)
     }
 }

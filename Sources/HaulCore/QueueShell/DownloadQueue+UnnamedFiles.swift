@@ -46,7 +46,7 @@ extension DownloadQueue {
                 of: FileNaming.path(for: options.out ?? FileNaming.name(for: response), in: directory))
             let write = UnnamedWrite(
                 download: download, directory: folder, name: name, spillAfter: nil,
-                validators: UnnamedWrite.Validators(response))
+                validators: ConditionalGet.Validators(response))
             return unnamedFile(id, write, naming)
         }
     }

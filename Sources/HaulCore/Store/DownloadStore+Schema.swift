@@ -12,6 +12,7 @@ extension DownloadStore {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: downloads and history", foreignKeyChecks: .immediate) { db in
             try db.execute(sql: downloadTable(named: "download"))
+            try db.execute(sql: positionIndex)
             try db.execute(sql: historyTable(named: "history"))
         }
         // Stores made before it keyed history rows with AUTOINCREMENT. The rows are never
@@ -65,10 +66,9 @@ extension DownloadStore {
         try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [name]) ?? ""
     }
 
-    /// The download table's definition, made as `name` (with its index of positions when it is
-    /// the table itself). A download is keyed by its gid's 64 bits (`GID.storedKey`): the
-    /// table's own rowid, so no second index is kept beside it, and the sequential gids of a
-    /// queue file are added at its end.
+    /// The download table's definition, made as `name`. A download is keyed by its gid's 64
+    /// bits (`GID.storedKey`): the table's own rowid, so no second index is kept beside it, and
+    /// the sequential gids of a queue file are added at its end.
     private static func downloadTable(named name: String) -> String {
         """
         CREATE TABLE \(name) (
@@ -85,8 +85,8 @@ extension DownloadStore {
             attempts INTEGER NOT NULL,
             last_error TEXT,
             updated_at REAL NOT NULL
-        );
-        """ + (name == "download" ? positionIndex : "")
+        )
+        """
     }
 
     /// The index the stored queue order is read back by.
