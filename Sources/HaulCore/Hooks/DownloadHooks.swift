@@ -16,9 +16,10 @@ public struct DownloadHooks: Sendable, Equatable {
         case error = "on-download-error"
     }
 
-    /// One run of a hook: which, and its program and arguments.
+    /// One run of a hook: which, for which download, and its program and arguments.
     public struct Invocation: Sendable, Equatable {
         public let moment: Moment
+        public let download: GID
         public let arguments: [String]
     }
 
@@ -59,7 +60,9 @@ public struct DownloadHooks: Sendable, Equatable {
     /// The run of the hook for `moment` about `download`, if one is set.
     public func invocation(_ moment: Moment, for download: Download) -> Invocation? {
         guard let words = commands[moment] else { return nil }
-        return Invocation(moment: moment, arguments: words + [download.id.description, "1", path(of: download)])
+        return Invocation(
+            moment: moment, download: download.id,
+            arguments: words + [download.id.description, "1", path(of: download)])
     }
 
     /// The file's path as aria2 gives it: where it is saved, else where it will be (`out`, else

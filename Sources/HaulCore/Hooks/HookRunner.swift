@@ -11,28 +11,48 @@ import Synchronization
 /// long is reported through `report`, with its last line of stderr; the download is not
 /// affected.
 ///
+/// A download's hooks run one after another in the order of its events, so a complete or error
+/// hook never starts before that download's start hook has ended (a small file can complete
+/// while its start hook is still running); different downloads' hooks run side by side.
+///
 /// **Threading:** `handle` may be called from any thread (the queue's callback queue) and
-/// returns at once; each hook is watched on its own thread; `report` runs on that thread.
+/// returns at once; each download with hooks to run has a thread of its own while it has any;
+/// `report` runs on that thread.
 public final class HookRunner: Sendable {
-    private let plan: Mutex<HookPlan>
+    private struct State {
+        var plan: HookPlan
+        /// Hooks waiting for an earlier hook of the same download to end, by download. A
+        /// download is a key exactly while its thread runs.
+        var waiting: [GID: [DownloadHooks.Invocation]] = [:]
+    }
+
+    private let state: Mutex<State>
     private let report: @Sendable (String) -> Void
     private let running = DispatchGroup()
 
     public init(hooks: DownloadHooks, report: @escaping @Sendable (String) -> Void) {
-        plan = Mutex(HookPlan(hooks: hooks))
+        state = Mutex(State(plan: HookPlan(hooks: hooks)))
         self.report = report
     }
 
-    /// Starts the hooks `event` calls for.
+    /// Starts the hooks `event` calls for, after any of the same download's still running.
     public func handle(_ event: DownloadEvent) {
-        let (invocations, timeLimit) = plan.withLock { ($0.invocations(for: event), $0.hooks.timeLimit) }
-        guard !invocations.isEmpty else { return }
-        for invocation in invocations {
+        let (fresh, timeLimit) = state.withLock { state in
+            var fresh: [DownloadHooks.Invocation] = []
+            for invocation in state.plan.invocations(for: event) {
+                if state.waiting[invocation.download] != nil {
+                    state.waiting[invocation.download]?.append(invocation)
+                } else {
+                    state.waiting[invocation.download] = []
+                    fresh.append(invocation)
+                }
+            }
+            return (fresh, state.plan.hooks.timeLimit)
+        }
+        for invocation in fresh {
             running.enter()
             Thread.detachNewThread { [self] in
-                if let problem = HookProcess.run(invocation.arguments, timeLimit: timeLimit) {
-                    report("--\(invocation.moment.rawValue) '\(Self.shown(invocation.arguments))' \(problem)")
-                }
+                runLane(from: invocation, timeLimit: timeLimit)
                 running.leave()
             }
         }
@@ -42,6 +62,24 @@ public final class HookRunner: Sendable {
     /// a run that ends does not leave them behind.
     public func waitForRunning() {
         running.wait()
+    }
+
+    /// Runs `first`, then each hook of its download that came meanwhile, until none is waiting.
+    private func runLane(from first: DownloadHooks.Invocation, timeLimit: Double) {
+        var next: DownloadHooks.Invocation? = first
+        while let invocation = next {
+            if let problem = HookProcess.run(invocation.arguments, timeLimit: timeLimit) {
+                report("--\(invocation.moment.rawValue) '\(Self.shown(invocation.arguments))' \(problem)")
+            }
+            next = state.withLock { state in
+                guard let queued = state.waiting[invocation.download], !queued.isEmpty else {
+                    state.waiting[invocation.download] = nil
+                    return nil
+                }
+                state.waiting[invocation.download] = Array(queued.dropFirst())
+                return queued.first
+            }
+        }
     }
 
     /// The program and the hook's arguments as a report shows them.
