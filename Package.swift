@@ -26,6 +26,7 @@ let package = Package(
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CFiles"),
         .target(name: "CMalloc"),
+        .target(name: "CXML"),
         .systemLibrary(name: "COpenSSL"),
         .target(
             name: "CNcurses",
@@ -38,7 +39,7 @@ let package = Package(
         .target(
             name: "HaulCore",
             dependencies: [
-                "HaulNet", "CZlib", "CFiles", "COpenSSL", .product(name: "GRDB", package: "GRDB.swift"),
+                "HaulNet", "CZlib", "CFiles", "COpenSSL", "CXML", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

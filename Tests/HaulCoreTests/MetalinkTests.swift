@@ -84,6 +84,12 @@ struct MetalinkTests {
             ("<?x?><metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"/>", "may not hold processing instructions"),
             ("<html><body>not found</body></html>", "is not a Metalink"),
             ("{\"json\": true}", "not a Metalink document"),
+            ("", "bad.meta4: not a Metalink document (it is empty)"),
+            (
+                "<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\">\n<file name=\"a\">\n</fil>",
+                "bad.meta4:3: not a Metalink document (Opening and ending tag mismatch"
+            ),
+            ("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\">&b;</metalink>", "Entity 'b' not defined"),
             ("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"></metalink>", "names no file"),
         ])
     func refused(text: String, message: String) {
@@ -94,7 +100,7 @@ struct MetalinkTests {
         }
     }
 
-    @Test("a document that is not UTF-8 is refused before it is parsed: XMLParser traps on such a name")
+    @Test("a document that is not UTF-8 is refused before it is parsed")
     func notUTF8() {
         // Found by the fuzzer: an element named by bytes that are not UTF-8.
         var data = Data("<metalink xmlns=\"urn:ietf:params:xml:ns:metalink\"><file name=\"a\"><".utf8)

@@ -24,10 +24,9 @@ for target in "${targets[@]}"; do
     corpus=.build-fuzz/corpus/$target
     mkdir -p "$corpus"
     log=.build-fuzz/$target.log
-    # TOMLKit's C glue leaks the strings it hands over, and FoundationXML the error it makes of a
-    # libxml2 error (not haul's code): leaks are not crashes there.
+    # TOMLKit's C glue leaks the strings it hands over (not haul's code): leaks are not crashes there.
     leaks=1
-    [ "$target" = theme ] || [ "$target" = metalink ] && leaks=0
+    [ "$target" = theme ] && leaks=0
     ASAN_OPTIONS=detect_leaks=$leaks HAUL_FUZZ_TARGET=$target .build-fuzz/debug/HaulFuzz "$corpus" "Tests/HaulFuzz/Corpus/$target" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -detect_leaks=$leaks -print_final_stats=1 \
         -artifact_prefix=".build-fuzz/crashes/$target-" >"$log" 2>&1

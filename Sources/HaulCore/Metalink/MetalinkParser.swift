@@ -1,17 +1,14 @@
+import CXML
 import Foundation
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
 
 // MARK: - MetalinkParser
 
-/// Reads a Metalink 4 document with Foundation's `XMLParser` (libxml2), as a hostile one may be
-/// written: a document over `Metalink.sizeLimit`, not UTF-8, with a DOCTYPE or an entity
-/// declaration (no entity is ever expanded), or not Metalink 4 is refused; a file whose name would leave the
-/// download directory, a URI haul cannot load, or an unknown hash is left out with a problem
-/// that names its line.
-public final class MetalinkParser: NSObject, XMLParserDelegate {
+/// Reads a Metalink 4 document with libxml2's pull reader (`CXML`, loaded on first use), as a
+/// hostile one may be written: a document over `Metalink.sizeLimit`, not UTF-8, with a DOCTYPE,
+/// an entity declaration or a processing instruction (no entity is ever expanded), or not
+/// Metalink 4 is refused; a file whose name would leave the download directory, a URI haul
+/// cannot load, or an unknown hash is left out with a problem that names its line.
+public final class MetalinkParser {
     /// What could not be read, and where.
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         public let description: String
@@ -29,6 +26,8 @@ public final class MetalinkParser: NSObject, XMLParserDelegate {
     private static let textLimit = 1 << 16
     private static let fileLimit = 100_000
     private static let pieceLimit = 4_000_000
+    /// XML's white space, which alone is no document.
+    private static let blank: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
 
     private let source: String
     private var files: [Metalink.File] = []
@@ -42,7 +41,8 @@ public final class MetalinkParser: NSObject, XMLParserDelegate {
     private var pieces: (algorithm: ExpectedChecksum.Algorithm?, length: Int64?, hashes: [String])?
     private var hashes: [ExpectedChecksum] = []
     private var pieceCount = 0
-    private weak var parser: XMLParser?
+    /// The line the reader is at, for problems.
+    private var line = 0
 
     private init(source: String) {
         self.source = source
@@ -63,69 +63,116 @@ public final class MetalinkParser: NSObject, XMLParserDelegate {
     /// Reads `data`, named `source` in problems (a path or a URL).
     public static func parse(_ data: Data, source: String) throws(Failure) -> Result {
         let shown = TextSanitizer.visible(source)
+        guard data.contains(where: { !Self.blank.contains($0) }) else {
+            throw Failure(description: "\(shown): not a Metalink document (it is empty)")
+        }
         guard data.count <= Metalink.sizeLimit else {
             throw Failure(description: "\(shown): a Metalink of more than \(Metalink.sizeLimit >> 20) MiB is refused")
         }
-        // Foundation's XMLParser traps on a name that is not UTF-8 (libxml2 passes it on), and
-        // a Metalink is UTF-8 (RFC 5854).
+        // A Metalink is UTF-8 (RFC 5854); a name in other bytes would reach Swift's strings.
         guard String(validating: data, as: UTF8.self) != nil else {
             throw Failure(description: "\(shown): a Metalink must be UTF-8 text; refused")
         }
         if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
             throw Failure(description: "\(shown): a Metalink may not declare a DOCTYPE or entities; refused")
         }
-        // Nor does it hold a processing instruction, but for the XML declaration that may open
-        // it: XMLParser reads past the end of one without data.
+        // Nor does it hold a processing instruction, but for the XML declaration that may open it.
         let declaration = Data("<?xml ".utf8)
         let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data[...]
         let body = text.starts(with: declaration) ? text.dropFirst(declaration.count) : text
         if body.range(of: Data("<?".utf8)) != nil {
             throw Failure(description: "\(shown): a Metalink may not hold processing instructions; refused")
         }
-        let reader = MetalinkParser(source: shown)
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        reader.parser = parser
-        let parsed = parser.parse()
-        if let failure = reader.failure { throw Failure(description: failure) }
-        guard parsed, reader.sawRoot else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "not XML"
-            throw Failure(description: "\(shown):\(parser.lineNumber): not a Metalink document (\(reason))")
-        }
-        guard !reader.files.isEmpty else {
-            let first = reader.problems.first.map { " (\($0))" } ?? ""
+        let parser = MetalinkParser(source: shown)
+        try parser.read(data)
+        guard !parser.files.isEmpty else {
+            let first = parser.problems.first.map { " (\($0))" } ?? ""
             throw Failure(description: "\(shown): the Metalink names no file haul can download\(first)")
         }
-        return Result(metalink: Metalink(files: reader.files), problems: reader.problems)
+        return Result(metalink: Metalink(files: parser.files), problems: parser.problems)
+    }
+
+    /// Reads the document node by node, as elements start and end and text comes; stops at the
+    /// first failure.
+    private func read(_ data: Data) throws(Failure) {
+        var problem = [CChar](repeating: 0, count: 256)
+        // The caller bounds `data` by `Metalink.sizeLimit`, far below Int32's range.
+        let opened = data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                let reader = haul_xml_open(base, Int32(bytes.count), &problem, problem.count)
+            else { return false }
+            defer { haul_xml_close(reader) }
+            var status = haul_xml_read(reader)
+            while status == 1, failure == nil {
+                line = Int(haul_xml_line(reader))
+                take(reader)
+                status = haul_xml_read(reader)
+            }
+            if status == -1, failure == nil {
+                let reason = haul_xml_error(reader).map { TextSanitizer.visible(String(cString: $0)) } ?? "not XML"
+                failure = "\(source):\(haul_xml_parser_line(reader)): not a Metalink document (\(reason))"
+            }
+            return true
+        }
+        guard opened else {
+            let reason = String(decoding: problem.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw Failure(description: "\(source): \(reason)")
+        }
+        if let failure { throw Failure(description: failure) }
+        guard sawRoot else { throw Failure(description: "\(source): not a Metalink document (no element)") }
+    }
+
+    /// The node the reader is on, as an element's start (and end, when it is empty), an end, or
+    /// text.
+    private func take(_ reader: OpaquePointer) {
+        switch Int(haul_xml_node_type(reader)) {
+        case HAUL_XML_ELEMENT:
+            let name = Self.string(haul_xml_local_name(reader))
+            let namespace = haul_xml_namespace(reader).map { String(cString: $0) }
+            let empty = haul_xml_is_empty_element(reader) == 1
+            var attributes: [String: String] = [:]
+            while haul_xml_next_attribute(reader) == 1 {
+                attributes[Self.string(haul_xml_local_name(reader))] = Self.string(haul_xml_value(reader))
+            }
+            startElement(name, namespace: namespace, attributes: attributes)
+            if empty, failure == nil { endElement(name, namespace: namespace) }
+        case HAUL_XML_END_ELEMENT:
+            let namespace = haul_xml_namespace(reader).map { String(cString: $0) }
+            endElement(Self.string(haul_xml_local_name(reader)), namespace: namespace)
+        case HAUL_XML_TEXT, HAUL_XML_CDATA, HAUL_XML_WHITESPACE, HAUL_XML_SIGNIFICANT_WHITESPACE:
+            characters(Self.string(haul_xml_value(reader)))
+        case HAUL_XML_ENTITY_REFERENCE, HAUL_XML_DOCUMENT_TYPE:
+            fail("a Metalink may not declare entities")
+        default:
+            break
+        }
+    }
+
+    private static func string(_ text: UnsafePointer<CChar>?) -> String {
+        text.map { String(cString: $0) } ?? ""
     }
 
     // MARK: - Reporting
 
-    private var here: String { "\(source):\(parser?.lineNumber ?? 0)" }
+    private var here: String { "\(source):\(line)" }
 
     private func fail(_ message: String) {
         guard failure == nil else { return }
         failure = "\(here): \(message)"
-        parser?.abortParsing()
     }
 
     private func skip(_ message: String) {
         problems.append("\(here): \(message)")
     }
 
-    // MARK: - XMLParserDelegate
+    // MARK: - Elements
 
-    public func parser(
-        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
+    private func startElement(_ name: String, namespace: String?, attributes: [String: String]) {
         guard sawRoot else {
             guard name == "metalink" else { return fail("<\(TextSanitizer.visible(name))> is not a Metalink") }
-            guard namespaceURI == Self.namespace else {
+            guard namespace == Self.namespace else {
                 return fail(
-                    namespaceURI == Self.metalink3
+                    namespace == Self.metalink3
                         ? "Metalink 3 is not read; haul reads Metalink 4 (RFC 5854, .meta4)"
                         : "a <metalink> outside Metalink 4's namespace \(Self.namespace)")
             }
@@ -143,19 +190,17 @@ public final class MetalinkParser: NSObject, XMLParserDelegate {
         }
     }
 
-    public func parser(_ parser: XMLParser, foundCharacters string: String) {
+    private func characters(_ string: String) {
         guard text.utf8.count + string.utf8.count <= Self.textLimit else {
             return fail("an element holds more than \(Self.textLimit) bytes of text")
         }
         text += string
     }
 
-    public func parser(
-        _ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?
-    ) {
+    private func endElement(_ name: String, namespace: String?) {
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         text = ""
-        guard file != nil, namespaceURI == Self.namespace else { return }
+        guard file != nil, namespace == Self.namespace else { return }
         switch name {
         case "file": endFile()
         case "size":
@@ -178,16 +223,6 @@ public final class MetalinkParser: NSObject, XMLParserDelegate {
         case "metaurl": skip("<metaurl> (a torrent or another Metalink) is not followed")
         default: break
         }
-    }
-
-    public func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        fail("a Metalink may not declare entities")
-    }
-
-    public func parser(
-        _ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?
-    ) {
-        fail("a Metalink may not declare entities")
     }
 
     // MARK: - Pieces
