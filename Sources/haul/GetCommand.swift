@@ -10,8 +10,13 @@ import Synchronization
 /// `haul get URL…` / `haul get -i FILE`: downloads without the full-screen UI, as curl and
 /// aria2c do, printing progress to stderr, and exits when every download has ended.
 struct GetCommand: ParsableCommand {
+    /// `haul` as its super-command: `Haul.parsed` parses `haul get` as a root command of its
+    /// own first, and ArgumentParser skips its look for `--generate-completion-script` in a
+    /// command that has one (two more parses, 1.5 ms of every run); that request, and any
+    /// other this parse refuses, goes the root's way.
     static let configuration = CommandConfiguration(
         commandName: "get",
+        _superCommandName: "haul",
         abstract: "Download URLs or a queue file without the full-screen UI; progress goes to stderr.",
         discussion: """
             The queue is kept in the state directory, checkpointed every second: run the same \
