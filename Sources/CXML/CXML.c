@@ -7,8 +7,13 @@
 #include <string.h>
 
 /// libxml2's parser options (xmlParserOption): no network access, no warnings or errors
-/// printed (they are collected), and room for no more than libxml2's default limits.
-enum { XML_PARSE_NOERROR = 1 << 5, XML_PARSE_NOWARNING = 1 << 6, XML_PARSE_NONET = 1 << 11 };
+/// printed (they are collected), and line numbers past 65535 kept (a Metalink of many files).
+enum {
+    XML_PARSE_NOERROR = 1 << 5,
+    XML_PARSE_NOWARNING = 1 << 6,
+    XML_PARSE_NONET = 1 << 11,
+    XML_PARSE_BIG_LINES = 1 << 22,
+};
 
 typedef void (*error_handler)(void *context, const char *message, int severity, void *locator);
 
@@ -95,7 +100,8 @@ haul_xml_reader *haul_xml_open(const char *bytes, int size, char *problem, size_
         return NULL;
     }
     reader->reader = xml.reader_for_memory(bytes, size, NULL, "UTF-8",
-                                           XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+                                           XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                                               XML_PARSE_BIG_LINES);
     if (reader->reader == NULL) {
         free(reader);
         snprintf(problem, problem_size, "libxml2 could not start a reader");

@@ -72,6 +72,16 @@ struct MetalinkTests {
         #expect(result.problems.contains { $0.contains(problem) && $0.hasPrefix("m.meta4:") }, "\(result.problems)")
     }
 
+    @Test("a problem past line 65535 names its own line (a Metalink of many files)")
+    func farLine() throws {
+        let blank = String(repeating: "<x/>\n", count: 70_000)
+        let good = "<file name=\"good\"><url>http://e/good</url></file>"
+        let data = Self.document(good + blank + "<file name=\"../x\"><url>http://e/x</url></file>")
+        let result = try MetalinkParser.parse(data, source: "m.meta4")
+        #expect(result.problems.count == 1 && result.problems.first?.hasPrefix("m.meta4:70004:") == true,
+            "\(result.problems)")
+    }
+
     @Test(
         "a document that is not Metalink 4, declares entities, or is too large is refused whole",
         arguments: [
