@@ -72,12 +72,11 @@ public final class HookRunner: Sendable {
                 report("--\(invocation.moment.rawValue) '\(Self.shown(invocation.arguments))' \(problem)")
             }
             next = state.withLock { state in
-                guard let queued = state.waiting[invocation.download], !queued.isEmpty else {
+                guard state.waiting[invocation.download]?.isEmpty == false else {
                     state.waiting[invocation.download] = nil
                     return nil
                 }
-                state.waiting[invocation.download] = Array(queued.dropFirst())
-                return queued.first
+                return state.waiting[invocation.download]?.removeFirst()
             }
         }
     }
