@@ -30,6 +30,21 @@ struct EngineTests {
         #expect(server.connections.accepted == 1)
     }
 
+    @Test("a burst's connections stay open for the next burst, however few loads ran between")
+    func cacheKeptBetweenBursts() async throws {
+        // libcurl's own cache size is four connections for each load running now: as the last
+        // loads of a burst ended, it closed connections the next burst then opened again.
+        let server = try FaultServer.start()
+        let engine = ConnectionEngine()
+        defer { engine.shutdown(); server.shutdown() }
+        for _ in 0..<3 {
+            let requests = (0..<16).map { _ in Request(url: server.url("/bytes/1000")) }
+            let delegates = await loadAll(requests, engine: engine)
+            #expect(delegates.allSatisfy { $0.body.count == 1000 })
+        }
+        #expect(server.connections.accepted <= 16)
+    }
+
     @Test("no more connections to one host than the per-host cap")
     func perHostCap() async throws {
         let server = try FaultServer.start()
