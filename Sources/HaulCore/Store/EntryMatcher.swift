@@ -17,7 +17,8 @@ struct EntryMatcher {
     private var earlier: [String: [Download]] = [:]
     /// The stored downloads entries continued.
     private(set) var named = Set<GID>()
-    /// The files the history remembers, read at the first entry new to the queue.
+    /// The files the history remembers, read when the first entry new to the queue has a
+    /// directory with something in it.
     private var saved: [String: DownloadStore.SavedFile]?
     private var listings = DirectoryListings()
 
@@ -39,10 +40,7 @@ struct EntryMatcher {
             let index = earlier[key]?.firstIndex(where: { EntryMatcher.continues($0, fresh, named: entry.gid) }),
             var download = earlier[key]?.remove(at: index)
         else {
-            let saved = self.saved ?? ((try? store.savedFiles()) ?? [:])
-            self.saved = saved
-            let history = saved.isEmpty ? nil : saved[fresh.displayURI]
-            notice(filesOf: &fresh, history: history, noting: &continuation)
+            notice(filesOf: &fresh, noting: &continuation)
             return fresh
         }
         named.insert(download.id)
@@ -61,12 +59,11 @@ struct EntryMatcher {
     /// or under `continue=true` a file another tool left unfinished (then it continues it);
     /// without `continue=true` such a file is noted as one `-c` would continue. Overwriting and
     /// conditional gets ask the server instead.
-    private mutating func notice(
-        filesOf fresh: inout Download, history: DownloadStore.SavedFile?,
-        noting continuation: inout StoredQueue.Continuation
-    ) {
-        // Nothing to find: no file the history remembers, and nothing in the directory.
-        guard let directory = fresh.directory, history != nil || !listings.isEmpty(directory) else { return }
+    private mutating func notice(filesOf fresh: inout Download, noting continuation: inout StoredQueue.Continuation) {
+        // Nothing to find in a directory that is empty or not there: a file the history
+        // remembers for this download is in it (its `out` cannot leave it). So a run into a new
+        // directory never reads the history, which grows with every file ever saved.
+        guard let directory = fresh.directory, !listings.isEmpty(directory) else { return }
         let defaults = queue.configuration.defaults
         let out = fresh.options.out ?? defaults.out
         guard (fresh.options.allowOverwrite ?? defaults.allowOverwrite) != true,
@@ -77,7 +74,7 @@ struct EntryMatcher {
         // calls).
         let expected = fresh.uris.first.flatMap { FileNaming.expectedName(out: out, uri: $0) }
             .flatMap { listings.contains($0, in: directory) ? FileNaming.path(for: $0, in: directory) : nil }
-        if let file = savedFile(for: fresh, history: history, out: out, in: directory, expected: expected) {
+        if let file = savedFile(for: fresh, history: history(of: fresh), out: out, in: directory, expected: expected) {
             fresh.state = .complete
             fresh.destination = file.destination
             fresh.totalBytes = file.bytes
@@ -96,6 +93,14 @@ struct EntryMatcher {
         } catch {
             continuation.problems.append("\(error); it is downloaded again beside it")
         }
+    }
+
+    /// The newest file the history remembers for `download`'s URI; the history is read at the
+    /// first asking, once.
+    private mutating func history(of download: Download) -> DownloadStore.SavedFile? {
+        let saved = self.saved ?? ((try? store.savedFiles()) ?? [:])
+        self.saved = saved
+        return saved.isEmpty ? nil : saved[download.displayURI]
     }
 
     /// The file an earlier run saved for `fresh`'s URI, when it is still that download,
