@@ -66,28 +66,33 @@ struct GetCommand: ParsableCommand {
             }
             return
         }
+        // The store (some 3 ms for a new one) opens on the other core while this thread sets up
+        // the run, reads the queue file and starts the engine; a failure of either ends the run
+        // once both are done, and is said here.
+        let statePath = options.getStateDirectoryPath
+        let opening = StartedWork { try StoredQueue.Opened(stateDirectory: statePath) }
         let storeFailed = Mutex(false)
         let hooks = try options.hookRunner { reporter.report("haul: \($0)") }
         try options.startCookies { reporter.report($0) }
-        // The store (some 3 ms for a new one) opens on the other core while this thread reads
-        // the queue file; a failure of either ends the run once both are done, and is said here.
-        let opening = StartedWork(
-            options.storeOpener(
-                at: options.getStateDirectoryPath, configuration: configuration,
-                onStoreError: { error in
-                    storeFailed.withLock { $0 = true }
-                    reporter.report("\(error)")
-                },
-                onEvent: { event in
-                    hooks?.handle(event)
-                    reporter.handle(event)
-                }))
         let read = Result { try readEntries(of: options, continuing: continuing) }
+        // libcurl's and OpenSSL's set-up and the engine's thread (some 1 ms), while the store
+        // may still be opening.
+        let engine = ConnectionEngine.shared
         let opened = opening.outcome()
         // The queue file's failure first, as when the store was opened after it. Consumed: a
         // result kept beside `entries` would hold a million entries (some 46 MB) to the end.
         let (entries, rejected) = try (consume read).get()
-        let stored = try QueueOptions.opened(opened) { reporter.report($0) }
+        let stored = options.queue(
+            of: try QueueOptions.opened(opened) { reporter.report($0) }, configuration: configuration,
+            engine: engine,
+            onStoreError: { error in
+                storeFailed.withLock { $0 = true }
+                reporter.report("\(error)")
+            },
+            onEvent: { event in
+                hooks?.handle(event)
+                reporter.handle(event)
+            })
         let queue = stored.queue
         let scheduler = options.startSchedule(on: queue) { reporter.report("bandwidth schedule: \($0)") }
         defer { scheduler?.stop() }

@@ -173,42 +173,41 @@ struct QueueOptions: ParsableArguments {
         report: (String) -> Void, onStoreError: @escaping @Sendable (StoreError) -> Void,
         onEvent: @escaping @Sendable (DownloadEvent) -> Void
     ) throws -> StoredQueue {
-        let opener = storeOpener(
-            at: stateDirectory, configuration: configuration, maxDownloadResults: maxDownloadResults,
+        let opening = Result { try StoredQueue.Opened(stateDirectory: stateDirectory) }
+        let opened = try QueueOptions.opened(opening, report: report)
+        return queue(
+            of: opened, configuration: configuration, maxDownloadResults: maxDownloadResults,
             onStoreError: onStoreError, onEvent: onEvent)
-        return try QueueOptions.opened(Result { try opener() }, report: report)
     }
 
-    /// `openStore`'s opening, to run on any thread: `haul get` opens the store while it reads
-    /// the queue file. Its outcome is told by `opened(_:report:)`, on the command's thread.
-    func storeOpener(
-        at stateDirectory: String, configuration: DownloadQueue.Configuration, maxDownloadResults: Int? = nil,
-        onStoreError: @escaping @Sendable (StoreError) -> Void, onEvent: @escaping @Sendable (DownloadEvent) -> Void
-    ) -> @Sendable () throws -> StoredQueue {
-        let checkpointInterval = basic.checkpointInterval
-        let limit = overallLimit()
-        return {
-            let stored = try StoredQueue(
-                stateDirectory: stateDirectory, configuration: configuration,
-                checkpointInterval: checkpointInterval, maxDownloadResults: maxDownloadResults,
-                onStoreError: onStoreError, onEvent: onEvent)
-            stored.queue.setMaxOverallDownloadLimit(limit)
-            return stored
-        }
+    /// The queue of a store opened already, with `configuration` and the global limit set.
+    func queue(
+        of opened: StoredQueue.Opened, configuration: DownloadQueue.Configuration, engine: ConnectionEngine = .shared,
+        maxDownloadResults: Int? = nil, onStoreError: @escaping @Sendable (StoreError) -> Void,
+        onEvent: @escaping @Sendable (DownloadEvent) -> Void
+    ) -> StoredQueue {
+        let stored = StoredQueue(
+            opened: opened, configuration: configuration, engine: engine,
+            checkpointInterval: basic.checkpointInterval, maxDownloadResults: maxDownloadResults,
+            onStoreError: onStoreError, onEvent: onEvent)
+        stored.queue.setMaxOverallDownloadLimit(overallLimit())
+        return stored
     }
 
-    /// The store a `storeOpener` opened, the values it could not read back sent to `report`; a
-    /// store it could not open is said on stderr and ends the run with exit status 1.
-    static func opened(_ outcome: Result<StoredQueue, any Error>, report: (String) -> Void) throws -> StoredQueue {
-        let stored: StoredQueue
+    /// The store an opening opened (on any thread), the values it could not read back sent to
+    /// `report`; a store it could not open is said on stderr and ends the run with exit status 1.
+    static func opened(
+        _ outcome: Result<StoredQueue.Opened, any Error>, report: (String) -> Void
+    ) throws -> StoredQueue.Opened {
+        let opened: StoredQueue.Opened
         do {
-            stored = try outcome.get()
+            opened = try outcome.get()
         } catch {
             FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
             throw ExitCode(1)
         }
-        for problem in stored.problems { report(problem) }
-        return stored
+        for problem in opened.problems { report(problem) }
+        return opened
     }
 
     /// How HTTPS servers are checked (`--ca-certificate`, `--check-certificate`).

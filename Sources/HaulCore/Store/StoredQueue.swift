@@ -23,17 +23,29 @@ public final class StoredQueue: Sendable {
     /// `onStoreError` runs when a checkpoint cannot be written (the changes are kept for the next).
     /// `maxDownloadResults`: the queue keeps at most this many ended downloads, the oldest
     /// leaving it (`--max-download-result`); nil keeps all.
-    public init(
+    public convenience init(
         stateDirectory: String, configuration: DownloadQueue.Configuration, engine: ConnectionEngine = .shared,
         checkpointInterval: Double = 1, maxDownloadResults: Int? = nil,
         onStoreError: @escaping @Sendable (StoreError) -> Void,
         onEvent: @escaping @Sendable (DownloadEvent) -> Void
     ) throws(StoreError) {
-        directory = try StateDirectory(path: stateDirectory)
-        store = try DownloadStore(path: directory.databasePath)
-        let contents = try store.load()
-        stored = contents.downloads.map(StoredQueue.reconciled)
-        problems = contents.problems
+        self.init(
+            opened: try Opened(stateDirectory: stateDirectory), configuration: configuration, engine: engine,
+            checkpointInterval: checkpointInterval, maxDownloadResults: maxDownloadResults,
+            onStoreError: onStoreError, onEvent: onEvent)
+    }
+
+    /// Makes the queue of a store opened already (see `init(stateDirectory:…)`).
+    public init(
+        opened: Opened, configuration: DownloadQueue.Configuration, engine: ConnectionEngine = .shared,
+        checkpointInterval: Double = 1, maxDownloadResults: Int? = nil,
+        onStoreError: @escaping @Sendable (StoreError) -> Void,
+        onEvent: @escaping @Sendable (DownloadEvent) -> Void
+    ) {
+        directory = opened.directory
+        store = opened.store
+        stored = opened.stored
+        problems = opened.problems
         let checkpointer = Checkpointer(store: store, interval: checkpointInterval, onError: onStoreError)
         self.checkpointer = checkpointer
         let results = maxDownloadResults.map(ResultLimit.init)

@@ -1,0 +1,27 @@
+// MARK: - StoredQueue.Opened
+
+extension StoredQueue {
+    /// A state directory's store, locked, opened and read back: the half of making a
+    /// `StoredQueue` that waits on the disk and needs neither the queue's configuration nor the
+    /// engine, so a command can begin it first (`haul get` does, on another core, while it sets
+    /// up the run and reads the queue file).
+    ///
+    /// **Threading:** made on any thread; a value, handed to `StoredQueue.init(opened:…)`.
+    public struct Opened: Sendable {
+        let directory: StateDirectory
+        let store: DownloadStore
+        /// The stored downloads, checked against the disk (`StoredQueue.reconciled`).
+        let stored: [Download]
+        /// Values in the store that could not be read back.
+        public let problems: [String]
+
+        /// Opens the store in `stateDirectory`, taking its lock, and reads it.
+        public init(stateDirectory: String) throws(StoreError) {
+            directory = try StateDirectory(path: stateDirectory)
+            store = try DownloadStore(path: directory.databasePath)
+            let contents = try store.load()
+            stored = contents.downloads.map(StoredQueue.reconciled)
+            problems = contents.problems
+        }
+    }
+}
