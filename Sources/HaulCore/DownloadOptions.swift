@@ -54,7 +54,9 @@ public struct DownloadOptions: Sendable, Equatable {
 
     /// These options, with every option `defaults` sets and these do not (headers: both).
     public func merged(over defaults: DownloadOptions) -> DownloadOptions {
-        if values == Values() { return defaults }
+        // The shared box of no options first: comparing every value with none costs a
+        // download's plan and answer several times over.
+        if storage === DownloadOptions.unset || values == Values() { return defaults }
         var result = DownloadOptions()
         result.values = values.merged(over: defaults.values)
         return result

@@ -57,20 +57,36 @@ struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
 /// A connection the core decided to open: what the shell needs to start it, and what the core
 /// needs to judge its answer.
 struct PlannedConnection: Sendable {
-    let id: ConnectionID
-    let request: Request
-    /// The host the per-host cap counts this connection against.
-    let hostKey: String
-    /// The first byte asked for (0 for the whole file).
-    let resumeOffset: Int64
-    /// The validator the partial data was read under, when resuming.
-    let expectedValidator: String?
-    /// The whole file's length the partial data belongs to, when resuming and it is known.
-    let expectedTotal: Int64?
-    /// One of the extra connections of a split download, fetching a closed range.
-    let isHelper: Bool
-    /// Where a conditional request (`conditional-get`) looks for the file it asks about.
-    let conditionalLookup: ConditionalGet.Lookup?
+    /// What is fixed when the connection is planned, in one box: a plan is copied into the
+    /// core's table, into its start effect and into the shell's connection, and read back at
+    /// each of its messages; a copy of the box is one reference, where the request alone holds
+    /// a dozen (7,600 instructions a small file went to copying and destroying plans).
+    private final class Fixed: Sendable {
+        let id: ConnectionID
+        let request: Request
+        let hostKey: String
+        let resumeOffset: Int64
+        let expectedValidator: String?
+        let expectedTotal: Int64?
+        let isHelper: Bool
+        let conditionalLookup: ConditionalGet.Lookup?
+
+        init(
+            id: ConnectionID, request: Request, hostKey: String, resumeOffset: Int64, expectedValidator: String?,
+            expectedTotal: Int64?, isHelper: Bool, conditionalLookup: ConditionalGet.Lookup?
+        ) {
+            self.id = id
+            self.request = request
+            self.hostKey = hostKey
+            self.resumeOffset = resumeOffset
+            self.expectedValidator = expectedValidator
+            self.expectedTotal = expectedTotal
+            self.isHelper = isHelper
+            self.conditionalLookup = conditionalLookup
+        }
+    }
+
+    private let fixed: Fixed
     /// The file the conditional request asked about, once its response says.
     var conditionalFile: String?
     /// Whether the body goes to a file with no name, named by the engine when complete.
@@ -79,6 +95,30 @@ struct PlannedConnection: Sendable {
     /// at once, on the engine thread, without a round trip through the core.
     var presumedUnnamed: UnnamedPresumption?
 
+    init(
+        id: ConnectionID, request: Request, hostKey: String, resumeOffset: Int64, expectedValidator: String?,
+        expectedTotal: Int64?, isHelper: Bool, conditionalLookup: ConditionalGet.Lookup?
+    ) {
+        fixed = Fixed(
+            id: id, request: request, hostKey: hostKey, resumeOffset: resumeOffset,
+            expectedValidator: expectedValidator, expectedTotal: expectedTotal, isHelper: isHelper,
+            conditionalLookup: conditionalLookup)
+    }
+
+    var id: ConnectionID { fixed.id }
+    var request: Request { fixed.request }
+    /// The host the per-host cap counts this connection against.
+    var hostKey: String { fixed.hostKey }
+    /// The first byte asked for (0 for the whole file).
+    var resumeOffset: Int64 { fixed.resumeOffset }
+    /// The validator the partial data was read under, when resuming.
+    var expectedValidator: String? { fixed.expectedValidator }
+    /// The whole file's length the partial data belongs to, when resuming and it is known.
+    var expectedTotal: Int64? { fixed.expectedTotal }
+    /// One of the extra connections of a split download, fetching a closed range.
+    var isHelper: Bool { fixed.isHelper }
+    /// Where a conditional request (`conditional-get`) looks for the file it asks about.
+    var conditionalLookup: ConditionalGet.Lookup? { fixed.conditionalLookup }
     var downloadID: GID { id.downloadID }
 }
 
@@ -104,9 +144,14 @@ struct NameRequest: Sendable {
 /// download as it starts, and the longest body that may (one of unknown length is spilled to a
 /// partial file past it). The core still judges the response when it comes
 /// (`ResponseFacts.presumed`).
-struct UnnamedPresumption: Sendable {
+final class UnnamedPresumption: Sendable {
     let download: Download
     let limit: Int64
+
+    init(download: Download, limit: Int64) {
+        self.download = download
+        self.limit = limit
+    }
 }
 
 /// A body written to a file with no name: what the shell needs to name it when complete (or
