@@ -26,6 +26,10 @@ final class FileSink {
     /// with no name, which has none.
     private let keepsTail: Bool
     private let capacity: Int
+    /// Where the body ends, when its length is known: its last bytes, with nothing buffered
+    /// before them, are written from libcurl's buffer rather than copied first (a small file's
+    /// whole body is one callback).
+    private let expectedEnd: Int64?
     private let buffer: UnsafeMutableRawBufferPointer
     private var buffered = 0
     private var lastFlush = MonotonicClock.nanoseconds()
@@ -44,6 +48,7 @@ final class FileSink {
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 4096)
         path = target.path
         offset = target.offset
+        expectedEnd = expectedLength > 0 ? target.offset + expectedLength : nil
         end = target.end
         keepsTail = target.keepsTail || target.unnamed != nil
         unnamed = target.unnamed
@@ -103,7 +108,7 @@ final class FileSink {
         if buffered + bytes.count > capacity {
             written += try flush(url: url)
         }
-        if bytes.count >= capacity {
+        if bytes.count >= capacity || (buffered == 0 && offset + Int64(bytes.count) == expectedEnd) {
             try writeAll(bytes, url: url)
             written += Int64(bytes.count)
         } else {
