@@ -61,7 +61,7 @@ struct PlannedConnection: Sendable {
     /// core's table, into its start effect and into the shell's connection, and read back at
     /// each of its messages; a copy of the box is one reference, where the request alone holds
     /// a dozen (7,600 instructions a small file went to copying and destroying plans).
-    private final class Fixed: Sendable {
+    private struct Fixed: Sendable {
         let id: ConnectionID
         let request: Request
         let hostKey: String
@@ -70,23 +70,17 @@ struct PlannedConnection: Sendable {
         let expectedTotal: Int64?
         let isHelper: Bool
         let conditionalLookup: ConditionalGet.Lookup?
+    }
 
-        init(
-            id: ConnectionID, request: Request, hostKey: String, resumeOffset: Int64, expectedValidator: String?,
-            expectedTotal: Int64?, isHelper: Bool, conditionalLookup: ConditionalGet.Lookup?
-        ) {
-            self.id = id
-            self.request = request
-            self.hostKey = hostKey
-            self.resumeOffset = resumeOffset
-            self.expectedValidator = expectedValidator
-            self.expectedTotal = expectedTotal
-            self.isHelper = isHelper
-            self.conditionalLookup = conditionalLookup
+    private final class Box: Sendable {
+        let fixed: Fixed
+
+        init(_ fixed: Fixed) {
+            self.fixed = fixed
         }
     }
 
-    private let fixed: Fixed
+    private let box: Box
     /// The file the conditional request asked about, once its response says.
     var conditionalFile: String?
     /// Whether the body goes to a file with no name, named by the engine when complete.
@@ -99,26 +93,27 @@ struct PlannedConnection: Sendable {
         id: ConnectionID, request: Request, hostKey: String, resumeOffset: Int64, expectedValidator: String?,
         expectedTotal: Int64?, isHelper: Bool, conditionalLookup: ConditionalGet.Lookup?
     ) {
-        fixed = Fixed(
-            id: id, request: request, hostKey: hostKey, resumeOffset: resumeOffset,
-            expectedValidator: expectedValidator, expectedTotal: expectedTotal, isHelper: isHelper,
-            conditionalLookup: conditionalLookup)
+        box = Box(
+            Fixed(
+                id: id, request: request, hostKey: hostKey, resumeOffset: resumeOffset,
+                expectedValidator: expectedValidator, expectedTotal: expectedTotal, isHelper: isHelper,
+                conditionalLookup: conditionalLookup))
     }
 
-    var id: ConnectionID { fixed.id }
-    var request: Request { fixed.request }
+    var id: ConnectionID { box.fixed.id }
+    var request: Request { box.fixed.request }
     /// The host the per-host cap counts this connection against.
-    var hostKey: String { fixed.hostKey }
+    var hostKey: String { box.fixed.hostKey }
     /// The first byte asked for (0 for the whole file).
-    var resumeOffset: Int64 { fixed.resumeOffset }
+    var resumeOffset: Int64 { box.fixed.resumeOffset }
     /// The validator the partial data was read under, when resuming.
-    var expectedValidator: String? { fixed.expectedValidator }
+    var expectedValidator: String? { box.fixed.expectedValidator }
     /// The whole file's length the partial data belongs to, when resuming and it is known.
-    var expectedTotal: Int64? { fixed.expectedTotal }
+    var expectedTotal: Int64? { box.fixed.expectedTotal }
     /// One of the extra connections of a split download, fetching a closed range.
-    var isHelper: Bool { fixed.isHelper }
+    var isHelper: Bool { box.fixed.isHelper }
     /// Where a conditional request (`conditional-get`) looks for the file it asks about.
-    var conditionalLookup: ConditionalGet.Lookup? { fixed.conditionalLookup }
+    var conditionalLookup: ConditionalGet.Lookup? { box.fixed.conditionalLookup }
     var downloadID: GID { id.downloadID }
 }
 
