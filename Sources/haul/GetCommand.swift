@@ -93,6 +93,8 @@ struct GetCommand: ParsableCommand {
                 hooks?.handle(event)
                 reporter.handle(event)
             })
+        // The run ends the process: the queue is not taken apart first.
+        KeptUntilExit.keep(stored)
         let queue = stored.queue
         let scheduler = options.startSchedule(on: queue) { reporter.report("bandwidth schedule: \($0)") }
         defer { scheduler?.stop() }
