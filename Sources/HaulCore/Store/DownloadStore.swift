@@ -302,7 +302,7 @@ public final class DownloadStore: Sendable {
                 }
                 // A run whose downloads were all added and removed between two checkpoints (a
                 // `haul get` of small files) stored none of them: with no row in the table, their
-                // removals delete nothing, and a statement each cost its end 1,000 of them.
+                // removals delete nothing, and one statement each made 1,000 at such a run's end.
                 if !batch.removals.isEmpty,
                     try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM download)") == true
                 {
