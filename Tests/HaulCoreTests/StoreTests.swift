@@ -115,7 +115,8 @@ struct StoreTests {
         var configuration = DownloadQueue.Configuration()
         configuration.directory = directory.path
         let stored = try StoredQueue(
-            stateDirectory: directory.appendingPathComponent("state").path, configuration: configuration,
+            opened: StoredQueue.Opened(stateDirectory: directory.appendingPathComponent("state").path),
+            configuration: configuration,
             checkpointInterval: 60, onStoreError: { Issue.record("\($0)") }, onEvent: { _ in })
         let entries = (0..<(StoredQueue.piecesAhead * 10 + 5)).map {
             QueueEntry(uris: ["http://127.0.0.1:9/f\($0)"], options: pausedOptions())
@@ -191,7 +192,8 @@ struct StoreTests {
             uris: [server.url("/file/4000?key=\(UUID())").absoluteString], options: pausedOptions())
         let recorder = EventRecorder()
         let stored = try StoredQueue(
-            stateDirectory: directory.appendingPathComponent("state").path, configuration: configuration,
+            opened: StoredQueue.Opened(stateDirectory: directory.appendingPathComponent("state").path),
+            configuration: configuration,
             onStoreError: { Issue.record("\($0)") }, onEvent: { recorder.record($0) })
         let ids = stored.continueOrAdd([saved, paused]).ids
         #expect(await recorder.wait(for: [ids[0]]))
@@ -295,7 +297,7 @@ struct StoreTests {
 
         let firstRecorder = EventRecorder()
         var firstRun: StoredQueue? = try StoredQueue(
-            stateDirectory: statePath, configuration: configuration,
+            opened: StoredQueue.Opened(stateDirectory: statePath), configuration: configuration,
             checkpointInterval: 0.2, onStoreError: { Issue.record("\($0)") },
             onEvent: { firstRecorder.record($0) })
         let ids = try #require(firstRun).continueOrAdd([slow] + later).ids
@@ -332,7 +334,7 @@ struct StoreTests {
         // A run stopped after a file was saved but before it ended cleanly leaves that download
         // in the store: the same entry again is that download, complete, not a new fetch.
         let thirdRun = try StoredQueue(
-            stateDirectory: statePath, configuration: configuration,
+            opened: StoredQueue.Opened(stateDirectory: statePath), configuration: configuration,
             onStoreError: { Issue.record("\($0)") }, onEvent: { _ in })
         let thirdContinuation = thirdRun.continueOrAdd([slow])
         let (third, continuedAgain) = (thirdContinuation.ids, thirdContinuation.continued)
@@ -355,7 +357,7 @@ struct StoreTests {
         }
         do {
             let first = try StoredQueue(
-                stateDirectory: statePath, configuration: configuration,
+                opened: StoredQueue.Opened(stateDirectory: statePath), configuration: configuration,
                 onStoreError: { Issue.record("\($0)") }, onEvent: { _ in })
             #expect(first.continueOrAdd([entry("00000000000000c1")]).ids == ["00000000000000c1"])
             first.flush()
@@ -377,7 +379,7 @@ struct StoreTests {
         while true {
             let opened = Result { () throws(StoreError) -> StoredQueue in
                 try StoredQueue(
-                    stateDirectory: statePath, configuration: configuration,
+                    opened: StoredQueue.Opened(stateDirectory: statePath), configuration: configuration,
                     onStoreError: { Issue.record("\($0)") }, onEvent: { recorder.record($0) })
             }
             if case .failure(let error) = opened, error.description.contains("another haul"),

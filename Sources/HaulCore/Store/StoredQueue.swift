@@ -19,23 +19,10 @@ public final class StoredQueue: Sendable {
     private let directory: StateDirectory
     private let checkpointer: Checkpointer
 
-    /// Opens the store in `stateDirectory` (taking its lock) and makes the queue.
+    /// Makes the queue of a store opened already (`Opened` takes the state directory's lock).
     /// `onStoreError` runs when a checkpoint cannot be written (the changes are kept for the next).
     /// `maxDownloadResults`: the queue keeps at most this many ended downloads, the oldest
     /// leaving it (`--max-download-result`); nil keeps all.
-    public convenience init(
-        stateDirectory: String, configuration: DownloadQueue.Configuration, engine: ConnectionEngine = .shared,
-        checkpointInterval: Double = 1, maxDownloadResults: Int? = nil,
-        onStoreError: @escaping @Sendable (StoreError) -> Void,
-        onEvent: @escaping @Sendable (DownloadEvent) -> Void
-    ) throws(StoreError) {
-        self.init(
-            opened: try Opened(stateDirectory: stateDirectory), configuration: configuration, engine: engine,
-            checkpointInterval: checkpointInterval, maxDownloadResults: maxDownloadResults,
-            onStoreError: onStoreError, onEvent: onEvent)
-    }
-
-    /// Makes the queue of a store opened already (see `init(stateDirectory:…)`).
     public init(
         opened: Opened, configuration: DownloadQueue.Configuration, engine: ConnectionEngine = .shared,
         checkpointInterval: Double = 1, maxDownloadResults: Int? = nil,
