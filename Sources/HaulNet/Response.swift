@@ -20,6 +20,11 @@ public struct Response: Sendable {
     /// True for one part of a `multipart/x-mixed-replace` body: its headers are the part's, and
     /// the next part replaces it, so it is no resource to split or resume.
     public internal(set) var isMultipartPart = false
+    /// The body's length from Content-Length, or -1 when unknown or when the body is
+    /// content-encoded (its decoded length is then unknown). Read from the headers once: a
+    /// small file's response is asked for it some ten times, on the engine thread and the
+    /// queue's.
+    public let expectedContentLength: Int64
 
     public init(
         url: URL, statusCode: Int, reasonPhrase: String = "", httpVersion: String = "HTTP/1.1",
@@ -31,20 +36,20 @@ public struct Response: Sendable {
         self.httpVersion = httpVersion
         self.headers = headers
         self.isFromCache = isFromCache
+        expectedContentLength = Response.contentLength(in: headers)
     }
 
     // MARK: - What the headers say
 
-    /// The body's length from Content-Length, or -1 when unknown or when the body is
-    /// content-encoded (its decoded length is then unknown).
-    public var expectedContentLength: Int64 {
+    /// What `expectedContentLength` says of `headers`.
+    private static func contentLength(in headers: HTTPHeaders) -> Int64 {
         if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity" { return -1 }
         guard let text = headers["Content-Length"], let length = Response.nonNegativeInteger(text) else { return -1 }
         return length
     }
 
     /// `text` as `Int64(_:)` reads it between HTTP white space, when it is not negative. Read
-    /// on the bytes in place: each small file's response is asked for its length four times.
+    /// on the bytes in place.
     static func nonNegativeInteger(_ text: String) -> Int64? {
         text.withUTF8Bytes { all -> Int64? in
             var digits = UnsafeRawBufferPointer(all).trimmingHTTPWhitespace()[...]

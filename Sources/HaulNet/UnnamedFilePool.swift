@@ -27,12 +27,30 @@ public final class UnnamedFilePool: Sendable {
     let depth: Int
     let directoryLimit: Int
 
+    /// What the pool keeps for one of the directories used last. One entry a directory, so a
+    /// file taken looks its directory up once (its path hashed once, not four times).
+    private struct Directory {
+        var ready: [Int32] = []
+        /// How many files it has had, and when last (a count).
+        var count = 0
+        var last = 0
+        var refilling = false
+
+        /// Takes a ready file, if any, at `clock`; true when the stock is to be made again (from
+        /// the directory's second file on, below `low`, unless it is being made already).
+        mutating func take(at clock: Int, refillBelow low: Int) -> (Int32?, Bool) {
+            count += 1
+            last = clock
+            let taken = ready.popLast()
+            let refill = count >= 2 && ready.count < low && !refilling
+            if refill { refilling = true }
+            return (taken, refill)
+        }
+    }
+
     private struct Stock {
-        var ready: [String: [Int32]] = [:]
-        /// How many files each of the directories used last has had, and when last (a count).
-        var uses: [String: (count: Int, last: Int)] = [:]
+        var directories: [String: Directory] = [:]
         var clock = 0
-        var refilling: Set<String> = []
     }
 
     private let stock = Mutex(Stock())
@@ -48,14 +66,10 @@ public final class UnnamedFilePool: Sendable {
     public func take(in directory: String) -> Int32 {
         let (taken, refill, surplus) = stock.withLock { stock -> (Int32?, Bool, [Int32]) in
             stock.clock += 1
-            let count = (stock.uses[directory]?.count ?? 0) + 1
-            stock.uses[directory] = (count, stock.clock)
-            let surplus = evictBeyondLimit(&stock, keeping: directory)
-            let taken = stock.ready[directory]?.popLast()
-            let refill =
-                count >= 2 && (stock.ready[directory]?.count ?? 0) < depth / 4
-                && stock.refilling.insert(directory).inserted
-            return (taken, refill, surplus)
+            let clock = stock.clock
+            let (taken, refill) = stock.directories[directory, default: Directory()].take(
+                at: clock, refillBelow: depth / 4)
+            return (taken, refill, evictBeyondLimit(&stock, keeping: directory))
         }
         for descriptor in surplus { close(descriptor) }
         if refill { queue.async { [self] in self.refill(directory) } }
@@ -64,7 +78,7 @@ public final class UnnamedFilePool: Sendable {
 
     /// How many files are ready for `directory`.
     func readyCount(in directory: String) -> Int {
-        stock.withLock { $0.ready[directory]?.count ?? 0 }
+        stock.withLock { $0.directories[directory]?.ready.count ?? 0 }
     }
 
     /// Waits until files being made have been made (tests).
@@ -74,7 +88,7 @@ public final class UnnamedFilePool: Sendable {
 
     /// Makes `directory`'s stock up to `depth`. On `queue`.
     private func refill(_ directory: String) {
-        let wanted = stock.withLock { depth - ($0.ready[directory]?.count ?? 0) }
+        let wanted = stock.withLock { depth - ($0.directories[directory]?.ready.count ?? 0) }
         var made: [Int32] = []
         for _ in 0..<max(0, wanted) {
             let descriptor = haul_open_unnamed(directory, 0o644)
@@ -84,10 +98,10 @@ public final class UnnamedFilePool: Sendable {
             made.append(descriptor)
         }
         let surplus = stock.withLock { stock -> [Int32] in
-            stock.refilling.remove(directory)
             // Given back meanwhile (another directory took its place): not kept.
-            guard stock.uses[directory] != nil else { return made }
-            stock.ready[directory, default: []].append(contentsOf: made)
+            guard stock.directories[directory] != nil else { return made }
+            stock.directories[directory]?.refilling = false
+            stock.directories[directory]?.ready.append(contentsOf: made)
             return []
         }
         for descriptor in surplus { close(descriptor) }
@@ -97,11 +111,11 @@ public final class UnnamedFilePool: Sendable {
     /// returns their files, to be closed outside the lock.
     private func evictBeyondLimit(_ stock: inout Stock, keeping kept: String) -> [Int32] {
         var surplus: [Int32] = []
-        while stock.uses.count > directoryLimit {
-            guard let oldest = stock.uses.filter({ $0.key != kept }).min(by: { $0.value.last < $1.value.last })
+        while stock.directories.count > directoryLimit {
+            guard
+                let oldest = stock.directories.filter({ $0.key != kept }).min(by: { $0.value.last < $1.value.last })
             else { break }
-            stock.uses[oldest.key] = nil
-            surplus += stock.ready.removeValue(forKey: oldest.key) ?? []
+            surplus += stock.directories.removeValue(forKey: oldest.key)?.ready ?? []
         }
         return surplus
     }

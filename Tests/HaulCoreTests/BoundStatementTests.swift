@@ -1,0 +1,67 @@
+import GRDB
+import Testing
+
+@testable import HaulCore
+
+/// The store's rows are written through `BoundStatement`, which binds values straight through
+/// SQLite and leaves the last run's values in place for the next to replace: every run must
+/// bind every parameter, and each row gets its own values, a missing one included.
+@Suite("Bound statements")
+struct BoundStatementTests {
+    private static func table() throws -> DatabaseQueue {
+        let database = try DatabaseQueue()
+        try database.write { try $0.execute(sql: "CREATE TABLE row (id INTEGER PRIMARY KEY, name TEXT, size REAL)") }
+        return database
+    }
+
+    @Test("each run writes its own values: a text bound as nil after a text is NULL, not the last run's")
+    func eachRunItsOwnValues() throws {
+        let database = try Self.table()
+        try database.write { db in
+            var insert = try BoundStatement(db, sql: "INSERT INTO row (id, name, size) VALUES (?, ?, ?)")
+            insert.bind(1)
+            insert.bind("first")
+            insert.bind(1.5)
+            try insert.run()
+            insert.bind(2)
+            insert.bind(nil as String?)
+            insert.bind(2.5)
+            try insert.run()
+            insert.bind(3)
+            insert.bind("")
+            insert.bind(3.5)
+            try insert.run()
+        }
+        let rows = try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, name, size FROM row ORDER BY id").map {
+                ($0["id"] as Int, $0["name"] as String?, $0["size"] as Double)
+            }
+        }
+        #expect(rows.map(\.0) == [1, 2, 3])
+        #expect(rows.map(\.1) == ["first", nil, ""])
+        #expect(rows.map(\.2) == [1.5, 2.5, 3.5])
+    }
+
+    @Test("a run with a parameter left unbound fails, naming how many were bound, and writes nothing")
+    func unboundParameterFails() throws {
+        let database = try Self.table()
+        try database.write { db in
+            var insert = try BoundStatement(db, sql: "INSERT INTO row (id, name, size) VALUES (?, ?, ?)")
+            insert.bind(1)
+            insert.bind("first")
+            insert.bind(1.5)
+            try insert.run()
+            insert.bind(2)
+            insert.bind("second")
+            let error = #expect(throws: DatabaseError.self) { try insert.run() }
+            #expect(error?.message == "2 of 3 parameters bound")
+            // The statement is ready for a whole run again.
+            insert.bind(3)
+            insert.bind("third")
+            insert.bind(3.5)
+            try insert.run()
+        }
+        let ids = try database.read { try Int.fetchAll($0, sql: "SELECT id FROM row ORDER BY id") }
+        #expect(ids == [1, 3])
+    }
+}
