@@ -7,7 +7,7 @@
 #        HAUL_BASELINE=PATH bench/run.sh  also runs an earlier haul build, and compares the two
 #        SCENARIOS="E F G" bench/run.sh   runs only those scenarios (default: all, A to G and the
 #        queue-file and UI runs)
-# Needs: nginx curl wget2 aria2c axel tmux python3 /usr/bin/time sha256sum (`make bench` installs them) and a
+# Needs: nginx curl wget2 aria2c axel tmux python3 /usr/bin/time sha256sum cc (`make bench` installs them) and a
 # release build of haul (`make bench` builds it).
 set -euo pipefail
 
@@ -29,6 +29,16 @@ done
 [ -x "$HAUL" ] || { echo "bench: $HAUL is missing; run 'make bench' (it builds haul in release mode)" >&2; exit 2; }
 [ -x "$EMULATOR" ] || { echo "bench: $EMULATOR is missing; run 'make bench' (it builds the link emulator)" >&2; exit 2; }
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+# Scenario C's floor (bench/libcurl-loop.c): a libcurl loop as curl -Z's, one thread and nothing
+# else, saving by curl's file path (loop-creat) and by haul's (loop-unnamed: a file with no
+# name, its mark, then its name). What haul takes beyond loop-unnamed is its own work.
+LOOP="$OUT/libcurl-loop"
+if wants C; then
+  CC=${CC:-$(command -v cc || command -v gcc || command -v clang || true)}
+  [ -n "$CC" ] || { echo "bench: no C compiler for bench/libcurl-loop.c; run 'make bench'" >&2; exit 2; }
+  mkdir -p "$OUT"
+  "$CC" -O2 -o "$LOOP" "$HERE/libcurl-loop.c" -lcurl
+fi
 
 mkdir -p "$DATA" "$RUNS" "$OUT/trash"
 mountpoint -q "$RUNS" && umount "$RUNS"
@@ -172,6 +182,8 @@ declare -A COMMAND=(
   [C:curl]="curl -s -Z --parallel-max 16 --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/small/list.txt")"
   [C:wget2]="wget2 -q --no-config --max-threads=16 -i $DATA/small/list.txt -P files"
   [C:aria2c]="aria2c -q -j16 --file-allocation=none -i $DATA/small/list.txt -d files"
+  [C:loop-creat]="$LOOP creat $DATA/small/list.txt"
+  [C:loop-unnamed]="$LOOP unnamed $DATA/small/list.txt"
   [D:haul-h2]="$HAUL get -q -j 16 --ca-certificate $CERT -i $DATA/list-h2.txt -d files"
   [D:haul-h1]="$HAUL get -q -j 16 --ca-certificate $CERT -i $DATA/list-h1.txt -d files"
   [D:curl-h2]="curl -s -Z --parallel-max 16 --http2 --cacert $CERT --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/list-h2.txt")"
@@ -254,11 +266,14 @@ run_once() {
   fi
 }
 
+C_FLOOR=(loop-creat loop-unnamed)
 for scenario in A C; do
   wants "$scenario" || continue
   echo "scenario $scenario, $ROUNDS rounds…" >&2
+  floor=()
+  [ "$scenario" = C ] && floor=("${C_FLOOR[@]}")
   for round in $(seq "$ROUNDS"); do
-    for name in "${TOOLS[@]}" "${BEFORE[@]}"; do run_once "$scenario" "$name" "$round"; done
+    for name in "${TOOLS[@]}" "${BEFORE[@]}" "${floor[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
 done
 if wants D; then
@@ -428,15 +443,16 @@ UI_RATIO=$(echo "scale=2; $best_headless / $best_ui" | bc)
 fi
 
 # MARK: - Report
-# small_files_table SCENARIO: the 1000-files table, wall time against curl -Z's (the best
-# runs', and the median runs').
+# small_files_table SCENARIO [NAME…]: the 1000-files table, wall time against curl -Z's (the best
+# runs', and the median runs'), for the tools and then any NAME run besides them.
 small_files_table() {
   local scenario=$1 name ratio median_wall median_curl
+  shift
   median_curl=$(median "${WALLS[$scenario:curl]}")
   echo
   echo "| tool | wall s | CPU s | max RSS MiB | wall vs curl -Z | median wall s | median vs curl -Z |"
   echo "|---|---|---|---|---|---|---|"
-  for name in "${TOOLS[@]}"; do
+  for name in "${TOOLS[@]}" "$@"; do
     ratio=$(echo "scale=2; ${WALL[$scenario:$name]} / ${WALL[$scenario:curl]}" | bc)
     median_wall=$(median "${WALLS[$scenario:$name]}")
     echo "| $name | ${WALL[$scenario:$name]} | ${CPU[$scenario:$name]} | $(echo "scale=1; ${RSS[$scenario:$name]} / 1024" | bc) | ${ratio}x | $median_wall | $(echo "scale=2; $median_wall / $median_curl" | bc)x |"
@@ -486,7 +502,9 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   if wants C; then
   echo
   echo "Scenario C: 1000 x 16 KiB from a list, 16 at a time"
-  small_files_table C
+  small_files_table C "${C_FLOOR[@]}"
+  echo
+  echo "loop-creat and loop-unnamed: scenario C's floor, bench/libcurl-loop.c (one libcurl multi loop, as curl -Z's), saving by curl's file path and by haul's (a file with no name, marked, then named)."
   fi
   if wants D; then
   echo

@@ -48,6 +48,8 @@ struct EasySettings: Equatable {
     var explicitTLS: Bool
     /// Ask the file's time (FTP, SFTP): there it stands for Last-Modified.
     var asksFileTime: Bool
+    /// An http:// or https:// load.
+    var isHTTP: Bool
     /// An sftp:// load's login and host-key check.
     var ssh: SSHOptions?
 
@@ -82,8 +84,9 @@ struct EasySettings: Equatable {
         unixSocketPath = request.unixSocketPath
         ftpActive = request.ftpActive
         ssh = scheme == "sftp" ? request.ssh : nil
-        asksFileTime = request.url.isFileTransfer
-        proxy = request.unixSocketPath == nil ? request.proxies.proxy(for: request.url) : nil
+        asksFileTime = URL.isFileTransfer(scheme: scheme)
+        isHTTP = URL.isHTTP(scheme: scheme)
+        proxy = request.unixSocketPath == nil ? request.proxies.proxy(forScheme: scheme) : nil
         noProxy = request.proxies.bypass
         credentials = request.credentials
         proxyCredentials = request.proxyCredentials

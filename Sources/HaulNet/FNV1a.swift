@@ -6,12 +6,15 @@
 public enum FNV1a {
     /// The hash of `text`'s UTF-8 bytes.
     public static func hash(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        // On the bytes in place: each saved file's mark hashes its URI on the engine thread.
+        text.withUTF8Bytes { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+            return hash
         }
-        return hash
     }
 
     /// The hash of `text`'s UTF-8 bytes as 16 hex digits.

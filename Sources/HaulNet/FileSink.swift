@@ -30,7 +30,9 @@ final class FileSink {
     /// before them, are written from libcurl's buffer rather than copied first (a small file's
     /// whole body is one callback).
     private let expectedEnd: Int64?
-    private let buffer: UnsafeMutableRawBufferPointer
+    /// Made when bytes are first gathered: a body that arrives in one piece (a small file's)
+    /// goes from libcurl's buffer to the file and never needs one.
+    private var buffer: UnsafeMutableRawBufferPointer?
     private var buffered = 0
     private var lastFlush = MonotonicClock.nanoseconds()
 
@@ -45,7 +47,6 @@ final class FileSink {
         capacity =
             expectedLength > 0 && expectedLength < Int64(FileSink.capacity)
             ? max(FileSink.smallestCapacity, Int(expectedLength)) : FileSink.capacity
-        buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 4096)
         path = target.path
         offset = target.offset
         expectedEnd = expectedLength > 0 ? target.offset + expectedLength : nil
@@ -59,7 +60,6 @@ final class FileSink {
             descriptor = open(target.path, flags, 0o644)
         }
         guard descriptor >= 0 else {
-            // Every stored property is set, so deinit runs and frees the buffer.
             let error = errno
             throw ConnectionError(
                 kind: .fileWrite, url: url, systemError: error,
@@ -77,7 +77,7 @@ final class FileSink {
 
     deinit {
         close()
-        buffer.deallocate()
+        buffer?.deallocate()
     }
 
     // MARK: - Writing
@@ -112,6 +112,7 @@ final class FileSink {
             try writeAll(bytes, url: url)
             written += Int64(bytes.count)
         } else {
+            let buffer = self.buffer ?? makeBuffer()
             UnsafeMutableRawBufferPointer(rebasing: buffer[buffered..<(buffered + bytes.count)]).copyMemory(from: bytes)
             buffered += bytes.count
             if buffered == capacity || MonotonicClock.nanoseconds() - lastFlush >= FileSink.flushInterval {
@@ -131,7 +132,7 @@ final class FileSink {
     @discardableResult
     func flush(url: URL?) throws(ConnectionError) -> Int64 {
         lastFlush = MonotonicClock.nanoseconds()
-        guard buffered > 0 else { return 0 }
+        guard buffered > 0, let buffer else { return 0 }
         let count = buffered
         buffered = 0
         try writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), url: url)
@@ -171,6 +172,12 @@ final class FileSink {
     }
 
     // MARK: - Pieces
+
+    private func makeBuffer() -> UnsafeMutableRawBufferPointer {
+        let made = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 4096)
+        buffer = made
+        return made
+    }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer, url: URL?) throws(ConnectionError) {
         guard PosixFile.writeAll(bytes, to: descriptor, at: offset) else {

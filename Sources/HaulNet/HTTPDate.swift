@@ -8,6 +8,10 @@ import Foundation
 public enum HTTPDate {
     private static let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    /// The names' bytes, to compare in place (a String's own bytes are walked at a cost).
+    private static let dayBytes = days.map { Array($0.utf8) }
+    private static let monthBytes = months.map { Array($0.utf8) }
+    private static let gmt = Array(" GMT".utf8)
 
     /// The date in `text` (spaces and tabs around it aside), or nil when it is not an
     /// IMF-fixdate. Read off its UTF-8 bytes in place: a saved file's Last-Modified is read on
@@ -17,8 +21,8 @@ public enum HTTPDate {
             // "Sun, 06 Nov 1994 08:49:37 GMT": 29 ASCII bytes in fixed places.
             let bytes = UnsafeRawBufferPointer(all).trimmingHTTPWhitespace(lineEnds: false)
             guard bytes.count == 29 else { return nil }
-            func matches(_ at: Int, _ expected: String) -> Bool {
-                expected.utf8.enumerated().allSatisfy { bytes[at + $0.offset] == $0.element }
+            func matches(_ at: Int, _ expected: [UInt8]) -> Bool {
+                expected.indices.allSatisfy { bytes[at + $0] == expected[$0] }
             }
             func number(_ at: Int, _ length: Int) -> Int? {
                 var value = 0
@@ -28,9 +32,10 @@ public enum HTTPDate {
                 }
                 return value
             }
-            guard days.contains(where: { matches(0, $0) }), matches(3, ", "), bytes[7] == 0x20, bytes[11] == 0x20,
-                bytes[16] == 0x20, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"),
-                matches(25, " GMT"), let day = number(5, 2), let month = months.firstIndex(where: { matches(8, $0) }),
+            guard dayBytes.contains(where: { matches(0, $0) }), bytes[3] == UInt8(ascii: ","), bytes[4] == 0x20,
+                bytes[7] == 0x20, bytes[11] == 0x20, bytes[16] == 0x20, bytes[19] == UInt8(ascii: ":"),
+                bytes[22] == UInt8(ascii: ":"), matches(25, gmt), let day = number(5, 2),
+                let month = monthBytes.firstIndex(where: { matches(8, $0) }),
                 let year = number(12, 4), let hour = number(17, 2), let minute = number(20, 2),
                 let second = number(23, 2), (1...31).contains(day), hour < 24, minute < 60, second <= 60
             else { return nil }

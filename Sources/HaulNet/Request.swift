@@ -110,7 +110,12 @@ public struct Proxies: Sendable, Equatable {
 
     /// The proxy for a hop to `url`, or nil when none is set for its scheme.
     public func proxy(for url: URL) -> String? {
-        switch url.scheme?.lowercased() {
+        proxy(forScheme: url.scheme?.lowercased())
+    }
+
+    /// The proxy for a hop by `scheme` (lowercase), or nil when none is set for it.
+    func proxy(forScheme scheme: String?) -> String? {
+        switch scheme {
         case "http": http ?? all
         case "https": https ?? all
         default: all

@@ -14,7 +14,7 @@ extension Transfer {
             throw ConnectionError(kind: .transport, url: request.url, detail: "libcurl could not allocate a handle")
         }
         let settings = try EasySettings(request)
-        hopIsHTTP = request.url.isHTTP
+        hopIsHTTP = settings.isHTTP
         if handleCarriedHop { curl_easy_reset(easy) }
         handleCarriedHop = true
         freeHeaderList()
@@ -148,14 +148,18 @@ extension Transfer {
 }
 
 extension URL {
-    var isHTTP: Bool {
-        let scheme = scheme?.lowercased()
-        return scheme == "http" || scheme == "https"
-    }
+    var isHTTP: Bool { URL.isHTTP(scheme: scheme?.lowercased()) }
 
     /// FTP, FTPS or SFTP: a load with no HTTP head, whose file time stands for Last-Modified.
-    var isFileTransfer: Bool {
-        let scheme = scheme?.lowercased()
-        return scheme == "ftp" || scheme == "ftps" || scheme == "sftp"
+    var isFileTransfer: Bool { URL.isFileTransfer(scheme: scheme?.lowercased()) }
+
+    /// `isHTTP` of a lowercase scheme (a URL's scheme is made anew each time it is asked).
+    static func isHTTP(scheme: String?) -> Bool {
+        scheme == "http" || scheme == "https"
+    }
+
+    /// `isFileTransfer` of a lowercase scheme.
+    static func isFileTransfer(scheme: String?) -> Bool {
+        scheme == "ftp" || scheme == "ftps" || scheme == "sftp"
     }
 }
