@@ -504,7 +504,8 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo "Scenario C: 1000 x 16 KiB from a list, 16 at a time"
   small_files_table C "${C_FLOOR[@]}"
   echo
-  echo "loop-creat and loop-unnamed: scenario C's floor, bench/libcurl-loop.c (one libcurl multi loop, as curl -Z's), saving by curl's file path and by haul's (a file with no name, marked, then named)."
+  echo "loop-creat and loop-unnamed: scenario C's floor, bench/libcurl-loop.c (one libcurl multi loop, as" \
+    "curl -Z's), saving by curl's file path and by haul's (a file with no name, marked, then named)."
   fi
   if wants D; then
   echo
