@@ -129,7 +129,7 @@ public struct Download: Sendable, Identifiable, Equatable {
     /// `uri` with any password shown as `***`. A URI without an `@` has none, and is not parsed:
     /// a small file asks this several times.
     public static func displayed(_ uri: String) -> String {
-        guard uri.utf8.contains(UInt8(ascii: "@")) else { return uri }
+        guard uri.containsUTF8Byte(UInt8(ascii: "@")) else { return uri }
         return URL(string: uri)?.redactedString ?? uri
     }
 

@@ -11,4 +11,11 @@ extension String {
         var copy = self
         return try copy.withUTF8(body)
     }
+
+    /// Whether the string's UTF-8 holds `byte` (an `@` in a URI that may carry a password),
+    /// scanned in place.
+    @inlinable
+    public func containsUTF8Byte(_ byte: UInt8) -> Bool {
+        withUTF8Bytes { $0.contains(byte) }
+    }
 }

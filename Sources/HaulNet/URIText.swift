@@ -24,7 +24,7 @@ public enum URIText {
     /// none.
     private static func userInfo(in uri: String) -> Range<String.Index>? {
         // Most URIs have no `@` at all: a million of them are saved without being taken apart.
-        guard uri.utf8.contains(UInt8(ascii: "@")) else { return nil }
+        guard uri.containsUTF8Byte(UInt8(ascii: "@")) else { return nil }
         let authority = authority(in: uri).range
         guard let at = uri.utf8[authority].lastIndex(of: UInt8(ascii: "@")) else { return nil }
         return authority.lowerBound..<at
