@@ -126,7 +126,11 @@ struct GetCommand: ParsableCommand {
         if alreadySaved > 0, !options.basic.quiet {
             reportAlreadySaved(ids, count: alreadySaved, in: queue, to: reporter)
         }
-        let ended = withExtendedLifetime(interruptHandlers) { reporter.waitUntilDone(count: running) }
+        // Once the last downloads are running, the complete ones are written meanwhile.
+        let lastWave = 2 * options.connections.maxConcurrentDownloads
+        let ended = withExtendedLifetime(interruptHandlers) {
+            reporter.waitUntilDone(count: running, nearEnd: (lastWave, stored.settle))
+        }
         hooks?.waitForRunning()
         // Finished downloads leave the stored queue; the store's history keeps them.
         stored.finish()

@@ -26,6 +26,8 @@ final class ProgressReporter: Sendable {
         /// How many endings `waitUntilDone` waits for, once it waits: more when downloads are
         /// added meanwhile (the files of a Metalink an answer was).
         var awaited: Int?
+        /// The ending at which the waiting thread is woken early, once (`nearEnd`).
+        var nearEndAt: Int?
         var lineShown = false
         /// aria2's code for the last download that failed.
         var lastErrorCode: ErrorCode?
@@ -149,11 +151,12 @@ final class ProgressReporter: Sendable {
         }
         // The waiting thread is woken once, by the last ending it waits for (not by each of a
         // thousand small files).
-        let last = state.withLock { state in
+        let wakes = state.withLock { state in
             state.ended += 1
-            return state.awaited.map { state.ended == max($0, state.added) } ?? false
+            let last = state.awaited.map { state.ended == max($0, state.added) } ?? false
+            return last || state.ended == state.nearEndAt
         }
-        if last { endings.signal() }
+        if wakes { endings.signal() }
     }
 
     /// What a running attempt shows: each response (with `verbose`), each dropped mirror, a hint.
@@ -198,16 +201,29 @@ final class ProgressReporter: Sendable {
     }
 
     /// Blocks until `count` downloads (and any added meanwhile) have ended, drawing the status
-    /// line meanwhile; returns how many completed, of how many.
-    func waitUntilDone(count: Int) -> (completed: Int, total: Int) {
+    /// line meanwhile; returns how many completed, of how many. `nearEnd` runs once on this
+    /// thread when `left` of the `count` are still to end (not at all when fewer are left as the
+    /// wait begins).
+    func waitUntilDone(
+        count: Int, nearEnd: (left: Int, action: () -> Void)? = nil
+    ) -> (completed: Int, total: Int) {
         let interval: DispatchTimeInterval = isTerminal ? .milliseconds(250) : .seconds(1)
         var nextTick = DispatchTime.now() + interval
+        var nearEndAction = nearEnd?.action
         var done = state.withLock { state in
             state.awaited = count
+            if let left = nearEnd?.left, count - left > state.ended { state.nearEndAt = count - left }
             return state.ended >= max(count, state.added)
         }
         while !done {
-            done = endings.wait(timeout: nextTick) == .success
+            if endings.wait(timeout: nextTick) == .success {
+                let (ended, total) = state.withLock { ($0.ended, max(count, $0.added)) }
+                done = ended >= total
+                if !done, let action = nearEndAction {
+                    nearEndAction = nil
+                    action()
+                }
+            }
             if DispatchTime.now() >= nextTick {
                 if !quiet { tick() }
                 nextTick = DispatchTime.now() + interval

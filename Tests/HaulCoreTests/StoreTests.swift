@@ -202,6 +202,37 @@ struct StoreTests {
         #expect(try stored.store.history().map(\.downloadID) == [ids[0]])
     }
 
+    @Test("settling as a run's last downloads run takes the complete ones off now; finish adds no history twice")
+    func settleBeforeFinish() async throws {
+        let directory = try storeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = DownloadQueue.Configuration()
+        configuration.directory = directory.path
+        let server = try FaultServer.shared()
+        let first = QueueEntry(uris: [server.url("/file/3000?key=\(UUID())").absoluteString])
+        let paused = QueueEntry(
+            uris: [server.url("/file/4000?key=\(UUID())").absoluteString], options: pausedOptions())
+        let last = QueueEntry(uris: [server.url("/file/5000?key=\(UUID())").absoluteString])
+        let recorder = EventRecorder()
+        let stored = try StoredQueue(
+            opened: StoredQueue.Opened(stateDirectory: directory.appendingPathComponent("state").path),
+            configuration: configuration, checkpointInterval: 100,
+            onStoreError: { Issue.record("\($0)") }, onEvent: { recorder.record($0) })
+        let ids = stored.continueOrAdd([first, paused]).ids
+        #expect(await recorder.wait(for: [ids[0]]))
+        stored.settle()
+        // Written on the checkpointer's queue, long before the next checkpoint would come.
+        stored.flush()
+        #expect(try stored.store.load().downloads.map(\.id) == [ids[1]])
+        #expect(try stored.store.history().map(\.downloadID) == [ids[0]])
+        let lastID = stored.continueOrAdd([last]).ids[0]
+        #expect(await recorder.wait(for: [lastID]))
+        stored.finish()
+        #expect(try stored.store.load().downloads.map(\.id) == [ids[1]])
+        // Newest first, each once.
+        #expect(try stored.store.history().map(\.downloadID) == [lastID, ids[0]])
+    }
+
     @Test("one haul at a time holds a state directory; the second is told who and what to do")
     func lock() throws {
         let directory = try storeScratchDirectory()

@@ -57,4 +57,48 @@ struct ProgressReporterTests {
         #expect(text.contains("); the server sends no length\n"), "\(text)")
         #expect(text.contains("failed http://127.0.0.1/b.bin: the server answered 404 Not Found"), "\(text)")
     }
+
+    /// A count shared between threads.
+    final class Count: Sendable {
+        private let value = Mutex(0)
+        var current: Int { value.withLock { $0 } }
+        func add() { value.withLock { $0 += 1 } }
+    }
+
+    /// `count` downloads added to `reporter`, and a thread that ends them one by one, 20 ms
+    /// apart, counting each in `sent` before the reporter hears of it.
+    private func endOneByOne(_ count: Int, _ reporter: ProgressReporter, sent: Count) {
+        let downloads = (0..<count).map { _ in Download(uris: ["http://127.0.0.1/f.bin"]) }
+        reporter.handle(.added(downloads))
+        Thread.detachNewThread {
+            for download in downloads {
+                Thread.sleep(forTimeInterval: 0.02)
+                var complete = download
+                complete.state = .complete
+                sent.add()
+                reporter.handle(.stateChanged(complete, from: .active))
+            }
+        }
+    }
+
+    @Test("the waiting thread runs nearEnd once, when the given number of downloads is still to end")
+    func nearEndRunsOnce() {
+        let reporter = ProgressReporter(.init(quiet: true)) { _ in }
+        let sent = Count()
+        let seen = Lines()
+        endOneByOne(6, reporter, sent: sent)
+        let result = reporter.waitUntilDone(count: 6, nearEnd: (2, { seen.append("\(sent.current) ") }))
+        #expect(result == (completed: 6, total: 6))
+        #expect(seen.all == "4 ")
+    }
+
+    @Test("nearEnd does not run when fewer downloads than it names are left as the wait begins")
+    func nearEndSkipped() {
+        let reporter = ProgressReporter(.init(quiet: true)) { _ in }
+        let seen = Lines()
+        endOneByOne(3, reporter, sent: Count())
+        let result = reporter.waitUntilDone(count: 3, nearEnd: (8, { seen.append("ran") }))
+        #expect(result == (completed: 3, total: 3))
+        #expect(seen.all.isEmpty)
+    }
 }

@@ -135,6 +135,12 @@ public final class Checkpointer: DownloadJournal {
         writer.sync { checkpoint() }
     }
 
+    /// Writes what is pending on the checkpointer's queue now, outside the once-a-second
+    /// rhythm, without waiting for it.
+    public func writeSoon() {
+        writer.async { [self] in checkpoint() }
+    }
+
     /// Returns once the writes already on their way are done: a long queue file waits here so
     /// that no more than a few pieces of it are held for the store at once.
     public func catchUp() {

@@ -18,6 +18,8 @@ public final class StoredQueue: Sendable {
     public let problems: [String]
     private let directory: StateDirectory
     private let checkpointer: Checkpointer
+    /// The complete downloads `settle` took off the stored queue already.
+    private let settled = Mutex<Set<GID>>([])
 
     /// Makes the queue of a store opened already (`Opened` takes the state directory's lock).
     /// `onStoreError` runs when a checkpoint cannot be written (the changes are kept for the next).
@@ -59,8 +61,30 @@ public final class StoredQueue: Sendable {
     /// more than the store's write of them. Not to be called on the queue's `callbackQueue`.
     public func finish() {
         queue.callbackQueue.sync {}
-        for id in queue.ids(in: [.complete]) { checkpointer.record(.removed(id: id)) }
+        takeOffCompleted()
         checkpointer.flush()
+    }
+
+    /// Takes the downloads complete so far off the stored queue (the history keeps them) and
+    /// writes them on the checkpointer's queue, without waiting: `haul get` calls it as its last
+    /// downloads run, so that `finish` has only theirs to write once they end (a thousand small
+    /// files' history rows were some 3 ms between the last file and the exit). Done on the
+    /// `callbackQueue`, between its blocks: a download the queue holds complete has had its
+    /// ending filed with the checkpointer there (an ending's effects run in the block that
+    /// handled it), so no removal goes ahead of the ending it must follow.
+    public func settle() {
+        queue.callbackQueue.async { [self] in
+            takeOffCompleted()
+            checkpointer.writeSoon()
+        }
+    }
+
+    /// Records the removal of every complete download not taken off already (each after its
+    /// ending: on the `callbackQueue`, or once it has no more to deliver).
+    private func takeOffCompleted() {
+        let complete = queue.ids(in: [.complete])
+        let fresh = settled.withLock { settled in complete.filter { settled.insert($0).inserted } }
+        for id in fresh { checkpointer.record(.removed(id: id)) }
     }
 
     // MARK: - Continuing
