@@ -49,13 +49,12 @@ struct GetCommand: ParsableCommand {
             .init(
                 quiet: options.basic.quiet, verbose: options.basic.verbose,
                 dryRun: options.basic.dryRun))
-        var configuration = try options.configuration { reporter.report($0) }
-        configuration.keepsEveryHeader = options.basic.verbose
         let toStandardOutput = !continuing && options.basic.out == QueueOptions.standardOutput
         let runningHaul =
             continuing || toStandardOutput || options.basic.dryRun
             ? nil : LocalHandOff.runningHaul(stateDirectory: options.stateDirectoryPath)
         guard !toStandardOutput, !options.basic.dryRun, runningHaul == nil else {
+            let configuration = try runConfiguration(of: options, reporter: reporter)
             let (entries, _) = try readEntries(of: options, continuing: continuing)
             if let runningHaul {
                 try handOff(entries, options: options, to: runningHaul, reporter: reporter)
@@ -71,6 +70,7 @@ struct GetCommand: ParsableCommand {
         // once both are done, and is said here.
         let statePath = options.getStateDirectoryPath
         let opening = StartedWork { try StoredQueue.Opened(stateDirectory: statePath) }
+        let configuration = try runConfiguration(of: options, reporter: reporter)
         let storeFailed = Mutex(false)
         let hooks = try options.hookRunner { reporter.report("haul: \($0)") }
         try options.startCookies { reporter.report($0) }
@@ -153,6 +153,15 @@ struct GetCommand: ParsableCommand {
             throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue)
         }
         if rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitCode(1) }
+    }
+
+    /// The queue's configuration from `options`, its warnings reported.
+    private static func runConfiguration(
+        of options: QueueOptions, reporter: ProgressReporter
+    ) throws -> DownloadQueue.Configuration {
+        var configuration = try options.configuration { reporter.report($0) }
+        configuration.keepsEveryHeader = options.basic.verbose
+        return configuration
     }
 
     /// The downloads `options` name, their problems reported; a run that names downloads but
