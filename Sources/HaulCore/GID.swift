@@ -43,6 +43,11 @@ public struct GID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public static func < (lhs: GID, rhs: GID) -> Bool { lhs.value < rhs.value }
 
+    /// The hash tables use (`WordHash`), in place of SipHash over the one word.
+    public func _rawHashValue(seed: Int) -> Int {
+        WordHash.value(value, seed: seed)
+    }
+
     /// A new gid: the one after the last this process made, counting from a random start. A
     /// queue file's entries then get neighbouring gids, which the store's index takes in one
     /// pass rather than at a million random places, and two runs still meet only by a chance

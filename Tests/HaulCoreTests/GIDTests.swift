@@ -44,4 +44,22 @@ struct GIDTests {
             #expect(throws: OptionError.self) { try options.set("gid", bad) }
         }
     }
+
+    @Test("gids hash by their seed: gids apart only in their high bits spread over a small table's buckets")
+    func hashSpreads() throws {
+        // 256 gids a table of 256 buckets tells apart by the low 8 bits of their hash only.
+        let gids = try (1...256).map { try #require(GID(UInt64($0) << 40)) }
+        for seed in [0, 1, -7, 0x5eed_5eed] {
+            let buckets = Set(gids.map { $0._rawHashValue(seed: seed) & 0xFF })
+            // At random, some 162 of 256; the words themselves, without the mix, 1.
+            #expect(buckets.count > 128, "seed \(seed): \(buckets.count) buckets")
+        }
+        let gid = try #require(GID(0x1234))
+        #expect(gid._rawHashValue(seed: 1) != gid._rawHashValue(seed: 2))
+        #expect(gid._rawHashValue(seed: 1) == GID(0x1234)?._rawHashValue(seed: 1))
+        // Tables of gids find what they hold.
+        let many = (1...10_000).compactMap { GID(UInt64($0) << 32) }
+        let set = Set(many)
+        #expect(set.count == 10_000 && many.allSatisfy(set.contains))
+    }
 }

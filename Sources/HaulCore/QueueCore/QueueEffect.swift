@@ -52,6 +52,11 @@ struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
     static func == (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.number == rhs.number }
 
     func hash(into hasher: inout Hasher) { hasher.combine(number) }
+
+    /// The hash tables use (`WordHash`), in place of SipHash over the one word.
+    func _rawHashValue(seed: Int) -> Int {
+        WordHash.value(UInt64(UInt(bitPattern: number)), seed: seed)
+    }
 }
 
 /// A connection the core decided to open: what the shell needs to start it, and what the core
