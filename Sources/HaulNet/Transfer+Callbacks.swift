@@ -19,7 +19,7 @@ extension Transfer {
             return 0
         }
         let line = ResponseHead.withoutLineEnd(bytes)
-        if line.starts(with: "HTTP/".utf8) {
+        if ResponseHead.isStatusLine(line) {
             head.begin(statusLine: line)
         } else if line.isEmpty {
             headEnded()
