@@ -8,29 +8,30 @@ import Testing
 /// bind every parameter, and each row gets its own values, a missing one included.
 @Suite("Bound statements")
 struct BoundStatementTests {
+    private static let insertSQL = "INSERT INTO row (id, name, size) VALUES (?, ?, ?)"
+
     private static func table() throws -> DatabaseQueue {
         let database = try DatabaseQueue()
         try database.write { try $0.execute(sql: "CREATE TABLE row (id INTEGER PRIMARY KEY, name TEXT, size REAL)") }
         return database
     }
 
+    /// Inserts one whole row through `insert`.
+    private static func run(_ insert: inout BoundStatement, _ id: Int, _ name: String?, _ size: Double) throws {
+        insert.bind(id)
+        insert.bind(name)
+        insert.bind(size)
+        try insert.run()
+    }
+
     @Test("each run writes its own values: a text bound as nil after a text is NULL, not the last run's")
     func eachRunItsOwnValues() throws {
         let database = try Self.table()
         try database.write { db in
-            var insert = try BoundStatement(db, sql: "INSERT INTO row (id, name, size) VALUES (?, ?, ?)")
-            insert.bind(1)
-            insert.bind("first")
-            insert.bind(1.5)
-            try insert.run()
-            insert.bind(2)
-            insert.bind(nil as String?)
-            insert.bind(2.5)
-            try insert.run()
-            insert.bind(3)
-            insert.bind("")
-            insert.bind(3.5)
-            try insert.run()
+            var insert = try BoundStatement(db, sql: Self.insertSQL)
+            try Self.run(&insert, 1, "first", 1.5)
+            try Self.run(&insert, 2, nil, 2.5)
+            try Self.run(&insert, 3, "", 3.5)
         }
         let rows = try database.read { db in
             try Row.fetchAll(db, sql: "SELECT id, name, size FROM row ORDER BY id").map {
@@ -46,20 +47,14 @@ struct BoundStatementTests {
     func unboundParameterFails() throws {
         let database = try Self.table()
         try database.write { db in
-            var insert = try BoundStatement(db, sql: "INSERT INTO row (id, name, size) VALUES (?, ?, ?)")
-            insert.bind(1)
-            insert.bind("first")
-            insert.bind(1.5)
-            try insert.run()
+            var insert = try BoundStatement(db, sql: Self.insertSQL)
+            try Self.run(&insert, 1, "first", 1.5)
             insert.bind(2)
             insert.bind("second")
             let error = #expect(throws: DatabaseError.self) { try insert.run() }
             #expect(error?.message == "2 of 3 parameters bound")
             // The statement is ready for a whole run again.
-            insert.bind(3)
-            insert.bind("third")
-            insert.bind(3.5)
-            try insert.run()
+            try Self.run(&insert, 3, "third", 3.5)
         }
         let ids = try database.read { try Int.fetchAll($0, sql: "SELECT id FROM row ORDER BY id") }
         #expect(ids == [1, 3])
