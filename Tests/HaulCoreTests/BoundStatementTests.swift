@@ -8,11 +8,14 @@ import Testing
 /// bind every parameter, and each row gets its own values, a missing one included.
 @Suite("Bound statements")
 struct BoundStatementTests {
-    private static let insertSQL = "INSERT INTO row (id, name, size) VALUES (?, ?, ?)"
-
-    private static func table() throws -> DatabaseQueue {
+    /// A table of rows, and `body` given the statement that inserts them; returns the table.
+    private static func inserting(_ body: (inout BoundStatement) throws -> Void) throws -> DatabaseQueue {
         let database = try DatabaseQueue()
-        try database.write { try $0.execute(sql: "CREATE TABLE row (id INTEGER PRIMARY KEY, name TEXT, size REAL)") }
+        try database.write { db in
+            try db.execute(sql: "CREATE TABLE row (id INTEGER PRIMARY KEY, name TEXT, size REAL)")
+            var insert = try BoundStatement(db, sql: "INSERT INTO row (id, name, size) VALUES (?, ?, ?)")
+            try body(&insert)
+        }
         return database
     }
 
@@ -26,9 +29,7 @@ struct BoundStatementTests {
 
     @Test("each run writes its own values: a text bound as nil after a text is NULL, not the last run's")
     func eachRunItsOwnValues() throws {
-        let database = try Self.table()
-        try database.write { db in
-            var insert = try BoundStatement(db, sql: Self.insertSQL)
+        let database = try Self.inserting { insert in
             try Self.run(&insert, 1, "first", 1.5)
             try Self.run(&insert, 2, nil, 2.5)
             try Self.run(&insert, 3, "", 3.5)
@@ -45,9 +46,7 @@ struct BoundStatementTests {
 
     @Test("a run with a parameter left unbound fails, naming how many were bound, and writes nothing")
     func unboundParameterFails() throws {
-        let database = try Self.table()
-        try database.write { db in
-            var insert = try BoundStatement(db, sql: Self.insertSQL)
+        let database = try Self.inserting { insert in
             try Self.run(&insert, 1, "first", 1.5)
             insert.bind(2)
             insert.bind("second")
