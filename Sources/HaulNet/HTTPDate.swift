@@ -22,7 +22,7 @@ public enum HTTPDate {
             let bytes = UnsafeRawBufferPointer(all).trimmingHTTPWhitespace(lineEnds: false)
             guard bytes.count == 29 else { return nil }
             func matches(_ at: Int, _ expected: [UInt8]) -> Bool {
-                expected.indices.allSatisfy { bytes[at + $0] == expected[$0] }
+                UnsafeRawBufferPointer(rebasing: bytes[at...]).starts(with: expected)
             }
             func number(_ at: Int, _ length: Int) -> Int? {
                 var value = 0

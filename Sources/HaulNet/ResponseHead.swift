@@ -52,12 +52,13 @@ struct ResponseHead {
             name, ResponseHead.text(UnsafeRawBufferPointer(rebasing: bytes[(colon + 1)...]).trimmingHTTPWhitespace()))
     }
 
-    /// Whether `line` starts `HTTP/`: a status line, not a field. Compared byte by byte (a
-    /// generic `starts(with:)` over a string's UTF-8 cost a hundred instructions a header line).
+    /// Whether `line` starts `HTTP/`: a status line, not a field. Against the prefix's bytes
+    /// (walking a string's UTF-8 view for it cost a hundred instructions a header line).
     static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
-        line.count >= 5 && line[0] == UInt8(ascii: "H") && line[1] == UInt8(ascii: "T") && line[2] == UInt8(ascii: "T")
-            && line[3] == UInt8(ascii: "P") && line[4] == UInt8(ascii: "/")
+        line.starts(with: statusLinePrefix)
     }
+
+    private static let statusLinePrefix = Array("HTTP/".utf8)
 
     /// `bytes` without the line end (CR, LF) libcurl leaves on each header line.
     static func withoutLineEnd(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
