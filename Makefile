@@ -24,7 +24,7 @@ define release_build
 endef
 RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev zlib1g-dev libssl-dev libxml2
 TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux microsocks aria2 python3 python3-venv openssh-server
-BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time bc python3 gcc
+BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time bc python3 gcc linux-perf
 # Python test tools (aria2p) live here, made by make test.
 VENV       := .build/venv
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
