@@ -31,8 +31,11 @@ def one_run(directory, command):
     os.makedirs(directory)
     data = os.path.join(directory, "perf.data")
     environment = dict(os.environ, XDG_STATE_HOME=os.path.join(directory, "state"))
-    subprocess.run(["perf", "record", "-q", "-e", EVENTS, "-o", data, "--"] + command, cwd=directory,
-                   env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    recorded = subprocess.run(["perf", "record", "-q", "-e", EVENTS, "-o", data, "--"] + command, cwd=directory,
+                              env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if recorded.returncode != 0:
+        sys.exit(f"phases.py: {' '.join(command)} (under perf record) exited {recorded.returncode}: "
+                 f"{recorded.stderr.strip()[-300:]}")
     script = subprocess.run(["perf", "script", "-i", data, "-F", "tid,time,event,trace"], capture_output=True,
                             text=True, check=True).stdout
     events = []
@@ -41,9 +44,12 @@ def one_run(directory, command):
         if match:
             events.append((float(match[2]), int(match[1]), match[3], match[4]))
     events.sort()
-    exec_at = [t for t, _, event, _ in events if event.endswith("sched_process_exec")][-1]
-    connect_at = next(t for t, _, event, _ in events if event.endswith("sys_enter_connect") and t >= exec_at)
-    exit_at = [t for t, _, event, _ in events if event.endswith("sys_enter_exit_group")][-1]
+    execs = [t for t, _, event, _ in events if event.endswith("sched_process_exec")]
+    connects = [t for t, _, event, _ in events if event.endswith("sys_enter_connect") and execs and t >= execs[-1]]
+    exits = [t for t, _, event, _ in events if event.endswith("sys_enter_exit_group")]
+    if not (execs and connects and exits):
+        sys.exit(f"phases.py: {' '.join(command)} made no connection (or perf saw no exec or exit)")
+    exec_at, connect_at, exit_at = execs[-1], connects[0], exits[-1]
     runtime = Counter()
     for t, tid, event, trace in events:
         found = re.search(r"runtime=(\d+)", trace) if event.endswith("sched_stat_runtime") else None
@@ -54,7 +60,7 @@ def one_run(directory, command):
 
 
 def main():
-    if len(sys.argv) < 5 or sys.argv[3] != "--":
+    if len(sys.argv) < 5 or sys.argv[3] != "--" or not sys.argv[1].isdigit() or int(sys.argv[1]) < 1:
         sys.exit(__doc__)
     rounds, directory, command = int(sys.argv[1]), sys.argv[2], sys.argv[4:]
     runs = [one_run(os.path.join(directory, "run"), command) for _ in range(rounds)]
