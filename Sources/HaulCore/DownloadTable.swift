@@ -81,6 +81,13 @@ struct DownloadTable {
         }
     }
 
+    /// Files `download` under its id (added at the end when new), in one lookup; the download
+    /// it replaced.
+    @discardableResult
+    mutating func update(_ download: Download) -> Download? {
+        table.updateValue(download, forKey: download.id)
+    }
+
     /// Changes the download with `id` in place (no copy of it); false when there is none.
     @discardableResult
     mutating func modify(_ id: GID, _ change: (inout Download) -> Void) -> Bool {

@@ -36,6 +36,19 @@ struct DownloadTableTests {
         #expect(table.move("x", to: 0) == nil)
     }
 
+    @Test("update files a download in place, or adds it at the end, and gives back the one it replaced")
+    func update() {
+        var table = DownloadTable()
+        var batch = ["a", "b"].map(download)
+        table.append(&batch)
+        var changed = download("a")
+        changed.attempts = 2
+        #expect(table.update(changed)?.attempts == 0)
+        #expect(table.ids == ["a", "b"] && table["a"]?.attempts == 2)
+        #expect(table.update(download("c")) == nil)
+        #expect(table.ids == ["a", "b", "c"] && table.index(of: "c") == 2)
+    }
+
     @Test("a gid already queued, or named twice in one batch, gets a new one")
     func duplicateIDs() {
         var table = DownloadTable()

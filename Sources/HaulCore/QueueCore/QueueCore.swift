@@ -84,8 +84,7 @@ struct QueueCore {
     /// Files `download` as its record and says what changed: its state, or else the record. A
     /// download that is no longer active shows no speed.
     mutating func file(_ download: Download) {
-        let before = state.downloads[download.id]?.state
-        state.downloads[download.id] = download
+        let before = state.downloads.update(download)?.state
         if download.state != .active {
             state.activity[download.id]?.speed = 0
         } else if before != .active {

@@ -208,7 +208,7 @@ public final class Checkpointer: DownloadJournal {
 extension Checkpointer.Pending {
     /// Files the newest copy of a download (its progress is in it), and where its partial file is.
     mutating func file(_ download: Download) {
-        changed[download.id] = download
+        changed.update(download)
         progress.removeValue(forKey: download.id)
         if download.state == .complete {
             partialPaths.removeValue(forKey: download.id)
