@@ -82,10 +82,15 @@ struct DownloadTable {
     }
 
     /// Files `download` under its id (added at the end when new), in one lookup; the download
-    /// it replaced.
+    /// it replaced. An existing one is exchanged in place, neither copied.
     @discardableResult
-    mutating func update(_ download: Download) -> Download? {
-        table.updateValue(download, forKey: download.id)
+    mutating func update(_ download: consuming Download) -> Download? {
+        guard let index = table.index(forKey: download.id) else {
+            table[download.id] = download
+            return nil
+        }
+        swap(&table.values[index], &download)
+        return download
     }
 
     /// Changes the download with `id` in place (no copy of it); false when there is none.
