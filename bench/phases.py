@@ -10,6 +10,8 @@ the medians of:
   transfers  first connect() to exit_group()
   busiest    on-CPU time after the first connect() of the tool's busiest thread (haul's engine
              thread; curl's only one), from sched_stat_runtime
+  others     on-CPU time after the first connect() of all its other threads together (haul's
+             queue, checkpointer and main thread: what competes with the busiest for a core)
 A tool started through a shell should be exec'd by it (`bash -c 'exec curl ...'`): the last exec
 counts. Needs perf (Debian's linux-perf).
 """
@@ -26,7 +28,7 @@ LINE = re.compile(r"\s*(\d+)\s+([\d.]+):\s+(\S+):\s*(.*)")
 
 
 def one_run(directory, command):
-    """(start ms, transfers ms, busiest thread's ms after the first connect) of one run."""
+    """(start ms, transfers ms, busiest thread's and the other threads' ms after the first connect)."""
     shutil.rmtree(directory, ignore_errors=True)
     os.makedirs(directory)
     data = os.path.join(directory, "perf.data")
@@ -56,7 +58,8 @@ def one_run(directory, command):
         if found and t >= connect_at:
             runtime[tid] += int(found[1])
     busiest = runtime.most_common(1)[0][1] / 1e6 if runtime else 0.0
-    return (connect_at - exec_at) * 1e3, (exit_at - connect_at) * 1e3, busiest
+    others = sum(runtime.values()) / 1e6 - busiest
+    return (connect_at - exec_at) * 1e3, (exit_at - connect_at) * 1e3, busiest, others
 
 
 def main():
@@ -64,7 +67,7 @@ def main():
         sys.exit(__doc__)
     rounds, directory, command = int(sys.argv[1]), sys.argv[2], sys.argv[4:]
     runs = [one_run(os.path.join(directory, "run"), command) for _ in range(rounds)]
-    names = ("start", "transfers", "busiest")
+    names = ("start", "transfers", "busiest", "others")
     print("  ".join(f"{name} {statistics.median(run[i] for run in runs):.1f} ms" for i, name in enumerate(names)))
 
 
