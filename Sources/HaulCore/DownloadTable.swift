@@ -81,8 +81,8 @@ struct DownloadTable {
         }
     }
 
-    /// Files `download` under its id (added at the end when new), in one lookup; the download
-    /// it replaced. An existing one is exchanged in place, neither copied.
+    /// Files `download` under its id (added at the end when new); the download it replaced. One
+    /// lookup finds an existing one, and the two are exchanged in place, neither copied.
     @discardableResult
     mutating func update(_ download: consuming Download) -> Download? {
         guard let index = table.index(forKey: download.id) else {
