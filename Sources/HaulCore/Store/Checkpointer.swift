@@ -21,9 +21,11 @@ public final class Checkpointer: DownloadJournal {
         var changed = DownloadTable()
         /// Progress of downloads with no newer copy in `changed`: their ranges and length.
         var progress: [GID: DownloadProgress] = [:]
-        /// The partial file of each download that has one, to sync before its ranges are
-        /// recorded (learnt from the copies events carry; forgotten when it is gone).
-        var partialPaths: [GID: String] = [:]
+        /// The destination of each download that has one: its partial file (the destination
+        /// and `.part`) is synced before its ranges are recorded. Learnt from the copies events
+        /// carry, forgotten when the download is gone; the string the copy holds, not a partial
+        /// path made for every event.
+        var destinations: [GID: String] = [:]
         var removed: [GID] = []
         var orderChanged = false
         var scheduled = false
@@ -74,7 +76,7 @@ public final class Checkpointer: DownloadJournal {
                 // A pending change is still written first: it may be the ending history keeps.
                 pending.removed.append(id)
                 pending.progress.removeValue(forKey: id)
-                pending.partialPaths.removeValue(forKey: id)
+                pending.destinations.removeValue(forKey: id)
             case .moved:
                 pending.orderChanged = true
             case .activity:
@@ -158,10 +160,12 @@ public final class Checkpointer: DownloadJournal {
                 added: pending.added, upserts: pending.changed.values,
                 progress: pending.progress.map { ($0.key, $0.value) }, removals: pending.removed, order: nil)
             let source = pending.orderChanged ? pending.orderSource : nil
-            let paths = pending.progress.keys.compactMap { pending.partialPaths[$0] }
+            let paths = pending.progress.keys.compactMap { id in
+                pending.destinations[id].map { $0 + FileNaming.partialSuffix }
+            }
             // A checkpoint already on its way stays on its way.
             pending = Pending(
-                partialPaths: pending.partialPaths, scheduled: pending.scheduled, writingAdded: pending.writingAdded,
+                destinations: pending.destinations, scheduled: pending.scheduled, writingAdded: pending.writingAdded,
                 orderSource: pending.orderSource)
             return (batch, source, paths)
         }
@@ -206,14 +210,14 @@ public final class Checkpointer: DownloadJournal {
 }
 
 extension Checkpointer.Pending {
-    /// Files the newest copy of a download (its progress is in it), and where its partial file is.
+    /// Files the newest copy of a download (its progress is in it), and where its file goes.
     mutating func file(_ download: Download) {
         changed.update(download)
         progress.removeValue(forKey: download.id)
         if download.state == .complete {
-            partialPaths.removeValue(forKey: download.id)
-        } else if let path = download.partialPath {
-            partialPaths[download.id] = path
+            destinations.removeValue(forKey: download.id)
+        } else if let destination = download.destination {
+            destinations[download.id] = destination
         }
     }
 }
