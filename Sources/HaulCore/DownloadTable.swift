@@ -77,16 +77,22 @@ struct DownloadTable {
                 remove([id])
                 return
             }
-            table[id] = newValue
+            replace(id, with: newValue)
         }
     }
 
-    /// Files `download` under its id (added at the end when new); the download it replaced. One
-    /// lookup finds an existing one, and the two are exchanged in place, neither copied.
+    /// Files `download` under its id, as setting it does; the download it replaced.
     @discardableResult
     mutating func update(_ download: consuming Download) -> Download? {
-        guard let index = table.index(forKey: download.id) else {
-            table[download.id] = download
+        replace(download.id, with: download)
+    }
+
+    /// Files `download` under `id` (added at the end when new); the download it replaced. One
+    /// lookup finds an existing one, and the two are exchanged in place, neither copied.
+    @discardableResult
+    private mutating func replace(_ id: GID, with download: consuming Download) -> Download? {
+        guard let index = table.index(forKey: id) else {
+            table[id] = download
             return nil
         }
         swap(&table.values[index], &download)

@@ -212,7 +212,7 @@ public final class Checkpointer: DownloadJournal {
 extension Checkpointer.Pending {
     /// Files the newest copy of a download (its progress is in it), and where its file goes.
     mutating func file(_ download: Download) {
-        changed.update(download)
+        changed[download.id] = download
         progress.removeValue(forKey: download.id)
         if download.state == .complete {
             destinations.removeValue(forKey: download.id)
