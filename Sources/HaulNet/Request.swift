@@ -4,53 +4,206 @@ import Foundation
 
 /// What to load: a URL plus everything that shapes the transfer. A value type; a `Connection`
 /// keeps the original and reports each redirected hop as a new `Request`.
+///
+/// A request is copied at every step from a queue's plan to the engine's transfer, and some
+/// twenty of its fields are counted references (strings, the URL, the headers). So its copies
+/// share one box of fields until one of them changes it (copy on write, as the standard
+/// library's collections do): a copy costs one reference count, not twenty.
 public struct Request: Sendable {
-    public var url: URL
+    private var box: Box
+
+    public var url: URL {
+        get { box.fields.url }
+        _modify {
+            makeUnique()
+            yield &box.fields.url
+        }
+    }
+
     /// The HTTP method. `HEAD` sends no body back; a body with `GET` is sent as `POST`.
-    public var method: String = "GET"
-    public var headers: HTTPHeaders = HTTPHeaders()
-    public var body: RequestBody?
+    public var method: String {
+        get { box.fields.method }
+        _modify {
+            makeUnique()
+            yield &box.fields.method
+        }
+    }
+
+    public var headers: HTTPHeaders {
+        get { box.fields.headers }
+        _modify {
+            makeUnique()
+            yield &box.fields.headers
+        }
+    }
+
+    public var body: RequestBody? {
+        get { box.fields.body }
+        _modify {
+            makeUnique()
+            yield &box.fields.body
+        }
+    }
+
     /// Seconds the load may spend connecting, or without receiving a byte, before it fails
     /// with `ConnectionError.Kind.timedOut`.
-    public var timeoutInterval: TimeInterval = 60
+    public var timeoutInterval: TimeInterval {
+        get { box.fields.timeoutInterval }
+        _modify {
+            makeUnique()
+            yield &box.fields.timeoutInterval
+        }
+    }
+
     /// Seconds the load may spend connecting (DNS, TCP, TLS), when that differs from
     /// `timeoutInterval` (aria2's `connect-timeout`).
-    public var connectTimeout: TimeInterval?
-    public var cachePolicy: CachePolicy = .useProtocolPolicy
+    public var connectTimeout: TimeInterval? {
+        get { box.fields.connectTimeout }
+        _modify {
+            makeUnique()
+            yield &box.fields.connectTimeout
+        }
+    }
+
+    public var cachePolicy: CachePolicy {
+        get { box.fields.cachePolicy }
+        _modify {
+            makeUnique()
+            yield &box.fields.cachePolicy
+        }
+    }
+
     /// Asks for part of the resource (`Range: bytes=…`).
-    public var byteRange: ByteRange?
+    public var byteRange: ByteRange? {
+        get { box.fields.byteRange }
+        _modify {
+            makeUnique()
+            yield &box.fields.byteRange
+        }
+    }
+
     /// Caps this transfer's receive speed in bytes per second; nil for no cap.
-    public var maxReceiveSpeed: Int64?
+    public var maxReceiveSpeed: Int64? {
+        get { box.fields.maxReceiveSpeed }
+        _modify {
+            makeUnique()
+            yield &box.fields.maxReceiveSpeed
+        }
+    }
+
     /// A transfer slower than this (bytes a second) for `timeoutInterval` fails with `timedOut`;
     /// nil fails only a transfer that receives nothing at all for that long.
-    public var lowestSpeed: Int64?
+    public var lowestSpeed: Int64? {
+        get { box.fields.lowestSpeed }
+        _modify {
+            makeUnique()
+            yield &box.fields.lowestSpeed
+        }
+    }
+
     /// Sent with HTTP Basic authentication, and only to the origin of the URL that carries them:
     /// a redirect to another origin drops them.
-    public var credentials: Credentials?
+    public var credentials: Credentials? {
+        get { box.fields.credentials }
+        _modify {
+            makeUnique()
+            yield &box.fields.credentials
+        }
+    }
+
     /// Sent to the proxy (Basic or Digest, as its 407 challenge asks).
-    public var proxyCredentials: Credentials?
-    public var tls: TLSOptions = TLSOptions()
+    public var proxyCredentials: Credentials? {
+        get { box.fields.proxyCredentials }
+        _modify {
+            makeUnique()
+            yield &box.fields.proxyCredentials
+        }
+    }
+
+    public var tls: TLSOptions {
+        get { box.fields.tls }
+        _modify {
+            makeUnique()
+            yield &box.fields.tls
+        }
+    }
+
     /// Which proxy each hop goes through; unset, libcurl reads `http_proxy`, `https_proxy`,
     /// `all_proxy` and `no_proxy` from the environment.
-    public var proxies = Proxies()
+    public var proxies: Proxies {
+        get { box.fields.proxies }
+        _modify {
+            makeUnique()
+            yield &box.fields.proxies
+        }
+    }
+
     /// Ask for and decode compressed bodies (gzip, deflate, br where libcurl has them).
-    public var acceptsEncodedContent = false
-    public var userAgent: String = Request.defaultUserAgent
+    public var acceptsEncodedContent: Bool {
+        get { box.fields.acceptsEncodedContent }
+        _modify {
+            makeUnique()
+            yield &box.fields.acceptsEncodedContent
+        }
+    }
+
+    public var userAgent: String {
+        get { box.fields.userAgent }
+        _modify {
+            makeUnique()
+            yield &box.fields.userAgent
+        }
+    }
+
     /// Redirect hops followed before the load fails with `tooManyRedirects`.
-    public var maxRedirects = 20
+    public var maxRedirects: Int {
+        get { box.fields.maxRedirects }
+        _modify {
+            makeUnique()
+            yield &box.fields.maxRedirects
+        }
+    }
+
     /// The load runs on a TCP connection of its own, never as a stream multiplexed onto
     /// another load's HTTP/2 connection: one of several connections of a split download, each
     /// of which a link may cap on its own. It speaks HTTP/1.1 (see the README's "One file over
     /// many connections" for why), and may reuse an idle connection, never a busy one.
-    public var ownsConnection = false
+    public var ownsConnection: Bool {
+        get { box.fields.ownsConnection }
+        _modify {
+            makeUnique()
+            yield &box.fields.ownsConnection
+        }
+    }
+
     /// The load goes over this Unix socket rather than TCP (a local daemon's); the URL still
     /// names the host and path the request asks for.
-    public var unixSocketPath: String?
+    public var unixSocketPath: String? {
+        get { box.fields.unixSocketPath }
+        _modify {
+            makeUnique()
+            yield &box.fields.unixSocketPath
+        }
+    }
+
     /// FTP in active mode: the server connects back to this machine (`EPRT`/`PORT`), for a
     /// server or firewall that refuses passive data connections.
-    public var ftpActive = false
+    public var ftpActive: Bool {
+        get { box.fields.ftpActive }
+        _modify {
+            makeUnique()
+            yield &box.fields.ftpActive
+        }
+    }
+
     /// How an SFTP load logs in and knows the server.
-    public var ssh = SSHOptions()
+    public var ssh: SSHOptions {
+        get { box.fields.ssh }
+        _modify {
+            makeUnique()
+            yield &box.fields.ssh
+        }
+    }
 
     /// The URL schemes a connection loads, and the only ones a redirect may lead to.
     public static let supportedSchemes: Set<String> = ["http", "https", "ftp", "ftps", "sftp"]
@@ -58,7 +211,47 @@ public struct Request: Sendable {
     public static let defaultUserAgent = "haul/0.1"
 
     public init(url: URL) {
-        self.url = url
+        box = Box(Fields(url: url))
+    }
+
+    /// Gives this request a box of its own before one of its fields changes.
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+    }
+
+    /// The fields, each described at its accessor above.
+    private struct Fields {
+        var url: URL
+        var method: String = "GET"
+        var headers: HTTPHeaders = HTTPHeaders()
+        var body: RequestBody?
+        var timeoutInterval: TimeInterval = 60
+        var connectTimeout: TimeInterval?
+        var cachePolicy: CachePolicy = .useProtocolPolicy
+        var byteRange: ByteRange?
+        var maxReceiveSpeed: Int64?
+        var lowestSpeed: Int64?
+        var credentials: Credentials?
+        var proxyCredentials: Credentials?
+        var tls: TLSOptions = TLSOptions()
+        var proxies: Proxies = Proxies()
+        var acceptsEncodedContent: Bool = false
+        var userAgent: String = Request.defaultUserAgent
+        var maxRedirects: Int = 20
+        var ownsConnection: Bool = false
+        var unixSocketPath: String?
+        var ftpActive: Bool = false
+        var ssh: SSHOptions = SSHOptions()
+    }
+
+    /// The shared fields. Changed only after `makeUnique`, so only while one request holds the
+    /// box: no other thread can see it then.
+    private final class Box: Sendable {
+        nonisolated(unsafe) var fields: Fields
+
+        init(_ fields: Fields) {
+            self.fields = fields
+        }
     }
 }
 
@@ -88,55 +281,6 @@ public enum RequestBody: Sendable {
 public protocol RequestBodyStream: AnyObject {
     /// Fills `buffer` with up to its count of bytes and returns how many it wrote; 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
-}
-
-/// The proxies of a request, by the scheme of the URL a hop loads: `http`, `https`, then `all`.
-/// A proxy is a URL (`http://`, `https://`, `socks4://`, `socks4a://`, `socks5://` or
-/// `socks5h://`, which resolves names on the proxy) or `host:port` (HTTP).
-public struct Proxies: Sendable, Equatable {
-    public var all: String?
-    public var http: String?
-    public var https: String?
-    /// Hosts reached directly: comma-separated names (a name also covers its subdomains), IP
-    /// addresses, or `*` for every host.
-    public var bypass: String?
-
-    public init(all: String? = nil, http: String? = nil, https: String? = nil, bypass: String? = nil) {
-        self.all = all
-        self.http = http
-        self.https = https
-        self.bypass = bypass
-    }
-
-    /// The proxy for a hop to `url`, or nil when none is set for its scheme.
-    public func proxy(for url: URL) -> String? {
-        proxy(forScheme: url.scheme?.lowercased())
-    }
-
-    /// The proxy for a hop by `scheme` (lowercase), or nil when none is set for it.
-    func proxy(forScheme scheme: String?) -> String? {
-        switch scheme {
-        case "http": http ?? all
-        case "https": https ?? all
-        default: all
-        }
-    }
-
-    /// The proxy a hop to `url` goes through: `proxy(for:)`, unless `bypass` names its host
-    /// (`*`, the host, or a domain the host is in, as libcurl matches `CURLOPT_NOPROXY`).
-    public func proxyUsed(for url: URL) -> String? {
-        guard let proxy = proxy(for: url) else { return nil }
-        let host = (url.host ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let bypassed = (bypass ?? "").split(separator: ",").contains { entry in
-            let name = entry.trimmingCharacters(in: .whitespaces).lowercased()
-            let domain = name.hasPrefix(".") ? String(name.dropFirst()) : name
-            return name == "*" || (!domain.isEmpty && (host == domain || host.hasSuffix("." + domain)))
-        }
-        return bypassed ? nil : proxy
-    }
-
-    /// The schemes a proxy URL may have.
-    public static let schemes: Set<String> = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
 }
 
 /// Which stored response, if any, may answer a request.
@@ -183,32 +327,5 @@ public struct TLSOptions: Sendable, Equatable {
     public init(verifyPeer: Bool = true, caFile: String? = nil) {
         self.verifyPeer = verifyPeer
         self.caFile = caFile
-    }
-}
-
-/// How an SFTP load logs in and checks the server's host key. The host key is always checked:
-/// against `knownHosts` (OpenSSH's format; `~/.ssh/known_hosts` when nil), or against a digest
-/// the user gave (`hostKeyMD5`, `hostKeySHA256`), which then stands alone.
-public struct SSHOptions: Sendable, Equatable {
-    /// The private key to log in with (its public half is derived from it).
-    public var privateKey: String?
-    public var knownHosts: String?
-    /// The host key's MD5, 32 hex digits.
-    public var hostKeyMD5: String?
-    /// The host key's SHA-256, base64 as OpenSSH prints it (without `=` padding).
-    public var hostKeySHA256: String?
-
-    public init(
-        privateKey: String? = nil, knownHosts: String? = nil, hostKeyMD5: String? = nil, hostKeySHA256: String? = nil
-    ) {
-        self.privateKey = privateKey
-        self.knownHosts = knownHosts
-        self.hostKeyMD5 = hostKeyMD5
-        self.hostKeySHA256 = hostKeySHA256
-    }
-
-    /// `~/.ssh/known_hosts`.
-    public static var defaultKnownHosts: String {
-        (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + "/.ssh/known_hosts"
     }
 }
