@@ -54,36 +54,36 @@ public struct Download: Sendable, Identifiable, Equatable {
     /// The final path, once the first response has named the file.
     public var destination: String? {
         get { record.first?.destination }
-        set { setRecord(\.destination, newValue) }
+        set { setRecord(clearing: newValue == nil) { $0.destination = newValue } }
     }
 
     public var lastError: String? {
         get { record.first?.lastError }
-        set { setRecord(\.lastError, newValue) }
+        set { setRecord(clearing: newValue == nil) { $0.lastError = newValue } }
     }
 
     /// Why the last attempt failed, numbered as aria2 numbers it (nil while none failed).
     public var errorCode: ErrorCode? {
         get { record.first?.errorCode }
-        set { setRecord(\.errorCode, newValue) }
+        set { setRecord(clearing: newValue == nil) { $0.errorCode = newValue } }
     }
 
     /// The last failure in a word or two for a queue row: `404 Not Found`, `refused`.
     public var failureNote: String? {
         get { record.first?.failureNote }
-        set { setRecord(\.failureNote, newValue) }
+        set { setRecord(clearing: newValue == nil) { $0.failureNote = newValue } }
     }
 
     /// When a download waiting to be tried again starts its next attempt (not stored).
     public var nextAttemptAt: Date? {
         get { record.first?.nextAttemptAt }
-        set { setRecord(\.nextAttemptAt, newValue) }
+        set { setRecord(clearing: newValue == nil) { $0.nextAttemptAt = newValue } }
     }
 
     /// The ETag (else Last-Modified) the partial data was read under; a resume must match it.
     public var validator: String? {
         get { record.first?.validator }
-        set { setRecord(\.validator, newValue) }
+        set { setRecord(clearing: newValue == nil) { $0.validator = newValue } }
     }
 
     /// An accepted body starts at file offset `offset` of a file of `total` bytes (-1: unknown),
@@ -95,15 +95,16 @@ public struct Download: Sendable, Identifiable, Equatable {
         self.validator = validator
     }
 
-    /// Sets one field of `record`, made when the first value arrives and dropped when the last
-    /// is cleared (so equal downloads compare equal).
-    private mutating func setRecord<Value>(_ field: WritableKeyPath<AttemptRecord, Value?>, _ value: Value?) {
+    /// Sets a field of `record` (`change`), made when the first value arrives and dropped when
+    /// the last is cleared (so equal downloads compare equal). A closure, not a key path: a key
+    /// path is applied by the runtime, and a small file sets three fields.
+    private mutating func setRecord(clearing: Bool, _ change: (inout AttemptRecord) -> Void) {
         if record.isEmpty {
-            guard value != nil else { return }
+            guard !clearing else { return }
             record.append(AttemptRecord())
         }
-        record[0][keyPath: field] = value
-        if value == nil, record[0] == AttemptRecord() { record.removeAll() }
+        change(&record[0])
+        if clearing, record[0] == AttemptRecord() { record.removeAll() }
     }
 
     public init(id: GID = .next(), uris: [String], options: DownloadOptions = DownloadOptions()) {

@@ -2,7 +2,7 @@
 
 /// Where a `DownloadQueue` keeps its changes so that a later run can continue them: the store's
 /// `Checkpointer`. Without one, a queue lives only as long as its process.
-public protocol DownloadJournal: Sendable {
+public protocol DownloadJournal: AnyObject, Sendable {
     /// Files a change. Runs on the queue's `callbackQueue`, for every event, in order, before
     /// the queue's `onEvent` sees it.
     func record(_ event: DownloadEvent)

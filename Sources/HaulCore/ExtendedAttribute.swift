@@ -8,16 +8,15 @@ import CFiles
 enum ExtendedAttribute {
     /// Sets attribute `name` of the file at `path` to `value`.
     static func set(_ name: String, to value: String, on path: String) {
-        _ = value.utf8CString.withUnsafeBufferPointer { bytes in
-            setxattr(path, name, bytes.baseAddress, bytes.count - 1, 0)
-        }
+        var value = value
+        _ = value.withUTF8 { bytes in setxattr(path, name, bytes.baseAddress, bytes.count, 0) }
     }
 
-    /// Sets attribute `name` of the open file `descriptor` to `value`.
+    /// Sets attribute `name` of the open file `descriptor` to `value` (its bytes in place: every
+    /// saved small file is marked on the engine thread).
     static func set(_ name: String, to value: String, onDescriptor descriptor: Int32) {
-        _ = value.utf8CString.withUnsafeBufferPointer { bytes in
-            fsetxattr(descriptor, name, bytes.baseAddress, bytes.count - 1, 0)
-        }
+        var value = value
+        _ = value.withUTF8 { bytes in fsetxattr(descriptor, name, bytes.baseAddress, bytes.count, 0) }
     }
 
     /// Attribute `name` of the file at `path` (at most `limit` bytes), or nil.

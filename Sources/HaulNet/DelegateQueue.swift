@@ -49,6 +49,8 @@ final class SerialDelivery: Sendable {
     /// a `batch` (the engine thread's), the queue gets the drain when the batch is released.
     func submit(holding batch: DeliveryBatch? = nil, _ work: @escaping @Sendable () -> Void) {
         let startDrain = state.withLock { state in
+            // Room for a small file's four messages at once, not grown from one.
+            if state.pending.isEmpty { state.pending.reserveCapacity(4) }
             state.pending.append(work)
             if state.draining { return false }
             state.draining = true

@@ -94,8 +94,13 @@ extension QueueCore {
 
     /// One fewer active download from host `key`.
     private mutating func releaseHost(_ key: String) {
-        state.hostConnections[key, default: 1] -= 1
-        if state.hostConnections[key] == 0 { state.hostConnections.removeValue(forKey: key) }
+        // One lookup: the key is a string, hashed whole each time, and every attempt ends here.
+        guard let index = state.hostConnections.index(forKey: key) else { return }
+        if state.hostConnections.values[index] > 1 {
+            state.hostConnections.values[index] -= 1
+        } else {
+            state.hostConnections.remove(at: index)
+        }
     }
 
     /// Another running connection of split download `id` takes over its slot (and its place in

@@ -40,6 +40,9 @@ struct QueueCore {
 
     /// Applies `input` and returns what the world must do about it, in order.
     mutating func handle(_ input: QueueInput) -> [QueueEffect] {
+        // Room for what most inputs ask at once, made once: grown from empty, the array was
+        // made again for its second and third effects.
+        effects.reserveCapacity(4)
         switch input {
         case .add(let downloads): add(downloads)
         case .pause(let id): update(id, when: [.queued, .active]) { $0.state = .paused }
