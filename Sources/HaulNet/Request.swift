@@ -2,206 +2,29 @@ import Foundation
 
 // MARK: - Request
 
-/// What to load: a URL plus everything that shapes the transfer. A value type; a `Connection`
-/// keeps the original and reports each redirected hop as a new `Request`.
+/// What to load: a URL plus everything that shapes the transfer (its `Fields`, read and set as
+/// the request's own properties: `request.url`, `request.headers`). A value type; a
+/// `Connection` keeps the original and reports each redirected hop as a new `Request`.
 ///
 /// A request is copied at every step from a queue's plan to the engine's transfer, and some
 /// twenty of its fields are counted references (strings, the URL, the headers). So its copies
 /// share one box of fields until one of them changes it (copy on write, as the standard
 /// library's collections do): a copy costs one reference count, not twenty.
+@dynamicMemberLookup
 public struct Request: Sendable {
-    private var box: Box
+    @usableFromInline var box: Box
 
-    public var url: URL {
-        get { box.fields.url }
-        _modify {
-            makeUnique()
-            yield &box.fields.url
-        }
+    public init(url: URL) {
+        box = Box(Fields(url: url))
     }
 
-    /// The HTTP method. `HEAD` sends no body back; a body with `GET` is sent as `POST`.
-    public var method: String {
-        get { box.fields.method }
+    /// A field, read from the box the request shares; changed in a box of its own.
+    @inlinable
+    public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
+        get { box.fields[keyPath: field] }
         _modify {
-            makeUnique()
-            yield &box.fields.method
-        }
-    }
-
-    public var headers: HTTPHeaders {
-        get { box.fields.headers }
-        _modify {
-            makeUnique()
-            yield &box.fields.headers
-        }
-    }
-
-    public var body: RequestBody? {
-        get { box.fields.body }
-        _modify {
-            makeUnique()
-            yield &box.fields.body
-        }
-    }
-
-    /// Seconds the load may spend connecting, or without receiving a byte, before it fails
-    /// with `ConnectionError.Kind.timedOut`.
-    public var timeoutInterval: TimeInterval {
-        get { box.fields.timeoutInterval }
-        _modify {
-            makeUnique()
-            yield &box.fields.timeoutInterval
-        }
-    }
-
-    /// Seconds the load may spend connecting (DNS, TCP, TLS), when that differs from
-    /// `timeoutInterval` (aria2's `connect-timeout`).
-    public var connectTimeout: TimeInterval? {
-        get { box.fields.connectTimeout }
-        _modify {
-            makeUnique()
-            yield &box.fields.connectTimeout
-        }
-    }
-
-    public var cachePolicy: CachePolicy {
-        get { box.fields.cachePolicy }
-        _modify {
-            makeUnique()
-            yield &box.fields.cachePolicy
-        }
-    }
-
-    /// Asks for part of the resource (`Range: bytes=…`).
-    public var byteRange: ByteRange? {
-        get { box.fields.byteRange }
-        _modify {
-            makeUnique()
-            yield &box.fields.byteRange
-        }
-    }
-
-    /// Caps this transfer's receive speed in bytes per second; nil for no cap.
-    public var maxReceiveSpeed: Int64? {
-        get { box.fields.maxReceiveSpeed }
-        _modify {
-            makeUnique()
-            yield &box.fields.maxReceiveSpeed
-        }
-    }
-
-    /// A transfer slower than this (bytes a second) for `timeoutInterval` fails with `timedOut`;
-    /// nil fails only a transfer that receives nothing at all for that long.
-    public var lowestSpeed: Int64? {
-        get { box.fields.lowestSpeed }
-        _modify {
-            makeUnique()
-            yield &box.fields.lowestSpeed
-        }
-    }
-
-    /// Sent with HTTP Basic authentication, and only to the origin of the URL that carries them:
-    /// a redirect to another origin drops them.
-    public var credentials: Credentials? {
-        get { box.fields.credentials }
-        _modify {
-            makeUnique()
-            yield &box.fields.credentials
-        }
-    }
-
-    /// Sent to the proxy (Basic or Digest, as its 407 challenge asks).
-    public var proxyCredentials: Credentials? {
-        get { box.fields.proxyCredentials }
-        _modify {
-            makeUnique()
-            yield &box.fields.proxyCredentials
-        }
-    }
-
-    public var tls: TLSOptions {
-        get { box.fields.tls }
-        _modify {
-            makeUnique()
-            yield &box.fields.tls
-        }
-    }
-
-    /// Which proxy each hop goes through; unset, libcurl reads `http_proxy`, `https_proxy`,
-    /// `all_proxy` and `no_proxy` from the environment.
-    public var proxies: Proxies {
-        get { box.fields.proxies }
-        _modify {
-            makeUnique()
-            yield &box.fields.proxies
-        }
-    }
-
-    /// Ask for and decode compressed bodies (gzip, deflate, br where libcurl has them).
-    public var acceptsEncodedContent: Bool {
-        get { box.fields.acceptsEncodedContent }
-        _modify {
-            makeUnique()
-            yield &box.fields.acceptsEncodedContent
-        }
-    }
-
-    public var userAgent: String {
-        get { box.fields.userAgent }
-        _modify {
-            makeUnique()
-            yield &box.fields.userAgent
-        }
-    }
-
-    /// Redirect hops followed before the load fails with `tooManyRedirects`.
-    public var maxRedirects: Int {
-        get { box.fields.maxRedirects }
-        _modify {
-            makeUnique()
-            yield &box.fields.maxRedirects
-        }
-    }
-
-    /// The load runs on a TCP connection of its own, never as a stream multiplexed onto
-    /// another load's HTTP/2 connection: one of several connections of a split download, each
-    /// of which a link may cap on its own. It speaks HTTP/1.1 (see the README's "One file over
-    /// many connections" for why), and may reuse an idle connection, never a busy one.
-    public var ownsConnection: Bool {
-        get { box.fields.ownsConnection }
-        _modify {
-            makeUnique()
-            yield &box.fields.ownsConnection
-        }
-    }
-
-    /// The load goes over this Unix socket rather than TCP (a local daemon's); the URL still
-    /// names the host and path the request asks for.
-    public var unixSocketPath: String? {
-        get { box.fields.unixSocketPath }
-        _modify {
-            makeUnique()
-            yield &box.fields.unixSocketPath
-        }
-    }
-
-    /// FTP in active mode: the server connects back to this machine (`EPRT`/`PORT`), for a
-    /// server or firewall that refuses passive data connections.
-    public var ftpActive: Bool {
-        get { box.fields.ftpActive }
-        _modify {
-            makeUnique()
-            yield &box.fields.ftpActive
-        }
-    }
-
-    /// How an SFTP load logs in and knows the server.
-    public var ssh: SSHOptions {
-        get { box.fields.ssh }
-        _modify {
-            makeUnique()
-            yield &box.fields.ssh
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+            yield &box.fields[keyPath: field]
         }
     }
 
@@ -210,45 +33,67 @@ public struct Request: Sendable {
 
     public static let defaultUserAgent = "haul/0.1"
 
-    public init(url: URL) {
-        box = Box(Fields(url: url))
+    /// What a request holds.
+    public struct Fields: Sendable {
+        public var url: URL
+        /// The HTTP method. `HEAD` sends no body back; a body with `GET` is sent as `POST`.
+        public var method: String = "GET"
+        public var headers: HTTPHeaders = HTTPHeaders()
+        public var body: RequestBody?
+        /// Seconds the load may spend connecting, or without receiving a byte, before it fails
+        /// with `ConnectionError.Kind.timedOut`.
+        public var timeoutInterval: TimeInterval = 60
+        /// Seconds the load may spend connecting (DNS, TCP, TLS), when that differs from
+        /// `timeoutInterval` (aria2's `connect-timeout`).
+        public var connectTimeout: TimeInterval?
+        public var cachePolicy: CachePolicy = .useProtocolPolicy
+        /// Asks for part of the resource (`Range: bytes=…`).
+        public var byteRange: ByteRange?
+        /// Caps this transfer's receive speed in bytes per second; nil for no cap.
+        public var maxReceiveSpeed: Int64?
+        /// A transfer slower than this (bytes a second) for `timeoutInterval` fails with `timedOut`;
+        /// nil fails only a transfer that receives nothing at all for that long.
+        public var lowestSpeed: Int64?
+        /// Sent with HTTP Basic authentication, and only to the origin of the URL that carries them:
+        /// a redirect to another origin drops them.
+        public var credentials: Credentials?
+        /// Sent to the proxy (Basic or Digest, as its 407 challenge asks).
+        public var proxyCredentials: Credentials?
+        public var tls: TLSOptions = TLSOptions()
+        /// Which proxy each hop goes through; unset, libcurl reads `http_proxy`, `https_proxy`,
+        /// `all_proxy` and `no_proxy` from the environment.
+        public var proxies = Proxies()
+        /// Ask for and decode compressed bodies (gzip, deflate, br where libcurl has them).
+        public var acceptsEncodedContent = false
+        public var userAgent: String = Request.defaultUserAgent
+        /// Redirect hops followed before the load fails with `tooManyRedirects`.
+        public var maxRedirects = 20
+        /// The load runs on a TCP connection of its own, never as a stream multiplexed onto
+        /// another load's HTTP/2 connection: one of several connections of a split download, each
+        /// of which a link may cap on its own. It speaks HTTP/1.1 (see the README's "One file over
+        /// many connections" for why), and may reuse an idle connection, never a busy one.
+        public var ownsConnection = false
+        /// The load goes over this Unix socket rather than TCP (a local daemon's); the URL still
+        /// names the host and path the request asks for.
+        public var unixSocketPath: String?
+        /// FTP in active mode: the server connects back to this machine (`EPRT`/`PORT`), for a
+        /// server or firewall that refuses passive data connections.
+        public var ftpActive = false
+        /// How an SFTP load logs in and knows the server.
+        public var ssh = SSHOptions()
+
+        init(url: URL) {
+            self.url = url
+        }
     }
 
-    /// Gives this request a box of its own before one of its fields changes.
-    private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-    }
+    /// The shared fields. Changed only where `isKnownUniquelyReferenced` found one request
+    /// holding the box, so no other thread can see it then.
+    @usableFromInline
+    final class Box: Sendable {
+        @usableFromInline nonisolated(unsafe) var fields: Fields
 
-    /// The fields, each described at its accessor above.
-    private struct Fields {
-        var url: URL
-        var method: String = "GET"
-        var headers: HTTPHeaders = HTTPHeaders()
-        var body: RequestBody?
-        var timeoutInterval: TimeInterval = 60
-        var connectTimeout: TimeInterval?
-        var cachePolicy: CachePolicy = .useProtocolPolicy
-        var byteRange: ByteRange?
-        var maxReceiveSpeed: Int64?
-        var lowestSpeed: Int64?
-        var credentials: Credentials?
-        var proxyCredentials: Credentials?
-        var tls: TLSOptions = TLSOptions()
-        var proxies: Proxies = Proxies()
-        var acceptsEncodedContent: Bool = false
-        var userAgent: String = Request.defaultUserAgent
-        var maxRedirects: Int = 20
-        var ownsConnection: Bool = false
-        var unixSocketPath: String?
-        var ftpActive: Bool = false
-        var ssh: SSHOptions = SSHOptions()
-    }
-
-    /// The shared fields. Changed only after `makeUnique`, so only while one request holds the
-    /// box: no other thread can see it then.
-    private final class Box: Sendable {
-        nonisolated(unsafe) var fields: Fields
-
+        @usableFromInline
         init(_ fields: Fields) {
             self.fields = fields
         }
