@@ -50,7 +50,9 @@ final class CachingLoad: Sendable {
             return .serve(stored)
         case .useProtocolPolicy where stored.canBeRevalidated:
             var conditional = request
-            for field in stored.validatingHeaders { conditional.headers.set(field.name, field.value) }
+            var headers = request.headers
+            for field in stored.validatingHeaders { headers.set(field.name, field.value) }
+            conditional.headers = headers
             state.withLock { $0.revalidating = stored }
             return .load(conditional)
         case .useProtocolPolicy, .reloadIgnoringCache:

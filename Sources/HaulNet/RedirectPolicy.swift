@@ -26,7 +26,7 @@ enum RedirectPolicy {
         }
         if let error = schemeError(target) { return .failure(error) }
 
-        var next = request
+        var next = request.fields
         next.url = target
         let method = request.method.uppercased()
         let becomesGet =
@@ -43,7 +43,7 @@ enum RedirectPolicy {
             next.credentials = nil
             for name in originBoundHeaders { next.headers.remove(name) }
         }
-        return .success(next)
+        return .success(Request(next))
     }
 
     /// Why `url` may not be loaded, if it may not.

@@ -7,9 +7,10 @@ import Foundation
 /// `Connection` keeps the original and reports each redirected hop as a new `Request`.
 ///
 /// A request is copied at every step from a queue's plan to the engine's transfer, and some
-/// twenty of its fields are counted references (strings, the URL, the headers). So its copies
-/// share one box of fields until one of them changes it (copy on write, as the standard
-/// library's collections do): a copy costs one reference count, not twenty.
+/// twenty of its fields are counted references (strings, the URL, the headers). So its fields
+/// are kept in a box that never changes, which its copies share: a copy costs one reference
+/// count, not twenty. Changing a field gives the request a new box; a request made with many
+/// fields set is built as its `Fields` and boxed once (`init(_:)`).
 @dynamicMemberLookup
 public struct Request: Sendable {
     @usableFromInline var box: Box
@@ -18,13 +19,21 @@ public struct Request: Sendable {
         box = Box(Fields(url: url))
     }
 
-    /// A field, read from the box the request shares; changed in a box of its own.
+    public init(_ fields: Fields) {
+        box = Box(fields)
+    }
+
+    /// The fields, to build a changed request from.
+    public var fields: Fields { box.fields }
+
+    /// A field, read from the shared box; set in a new box.
     @inlinable
     public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
         get { box.fields[keyPath: field] }
-        _modify {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-            yield &box.fields[keyPath: field]
+        set {
+            var fields = box.fields
+            fields[keyPath: field] = newValue
+            box = Box(fields)
         }
     }
 
@@ -82,16 +91,15 @@ public struct Request: Sendable {
         /// How an SFTP load logs in and knows the server.
         public var ssh = SSHOptions()
 
-        init(url: URL) {
+        public init(url: URL) {
             self.url = url
         }
     }
 
-    /// The shared fields. Changed only where `isKnownUniquelyReferenced` found one request
-    /// holding the box, so no other thread can see it then.
+    /// The fields copies of a request share.
     @usableFromInline
     final class Box: Sendable {
-        @usableFromInline nonisolated(unsafe) var fields: Fields
+        @usableFromInline let fields: Fields
 
         @usableFromInline
         init(_ fields: Fields) {

@@ -3,8 +3,8 @@ import Testing
 
 @testable import HaulNet
 
-/// `Request` shares its fields between copies until one changes: each copy must still behave
-/// as a value of its own.
+/// `Request`'s copies share one box of its fields, and setting a field makes a new one: each
+/// copy must still behave as a value of its own.
 @Suite("Request")
 struct RequestTests {
     @Test("a changed copy leaves the original as it was, field by field and in nested values")
@@ -26,6 +26,12 @@ struct RequestTests {
         #expect(copy.url.absoluteString == "https://h.test/g")
         #expect(copy.headers["accept"] == "text/plain" && copy.headers["Referer"] == "https://h.test/")
         #expect(copy.ssh.knownHosts == nil && copy.byteRange?.lowerBound == 10 && copy.credentials?.user == "u")
+
+        var fields = copy.fields
+        fields.method = "POST"
+        let rebuilt = Request(fields)
+        #expect(rebuilt.method == "POST" && copy.method == "GET")
+        #expect(rebuilt.url == copy.url && rebuilt.headers.fields == copy.headers.fields)
     }
 
     @Test("a request changed where no copy shares it keeps the change; a copy made after sees it")

@@ -43,9 +43,9 @@ extension QueueConfiguration {
     /// The request for `url` that `options` (already merged over the defaults) describe: its
     /// timeout, TLS settings, User-Agent, Referer, headers, login (the options' own, else the
     /// netrc entry for the host), proxies and speed limits. Every attempt, a dry run and a body
-    /// sent to stdout ask alike.
+    /// sent to stdout ask alike. Built as the request's fields, boxed once.
     public func request(for url: URL, options: DownloadOptions) -> Request {
-        var request = Request(url: url)
+        var request = Request.Fields(url: url)
         request.timeoutInterval = Double(options.timeout ?? 60)
         request.connectTimeout = options.connectTimeout.map(Double.init)
         request.tls = tls
@@ -73,6 +73,6 @@ extension QueueConfiguration {
         request.ssh.privateKey = options.sshPrivateKey
         request.ssh.knownHosts = options.sshKnownHosts
         options.sshHostKeyMD?.pin(&request.ssh)
-        return request
+        return Request(request)
     }
 }

@@ -31,9 +31,9 @@ final class DownloadConnection: Connection, @unchecked Sendable {
         var request = plan.request
         conditionalFile = plan.conditionalLookup.flatMap(ConditionalGet.existingFile)
         if let conditionalFile {
-            for header in ConditionalGet.headers(for: conditionalFile) {
-                request.headers.set(header.name, header.value)
-            }
+            var headers = request.headers
+            for header in ConditionalGet.headers(for: conditionalFile) { headers.set(header.name, header.value) }
+            request.headers = headers
         }
         super.init(
             request: request, delegate: queue, queue: callbackQueue, engine: engine,
