@@ -16,11 +16,12 @@ not these figures with wall times. Needs perf (Debian's linux-perf).
 """
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
 from collections import Counter, defaultdict
+
+from perfrun import record
 
 FREQUENCY = 10000
 SYSCALL = re.compile(r"^(?:__x64_sys_|__do_sys_|__se_sys_|ksys_)(\w+)$")
@@ -56,16 +57,7 @@ def samples(data):
 
 def one_run(directory, command):
     """{('busiest'|'others', 'user'|'kernel'|category): ms} for one run of `command`."""
-    shutil.rmtree(directory, ignore_errors=True)
-    os.makedirs(directory)
-    data = os.path.join(directory, "perf.data")
-    environment = dict(os.environ, XDG_STATE_HOME=os.path.join(directory, "state"))
-    recorded = subprocess.run(["perf", "record", "-q", "-g", "-F", str(FREQUENCY), "-o", data, "--"] + command,
-                              cwd=directory, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              text=True)
-    if recorded.returncode != 0:
-        sys.exit(f"kernel.py: {' '.join(command)} (under perf record) exited {recorded.returncode}: "
-                 f"{recorded.stderr.strip()[-300:]}")
+    data = record(directory, command, ["-g", "-F", str(FREQUENCY)], "kernel.py")
     by_thread = defaultdict(Counter)
     for tid, where in samples(data):
         by_thread[tid]["user" if where is None else "kernel"] += 1

@@ -17,11 +17,12 @@ counts. Needs perf (Debian's linux-perf).
 """
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
 from collections import Counter
+
+from perfrun import record
 
 EVENTS = "sched:sched_process_exec,syscalls:sys_enter_connect,syscalls:sys_enter_exit_group,sched:sched_stat_runtime"
 LINE = re.compile(r"\s*(\d+)\s+([\d.]+):\s+(\S+):\s*(.*)")
@@ -29,15 +30,7 @@ LINE = re.compile(r"\s*(\d+)\s+([\d.]+):\s+(\S+):\s*(.*)")
 
 def one_run(directory, command):
     """(start ms, transfers ms, busiest thread's and the other threads' ms after the first connect)."""
-    shutil.rmtree(directory, ignore_errors=True)
-    os.makedirs(directory)
-    data = os.path.join(directory, "perf.data")
-    environment = dict(os.environ, XDG_STATE_HOME=os.path.join(directory, "state"))
-    recorded = subprocess.run(["perf", "record", "-q", "-e", EVENTS, "-o", data, "--"] + command, cwd=directory,
-                              env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if recorded.returncode != 0:
-        sys.exit(f"phases.py: {' '.join(command)} (under perf record) exited {recorded.returncode}: "
-                 f"{recorded.stderr.strip()[-300:]}")
+    data = record(directory, command, ["-e", EVENTS], "phases.py")
     script = subprocess.run(["perf", "script", "-i", data, "-F", "tid,time,event,trace"], capture_output=True,
                             text=True, check=True).stdout
     events = []

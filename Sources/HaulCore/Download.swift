@@ -54,36 +54,36 @@ public struct Download: Sendable, Identifiable, Equatable {
     /// The final path, once the first response has named the file.
     public var destination: String? {
         get { record.first?.destination }
-        set { setRecord(clearing: newValue == nil) { $0.destination = newValue } }
+        set { setRecord(newValue) { $0.destination = $1 } }
     }
 
     public var lastError: String? {
         get { record.first?.lastError }
-        set { setRecord(clearing: newValue == nil) { $0.lastError = newValue } }
+        set { setRecord(newValue) { $0.lastError = $1 } }
     }
 
     /// Why the last attempt failed, numbered as aria2 numbers it (nil while none failed).
     public var errorCode: ErrorCode? {
         get { record.first?.errorCode }
-        set { setRecord(clearing: newValue == nil) { $0.errorCode = newValue } }
+        set { setRecord(newValue) { $0.errorCode = $1 } }
     }
 
     /// The last failure in a word or two for a queue row: `404 Not Found`, `refused`.
     public var failureNote: String? {
         get { record.first?.failureNote }
-        set { setRecord(clearing: newValue == nil) { $0.failureNote = newValue } }
+        set { setRecord(newValue) { $0.failureNote = $1 } }
     }
 
     /// When a download waiting to be tried again starts its next attempt (not stored).
     public var nextAttemptAt: Date? {
         get { record.first?.nextAttemptAt }
-        set { setRecord(clearing: newValue == nil) { $0.nextAttemptAt = newValue } }
+        set { setRecord(newValue) { $0.nextAttemptAt = $1 } }
     }
 
     /// The ETag (else Last-Modified) the partial data was read under; a resume must match it.
     public var validator: String? {
         get { record.first?.validator }
-        set { setRecord(clearing: newValue == nil) { $0.validator = newValue } }
+        set { setRecord(newValue) { $0.validator = $1 } }
     }
 
     /// An accepted body starts at file offset `offset` of a file of `total` bytes (-1: unknown),
@@ -95,16 +95,17 @@ public struct Download: Sendable, Identifiable, Equatable {
         self.validator = validator
     }
 
-    /// Sets a field of `record` (`change`), made when the first value arrives and dropped when
-    /// the last is cleared (so equal downloads compare equal). A closure, not a key path: a key
-    /// path is applied by the runtime, and a small file sets three fields.
-    private mutating func setRecord(clearing: Bool, _ change: (inout AttemptRecord) -> Void) {
+    /// Sets a field of `record` to `value` (`assign` says which), the record made when the first
+    /// value arrives and dropped when the last is cleared (so equal downloads compare equal). A
+    /// closure, not a key path: a key path is applied by the runtime, and a small file sets
+    /// three fields.
+    private mutating func setRecord<Value>(_ value: Value?, _ assign: (inout AttemptRecord, Value?) -> Void) {
         if record.isEmpty {
-            guard !clearing else { return }
+            guard value != nil else { return }
             record.append(AttemptRecord())
         }
-        change(&record[0])
-        if clearing, record[0] == AttemptRecord() { record.removeAll() }
+        assign(&record[0], value)
+        if value == nil, record[0] == AttemptRecord() { record.removeAll() }
     }
 
     public init(id: GID = .next(), uris: [String], options: DownloadOptions = DownloadOptions()) {
@@ -168,5 +169,5 @@ public struct Download: Sendable, Identifiable, Equatable {
     public var attemptURIIndex: Int { uris.isEmpty ? 0 : (max(attempts, 1) - 1) % uris.count }
 
     /// The partial file beside `destination`.
-    public var partialPath: String? { destination.map { $0 + FileNaming.partialSuffix } }
+    public var partialPath: String? { destination.map(FileNaming.partialPath(of:)) }
 }

@@ -15,6 +15,11 @@ public enum FileNaming {
     public static let fallbackName = "index.html"
     public static let partialSuffix = ".part"
 
+    /// The partial file of a download saved as `destination`: `destination.part`.
+    public static func partialPath(of destination: String) -> String {
+        destination + partialSuffix
+    }
+
     /// The name a server's response suggests, sanitized; `fallbackName` when none is usable.
     public static func name(for response: Response) -> String {
         response.suggestedFilename.flatMap(sanitize) ?? fallbackName

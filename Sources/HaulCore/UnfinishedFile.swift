@@ -35,7 +35,7 @@ public struct UnfinishedFile: Sendable, Equatable {
     /// data in `NAME` or (taken over earlier) `NAME.part`; without one, a non-empty `NAME`.
     /// Throws when a control file is there but cannot be read.
     public static func find(at destination: String) throws(OptionError) -> UnfinishedFile? {
-        let partial = destination + FileNaming.partialSuffix
+        let partial = FileNaming.partialPath(of: destination)
         if let control = try Aria2ControlFile.read(at: destination + Aria2ControlFile.suffix) {
             guard
                 let (path, size) = [destination, partial].lazy.compactMap({ path in
@@ -60,7 +60,7 @@ public struct UnfinishedFile: Sendable, Equatable {
     /// Makes the file `download`'s partial file and gives `download` its progress: `NAME`
     /// becomes `NAME.part` (never replacing one).
     public func continueAs(_ download: inout Download) throws(OptionError) {
-        let partial = destination + FileNaming.partialSuffix
+        let partial = FileNaming.partialPath(of: destination)
         if dataPath != partial, haul_rename_noreplace(dataPath, partial) != 0 {
             throw OptionError(
                 "cannot continue \(TextSanitizer.visible(destination)): renaming it to "

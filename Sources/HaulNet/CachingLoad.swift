@@ -50,9 +50,9 @@ final class CachingLoad: Sendable {
             return .serve(stored)
         case .useProtocolPolicy where stored.canBeRevalidated:
             var conditional = request
-            var headers = request.headers
-            for field in stored.validatingHeaders { headers.set(field.name, field.value) }
-            conditional.headers = headers
+            conditional.modify { fields in
+                for field in stored.validatingHeaders { fields.headers.set(field.name, field.value) }
+            }
             state.withLock { $0.revalidating = stored }
             return .load(conditional)
         case .useProtocolPolicy, .reloadIgnoringCache:

@@ -26,6 +26,13 @@ public struct Request: Sendable {
     /// The fields, to build a changed request from.
     public var fields: Fields { box.fields }
 
+    /// Changes several fields at once, in one new box.
+    public mutating func modify(_ change: (inout Fields) -> Void) {
+        var fields = box.fields
+        change(&fields)
+        box = Box(fields)
+    }
+
     /// A field, read from the shared box; set in a new box.
     @inlinable
     public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {

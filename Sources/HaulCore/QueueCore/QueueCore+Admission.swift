@@ -105,8 +105,10 @@ extension QueueCore {
         // still holds them is checked when the answer comes (`QueueInput.named`).
         if prefix > 0, download.validator != nil || options.continueExisting == true, download.partialPath != nil {
             resumeOffset = prefix
-            request.byteRange = ByteRange(from: resumeOffset)
-            if let validator = download.validator { request.headers.set("If-Range", validator) }
+            request.modify { fields in
+                fields.byteRange = ByteRange(from: resumeOffset)
+                if let validator = download.validator { fields.headers.set("If-Range", validator) }
+            }
         } else {
             download.completed.removeAll()
         }

@@ -56,7 +56,7 @@ extension QueueCore {
         // Mirrors and a digest the server names (RFC 6249) serve the split and the check.
         MetalinkHTTP.adopt(request.response, into: &download)
         startsWriting(&download, offset: offset, total: total, validator: request.response.validator)
-        let partial = destination + FileNaming.partialSuffix
+        let partial = FileNaming.partialPath(of: destination)
         if let end = planSplit(download, primary: id, request, offset: offset, total: total) {
             let target = DownloadTarget(path: partial, offset: offset, end: end, keepsTail: true, mustExist: true)
             return ask(.answer(id, .becomeDownload(target)))

@@ -31,9 +31,11 @@ final class DownloadConnection: Connection, @unchecked Sendable {
         var request = plan.request
         conditionalFile = plan.conditionalLookup.flatMap(ConditionalGet.existingFile)
         if let conditionalFile {
-            var headers = request.headers
-            for header in ConditionalGet.headers(for: conditionalFile) { headers.set(header.name, header.value) }
-            request.headers = headers
+            request.modify { fields in
+                for header in ConditionalGet.headers(for: conditionalFile) {
+                    fields.headers.set(header.name, header.value)
+                }
+            }
         }
         super.init(
             request: request, delegate: queue, queue: callbackQueue, engine: engine,

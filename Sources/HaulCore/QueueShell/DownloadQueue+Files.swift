@@ -15,7 +15,7 @@ extension DownloadQueue {
     ) throws(DownloadFailure) -> String {
         StateLockMarker.assertNotHeld("naming a file")
         if let destination = download.destination,
-            FileManager.default.fileExists(atPath: destination + FileNaming.partialSuffix)
+            FileManager.default.fileExists(atPath: FileNaming.partialPath(of: destination))
         {
             partFileNames.hold(destination)
             return destination
@@ -33,7 +33,7 @@ extension DownloadQueue {
             }
         }
         let destination = existing ?? FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: overwrite)
-        let partial = destination + FileNaming.partialSuffix
+        let partial = FileNaming.partialPath(of: destination)
         try makeDirectory(FileNaming.folderAndName(of: destination).folder)
         var named = download
         named.destination = destination
@@ -66,7 +66,7 @@ extension DownloadQueue {
     func partialHolds(_ destination: String, upTo offset: Int64) -> Bool {
         StateLockMarker.assertNotHeld("reading a partial file's size")
         var status = stat()
-        return lstat(destination + FileNaming.partialSuffix, &status) == 0 && Int64(status.st_size) >= offset
+        return lstat(FileNaming.partialPath(of: destination), &status) == 0 && Int64(status.st_size) >= offset
     }
 
     /// Whether the partial file of a download recorded whole is there, a regular file of the

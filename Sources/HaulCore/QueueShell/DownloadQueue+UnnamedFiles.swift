@@ -136,7 +136,7 @@ extension DownloadQueue {
             named.destination = destination
             journal?.recordDestination(of: named)
             partFileNames.hold(destination)
-            let partial = destination + FileNaming.partialSuffix
+            let partial = FileNaming.partialPath(of: destination)
             if haul_link_descriptor(descriptor, partial) == 0 { return partial }
             guard errno == EEXIST else {
                 throw ConnectionError(kind: .fileWrite, url: url, systemError: errno, detail: partial)

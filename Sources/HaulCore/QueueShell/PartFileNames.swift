@@ -62,6 +62,6 @@ final class PartFileNames: Sendable {
     func holds(_ path: String) -> Bool {
         guard names.withLock({ $0.contains(path) }) else { return false }
         var status = stat()
-        return lstat(path + FileNaming.partialSuffix, &status) == 0
+        return lstat(FileNaming.partialPath(of: path), &status) == 0
     }
 }

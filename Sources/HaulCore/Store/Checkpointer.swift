@@ -160,9 +160,7 @@ public final class Checkpointer: DownloadJournal {
                 added: pending.added, upserts: pending.changed.values,
                 progress: pending.progress.map { ($0.key, $0.value) }, removals: pending.removed, order: nil)
             let source = pending.orderChanged ? pending.orderSource : nil
-            let paths = pending.progress.keys.compactMap { id in
-                pending.destinations[id].map { $0 + FileNaming.partialSuffix }
-            }
+            let paths = pending.progress.keys.compactMap { pending.destinations[$0].map(FileNaming.partialPath(of:)) }
             // A checkpoint already on its way stays on its way.
             pending = Pending(
                 destinations: pending.destinations, scheduled: pending.scheduled, writingAdded: pending.writingAdded,
