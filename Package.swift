@@ -19,10 +19,8 @@ let package = Package(
     ],
     targets: [
         // MARK: - C shims
-        .target(
-            name: "CCurl",
-            linkerSettings: [.linkedLibrary("curl")]
-        ),
+        // libcurl is loaded as haul starts, not linked (see CCurl.h).
+        .target(name: "CCurl"),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CFiles"),
         .target(name: "CMalloc"),

@@ -1,47 +1,211 @@
+#define _GNU_SOURCE
 #include "CCurl.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+// MARK: - libcurl, loaded
+
+/// libcurl's functions HaulNet calls that return a value: (type, name, parameters, arguments).
+#define HAUL_CURL_FUNCTIONS(X)                                                                    \
+    X(curl_version_info_data *, curl_version_info, (CURLversion version), (version))              \
+    X(const char *, curl_easy_strerror, (CURLcode code), (code))                                  \
+    X(CURL *, curl_easy_init, (void), ())                                                         \
+    X(CURLcode, curl_easy_pause, (CURL *handle, int bitmask), (handle, bitmask))                  \
+    X(CURLM *, curl_multi_init, (void), ())                                                       \
+    X(CURLMcode, curl_multi_cleanup, (CURLM *multi), (multi))                                     \
+    X(CURLMcode, curl_multi_add_handle, (CURLM *multi, CURL *handle), (multi, handle))            \
+    X(CURLMcode, curl_multi_remove_handle, (CURLM *multi, CURL *handle), (multi, handle))         \
+    X(CURLMcode, curl_multi_perform, (CURLM *multi, int *running), (multi, running))              \
+    X(CURLMcode, curl_multi_poll,                                                                 \
+      (CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout, int *ready),      \
+      (multi, extra, count, timeout, ready))                                                      \
+    X(CURLMcode, curl_multi_wakeup, (CURLM *multi), (multi))                                      \
+    X(CURLMsg *, curl_multi_info_read, (CURLM *multi, int *queued), (multi, queued))              \
+    X(CURLSH *, curl_share_init, (void), ())                                                      \
+    X(CURLSHcode, curl_share_cleanup, (CURLSH *share), (share))                                   \
+    X(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *string),      \
+      (list, string))
+
+/// Those that return nothing, and the variadic ones the typed wrappers below call.
+#define HAUL_CURL_PROCEDURES(X)                                                                   \
+    X(curl_easy_cleanup, (CURL *handle), (handle))                                                \
+    X(curl_easy_reset, (CURL *handle), (handle))                                                  \
+    X(curl_slist_free_all, (struct curl_slist *list), (list))
+
+#define HAUL_CURL_FIELD(type, name, parameters, arguments) type(*name) parameters;
+#define HAUL_CURL_PROCEDURE_FIELD(name, parameters, arguments) void(*name) parameters;
+
+/// libcurl's functions, set once by `load` (under `loading`) and only read after.
+static struct {
+    HAUL_CURL_FUNCTIONS(HAUL_CURL_FIELD)
+    HAUL_CURL_PROCEDURES(HAUL_CURL_PROCEDURE_FIELD)
+    CURLcode (*curl_global_init)(long flags);
+    CURLcode (*curl_easy_setopt)(CURL *handle, CURLoption option, ...);
+    CURLcode (*curl_easy_getinfo)(CURL *handle, CURLINFO info, ...);
+    CURLSHcode (*curl_share_setopt)(CURLSH *share, CURLSHoption option, ...);
+    CURLMcode (*curl_multi_setopt)(CURLM *multi, CURLMoption option, ...);
+} curl;
+
+static pthread_once_t loading = PTHREAD_ONCE_INIT;
+/// Empty once libcurl is loaded; else what went wrong.
+static char load_error[512];
+
+/// `name` in `library`, or NULL with `load_error` saying which is missing.
+static void *resolve(void *library, const char *name) {
+    void *function = dlsym(library, name);
+    if (function == NULL) {
+        snprintf(load_error, sizeof load_error, "libcurl.so.4 has no %s (libcurl 7.68 or later is needed)", name);
+    }
+    return function;
+}
+
+/// Opens libcurl (its symbols bound as they are first called, as when linked), finds its functions and
+/// initializes it. Runs once, through `loading`.
+static void load(void) {
+    void *library = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
+    if (library == NULL) {
+        const char *error = dlerror();
+        snprintf(load_error, sizeof load_error, "%s (Debian's package libcurl4 provides it)",
+                 error != NULL ? error : "libcurl.so.4 could not be loaded");
+        return;
+    }
+#define HAUL_CURL_RESOLVE(name) \
+    if ((*(void **)&curl.name = resolve(library, #name)) == NULL) return;
+#define HAUL_CURL_RESOLVE_FUNCTION(type, name, parameters, arguments) HAUL_CURL_RESOLVE(name)
+#define HAUL_CURL_RESOLVE_PROCEDURE(name, parameters, arguments) HAUL_CURL_RESOLVE(name)
+    HAUL_CURL_FUNCTIONS(HAUL_CURL_RESOLVE_FUNCTION)
+    HAUL_CURL_PROCEDURES(HAUL_CURL_RESOLVE_PROCEDURE)
+    HAUL_CURL_RESOLVE(curl_global_init)
+    HAUL_CURL_RESOLVE(curl_easy_setopt)
+    HAUL_CURL_RESOLVE(curl_easy_getinfo)
+    HAUL_CURL_RESOLVE(curl_share_setopt)
+    HAUL_CURL_RESOLVE(curl_multi_setopt)
+    // Before any other libcurl call: every one waits for this load.
+    CURLcode initialized = curl.curl_global_init(CURL_GLOBAL_DEFAULT);
+    if (initialized != CURLE_OK) {
+        snprintf(load_error, sizeof load_error, "libcurl could not be initialized: %s",
+                 curl.curl_easy_strerror(initialized));
+    }
+}
+
+const char *haul_curl_load(void) {
+    pthread_once(&loading, load);
+    return load_error[0] == '\0' ? NULL : load_error;
+}
+
+/// Loads libcurl unless loaded; one that cannot be is said on stderr and ends the process.
+static void require(void) {
+    const char *error = haul_curl_load();
+    if (error != NULL) {
+        fprintf(stderr, "haul: %s\n", error);
+        exit(1);
+    }
+}
+
+static void *preload(void *unused) {
+    (void)unused;
+    haul_curl_load();
+    return NULL;
+}
+
+void haul_curl_preload(void) {
+    cpu_set_t others;
+    if (sched_getaffinity(0, sizeof others, &others) != 0) return;
+    int here = sched_getcpu();
+    if (here >= 0) CPU_CLR(here, &others);
+    if (CPU_COUNT(&others) == 0) return;
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0) return;
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    // Only where it starts: the thread ends with the load.
+    pthread_attr_setaffinity_np(&attributes, sizeof others, &others);
+    pthread_t thread;
+    // Without the thread, the first call loads.
+    (void)pthread_create(&thread, &attributes, preload, NULL);
+    pthread_attr_destroy(&attributes);
+}
+
+#define HAUL_CURL_CALL(type, name, parameters, arguments) \
+    type haul_##name parameters {                         \
+        require();                                        \
+        return curl.name arguments;                       \
+    }
+#define HAUL_CURL_CALL_PROCEDURE(name, parameters, arguments) \
+    void haul_##name parameters {                             \
+        require();                                            \
+        curl.name arguments;                                  \
+    }
+HAUL_CURL_FUNCTIONS(HAUL_CURL_CALL)
+HAUL_CURL_PROCEDURES(HAUL_CURL_CALL_PROCEDURE)
+
+// MARK: - curl_easy_setopt
+
 CURLcode haul_easy_setopt_long(CURL *handle, CURLoption option, long value) {
-    return curl_easy_setopt(handle, option, value);
+    require();
+    return curl.curl_easy_setopt(handle, option, value);
 }
 CURLcode haul_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
-    return curl_easy_setopt(handle, option, value);
+    require();
+    return curl.curl_easy_setopt(handle, option, value);
 }
 CURLcode haul_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
-    return curl_easy_setopt(handle, option, value);
+    require();
+    return curl.curl_easy_setopt(handle, option, value);
 }
 CURLcode haul_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
-    return curl_easy_setopt(handle, option, value);
+    require();
+    return curl.curl_easy_setopt(handle, option, value);
 }
 CURLcode haul_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
-    return curl_easy_setopt(handle, option, value);
+    require();
+    return curl.curl_easy_setopt(handle, option, value);
 }
 CURLcode haul_easy_setopt_data_callback(CURL *handle, CURLoption option, haul_data_callback value) {
-    return curl_easy_setopt(handle, option, value);
+    require();
+    return curl.curl_easy_setopt(handle, option, value);
 }
 CURLcode haul_easy_setopt_xferinfo_callback(CURL *handle, haul_xferinfo_callback value) {
-    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
+    require();
+    return curl.curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
 }
 CURLcode haul_easy_setopt_seek_callback(CURL *handle, haul_seek_callback value) {
-    return curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, value);
+    require();
+    return curl.curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, value);
 }
+
+// MARK: - curl_easy_getinfo
 
 CURLcode haul_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    return curl_easy_getinfo(handle, info, value);
+    require();
+    return curl.curl_easy_getinfo(handle, info, value);
 }
 CURLcode haul_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
-    return curl_easy_getinfo(handle, info, value);
+    require();
+    return curl.curl_easy_getinfo(handle, info, value);
 }
 CURLcode haul_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
-    return curl_easy_getinfo(handle, info, value);
+    require();
+    return curl.curl_easy_getinfo(handle, info, value);
 }
 CURLcode haul_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
-    return curl_easy_getinfo(handle, info, value);
+    require();
+    return curl.curl_easy_getinfo(handle, info, value);
 }
+
+// MARK: - curl_share_setopt
 
 CURLSHcode haul_share_setopt_long(CURLSH *handle, CURLSHoption option, long value) {
-    return curl_share_setopt(handle, option, value);
+    require();
+    return curl.curl_share_setopt(handle, option, value);
 }
 
+// MARK: - curl_multi_setopt
+
 CURLMcode haul_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
-    return curl_multi_setopt(handle, option, value);
+    require();
+    return curl.curl_multi_setopt(handle, option, value);
 }

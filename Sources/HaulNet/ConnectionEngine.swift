@@ -62,7 +62,6 @@ public final class ConnectionEngine: Sendable {
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        ConnectionEngine.initializeCurl
         let thread = Thread { [self] in
             EngineThread.enter()
             EngineLoop(engine: self).run()
@@ -143,7 +142,7 @@ public final class ConnectionEngine: Sendable {
             guard !mailbox.stopped else { return false }
             let alreadyWoken = !mailbox.commands.isEmpty
             mailbox.commands.append(command)
-            if !alreadyWoken, let wake = mailbox.wake { curl_multi_wakeup(wake.multi) }
+            if !alreadyWoken, let wake = mailbox.wake { haul_curl_multi_wakeup(wake.multi) }
             return true
         }
     }
@@ -155,8 +154,4 @@ public final class ConnectionEngine: Sendable {
             return mailbox.commands
         }
     }
-
-    private static let initializeCurl: Void = {
-        curl_global_init(haul_global_default)
-    }()
 }

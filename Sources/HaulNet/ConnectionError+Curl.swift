@@ -33,7 +33,7 @@ extension ConnectionError {
             case CURLE_OUT_OF_MEMORY, CURLE_WEIRD_SERVER_REPLY: .badResponse
             default: .transport
             }
-        let message = errorBuffer.isEmpty ? String(cString: curl_easy_strerror(curlCode)) : errorBuffer
+        let message = errorBuffer.isEmpty ? String(cString: haul_curl_easy_strerror(curlCode)) : errorBuffer
         self.init(
             kind: kind, url: url, curlCode: Int(curlCode.rawValue), curlMessage: message,
             detail: proxy.map { "through the proxy \(URIText.withoutUserInfo($0))" })

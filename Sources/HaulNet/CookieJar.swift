@@ -40,7 +40,7 @@ package final class CookieJar {
                 count += 1
                 item = current.pointee.next
             }
-            curl_slist_free_all(list?.assumingMemoryBound(to: curl_slist.self))
+            haul_curl_slist_free_all(list?.assumingMemoryBound(to: curl_slist.self))
             return count
         }
     }
@@ -67,8 +67,8 @@ package final class CookieJar {
     private func withHandle<T>(
         _ body: (UnsafeMutableRawPointer, inout EasyOptions) throws(CookieError) -> T
     ) throws(CookieError) -> T {
-        guard let easy = curl_easy_init() else { throw CookieError("libcurl could not allocate a handle") }
-        defer { curl_easy_cleanup(easy) }
+        guard let easy = haul_curl_easy_init() else { throw CookieError("libcurl could not allocate a handle") }
+        defer { haul_curl_easy_cleanup(easy) }
         var options = EasyOptions(easy: easy)
         share?.attach(&options)
         return try body(easy, &options)

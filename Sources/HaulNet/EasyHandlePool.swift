@@ -26,7 +26,7 @@ final class EasyHandlePool {
     /// An idle handle, or a new one (nil when libcurl cannot allocate one).
     func take() -> UnsafeMutableRawPointer? {
         EngineThread.precondition()
-        return idle.popLast() ?? curl_easy_init()
+        return idle.popLast() ?? haul_curl_easy_init()
     }
 
     /// Keeps `easy` (off the multi handle) for a later transfer when it is `reusable` (its last
@@ -37,18 +37,18 @@ final class EasyHandlePool {
     /// cut short), so the size is tried here, not found out by the next transfer.
     func give(_ easy: UnsafeMutableRawPointer, reusable: Bool) {
         EngineThread.precondition()
-        guard reusable, idle.count < EasyHandlePool.limit else { return curl_easy_cleanup(easy) }
-        curl_easy_reset(easy)
+        guard reusable, idle.count < EasyHandlePool.limit else { return haul_curl_easy_cleanup(easy) }
+        haul_curl_easy_reset(easy)
         guard haul_easy_setopt_pointer(easy, CURLOPT_SHARE, nil) == CURLE_OK,
             haul_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, bufferSize) == CURLE_OK
-        else { return curl_easy_cleanup(easy) }
+        else { return haul_curl_easy_cleanup(easy) }
         idle.append(easy)
     }
 
     /// Frees every idle handle (before the share handles they use are freed).
     func drain() {
         EngineThread.precondition()
-        for easy in idle { curl_easy_cleanup(easy) }
+        for easy in idle { haul_curl_easy_cleanup(easy) }
         idle.removeAll()
     }
 }

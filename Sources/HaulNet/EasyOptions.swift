@@ -42,7 +42,7 @@ struct EasyOptions {
     mutating func setHeaders(_ lines: [String]) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
         for line in lines where !line.contains("\r") && !line.contains("\n") {
-            list = curl_slist_append(list, line)
+            list = haul_curl_slist_append(list, line)
         }
         record(CURLOPT_HTTPHEADER, haul_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list))
         return list
@@ -50,7 +50,7 @@ struct EasyOptions {
 
     /// The first option libcurl refused, as its number and libcurl's words, if any.
     var failure: String? {
-        firstFailure.map { "\($0.0.rawValue) (\(String(cString: curl_easy_strerror($0.1))))" }
+        firstFailure.map { "\($0.0.rawValue) (\(String(cString: haul_curl_easy_strerror($0.1))))" }
     }
 
     /// Throws the first failed option, naming it.
@@ -61,7 +61,7 @@ struct EasyOptions {
         }
         throw ConnectionError(
             kind: .transport, url: url, curlCode: Int(code.rawValue),
-            curlMessage: String(cString: curl_easy_strerror(code)),
+            curlMessage: String(cString: haul_curl_easy_strerror(code)),
             detail: "libcurl refused option \(option.rawValue)")
     }
 

@@ -23,7 +23,7 @@ final class EngineLoop {
 
     init(engine: ConnectionEngine) {
         self.engine = engine
-        guard let multi = curl_multi_init() else {
+        guard let multi = haul_curl_multi_init() else {
             fatalError("curl_multi_init failed: libcurl could not allocate its multi handle")
         }
         self.multi = multi
@@ -51,12 +51,12 @@ final class EngineLoop {
                 apply(command)
             }
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            haul_curl_multi_perform(multi, &running)
             collectFinished()
             let timeout = resumeCappedTransfers()
             // The turn's messages go to their queues before the loop waits.
             engine.deliveries.release()
-            curl_multi_poll(multi, nil, 0, timeout, nil)
+            haul_curl_multi_poll(multi, nil, 0, timeout, nil)
         }
     }
 
@@ -122,7 +122,7 @@ final class EngineLoop {
     /// Hands every transfer libcurl reports done to its `Transfer`.
     private func collectFinished() {
         var remaining: Int32 = 0
-        while let message = curl_multi_info_read(multi, &remaining) {
+        while let message = haul_curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             let result = message.pointee.data.result
             var idPointer: UnsafeMutableRawPointer?
@@ -155,6 +155,6 @@ final class EngineLoop {
             return mailbox.commands
         }
         for case .cookies(let command) in unapplied + posted { command.refuse(CookieError("the engine stopped")) }
-        curl_multi_cleanup(multi)
+        haul_curl_multi_cleanup(multi)
     }
 }

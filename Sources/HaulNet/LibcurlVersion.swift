@@ -7,7 +7,9 @@ import CCurl
 public enum LibcurlVersion {
     /// `libcurl 7.88.1 (OpenSSL/3.0.17); protocols: …; features: HTTP2, IPv6, …`.
     public static var description: String {
-        guard let info = curl_version_info(haul_curlversion_now)?.pointee else { return "libcurl (version unknown)" }
+        guard let info = haul_curl_version_info(haul_curlversion_now)?.pointee else {
+            return "libcurl (version unknown)"
+        }
         let version = info.version.map { String(cString: $0) } ?? "?"
         let tls = info.ssl_version.map { " (\(String(cString: $0)))" } ?? ""
         var protocols: [String] = []

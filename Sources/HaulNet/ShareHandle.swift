@@ -14,7 +14,7 @@ final class ShareHandle {
     let sharesCookies: Bool
 
     init?(sharingCookies: Bool) {
-        guard let handle = curl_share_init() else { return nil }
+        guard let handle = haul_curl_share_init() else { return nil }
         self.handle = handle
         sharesCookies = sharingCookies
         haul_share_setopt_long(handle, CURLSHOPT_SHARE, haul_lock_data_ssl_session)
@@ -23,7 +23,7 @@ final class ShareHandle {
     }
 
     deinit {
-        curl_share_cleanup(handle)
+        haul_curl_share_cleanup(handle)
     }
 
     /// Points a transfer's easy handle at what is shared.

@@ -10,7 +10,7 @@ extension Transfer {
     func pauseReceiving() {
         guard handle == .receiving, let easy else { return }
         handle = .paused
-        curl_easy_pause(easy, Int32(haul_curlpause_recv))
+        haul_curl_easy_pause(easy, Int32(haul_curlpause_recv))
     }
 
     /// Body bytes, from CURLOPT_WRITEFUNCTION. Returns the count taken, 0 to abort, or the

@@ -15,7 +15,7 @@ extension Transfer {
         }
         let settings = try EasySettings(request)
         hopIsHTTP = settings.isHTTP
-        if handleCarriedHop { curl_easy_reset(easy) }
+        if handleCarriedHop { haul_curl_easy_reset(easy) }
         handleCarriedHop = true
         freeHeaderList()
         errorBuffer.initialize(to: 0)
@@ -142,7 +142,7 @@ extension Transfer {
     }
 
     func freeHeaderList() {
-        if let headerList { curl_slist_free_all(headerList) }
+        if let headerList { haul_curl_slist_free_all(headerList) }
         headerList = nil
     }
 }

@@ -142,7 +142,7 @@ final class Transfer {
             fail(error)
             return
         }
-        guard let easy, curl_multi_add_handle(multi, easy) == CURLM_OK else {
+        guard let easy, haul_curl_multi_add_handle(multi, easy) == CURLM_OK else {
             fail(ConnectionError(kind: .transport, url: request.url, detail: "libcurl refused the transfer"))
             return
         }
@@ -202,7 +202,7 @@ final class Transfer {
 
     /// Takes the easy handle off the multi handle, if it is on it.
     func takeOffMulti() {
-        if let easy, handle != .detached { curl_multi_remove_handle(multi, easy) }
+        if let easy, handle != .detached { haul_curl_multi_remove_handle(multi, easy) }
         handle = .detached
     }
 
@@ -381,7 +381,7 @@ final class Transfer {
         // refuses it (a steal moved the segment's end while it waited on a cap; the file
         // failed), libcurl returns the error here and offers the same bytes at each unpause:
         // the transfer ends now, as a completed hop would.
-        let result = curl_easy_pause(easy, Int32(haul_curlpause_cont))
+        let result = haul_curl_easy_pause(easy, Int32(haul_curlpause_cont))
         if result != CURLE_OK { hopCompleted(result) }
     }
 

@@ -1,10 +1,56 @@
 /// CCurl: <curl/curl.h> for Swift, plus typed, non-variadic wrappers for the variadic
 /// curl_easy_setopt / curl_easy_getinfo / curl_multi_setopt forms HaulNet uses, and the
 /// macros Swift cannot import.
+///
+/// haul does not link libcurl: it loads it (`libcurl.so.4`) when it starts, on a thread of its
+/// own, while the main thread reads the command line (see `haul_curl_preload`). libcurl brings
+/// some 27 libraries with it (GnuTLS for RTMP, Kerberos, LDAP...), and mapping, relocating and
+/// initializing them took about 4 ms of every start before `main`. So every libcurl function
+/// HaulNet calls is one of the `haul_curl_` functions below, which call libcurl's own once it is
+/// loaded: the first call waits for a load under way, or loads it. A libcurl that cannot be
+/// loaded ends the process with a message naming it (exit status 1).
 #ifndef HAUL_CCURL_H
 #define HAUL_CCURL_H
 
 #include <curl/curl.h>
+
+// MARK: - Loading libcurl
+
+/// Starts loading libcurl and its global state (`curl_global_init`) on a new thread, placed on
+/// another CPU than the caller's, and returns at once. Linux places a new thread on its
+/// creator's CPU, where it waits until the creator sleeps: the load would then run after the
+/// caller's work, not beside it. With one CPU to run on, it does nothing: the first call loads.
+void haul_curl_preload(void);
+
+/// Loads libcurl unless it is loaded; waits for a load under way. NULL when it is loaded, else
+/// what went wrong (`libcurl.so.4: cannot open shared object file...`).
+const char *haul_curl_load(void);
+
+// MARK: - libcurl's functions, once it is loaded
+
+curl_version_info_data *haul_curl_version_info(CURLversion version);
+const char *haul_curl_easy_strerror(CURLcode code);
+
+CURL *haul_curl_easy_init(void);
+void haul_curl_easy_cleanup(CURL *handle);
+void haul_curl_easy_reset(CURL *handle);
+CURLcode haul_curl_easy_pause(CURL *handle, int bitmask);
+
+CURLM *haul_curl_multi_init(void);
+CURLMcode haul_curl_multi_cleanup(CURLM *multi);
+CURLMcode haul_curl_multi_add_handle(CURLM *multi, CURL *handle);
+CURLMcode haul_curl_multi_remove_handle(CURLM *multi, CURL *handle);
+CURLMcode haul_curl_multi_perform(CURLM *multi, int *running);
+CURLMcode haul_curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout,
+                               int *ready);
+CURLMcode haul_curl_multi_wakeup(CURLM *multi);
+CURLMsg *haul_curl_multi_info_read(CURLM *multi, int *queued);
+
+CURLSH *haul_curl_share_init(void);
+CURLSHcode haul_curl_share_cleanup(CURLSH *share);
+
+struct curl_slist *haul_curl_slist_append(struct curl_slist *list, const char *string);
+void haul_curl_slist_free_all(struct curl_slist *list);
 
 /// Signature shared by CURLOPT_WRITEFUNCTION, CURLOPT_HEADERFUNCTION and CURLOPT_READFUNCTION.
 typedef size_t (*haul_data_callback)(char *buffer, size_t size, size_t count, void *userdata);
@@ -54,7 +100,6 @@ static const CURLversion haul_curlversion_now = CURLVERSION_NOW;
 static const long haul_curlpipe_multiplex = CURLPIPE_MULTIPLEX;
 /* Basic or Digest, whichever the server asks for in its 401 challenge. */
 static const long haul_auth_basic_or_digest = (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST);
-static const long haul_global_default = CURL_GLOBAL_DEFAULT;
 static const long haul_lock_data_cookie = CURL_LOCK_DATA_COOKIE;
 static const long haul_lock_data_ssl_session = CURL_LOCK_DATA_SSL_SESSION;
 static const long haul_lock_data_dns = CURL_LOCK_DATA_DNS;

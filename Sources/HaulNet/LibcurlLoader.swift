@@ -1,0 +1,17 @@
+import CCurl
+
+// MARK: - LibcurlLoader
+
+/// libcurl is loaded as haul starts, not linked: the first libcurl call HaulNet makes waits for
+/// the load, or loads it (see CCurl.h). A libcurl that cannot be loaded ends the process with a
+/// message naming what is missing.
+public enum LibcurlLoader {
+    /// Starts loading libcurl, and its global set-up, on another CPU than the caller's, beside
+    /// whatever the caller does next (`haul` reads its command line meanwhile); returns at once.
+    /// With one CPU, does nothing: the first call loads it.
+    ///
+    /// **Threading:** any thread, any number of times; only the first load does anything.
+    public static func preload() {
+        haul_curl_preload()
+    }
+}
