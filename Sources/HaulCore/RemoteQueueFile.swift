@@ -30,7 +30,7 @@ public final class RemoteQueueFile: Sendable {
     /// A reader whose fetcher keeps responses in `cacheDirectory(environment:)`. A cache that
     /// cannot be opened is reported to `warn` and the file is loaded without one.
     public static func standard(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = ProcessEnvironment.variables,
         limit: Int64 = InputFile.defaultLimit, tls: TLSOptions = TLSOptions(), warn: (String) -> Void
     ) -> RemoteQueueFile {
         let cache: ResponseCache?

@@ -14,7 +14,7 @@ public enum XDGDirectory: Sendable {
     case config
 
     /// haul's directory of this kind for `environment`.
-    public func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public func path(environment: [String: String] = ProcessEnvironment.variables) -> String {
         let (variable, underHome) =
             switch self {
             case .state: ("XDG_STATE_HOME", "/.local/state")
@@ -28,14 +28,14 @@ public enum XDGDirectory: Sendable {
     /// `path` with a leading `~` (alone or before `/`) made the home directory, as a shell does.
     public static func expandingTilde(
         _ path: String,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessEnvironment.variables
     ) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
         return home(environment: environment) + path.dropFirst()
     }
 
     /// `$HOME` (as curl and the shell read it), else the account's home directory.
-    public static func home(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func home(environment: [String: String] = ProcessEnvironment.variables) -> String {
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
     }
 }

@@ -59,7 +59,7 @@ struct Haul: ParsableCommand {
         do {
             let arguments = try ConfigArguments.commandLine(
                 given,
-                environment: ProcessInfo.processInfo.environment)
+                environment: ProcessEnvironment.variables)
             var command = try parsed(arguments)
             try command.run()
         } catch {

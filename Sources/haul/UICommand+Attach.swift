@@ -10,7 +10,7 @@ import HaulTUI
 extension UICommand {
     /// Why this terminal cannot draw the full-screen queue, or nil when it can.
     static var terminalProblem: String? {
-        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        let term = ProcessEnvironment.variables["TERM"] ?? ""
         guard term.isEmpty || term == "dumb" else { return nil }
         return "this terminal (TERM=\(term.isEmpty ? "unset" : term)) cannot draw the full-screen queue"
     }

@@ -12,7 +12,7 @@ public final class StateDirectory: Sendable {
     private let lockDescriptor: Int32
 
     /// The default location for `environment` (normally the process's).
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultPath(environment: [String: String] = ProcessEnvironment.variables) -> String {
         XDGDirectory.state.path(environment: environment)
     }
 

@@ -33,7 +33,7 @@ public struct ConfigFile: Sendable, Equatable {
     }
 
     /// The config file's path for `environment`.
-    public static func path(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func path(environment: [String: String] = ProcessEnvironment.variables) -> String {
         XDGDirectory.config.path(environment: environment) + "/config.toml"
     }
 

@@ -15,7 +15,7 @@ public struct ThemeCatalog: Sendable {
     }
 
     /// The user's theme directory, then the shipped one.
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ThemeCatalog {
+    public static func standard(environment: [String: String] = ProcessEnvironment.variables) -> ThemeCatalog {
         var directories = [XDGDirectory.config.path(environment: environment) + "/themes"]
         if let shipped = shippedDirectory() { directories.append(shipped) }
         return ThemeCatalog(directories: directories)
