@@ -78,7 +78,6 @@ struct HaulProcess {
         return (process, errors)
     }
 
-    /// Runs haul to its end.
     /// Runs haul to its end. Awaited, not blocked on: the pipes are read and the process waited
     /// for on a thread of its own, so a test waiting for haul leaves Swift concurrency's few
     /// threads (two on a two-core machine) to the tests that run beside it.
