@@ -30,7 +30,7 @@
     X(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *string),      \
       (list, string))
 
-/// Those that return nothing, and the variadic ones the typed wrappers below call.
+/// Those that return nothing.
 #define HAUL_CURL_PROCEDURES(X)                                                                   \
     X(curl_easy_cleanup, (CURL *handle), (handle))                                                \
     X(curl_easy_reset, (CURL *handle), (handle))                                                  \
@@ -44,6 +44,7 @@ static struct {
     HAUL_CURL_FUNCTIONS(HAUL_CURL_FIELD)
     HAUL_CURL_PROCEDURES(HAUL_CURL_PROCEDURE_FIELD)
     CURLcode (*curl_global_init)(long flags);
+    // The variadic ones, which the typed wrappers below call.
     CURLcode (*curl_easy_setopt)(CURL *handle, CURLoption option, ...);
     CURLcode (*curl_easy_getinfo)(CURL *handle, CURLINFO info, ...);
     CURLSHcode (*curl_share_setopt)(CURLSH *share, CURLSHoption option, ...);
@@ -63,8 +64,8 @@ static void *resolve(void *library, const char *name) {
     return function;
 }
 
-/// Opens libcurl (its symbols bound as they are first called, as when linked), finds its functions and
-/// initializes it. Runs once, through `loading`.
+/// Opens libcurl (its symbols bound as they are first called, as when linked), finds its
+/// functions and initializes it. Runs once, through `loading`.
 static void load(void) {
     void *library = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
     if (library == NULL) {
@@ -92,23 +93,19 @@ static void load(void) {
     }
 }
 
-const char *haul_curl_load(void) {
-    pthread_once(&loading, load);
-    return load_error[0] == '\0' ? NULL : load_error;
-}
-
-/// Loads libcurl unless loaded; one that cannot be is said on stderr and ends the process.
+/// Loads libcurl unless loaded (waiting for a load under way); one that cannot be is said on
+/// stderr and ends the process.
 static void require(void) {
-    const char *error = haul_curl_load();
-    if (error != NULL) {
-        fprintf(stderr, "haul: %s\n", error);
+    pthread_once(&loading, load);
+    if (load_error[0] != '\0') {
+        fprintf(stderr, "haul: %s\n", load_error);
         exit(1);
     }
 }
 
 static void *preload(void *unused) {
     (void)unused;
-    haul_curl_load();
+    pthread_once(&loading, load);
     return NULL;
 }
 

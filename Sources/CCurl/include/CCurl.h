@@ -5,10 +5,10 @@
 /// haul does not link libcurl: it loads it (`libcurl.so.4`) when it starts, on a thread of its
 /// own, while the main thread reads the command line (see `haul_curl_preload`). libcurl brings
 /// some 27 libraries with it (GnuTLS for RTMP, Kerberos, LDAP...), and mapping, relocating and
-/// initializing them took about 4 ms of every start before `main`. So every libcurl function
+/// initializing them took 4 to 6 ms of every start before `main`. So every libcurl function
 /// HaulNet calls is one of the `haul_curl_` functions below, which call libcurl's own once it is
 /// loaded: the first call waits for a load under way, or loads it. A libcurl that cannot be
-/// loaded ends the process with a message naming it (exit status 1).
+/// loaded ends the process with a message naming it and its package (exit status 1).
 #ifndef HAUL_CCURL_H
 #define HAUL_CCURL_H
 
@@ -21,10 +21,6 @@
 /// creator's CPU, where it waits until the creator sleeps: the load would then run after the
 /// caller's work, not beside it. With one CPU to run on, it does nothing: the first call loads.
 void haul_curl_preload(void);
-
-/// Loads libcurl unless it is loaded; waits for a load under way. NULL when it is loaded, else
-/// what went wrong (`libcurl.so.4: cannot open shared object file...`).
-const char *haul_curl_load(void);
 
 // MARK: - libcurl's functions, once it is loaded
 
