@@ -10,7 +10,8 @@ public enum LibcurlLoader {
     /// whatever the caller does next (`haul` reads its command line meanwhile); returns at once.
     /// With one CPU, does nothing: the first call loads it.
     ///
-    /// **Threading:** any thread, any number of times; only the first load does anything.
+    /// **Threading:** any thread; meant to be called once, as haul starts (a later call starts a
+    /// thread that finds libcurl loaded).
     public static func preload() {
         haul_curl_preload()
     }

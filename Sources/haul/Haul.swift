@@ -48,7 +48,7 @@ struct Haul: ParsableCommand {
         // 5 % of the engine thread's time in a run of 1000 small files. Up to 16 MiB (16
         // transfers' buffers) stays in the heap for the next.
         _ = haul_trim_heaps_above(16 << 20)
-        // Loading libcurl and its 27 libraries (some 4 ms) runs on the other core while this
+        // Loading libcurl and its 27 libraries (4 to 6 ms) runs on the other core while this
         // thread parses the command line.
         LibcurlLoader.preload()
         let given = daemonSpelledAsAria2(Array(CommandLine.arguments.dropFirst()))
