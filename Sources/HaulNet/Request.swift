@@ -27,6 +27,7 @@ public struct Request: Sendable {
     public var fields: Fields { box.fields }
 
     /// Changes several fields at once, in one new box.
+    @inlinable
     public mutating func modify(_ change: (inout Fields) -> Void) {
         var fields = box.fields
         change(&fields)
@@ -37,11 +38,7 @@ public struct Request: Sendable {
     @inlinable
     public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
         get { box.fields[keyPath: field] }
-        set {
-            var fields = box.fields
-            fields[keyPath: field] = newValue
-            box = Box(fields)
-        }
+        set { modify { $0[keyPath: field] = newValue } }
     }
 
     /// The URL schemes a connection loads, and the only ones a redirect may lead to.
