@@ -9,13 +9,21 @@
 
 // MARK: - libcurl, loaded
 
-/// libcurl's functions HaulNet calls that return a value: (type, name, parameters, arguments).
-#define HAUL_CURL_FUNCTIONS(X)                                                                    \
+/// libcurl's functions HaulNet may call first, which wait for the load or make it: (type,
+/// name, parameters, arguments).
+#define HAUL_CURL_ENTRY_POINTS(X)                                                                 \
     X(curl_version_info_data *, curl_version_info, (CURLversion version), (version))              \
     X(const char *, curl_easy_strerror, (CURLcode code), (code))                                  \
     X(CURL *, curl_easy_init, (void), ())                                                         \
-    X(CURLcode, curl_easy_pause, (CURL *handle, int bitmask), (handle, bitmask))                  \
     X(CURLM *, curl_multi_init, (void), ())                                                       \
+    X(CURLSH *, curl_share_init, (void), ())                                                      \
+    X(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *string),      \
+      (list, string))
+
+/// Those given a handle or a list, which one of the entry points made after the load: they call
+/// libcurl at once (the transfer loop calls them most).
+#define HAUL_CURL_FUNCTIONS(X)                                                                    \
+    X(CURLcode, curl_easy_pause, (CURL *handle, int bitmask), (handle, bitmask))                  \
     X(CURLMcode, curl_multi_cleanup, (CURLM *multi), (multi))                                     \
     X(CURLMcode, curl_multi_add_handle, (CURLM *multi, CURL *handle), (multi, handle))            \
     X(CURLMcode, curl_multi_remove_handle, (CURLM *multi, CURL *handle), (multi, handle))         \
@@ -25,22 +33,37 @@
       (multi, extra, count, timeout, ready))                                                      \
     X(CURLMcode, curl_multi_wakeup, (CURLM *multi), (multi))                                      \
     X(CURLMsg *, curl_multi_info_read, (CURLM *multi, int *queued), (multi, queued))              \
-    X(CURLSH *, curl_share_init, (void), ())                                                      \
-    X(CURLSHcode, curl_share_cleanup, (CURLSH *share), (share))                                   \
-    X(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *string),      \
-      (list, string))
+    X(CURLSHcode, curl_share_cleanup, (CURLSH *share), (share))
 
-/// Those that return nothing.
+/// Those that return nothing, also given a handle or a list.
 #define HAUL_CURL_PROCEDURES(X)                                                                   \
     X(curl_easy_cleanup, (CURL *handle), (handle))                                                \
     X(curl_easy_reset, (CURL *handle), (handle))                                                  \
     X(curl_slist_free_all, (struct curl_slist *list), (list))
+
+/// The typed forms of libcurl's variadic functions HaulNet calls, each given a handle:
+/// (name, result, libcurl's function, handle type, key type, value type).
+#define HAUL_CURL_TYPED(X)                                                                        \
+    X(haul_easy_setopt_long, CURLcode, curl_easy_setopt, CURL, CURLoption, long)                  \
+    X(haul_easy_setopt_off_t, CURLcode, curl_easy_setopt, CURL, CURLoption, curl_off_t)           \
+    X(haul_easy_setopt_string, CURLcode, curl_easy_setopt, CURL, CURLoption, const char *)        \
+    X(haul_easy_setopt_pointer, CURLcode, curl_easy_setopt, CURL, CURLoption, void *)             \
+    X(haul_easy_setopt_slist, CURLcode, curl_easy_setopt, CURL, CURLoption, struct curl_slist *)  \
+    X(haul_easy_setopt_data_callback, CURLcode, curl_easy_setopt, CURL, CURLoption,               \
+      haul_data_callback)                                                                         \
+    X(haul_easy_getinfo_long, CURLcode, curl_easy_getinfo, CURL, CURLINFO, long *)                \
+    X(haul_easy_getinfo_off_t, CURLcode, curl_easy_getinfo, CURL, CURLINFO, curl_off_t *)         \
+    X(haul_easy_getinfo_string, CURLcode, curl_easy_getinfo, CURL, CURLINFO, const char **)       \
+    X(haul_easy_getinfo_pointer, CURLcode, curl_easy_getinfo, CURL, CURLINFO, void **)            \
+    X(haul_share_setopt_long, CURLSHcode, curl_share_setopt, CURLSH, CURLSHoption, long)          \
+    X(haul_multi_setopt_long, CURLMcode, curl_multi_setopt, CURLM, CURLMoption, long)
 
 #define HAUL_CURL_FIELD(type, name, parameters, arguments) type(*name) parameters;
 #define HAUL_CURL_PROCEDURE_FIELD(name, parameters, arguments) void(*name) parameters;
 
 /// libcurl's functions, set once by `load` (under `loading`) and only read after.
 static struct {
+    HAUL_CURL_ENTRY_POINTS(HAUL_CURL_FIELD)
     HAUL_CURL_FUNCTIONS(HAUL_CURL_FIELD)
     HAUL_CURL_PROCEDURES(HAUL_CURL_PROCEDURE_FIELD)
     CURLcode (*curl_global_init)(long flags);
@@ -78,6 +101,7 @@ static void load(void) {
     if ((*(void **)&curl.name = resolve(library, #name)) == NULL) return;
 #define HAUL_CURL_RESOLVE_FUNCTION(type, name, parameters, arguments) HAUL_CURL_RESOLVE(name)
 #define HAUL_CURL_RESOLVE_PROCEDURE(name, parameters, arguments) HAUL_CURL_RESOLVE(name)
+    HAUL_CURL_ENTRY_POINTS(HAUL_CURL_RESOLVE_FUNCTION)
     HAUL_CURL_FUNCTIONS(HAUL_CURL_RESOLVE_FUNCTION)
     HAUL_CURL_PROCEDURES(HAUL_CURL_RESOLVE_PROCEDURE)
     HAUL_CURL_RESOLVE(curl_global_init)
@@ -126,83 +150,25 @@ void haul_curl_preload(void) {
     pthread_attr_destroy(&attributes);
 }
 
+#define HAUL_CURL_ENTER(type, name, parameters, arguments) \
+    type haul_##name parameters {                          \
+        require();                                         \
+        return curl.name arguments;                        \
+    }
 #define HAUL_CURL_CALL(type, name, parameters, arguments) \
-    type haul_##name parameters {                         \
-        require();                                        \
-        return curl.name arguments;                       \
-    }
+    type haul_##name parameters { return curl.name arguments; }
 #define HAUL_CURL_CALL_PROCEDURE(name, parameters, arguments) \
-    void haul_##name parameters {                             \
-        require();                                            \
-        curl.name arguments;                                  \
-    }
+    void haul_##name parameters { curl.name arguments; }
+#define HAUL_CURL_CALL_TYPED(name, result, function, handle_type, key_type, value_type) \
+    result name(handle_type *handle, key_type key, value_type value) { return curl.function(handle, key, value); }
+HAUL_CURL_ENTRY_POINTS(HAUL_CURL_ENTER)
 HAUL_CURL_FUNCTIONS(HAUL_CURL_CALL)
 HAUL_CURL_PROCEDURES(HAUL_CURL_CALL_PROCEDURE)
+HAUL_CURL_TYPED(HAUL_CURL_CALL_TYPED)
 
-// MARK: - curl_easy_setopt
-
-CURLcode haul_easy_setopt_long(CURL *handle, CURLoption option, long value) {
-    require();
-    return curl.curl_easy_setopt(handle, option, value);
-}
-CURLcode haul_easy_setopt_off_t(CURL *handle, CURLoption option, curl_off_t value) {
-    require();
-    return curl.curl_easy_setopt(handle, option, value);
-}
-CURLcode haul_easy_setopt_string(CURL *handle, CURLoption option, const char *value) {
-    require();
-    return curl.curl_easy_setopt(handle, option, value);
-}
-CURLcode haul_easy_setopt_pointer(CURL *handle, CURLoption option, void *value) {
-    require();
-    return curl.curl_easy_setopt(handle, option, value);
-}
-CURLcode haul_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
-    require();
-    return curl.curl_easy_setopt(handle, option, value);
-}
-CURLcode haul_easy_setopt_data_callback(CURL *handle, CURLoption option, haul_data_callback value) {
-    require();
-    return curl.curl_easy_setopt(handle, option, value);
-}
 CURLcode haul_easy_setopt_xferinfo_callback(CURL *handle, haul_xferinfo_callback value) {
-    require();
     return curl.curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);
 }
 CURLcode haul_easy_setopt_seek_callback(CURL *handle, haul_seek_callback value) {
-    require();
     return curl.curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, value);
-}
-
-// MARK: - curl_easy_getinfo
-
-CURLcode haul_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    require();
-    return curl.curl_easy_getinfo(handle, info, value);
-}
-CURLcode haul_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value) {
-    require();
-    return curl.curl_easy_getinfo(handle, info, value);
-}
-CURLcode haul_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
-    require();
-    return curl.curl_easy_getinfo(handle, info, value);
-}
-CURLcode haul_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value) {
-    require();
-    return curl.curl_easy_getinfo(handle, info, value);
-}
-
-// MARK: - curl_share_setopt
-
-CURLSHcode haul_share_setopt_long(CURLSH *handle, CURLSHoption option, long value) {
-    require();
-    return curl.curl_share_setopt(handle, option, value);
-}
-
-// MARK: - curl_multi_setopt
-
-CURLMcode haul_multi_setopt_long(CURLM *handle, CURLMoption option, long value) {
-    require();
-    return curl.curl_multi_setopt(handle, option, value);
 }

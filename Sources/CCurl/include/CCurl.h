@@ -6,9 +6,11 @@
 /// own, while the main thread reads the command line (see `haul_curl_preload`). libcurl brings
 /// some 27 libraries with it (GnuTLS for RTMP, Kerberos, LDAP...), and mapping, relocating and
 /// initializing them took 4 to 6 ms of every start before `main`. So every libcurl function
-/// HaulNet calls is one of the `haul_curl_` functions below, which call libcurl's own once it is
-/// loaded: the first call waits for a load under way, or loads it. A libcurl that cannot be
-/// loaded ends the process with a message naming it and its package (exit status 1).
+/// HaulNet calls is one of the `haul_` functions below, which call libcurl's own. Those that can
+/// come first (one that makes a handle or a list, or asks libcurl's version or an error's text)
+/// wait for a load under way, or load it; those given a handle or a list call libcurl at once,
+/// as the handle was made after the load. A libcurl that cannot be loaded ends the process with a
+/// message naming it and its package (exit status 1).
 #ifndef HAUL_CCURL_H
 #define HAUL_CCURL_H
 
