@@ -36,7 +36,7 @@ struct StoreMigrationTests {
         // finished downloads and a row edited by hand in each table (its gid unreadable: left
         // out of the history, given a new gid in the queue, never a crash).
         let old = try DatabaseQueue(path: path)
-        try DownloadStore.migrator.migrate(old, upTo: "v1: downloads and history")
+        try DownloadStore.migrator.migrate(old, upTo: DownloadStore.migrations.v1)
         try old.write { db in
             try db.execute(
                 sql: """
@@ -86,7 +86,7 @@ struct StoreMigrationTests {
         let first: GID = "2089b05ecca3d829"
         let last: GID = "ffffffffffffff01"
         let old = try DatabaseQueue(path: path)
-        try DownloadStore.migrator.migrate(old, upTo: "v2: history keyed by rowid")
+        try DownloadStore.migrator.migrate(old, upTo: DownloadStore.migrations.v2)
         try old.write { db in
             try db.execute(sql: StoreMigrationTests.textKeyedDownloadTable)
             try StoreMigrationTests.insertTextKeyed(last.description, at: 3, uri: "http://x/last", in: db)
@@ -121,5 +121,65 @@ struct StoreMigrationTests {
         finished.state = .complete
         try store.write(.init(upserts: [finished]))
         #expect(try store.load().downloads.map(\.state) == [.complete, .paused, .paused, .paused])
+    }
+
+    /// The tables, indexes and recorded migrations of the store at `path`, and its `user_version`.
+    private static func schema(at path: String) throws -> (definitions: [String], applied: [String], version: Int) {
+        try DatabaseQueue(path: path).read { db in
+            (
+                try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name"),
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier"),
+                try Int.fetchOne(db, sql: "PRAGMA user_version") ?? -1
+            )
+        }
+    }
+
+    @Test("a new store is made as the migrator makes one, its migrations recorded for an older haul")
+    func newStoreMatchesMigrator() throws {
+        let directory = try storeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let made = directory.appendingPathComponent("new.sqlite").path
+        let migrated = directory.appendingPathComponent("migrated.sqlite").path
+        _ = try DownloadStore(path: made)
+        let old = try DatabaseQueue(path: migrated)
+        try DownloadStore.migrator.migrate(old)
+        try old.close()
+
+        let new = try StoreMigrationTests.schema(at: made)
+        let reference = try StoreMigrationTests.schema(at: migrated)
+        #expect(new.definitions == reference.definitions)
+        #expect(new.applied == reference.applied)
+        #expect(new.version == DownloadStore.schemaVersion)
+        // The migrator finds nothing left to do in it.
+        #expect(try DatabaseQueue(path: made).read { try DownloadStore.migrator.hasCompletedMigrations($0) })
+    }
+
+    @Test("a store an older haul migrated is marked with the schema version; a marked one opens as it is")
+    func versionMarked() throws {
+        let directory = try storeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("haul.sqlite").path
+        let old = try DatabaseQueue(path: path)
+        try DownloadStore.migrator.migrate(old)
+        try old.close()
+        #expect(try StoreMigrationTests.schema(at: path).version == 0)
+
+        let store = try DownloadStore(path: path)
+        try store.write(.init(upserts: [Download(uris: ["http://x/a"])]))
+        #expect(try StoreMigrationTests.schema(at: path).version == DownloadStore.schemaVersion)
+        let reopened = try DownloadStore(path: path)
+        #expect(try reopened.load().downloads.map(\.uris) == [["http://x/a"]])
+    }
+
+    @Test("a store whose file was made but not its tables (a run killed as it began) is made when opened")
+    func emptyFileMigrated() throws {
+        let directory = try storeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("haul.sqlite").path
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let store = try DownloadStore(path: path)
+        try store.write(.init(upserts: [Download(uris: ["http://x/a"])]))
+        #expect(try store.load().downloads.count == 1)
+        #expect(try StoreMigrationTests.schema(at: path).version == DownloadStore.schemaVersion)
     }
 }

@@ -88,7 +88,7 @@ public final class DownloadStore: Sendable {
         }
         do {
             database = try DatabaseQueue(path: path, configuration: configuration)
-            try DownloadStore.migrator.migrate(database)
+            try DownloadStore.bringUpToDate(database, isNew: isNew)
             if isNew { try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = NORMAL") } }
         } catch {
             throw StoreError("cannot open the store \(path): \(error)")
