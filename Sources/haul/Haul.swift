@@ -35,6 +35,8 @@ struct Haul: ParsableCommand {
     /// Parses the command line (config.toml's options first) and runs the command. A usage
     /// error prints the failing command's usage and exits 28, aria2's code for a bad option.
     static func main() {
+        // First, while haul is one thread (see DescriptorTable).
+        DescriptorTable.reserve()
         // A queue file of a million lines is parsed into blocks of tens of megabytes, then let
         // go piece by piece as its downloads are made. By default glibc then serves such blocks
         // from its heap, where freed ones stay in the process among live small ones: some
