@@ -20,8 +20,9 @@ struct DescriptorTableTests {
         var limit = rlimit()
         #expect(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
         let expected = Int(min(1024, limit.rlim_cur))
-        // The daemon alone needs far fewer than 64, so the table is as big as haul made it.
-        #expect(open.count < 64, "\(open.count) descriptors open")
+        // Grown by use alone, the table would reach 1024 slots only past 512 descriptors open:
+        // the daemon has far fewer, so the table is as big as haul made it at start.
+        #expect(open.count <= 512, "\(open.count) descriptors open")
         #expect(size == expected, "\(status)")
     }
 }
