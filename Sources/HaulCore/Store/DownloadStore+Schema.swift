@@ -25,21 +25,30 @@ extension DownloadStore {
     static func bringUpToDate(_ database: DatabaseQueue, isNew: Bool) throws {
         if isNew {
             try database.write { db in
-                try db.execute(sql: downloadTable(named: "download"))
-                try db.execute(sql: positionIndex)
-                try db.execute(sql: historyTable(named: "history"))
+                try makeTables(in: db)
                 try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
                 try db.execute(
                     sql: "INSERT INTO grdb_migrations VALUES (?), (?), (?)",
                     arguments: [migrations.v1, migrations.v2, migrations.v3])
-                try db.execute(sql: "PRAGMA user_version = \(schemaVersion)")
+                try db.execute(sql: markCurrent)
             }
             return
         }
         let version = try database.read { try Int.fetchOne($0, sql: "PRAGMA user_version") } ?? 0
         guard version < schemaVersion else { return }
         try migrator.migrate(database)
-        try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA user_version = \(schemaVersion)") }
+        try database.writeWithoutTransaction { try $0.execute(sql: markCurrent) }
+    }
+
+    /// Marks a store as at `schemaVersion`.
+    private static let markCurrent = "PRAGMA user_version = \(schemaVersion)"
+
+    /// Makes the newest schema's tables and index in an empty store: the first migration, and a
+    /// new store's whole schema.
+    private static func makeTables(in db: Database) throws {
+        try db.execute(sql: downloadTable(named: "download"))
+        try db.execute(sql: positionIndex)
+        try db.execute(sql: historyTable(named: "history"))
     }
 
     /// Every schema version, oldest first; a store from any earlier haul is brought up to date.
@@ -49,11 +58,7 @@ extension DownloadStore {
     /// them on again).
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration(migrations.v1, foreignKeyChecks: .immediate) { db in
-            try db.execute(sql: downloadTable(named: "download"))
-            try db.execute(sql: positionIndex)
-            try db.execute(sql: historyTable(named: "history"))
-        }
+        migrator.registerMigration(migrations.v1, foreignKeyChecks: .immediate) { db in try makeTables(in: db) }
         // Stores made before it keyed history rows with AUTOINCREMENT. The rows are never
         // deleted, so their ids never come back anyway, and it cost a write to sqlite_sequence
         // with every row (about 4,300 instructions of 28,000 a row in SQLite). Such a table is
