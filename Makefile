@@ -83,15 +83,15 @@ deps-test:
 deps-bench:
 	@$(MAKE) --no-print-directory packages PKGS="$(BENCH_PKGS)"
 
-# Installs haul under $(DESTDIR)$(PREFIX): the binary, the themes, the man page (made by
-# swift-argument-parser's generate-manual plugin) and bash, zsh and fish completions (made by
-# the binary itself, --generate-completion-script).
+# Installs haul under $(DESTDIR)$(PREFIX): the binary, the themes, the man page and bash, zsh
+# and fish completions (made by the binary itself from its option tables: --generate-manual,
+# --generate-completion-script).
 install: deps build
-	$(SWIFT) package plugin generate-manual
 	install -Dm755 .build/$(CONFIG)/haul $(DESTDIR)$(PREFIX)/bin/haul
 	install -d $(DESTDIR)$(PREFIX)/share/haul/themes
 	install -m644 Themes/*.toml $(DESTDIR)$(PREFIX)/share/haul/themes/
-	install -Dm644 .build/plugins/GenerateManual/outputs/haul/haul.1 $(DESTDIR)$(PREFIX)/share/man/man1/haul.1
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	.build/$(CONFIG)/haul --generate-manual > $(DESTDIR)$(PREFIX)/share/man/man1/haul.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	.build/$(CONFIG)/haul --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/haul

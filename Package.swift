@@ -10,7 +10,6 @@ let package = Package(
         .library(name: "HaulCore", targets: ["HaulCore"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -57,7 +56,6 @@ let package = Package(
             name: "haul",
             dependencies: [
                 "HaulNet", "HaulCore", "HaulRPC", "HaulTUI", "HaulCurses", "CMalloc",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 

@@ -3,6 +3,8 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +77,8 @@ static struct {
 } curl;
 
 static pthread_once_t loading = PTHREAD_ONCE_INIT;
+/// Whether `haul_curl_preload` started a load on a thread of its own.
+static atomic_bool preloading;
 /// Empty once libcurl is loaded; else what went wrong.
 static char load_error[512];
 
@@ -146,8 +150,12 @@ void haul_curl_preload(void) {
     pthread_attr_setaffinity_np(&attributes, sizeof others, &others);
     pthread_t thread;
     // Without the thread, the first call loads.
-    (void)pthread_create(&thread, &attributes, preload, NULL);
+    if (pthread_create(&thread, &attributes, preload, NULL) == 0) atomic_store(&preloading, true);
     pthread_attr_destroy(&attributes);
+}
+
+void haul_curl_settle(void) {
+    if (atomic_load(&preloading)) pthread_once(&loading, load);
 }
 
 #define HAUL_CURL_ENTER(type, name, parameters, arguments) \

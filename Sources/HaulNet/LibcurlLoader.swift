@@ -15,4 +15,13 @@ public enum LibcurlLoader {
     public static func preload() {
         haul_curl_preload()
     }
+
+    /// Waits for the load `preload` started, if it did, so that the process can exit: exiting
+    /// while that thread is still loading would run the libraries' destructors beside their
+    /// constructors and corrupt the heap. Returns at once when no load is under way.
+    ///
+    /// **Threading:** any thread; may block for the rest of the load (a few milliseconds).
+    public static func settle() {
+        haul_curl_settle()
+    }
 }

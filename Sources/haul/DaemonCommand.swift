@@ -1,4 +1,3 @@
-import ArgumentParser
 import Dispatch
 import Foundation
 import HaulCore
@@ -8,20 +7,27 @@ import HaulRPC
 
 /// `haul daemon` (or aria2's spelling, `haul --enable-rpc`): the stored queue kept running with
 /// no terminal, driven over aria2's JSON-RPC (`HaulRPC`), logging one line per event to stderr.
-struct DaemonCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "daemon",
+struct DaemonCommand: HaulCommand {
+    static let about = CommandAbout(
+        name: "daemon",
         abstract: "Run the queue with no terminal, driven by aria2's JSON-RPC (aria2p, AriaNg, haul --connect).",
         discussion: """
             Listens on 127.0.0.1:6800 (/jsonrpc over HTTP and WebSocket) unless --rpc-listen-all, \
             which needs --rpc-secret. The queue is the full-screen UI's (the same state directory), \
             so downloads added over RPC survive a restart, even kill -9. Stops on SIGINT or SIGTERM, \
             or aria2.shutdown.
-            """
-    )
+            """,
+        positional: QueueOptions.positional)
 
-    @OptionGroup var options: QueueOptions
-    @OptionGroup(title: "RPC") var rpc: RPCOptions
+    static let groups = queueGroups + [OptionGroup("RPC", RPCOptions.options).lifted(\DaemonCommand.rpc)]
+
+    var options = QueueOptions()
+    var rpc = RPCOptions()
+
+    func validate() throws {
+        try options.validate()
+        try rpc.validate()
+    }
 
     func run() throws {
         signal(SIGXFSZ, SIG_IGN)
@@ -60,7 +66,7 @@ struct DaemonCommand: ParsableCommand {
         } catch {
             stored.flush()
             report("\(error)")
-            throw ExitCode(1)
+            throw ExitStatus(1)
         }
         let local = LocalSocket.serve(
             stored.queue, stateDirectory: options.stateDirectoryPath, settings: settings, hub: hub, report: report)

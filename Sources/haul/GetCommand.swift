@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import HaulCore
 import HaulNet
@@ -9,14 +8,9 @@ import Synchronization
 
 /// `haul get URL…` / `haul get -i FILE`: downloads without the full-screen UI, as curl and
 /// aria2c do, printing progress to stderr, and exits when every download has ended.
-struct GetCommand: ParsableCommand {
-    /// `haul` as its super-command: `Haul.parsed` parses `haul get` as a root command of its
-    /// own first, and ArgumentParser skips its look for `--generate-completion-script` in a
-    /// command that has one (two more parses, 1.65 million instructions of a one-file run);
-    /// that request, and any other this parse refuses, goes the root's way.
-    static let configuration = CommandConfiguration(
-        commandName: "get",
-        _superCommandName: "haul",
+struct GetCommand: HaulCommand {
+    static let about = CommandAbout(
+        name: "get",
         abstract: "Download URLs or a queue file without the full-screen UI; progress goes to stderr.",
         discussion: """
             The queue is kept in the state directory, checkpointed every second: run the same \
@@ -27,10 +21,16 @@ struct GetCommand: ParsableCommand {
             download that ran completed; when one failed, the code of the last failure (haul --help \
             and man haul list them: 3 not found, 9 disk full, 19 name not resolved, 24 login \
             refused…); 1 when a queue-file line was rejected or the store could not be used.
-            """
-    )
+            """,
+        positional: QueueOptions.positional)
 
-    @OptionGroup var options: QueueOptions
+    static let groups = queueGroups
+
+    var options = QueueOptions()
+
+    func validate() throws {
+        try options.validate()
+    }
 
     // MARK: - Running
 
@@ -104,7 +104,7 @@ struct GetCommand: ParsableCommand {
         if continuing {
             ids = stored.continueUnfinished()
             guard !ids.isEmpty else {
-                throw ValidationError(
+                throw UsageError(
                     "nothing to continue in \(stored.store.path): give URLs or a queue file with -i FILE")
             }
             if !options.basic.quiet {
@@ -141,7 +141,7 @@ struct GetCommand: ParsableCommand {
                 try queue.saveSession(to: saveSession)
             } catch {
                 FileHandle.standardError.write(Data("\(error)\n".utf8))
-                throw ExitCode(1)
+                throw ExitStatus(1)
             }
         }
         if storeFailed.withLock({ $0 }) {
@@ -150,9 +150,9 @@ struct GetCommand: ParsableCommand {
                     + "a later run may not know what this one saved")
         }
         if ended.completed < ended.total {
-            throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue)
+            throw ExitStatus(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue)
         }
-        if rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitCode(1) }
+        if rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitStatus(1) }
     }
 
     /// The queue's configuration from `options`, its warnings reported.
@@ -173,7 +173,7 @@ struct GetCommand: ParsableCommand {
         guard continuing || !entries.isEmpty else {
             FileHandle.standardError.write(
                 Data("haul: nothing to download: \(options.basic.inputFile ?? "-") holds no usable entry\n".utf8))
-            throw ExitCode(1)
+            throw ExitStatus(1)
         }
         return (entries, rejected)
     }
@@ -189,7 +189,7 @@ struct GetCommand: ParsableCommand {
                 entries, defaults: options.defaults(), directory: options.basic.dir, to: running)
         } catch {
             reporter.report("haul: the running haul refused the downloads: \(error)")
-            throw ExitCode(1)
+            throw ExitStatus(1)
         }
         if options.hooks.givesAny {
             reporter.report("haul: the hooks given here are not handed over; the running haul runs its own")
@@ -198,20 +198,20 @@ struct GetCommand: ParsableCommand {
             "handed \(gids.count) download\(gids.count == 1 ? "" : "s") to the haul running on "
                 + "\(options.stateDirectoryPath); waiting for them")
         let (completed, lastError) = LocalHandOff.wait(for: gids, on: running) { reporter.report($0) }
-        if completed < gids.count { throw ExitCode((lastError ?? .unknown).rawValue) }
+        if completed < gids.count { throw ExitStatus((lastError ?? .unknown).rawValue) }
     }
 
     /// `-o -`: the one download's body to stdout.
     private static func toStandardOutput(_ entry: QueueEntry, configuration: DownloadQueue.Configuration) throws {
         guard let text = entry.uris.first, let url = URL(string: text) else {
-            throw ExitCode(ErrorCode.unknown.rawValue)
+            throw ExitStatus(ErrorCode.unknown.rawValue)
         }
         let options = entry.options.merged(over: configuration.defaults)
         guard let failure = StandardOutputDownload.run(configuration.request(for: url, options: options)) else {
             return
         }
         FileHandle.standardError.write(Data("haul: \(url.redactedString): \(failure.message)\n".utf8))
-        throw ExitCode(failure.code.rawValue)
+        throw ExitStatus(failure.code.rawValue)
     }
 
     /// `--dry-run`: asks for each file, says its name and size, and saves nothing (the store is
@@ -226,7 +226,7 @@ struct GetCommand: ParsableCommand {
         let ids = queue.add(entries)
         let found = reporter.waitUntilDone(count: ids.count)
         if found.completed < found.total {
-            throw ExitCode(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue)
+            throw ExitStatus(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue)
         }
     }
 

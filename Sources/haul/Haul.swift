@@ -1,4 +1,3 @@
-import ArgumentParser
 import CMalloc
 import Foundation
 import HaulCore
@@ -6,34 +5,32 @@ import HaulNet
 
 // MARK: - Haul
 
-/// The `haul` command line.
+/// The `haul` command line: `haul [ui]`, `haul get` and `haul daemon`, read by haul's own
+/// option tables (`Arguments/`), config.toml's options first.
 @main
-struct Haul: ParsableCommand {
+enum Haul {
     static let version = "0.1.0"
 
-    static let configuration = CommandConfiguration(
-        commandName: "haul",
-        abstract: "A terminal download manager: a live queue steered from the keyboard, on libcurl.",
-        usage: """
-            haul [<url> ...] [-i <file>] [-d <dir>] [<options>]
-            haul get [<url> ...] [-i <file>] [-d <dir>] [<options>]
-            haul daemon [--rpc-listen-port <port>] [--rpc-secret <secret>] [<options>]
-            """,
-        discussion: """
-            haul with no command opens the full-screen queue (haul ui); haul get downloads without \
-            it. Both read $XDG_CONFIG_HOME/haul/config.toml, where any option can be set by its long \
-            name (max-connection-per-server = 4); the command line wins.
+    static let abstract = "A terminal download manager: a live queue steered from the keyboard, on libcurl."
 
-            EXIT STATUS (as aria2c's; haul get exits with the code of the last download that failed):
-            \(ErrorCode.table)
-            """,
-        version: "haul \(Haul.version)\n\(LibcurlVersion.description)",
-        subcommands: [UICommand.self, GetCommand.self, DaemonCommand.self],
-        defaultSubcommand: UICommand.self
-    )
+    static let usage = [
+        "haul [<url> ...] [-i <file>] [-d <dir>] [<options>]",
+        "haul get [<url> ...] [-i <file>] [-d <dir>] [<options>]",
+        "haul daemon [--rpc-listen-port <port>] [--rpc-secret <secret>] [<options>]",
+    ]
 
-    /// Parses the command line (config.toml's options first) and runs the command. A usage
-    /// error prints the failing command's usage and exits 28, aria2's code for a bad option.
+    static var discussion: String {
+        """
+        haul with no command opens the full-screen queue (haul ui); haul get downloads without \
+        it. Both read $XDG_CONFIG_HOME/haul/config.toml, where any option can be set by its long \
+        name (max-connection-per-server = 4); the command line wins.
+
+        EXIT STATUS (as aria2c's; haul get exits with the code of the last download that failed):
+        \(ErrorCode.table)
+        """
+    }
+
+    /// Reads the command line (config.toml's options first) and runs the command.
     static func main() {
         // First, while haul is one thread (see DescriptorTable).
         DescriptorTable.reserve()
@@ -54,32 +51,74 @@ struct Haul: ParsableCommand {
         // thread parses the command line.
         LibcurlLoader.preload()
         let given = daemonSpelledAsAria2(Array(CommandLine.arguments.dropFirst()))
-        if given == ["--help"] || given == ["-h"] || given == ["help"] {
-            print(helpFirstUsage)
-            return
-        }
         do {
-            let arguments = try ConfigArguments.commandLine(
-                given,
-                environment: ProcessEnvironment.variables)
-            var command = try parsed(arguments)
-            try command.run()
+            if let answer = try answer(to: given) {
+                print(answer)
+                LibcurlLoader.settle()
+                return
+            }
         } catch {
-            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
-            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-            Foundation.exit(ErrorCode.badOption.rawValue)
+            fail(error, usage: usage.joined(separator: "\n       "), helpCommand: "haul")
+        }
+        let command = given.first.flatMap(Subcommand.init(rawValue:)) ?? .ui
+        let arguments = Subcommand(rawValue: given.first ?? "") == nil ? given : Array(given.dropFirst())
+        do {
+            let configured = try ConfigArguments.arguments(for: command, environment: ProcessEnvironment.variables)
+            try command.run(configured + arguments)
+            LibcurlLoader.settle()
+        } catch {
+            fail(error, usage: command.about.usage, helpCommand: "haul \(command.rawValue)")
         }
     }
 
-    /// The command `arguments` ask for. `haul get` is parsed by its own command first: the
-    /// root's parse also builds the default command's (`ui`) every option set to ask whether it
-    /// takes passthrough arguments, some 3 ms of a run of small files. Anything the shorter way
-    /// refuses (help, a bad option) goes the root's way, for the root's usage and messages.
-    static func parsed(_ arguments: [String]) throws -> any ParsableCommand {
-        if arguments.first == "get", let command = try? GetCommand.parse(Array(arguments.dropFirst())) {
-            return command
+    /// Exits for `error`: a usage error is said with `usage` and exits 28, aria2's code for a bad
+    /// option; an `ExitStatus` exits with its code, its reason said already; any other is said and
+    /// exits 1.
+    private static func fail(_ error: any Error, usage: String, helpCommand: String) -> Never {
+        LibcurlLoader.settle()
+        if let status = error as? ExitStatus { exit(status.code) }
+        if let error = error as? UsageError {
+            FileHandle.standardError.write(
+                Data((HelpText.usageError(error, usage: usage, helpCommand: helpCommand) + "\n").utf8))
+            exit(ErrorCode.badOption.rawValue)
         }
-        return try parseAsRoot(arguments)
+        FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+        exit(1)
+    }
+
+    /// What a request that runs nothing prints: help (`--help`, `-h`, `help [COMMAND]`), the
+    /// version, a shell's completion script or the manual page; nil for a command to run.
+    static func answer(to arguments: [String]) throws(UsageError) -> String? {
+        let options = arguments.prefix { $0 != "--" }
+        switch arguments.first {
+        case "-h", "--help":
+            return rootHelp
+        case "help":
+            guard let name = arguments.dropFirst().first else { return rootHelp }
+            guard let command = Subcommand(rawValue: name) else { throw UsageError("Unknown command '\(name)'") }
+            return command.help
+        case "--generate-completion-script":
+            let shell = arguments.dropFirst().first ?? ""
+            guard let script = CompletionScript.script(for: shell) else {
+                throw UsageError(
+                    "--generate-completion-script takes one of \(CompletionScript.shells.joined(separator: ", "))")
+            }
+            return script
+        case "--generate-manual":
+            return ManualPage.roff(version: version, abstract: abstract, discussion: discussion, usage: usage)
+        default:
+            break
+        }
+        if options.contains("--version") { return "haul \(version)\n\(LibcurlVersion.description)" }
+        guard options.contains("-h") || options.contains("--help") else { return nil }
+        return (arguments.first.flatMap(Subcommand.init(rawValue:)) ?? .ui).help
+    }
+
+    /// `haul --help`: the usages first, then the overview and the commands.
+    static var rootHelp: String {
+        HelpText.root(
+            usage: usage, abstract: abstract, discussion: discussion,
+            commands: Subcommand.allCases.map { ($0 == .ui ? "ui (default)" : $0.rawValue, $0.about.abstract) })
     }
 
     /// aria2's way to start its daemon, `--enable-rpc` (or `--enable-rpc=true`), as `haul daemon`.
@@ -89,16 +128,5 @@ struct Haul: ParsableCommand {
         var rest = arguments.filter { !flags.contains($0) }
         if rest.first == "ui" || rest.first == "daemon" { rest.removeFirst() }
         return ["daemon"] + rest
-    }
-
-    /// `haul --help` with the usage first (`haul [<url> ...] [-i <file>] [-d <dir>]`), then the
-    /// rest of ArgumentParser's text as it comes.
-    static var helpFirstUsage: String {
-        let sections = helpMessage().components(separatedBy: "\n\n")
-        guard let usage = sections.firstIndex(where: { $0.hasPrefix("USAGE:") }) else { return helpMessage() }
-        var reordered = sections
-        reordered.remove(at: usage)
-        return ([sections[usage], "See haul get --help for every option, grouped by task."] + reordered)
-            .joined(separator: "\n\n")
     }
 }

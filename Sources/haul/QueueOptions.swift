@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import HaulCore
 import HaulNet
@@ -7,56 +6,73 @@ import HaulNet
 
 /// What to download and how, named as aria2c names it: shared by `haul` (the full-screen UI) and
 /// `haul get` (headless).
-struct QueueOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The http, https, ftp or ftps URLs to download.", valueName: "url"))
+struct QueueOptions {
+    /// The http, https, ftp or ftps URLs (and SFTP, and Metalinks) to download.
     var urls: [String] = []
+    var basic = BasicOptions()
+    var connections = ConnectionOptions()
+    var retries = RetryOptions()
+    var files = FileOptions()
+    var http = HTTPOptions()
+    var proxy = ProxyOptions()
+    var tls = CertificateOptions()
+    var ssh = SSHArguments()
+    var hooks = HookArguments()
+    var metalink = MetalinkArguments()
 
-    @OptionGroup(title: "Basic") var basic: BasicOptions
-    @OptionGroup(title: "Connections") var connections: ConnectionOptions
-    @OptionGroup(title: "Retries") var retries: RetryOptions
-    @OptionGroup(title: "Files") var files: FileOptions
-    @OptionGroup(title: "HTTP") var http: HTTPOptions
-    @OptionGroup(title: "Proxy") var proxy: ProxyOptions
-    @OptionGroup(title: "TLS") var tls: CertificateOptions
-    @OptionGroup(title: "SFTP") var ssh: SSHArguments
-    @OptionGroup(title: "Hooks") var hooks: HookArguments
-    @OptionGroup(title: "Metalink") var metalink: MetalinkArguments
+    /// The options by task, as help lists them.
+    static let groups: [OptionGroup<QueueOptions>] = [
+        OptionGroup("Basic", BasicOptions.options).lifted(\.basic),
+        OptionGroup("Connections", ConnectionOptions.options).lifted(\.connections),
+        OptionGroup("Retries", RetryOptions.options).lifted(\.retries),
+        OptionGroup("Files", FileOptions.options).lifted(\.files),
+        OptionGroup("HTTP", HTTPOptions.options).lifted(\.http),
+        OptionGroup("Proxy", ProxyOptions.options).lifted(\.proxy),
+        OptionGroup("TLS", CertificateOptions.options).lifted(\.tls),
+        OptionGroup("SFTP", SSHArguments.options).lifted(\.ssh),
+        OptionGroup("Hooks", HookArguments.options).lifted(\.hooks),
+        OptionGroup("Metalink", MetalinkArguments.options).lifted(\.metalink),
+    ]
+
+    /// What help says of the URLs.
+    static let positional = (name: "url", help: "The http, https, ftp or ftps URLs to download.")
 
     // MARK: - Validation
 
     func validate() throws {
+        try hooks.validate()
         let single = urls.count == 1 && basic.inputFile == nil && metalink.files.isEmpty
         if basic.out != nil, !single {
-            throw ValidationError("-o/--out names one file, so it takes exactly one URL and no -i")
+            throw UsageError("-o/--out names one file, so it takes exactly one URL and no -i")
         }
         if files.checksum != nil, !single {
-            throw ValidationError("--checksum checks one file, so it takes exactly one URL and no -i")
+            throw UsageError("--checksum checks one file, so it takes exactly one URL and no -i")
         }
         if !connections.mirrors.isEmpty, !single {
-            throw ValidationError("--mirror names another URL of one file, so it takes exactly one URL and no -i")
+            throw UsageError("--mirror names another URL of one file, so it takes exactly one URL and no -i")
         }
         if let out = basic.out, out != QueueOptions.standardOutput {
             guard let (directory, name) = QueueOptions.place(of: out) else {
-                throw ValidationError("-o '\(out)' names a directory, not a file: give the file's name too")
+                throw UsageError("-o '\(out)' names a directory, not a file: give the file's name too")
             }
             var options = DownloadOptions()
             do {
                 try options.set("out", name)
                 if let directory { try options.set("dir", directory) }
             } catch {
-                throw ValidationError("-o: \(error)")
+                throw UsageError("-o: \(error)")
             }
         }
         for text in urls + connections.mirrors where !Metalink.isLocalMetalink(text) {
-            if let problem = QueueEntry.uriProblem(text) { throw ValidationError(problem) }
+            if let problem = QueueEntry.uriProblem(text) { throw UsageError(problem) }
         }
-        guard connections.maxConcurrentDownloads >= 1 else { throw ValidationError("-j must be at least 1") }
-        guard basic.maxDownloadResult >= 0 else { throw ValidationError("--max-download-result must be 0 or more") }
+        guard connections.maxConcurrentDownloads >= 1 else { throw UsageError("-j must be at least 1") }
+        guard basic.maxDownloadResult >= 0 else { throw UsageError("--max-download-result must be 0 or more") }
         guard connections.maxConnectionsPerHost >= 0 else {
-            throw ValidationError("--max-connections-per-host must be 0 (no cap) or more")
+            throw UsageError("--max-connections-per-host must be 0 (no cap) or more")
         }
         if http.askPassword, http.httpUser == nil {
-            throw ValidationError("--ask-password asks for the password of --http-user: give --http-user too")
+            throw UsageError("--ask-password asks for the password of --http-user: give --http-user too")
         }
         let files = [
             ("--load-cookies", http.loadCookies), ("--netrc-path", http.netrcPath),
@@ -64,7 +80,7 @@ struct QueueOptions: ParsableArguments {
             ("--ssh-known-hosts", ssh.knownHosts),
         ]
         for case let (flag, path?) in files where !FileManager.default.isReadableFile(atPath: path) {
-            throw ValidationError("\(flag) '\(path)' is not a readable file")
+            throw UsageError("\(flag) '\(path)' is not a readable file")
         }
     }
 
@@ -135,7 +151,7 @@ struct QueueOptions: ParsableArguments {
     mutating func askForPassword() throws {
         guard http.askPassword, let user = http.httpUser else { return }
         guard let password = PasswordPrompt.read("Password for \(user): ") else {
-            throw ValidationError("--ask-password: no terminal to ask on (give --http-passwd or a netrc entry)")
+            throw UsageError("--ask-password: no terminal to ask on (give --http-passwd or a netrc entry)")
         }
         http.httpPasswd = password
     }
@@ -159,7 +175,7 @@ struct QueueOptions: ParsableArguments {
                     warn("warning: \(path) can be read by other users; protect its passwords with chmod 600 \(path)")
                 }
             } catch {
-                throw ValidationError("\(error)")
+                throw UsageError("\(error)")
             }
         }
         return configuration
@@ -204,7 +220,7 @@ struct QueueOptions: ParsableArguments {
             opened = try outcome.get()
         } catch {
             FileHandle.standardError.write(Data("haul: \(error)\n".utf8))
-            throw ExitCode(1)
+            throw ExitStatus(1)
         }
         for problem in opened.problems { report(problem) }
         return opened
@@ -249,7 +265,7 @@ struct QueueOptions: ParsableArguments {
                 }
             }
         } catch {
-            throw ValidationError("--load-cookies: \(error)")
+            throw UsageError("--load-cookies: \(error)")
         }
     }
 
@@ -314,7 +330,7 @@ struct QueueOptions: ParsableArguments {
                     result = try InputFile.read(contentsOf: inputFile, limit: limit)
                 }
             } catch {
-                throw ValidationError(error.description)
+                throw UsageError(error.description)
             }
             for problem in result.problems { report(problem.description) }
             if !result.problems.isEmpty || !basic.quiet {
@@ -344,7 +360,7 @@ struct QueueOptions: ParsableArguments {
         do {
             entries = try loader.expand(entries, report: report)
         } catch {
-            throw ValidationError(error.description)
+            throw UsageError(error.description)
         }
         return (entries, rejected)
     }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import HaulCore
 import HaulCurses
@@ -19,9 +18,9 @@ extension UICommand {
     /// a local queue, each command sent over JSON-RPC. The command line's URLs are added to it.
     func attach(to client: RPCClient) throws {
         guard isatty(STDOUT_FILENO) == 1 else {
-            throw ValidationError("--connect shows the daemon's queue full-screen: it needs a terminal")
+            throw UsageError("--connect shows the daemon's queue full-screen: it needs a terminal")
         }
-        if let problem = UICommand.terminalProblem { throw ValidationError(problem) }
+        if let problem = UICommand.terminalProblem { throw UsageError(problem) }
         let (entries, _) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let inbox = EventInbox()
         let connected = StartedWork(async: { () throws(RPCClient.Failure) in
@@ -34,7 +33,7 @@ extension UICommand {
         case .failure(let failure):
             FileHandle.standardError.write(
                 Data("haul: cannot attach to \(client.url.redactedString): \(failure)\n".utf8))
-            throw ExitCode(1)
+            throw ExitStatus(1)
         }
         defer { queue.close() }
         if !entries.isEmpty { queue.submit(entries) }
@@ -57,7 +56,7 @@ extension UICommand {
                     + "\(options.stateDirectoryPath) (run haul to see its queue)")
         } catch {
             FileHandle.standardError.write(Data("haul: the running haul refused the downloads: \(error)\n".utf8))
-            throw ExitCode(1)
+            throw ExitStatus(1)
         }
     }
 

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import HaulCore
 import HaulCurses
@@ -11,50 +10,53 @@ import HaulTUI
 /// `haul [URL…] [-i FILE]`: the full-screen queue, restored from the store, with the given URLs
 /// and queue file added. When stdout is not a terminal (or with `--headless`) it downloads as
 /// `haul get` does.
-struct UICommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "ui",
+struct UICommand: HaulCommand {
+    static let about = CommandAbout(
+        name: "ui",
         abstract: "The full-screen queue (what haul runs when no command is given).",
         discussion: """
             Keys: ? shows them all; q quits (the queue is saved and continues next time). \
             Themes: --theme NAME|PATH, or theme = "NAME" in $XDG_CONFIG_HOME/haul/config.toml; \
             user themes go in $XDG_CONFIG_HOME/haul/themes/NAME.toml. NO_COLOR turns colour off.
-            """
-    )
+            """,
+        positional: QueueOptions.positional)
 
-    @OptionGroup var options: QueueOptions
+    static let groups = queueGroups + [OptionGroup("Options", ownOptions)]
 
-    @Option(
-        name: .customLong("theme"),
-        help: ArgumentHelp(
-            "Colour theme: a name (default, light, high-contrast, monochrome, solarized-dark, dracula, "
-                + "or your own) or a .toml path.")
-    )
+    /// The options only the full-screen queue takes.
+    private static let ownOptions: [OptionSpec<UICommand>] = [
+        .value(
+            "theme", "theme",
+            help: "Colour theme: a name (default, light, high-contrast, monochrome, solarized-dark, dracula, or "
+                + "your own) or a .toml path."
+        ) { $0.theme = $1 },
+        .flag("headless", help: "Download without the full-screen UI, as haul get does.") { $0.headless = $1 },
+        .value("frame-stats", "file", hidden: true, help: "Write the frames' timings to this file at the end.") {
+            $0.frameStats = $1
+        },
+        .value(
+            "connect", "url",
+            help: "Attach to a daemon's queue: haul daemon's, or aria2c --enable-rpc's (http://HOST:6800/jsonrpc; "
+                + "ws:// and https:// too)."
+        ) { $0.connect = $1 },
+        .value("rpc-secret", "secret", help: "The daemon's secret (its --rpc-secret), with --connect.") {
+            $0.rpcSecret = $1
+        },
+    ]
+
+    var options = QueueOptions()
     var theme: String?
-
-    @Flag(name: .customLong("headless"), help: "Download without the full-screen UI, as haul get does.")
     var headless = false
-
-    @Option(name: .customLong("frame-stats"), help: .hidden)
     var frameStats: String?
-
-    @Option(
-        name: .customLong("connect"),
-        help: ArgumentHelp(
-            "Attach to a daemon's queue: haul daemon's, or aria2c --enable-rpc's "
-                + "(http://HOST:6800/jsonrpc; ws:// and https:// too).", valueName: "url"))
     var connect: String?
-
-    @Option(
-        name: .customLong("rpc-secret"),
-        help: ArgumentHelp("The daemon's secret (its --rpc-secret), with --connect.", valueName: "secret"))
     var rpcSecret: String?
 
     func validate() throws {
+        try options.validate()
         if let connect, RemoteAddress.url(connect) == nil {
-            throw ValidationError("--connect '\(connect)' is not a daemon's URL (http://HOST:6800/jsonrpc)")
+            throw UsageError("--connect '\(connect)' is not a daemon's URL (http://HOST:6800/jsonrpc)")
         }
-        if rpcSecret != nil, connect == nil { throw ValidationError("--rpc-secret goes with --connect URL") }
+        if rpcSecret != nil, connect == nil { throw UsageError("--rpc-secret goes with --connect URL") }
     }
 
     func run() throws {

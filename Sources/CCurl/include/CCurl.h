@@ -24,6 +24,11 @@
 /// caller's work, not beside it. With one CPU to run on, it does nothing: the first call loads.
 void haul_curl_preload(void);
 
+/// Waits for a load `haul_curl_preload` started, if one did; returns at once otherwise. The
+/// process must not exit while that thread is still loading: the exit would run the libraries'
+/// destructors beside their constructors, and corrupt the heap.
+void haul_curl_settle(void);
+
 // MARK: - libcurl's functions, once it is loaded
 
 curl_version_info_data *haul_curl_version_info(CURLversion version);

@@ -1,32 +1,31 @@
-import ArgumentParser
 import Foundation
 import HaulCore
 
 // MARK: - HookArguments
 
 /// Commands run as downloads start, complete or fail, named as aria2c names them.
-struct HookArguments: ParsableArguments {
-    @Option(
-        name: .customLong("on-download-start"),
-        help: ArgumentHelp(
-            "Run this when a download starts, with its gid, 1 (files) and its path (no shell; "
-                + "ask for one with sh -c '…' hook).", valueName: "command"))
+struct HookArguments {
     var start: String?
-
-    @Option(
-        name: .customLong("on-download-complete"),
-        help: ArgumentHelp("Run this when a download is saved (arguments as above).", valueName: "command"))
     var complete: String?
-
-    @Option(
-        name: .customLong("on-download-error"),
-        help: ArgumentHelp("Run this when a download fails (arguments as above).", valueName: "command"))
     var error: String?
-
-    @Option(
-        name: .customLong("hook-time-limit"),
-        help: ArgumentHelp("Seconds a hook may run before it is stopped (default 60).", valueName: "seconds"))
     var timeLimit: Double = 60
+
+    static let options: [OptionSpec<HookArguments>] = [
+        .value(
+            "on-download-start", "command",
+            help: "Run this when a download starts, with its gid, 1 (files) and its path (no shell; ask for one "
+                + "with sh -c '…' hook)."
+        ) { $0.start = $1 },
+        .value("on-download-complete", "command", help: "Run this when a download is saved (arguments as above).") {
+            $0.complete = $1
+        },
+        .value("on-download-error", "command", help: "Run this when a download fails (arguments as above).") {
+            $0.error = $1
+        },
+        .value("hook-time-limit", "seconds", help: "Seconds a hook may run before it is stopped (default 60).") {
+            $0.timeLimit = try OptionValue.double($1)
+        },
+    ]
 
     /// Whether any hook is given.
     var givesAny: Bool { start != nil || complete != nil || error != nil }
@@ -39,7 +38,7 @@ struct HookArguments: ParsableArguments {
     /// `directory`.
     func hooks(directory: String = ".") throws -> DownloadHooks {
         guard timeLimit > 0, timeLimit <= 86_400 else {
-            throw ValidationError("--hook-time-limit must be from 1 to 86400 seconds")
+            throw UsageError("--hook-time-limit must be from 1 to 86400 seconds")
         }
         var hooks = DownloadHooks(
             timeLimit: timeLimit, directory: directory, workingDirectory: FileManager.default.currentDirectoryPath)
@@ -47,7 +46,7 @@ struct HookArguments: ParsableArguments {
             do {
                 try hooks.set(moment, text)
             } catch {
-                throw ValidationError("\(error)")
+                throw UsageError("\(error)")
             }
         }
         return hooks

@@ -1,52 +1,71 @@
-import ArgumentParser
 import HaulCore
 
 // MARK: - OptionValue
 
-/// Command-line values read once, at parse time, by the rules queue files follow, into the typed
-/// value they set: the options then merge as values, never as text again. A value that does not
-/// fit is a usage error naming the option.
+/// Command-line values read once, as the command line is read, into the typed value they set:
+/// download options by the rules queue files follow, so the options then merge as values,
+/// never as text again. A value that does not fit throws why; the parser names the option.
 enum OptionValue {
-    /// The transform for download option `name`: its text read as a queue file reads it, the
-    /// value at `field` kept.
-    static func of<Value: Sendable>(
-        _ name: String, _ field: KeyPath<DownloadOptions.Values, Value?> & Sendable
-    ) -> @Sendable (String) throws -> Value {
-        { text in
-            var values = DownloadOptions.Values()
-            do {
-                try values.set(name, text)
-            } catch {
-                throw ValidationError("\(error)\(hint(for: name, text))")
-            }
-            guard let value = values[keyPath: field] else { throw ValidationError("--\(name): '\(text)' sets nothing") }
-            return value
+    /// A value of a type that says nothing more than that the text is not one (`x` for a number).
+    struct NotOne: Error, CustomStringConvertible {
+        var description: String { "" }
+    }
+
+    static func int(_ text: String) throws -> Int {
+        guard let value = Int(text) else { throw NotOne() }
+        return value
+    }
+
+    static func double(_ text: String) throws -> Double {
+        guard let value = Double(text), value.isFinite else { throw NotOne() }
+        return value
+    }
+
+    /// `true` or `false`, as aria2 spells its booleans.
+    static func bool(_ text: String) throws -> Bool {
+        switch text.lowercased() {
+        case "true": return true
+        case "false": return false
+        default: throw UsageError("give true or false")
         }
     }
 
-    /// The transform for a repeatable `header`: a `Name: value` line, checked.
-    static let header: @Sendable (String) throws -> String = { text in
+    /// Download option `name`'s value in `text`, read as a queue file reads it, the value at
+    /// `field` kept.
+    static func download<Value>(
+        _ name: String, _ text: String, _ field: KeyPath<DownloadOptions.Values, Value?>
+    ) throws -> Value {
+        var values = DownloadOptions.Values()
+        do {
+            try values.set(name, text)
+        } catch {
+            throw UsageError("\(error)\(hint(for: name, text))")
+        }
+        guard let value = values[keyPath: field] else { throw UsageError("--\(name): '\(text)' sets nothing") }
+        return value
+    }
+
+    /// A repeatable `header`: a `Name: value` line, checked.
+    static func header(_ text: String) throws -> String {
         var values = DownloadOptions.Values()
         do {
             try values.set("header", text)
         } catch {
-            throw ValidationError("\(error)")
+            throw UsageError("\(error)")
         }
         return text
     }
 
-    /// The transform for a size that is not a download option (`10M`), above `minimum`.
-    static func size(above minimum: Int64 = -1) -> @Sendable (String) throws -> Int64 {
-        { text in
-            let bytes: Int64
-            do {
-                bytes = try ByteCount.parse(text)
-            } catch {
-                throw ValidationError("\(error)")
-            }
-            guard bytes > minimum else { throw ValidationError("must be more than \(minimum)") }
-            return bytes
+    /// A size that is not a download option (`10M`), above `minimum`.
+    static func size(_ text: String, above minimum: Int64 = -1) throws -> Int64 {
+        let bytes: Int64
+        do {
+            bytes = try ByteCount.parse(text)
+        } catch {
+            throw UsageError("\(error)")
         }
+        guard bytes > minimum else { throw UsageError("must be more than \(minimum)") }
+        return bytes
     }
 
     /// A bandwidth schedule, or why it is not one.
@@ -54,7 +73,7 @@ enum OptionValue {
         do {
             return try BandwidthSchedule(parsing: text)
         } catch {
-            throw ValidationError("\(error)")
+            throw UsageError("\(error)")
         }
     }
 

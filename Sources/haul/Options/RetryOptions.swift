@@ -1,22 +1,18 @@
-import ArgumentParser
-
 // MARK: - RetryOptions
 
 /// How often and how soon a failed download is tried again.
-struct RetryOptions: ParsableArguments {
-    @Option(
-        name: [.customShort("m", allowingJoined: true), .customLong("max-tries")],
-        help: ArgumentHelp(
-            "Attempts per download (0: no limit). A failure that cannot heal (404, a refused "
-                + "login, a full disk) is not retried.", valueName: "n"),
-        transform: OptionValue.of("max-tries", \.maxTries))
-    var maxTries: Int = 5
-
-    @Option(
-        name: .customLong("retry-wait"),
-        help: ArgumentHelp(
-            "Seconds between attempts (default: exponential backoff from 1 s).",
-            valueName: "seconds"),
-        transform: OptionValue.of("retry-wait", \.retryWait))
+struct RetryOptions {
+    var maxTries = 5
     var retryWait: Int?
+
+    static let options: [OptionSpec<RetryOptions>] = [
+        .value(
+            "max-tries", short: "m", "n",
+            help: "Attempts per download (0: no limit; default 5). A failure that cannot heal (404, a refused "
+                + "login, a full disk) is not retried."
+        ) { $0.maxTries = try OptionValue.download("max-tries", $1, \.maxTries) },
+        .value("retry-wait", "seconds", help: "Seconds between attempts (default: exponential backoff from 1 s).") {
+            $0.retryWait = try OptionValue.download("retry-wait", $1, \.retryWait)
+        },
+    ]
 }
