@@ -45,7 +45,8 @@ struct ArgumentScanner<Target> {
                 if let inline {
                     try apply(option, inline, into: &target)
                 } else {
-                    try apply(option, try next(in: arguments, at: &index, for: option.info, spelled: argument), into: &target)
+                    try apply(
+                        option, try next(in: arguments, at: &index, for: option.info, spelled: argument), into: &target)
                 }
             }
             return
@@ -88,7 +89,9 @@ struct ArgumentScanner<Target> {
     private func next(
         in arguments: [String], at index: inout Int, for option: OptionInfo, spelled: String
     ) throws(UsageError) -> String {
-        guard index < arguments.count else { throw UsageError("Missing value for '\(spelled) <\(option.valueName ?? "")>'") }
+        guard index < arguments.count else {
+            throw UsageError("Missing value for '\(spelled) <\(option.valueName ?? "")>'")
+        }
         index += 1
         return arguments[index - 1]
     }

@@ -20,7 +20,8 @@ enum CompletionScript {
     private typealias Commands = [(name: String, options: [OptionInfo])]
 
     private static func spellings(_ option: OptionInfo) -> [String] {
-        (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.long)"] + (option.inversion ? ["--no-\(option.long)"] : [])
+        (option.short.map { ["-\($0)"] } ?? []) + ["--\(option.long)"]
+            + (option.inversion ? ["--no-\(option.long)"] : [])
     }
 
     private static func bash(_ commands: Commands) -> String {
@@ -29,7 +30,8 @@ enum CompletionScript {
             Set(all.filter(kind).flatMap(spellings)).sorted().joined(separator: "|")
         }
         let cases = commands.map { command in
-            "        \(command.name)) options=\"\(command.options.flatMap(spellings).joined(separator: " ")) --help\" ;;"
+            let options = command.options.flatMap(spellings) + ["--help"]
+            return "        \(command.name)) options=\"\(options.joined(separator: " "))\" ;;"
         }
         return """
             _haul() {
@@ -103,8 +105,8 @@ enum CompletionScript {
     private static func fish(_ commands: Commands) -> String {
         var lines = ["complete -c haul -f"]
         for command in Subcommand.allCases {
-            lines.append(
-                "complete -c haul -n __fish_use_subcommand -a \(command.rawValue) -d \(fishText(command.about.abstract))")
+            let about = fishText(command.about.abstract)
+            lines.append("complete -c haul -n __fish_use_subcommand -a \(command.rawValue) -d \(about)")
         }
         for (name, options) in commands {
             let others = Subcommand.allCases.map(\.rawValue).filter { $0 != name }.joined(separator: " ")

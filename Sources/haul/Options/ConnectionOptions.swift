@@ -26,12 +26,16 @@ struct ConnectionOptions {
         .value(
             "max-connection-per-server", short: "x", "n",
             help: "Connections to one server for one download, 1-64 (default 1: no splitting)."
-        ) { $0.maxConnectionPerServer = try OptionValue.download("max-connection-per-server", $1, \.maxConnectionPerServer) },
+        ) {
+            $0.maxConnectionPerServer = try OptionValue.download(
+                "max-connection-per-server", $1, \.maxConnectionPerServer)
+        },
         .value("split", short: "s", "n", help: "Connections for one download (default 5, within -x).") {
             $0.split = try OptionValue.download("split", $1, \.split)
         },
         .value(
-            "min-split-size", short: "k", "size", help: "No segment smaller than this is started, e.g. 1M (default 20M)."
+            "min-split-size", short: "k", "size",
+            help: "No segment smaller than this is started, e.g. 1M (default 20M)."
         ) { $0.minSplitSize = try OptionValue.download("min-split-size", $1, \.minSplitSize) },
         .value(
             "stream-piece-selector", "order",
@@ -51,7 +55,8 @@ struct ConnectionOptions {
         .value("max-download-limit", "speed", help: "Cap each download's speed, e.g. 500K or 2M (bytes per second).") {
             $0.maxDownloadLimit = try OptionValue.download("max-download-limit", $1, \.maxDownloadLimit)
         },
-        .value("max-overall-download-limit", "speed", help: "Cap all downloads together, e.g. 10M (bytes per second).") {
+        .value("max-overall-download-limit", "speed", help: "Cap all downloads together, e.g. 10M (bytes per second).")
+        {
             $0.maxOverallDownloadLimit = try OptionValue.size($1)
         },
         .value(
@@ -59,7 +64,9 @@ struct ConnectionOptions {
             help: "Overall limits by time, the first rule that matches winning: \"08:00-18:00 1M, sat-sun "
                 + "10:00-22:00 5M, else unlimited\" (days optional; without else, the overall limit above applies)."
         ) { $0.bandwidthSchedule = try OptionValue.schedule($1) },
-        .value("lowest-speed-limit", "speed", help: "Retry a download slower than this (e.g. 10K) for --timeout seconds.") {
+        .value(
+            "lowest-speed-limit", "speed", help: "Retry a download slower than this (e.g. 10K) for --timeout seconds."
+        ) {
             $0.lowestSpeedLimit = try OptionValue.download("lowest-speed-limit", $1, \.lowestSpeedLimit)
         },
         .value("timeout", short: "T", "seconds", help: "Seconds to wait for a connection or for data (default 60).") {

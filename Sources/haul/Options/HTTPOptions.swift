@@ -29,7 +29,8 @@ struct HTTPOptions {
             $0.httpUser = try OptionValue.download("http-user", $1, \.httpUser)
         },
         .value(
-            "http-passwd", "password", help: "Password for HTTP authentication (never shown or saved in a session file)."
+            "http-passwd", "password",
+            help: "Password for HTTP authentication (never shown or saved in a session file)."
         ) { $0.httpPasswd = try OptionValue.download("http-passwd", $1, \.httpPasswd) },
         .value(
             "ftp-user", "user",
@@ -47,11 +48,14 @@ struct HTTPOptions {
                 + "on by default)."
         ) { $0.netrc = $1 },
         .value("netrc-path", "file", help: "The netrc file to read instead of ~/.netrc.") { $0.netrcPath = $1 },
-        .value("load-cookies", "file", help: "Send the cookies of this Netscape-format file (as curl and wget write it).") {
+        .value(
+            "load-cookies", "file", help: "Send the cookies of this Netscape-format file (as curl and wget write it)."
+        ) {
             $0.loadCookies = $1
         },
         .value(
-            "save-cookies", "file", help: "At the end, write every cookie (loaded and received) to this file, mode 0600."
+            "save-cookies", "file",
+            help: "At the end, write every cookie (loaded and received) to this file, mode 0600."
         ) { $0.saveCookies = $1 },
     ]
 }

@@ -20,7 +20,8 @@ struct ProxyOptions {
             $0.httpsProxy = try OptionValue.download("https-proxy", $1, \.httpsProxy)
         },
         .value(
-            "no-proxy", "hosts", help: "Hosts to reach without a proxy, comma-separated; * for all (default: $no_proxy)."
+            "no-proxy", "hosts",
+            help: "Hosts to reach without a proxy, comma-separated; * for all (default: $no_proxy)."
         ) { $0.noProxy = try OptionValue.download("no-proxy", $1, \.noProxy) },
     ]
 }
