@@ -21,23 +21,24 @@ enum ConfigArguments {
     }
 
     /// The arguments `config` adds for `command`: `name = value` is `--name=value`, which a flag
-    /// takes as `true` or `false`. A setting only another command takes (`headless` for the UI,
-    /// `rpc-secret` for the daemon) is left out of this one.
+    /// takes as `true` or `false`. Each setting is read and validated on its own: one that
+    /// `command` refuses but another command takes (`headless` for the UI, `rpc-secret` for the
+    /// daemon, which the UI takes only with `connect`) is left out of this one.
     static func arguments(from config: ConfigFile, path: String, command: Subcommand) throws(UsageError) -> [String] {
         var arguments: [String] = []
         for setting in config.settings {
-            let place = "\(path)\(setting.line.map { ":\($0)" } ?? "")"
-            guard command.option(named: setting.name) != nil else {
-                if Subcommand.allCases.contains(where: { $0.option(named: setting.name) != nil }) { continue }
-                throw UsageError("\(place): \(setting.name): not an option of haul (see haul get --help)")
-            }
             let forms = setting.values.map { "--\(setting.name)=\($0)" }
             do {
                 try command.check(forms)
+                arguments += forms
             } catch {
-                throw UsageError("\(place): \(setting.name): \(error.message)")
+                if Subcommand.allCases.contains(where: { $0 != command && (try? $0.check(forms)) != nil }) { continue }
+                let place = "\(path)\(setting.line.map { ":\($0)" } ?? "")"
+                let reason =
+                    Subcommand.allCases.contains { $0.option(named: setting.name) != nil }
+                    ? (error as? UsageError)?.message ?? "\(error)" : "not an option of haul (see haul get --help)"
+                throw UsageError("\(place): \(setting.name): \(reason)")
             }
-            arguments += forms
         }
         return arguments
     }

@@ -53,7 +53,7 @@ enum Haul {
         let given = daemonSpelledAsAria2(Array(CommandLine.arguments.dropFirst()))
         do {
             if let answer = try answer(to: given) {
-                print(answer)
+                print(answer, terminator: answer.hasSuffix("\n") ? "" : "\n")
                 LibcurlLoader.settle()
                 return
             }

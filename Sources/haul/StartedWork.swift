@@ -22,6 +22,11 @@ final class StartedWork<Value: Sendable, Failure: Error>: Sendable {
         }
     }
 
+    /// Does `work` at once, on the calling thread: for work too short to be worth a thread.
+    init(here work: () throws(Failure) -> Value) {
+        end(with: Result(catching: work))
+    }
+
     /// Starts `work` in a task.
     init(async work: @escaping @Sendable () async throws(Failure) -> Value) {
         Task { [self] in

@@ -88,12 +88,16 @@ struct ArgumentScannerTests {
             .init(name: "max-tries", values: ["2"], line: 1), .init(name: "quiet", values: ["true"], line: 2),
             .init(name: "netrc", values: ["false"], line: 3), .init(name: "header", values: ["A: b", "C: d"], line: 4),
             .init(name: "headless", values: ["true"], line: 5),
-            .init(name: "rpc-listen-all", values: ["true"], line: 6),
+            .init(name: "rpc-listen-all", values: ["true"], line: 6), .init(name: "rpc-secret", values: ["s"], line: 7),
         ])
         let get = try ConfigArguments.arguments(from: config, path: "c.toml", command: .get)
         #expect(get == ["--max-tries=2", "--quiet=true", "--netrc=false", "--header=A: b", "--header=C: d"])
         let ui = try ConfigArguments.arguments(from: config, path: "c.toml", command: .ui)
         #expect(ui.contains("--headless=true") && !ui.contains("--rpc-listen-all=true"))
+        // The UI takes --rpc-secret only with --connect: the daemon's secret is left to the daemon.
+        #expect(!ui.contains("--rpc-secret=s"))
+        let daemon = try ConfigArguments.arguments(from: config, path: "c.toml", command: .daemon)
+        #expect(daemon.contains("--rpc-secret=s") && daemon.contains("--rpc-listen-all=true"))
         let bad = ConfigFile(settings: [.init(name: "max-tries", values: ["x"], line: 7)])
         #expect(
             throws: UsageError(

@@ -46,5 +46,10 @@ public final class StateDirectory: Sendable {
     }
 
     /// The store's database file.
-    public var databasePath: String { path + "/haul.sqlite" }
+    public var databasePath: String { StateDirectory.databasePath(in: path) }
+
+    /// The database file of the store in the state directory at `path`.
+    public static func databasePath(in path: String) -> String {
+        path + "/haul.sqlite"
+    }
 }

@@ -8,7 +8,7 @@
 struct ArgumentScanner<Target> {
     let options: [OptionSpec<Target>]
     /// What an argument that is not an option does; nil when the command takes none.
-    let positional: (@Sendable (inout Target, String) -> Void)?
+    let positional: ((inout Target, String) -> Void)?
 
     /// Sets `target` from `arguments`, or says which argument is wrong.
     func scan(_ arguments: [String], into target: inout Target) throws(UsageError) {

@@ -23,9 +23,10 @@ enum Subcommand: String, CaseIterable, Sendable {
         infos.lazy.flatMap(\.options).first { $0.long == name }
     }
 
-    /// Reads `arguments` as this command's and throws what is wrong, without running anything.
-    func check(_ arguments: [String]) throws(UsageError) {
-        _ = try type.parse(arguments)
+    /// Reads `arguments` as this command's and validates them, throwing what is wrong, without
+    /// running anything.
+    func check(_ arguments: [String]) throws {
+        try type.parse(arguments).validate()
     }
 
     /// Reads `arguments` as this command's, validates them and runs the command.
