@@ -16,8 +16,7 @@ struct DaemonCommand: HaulCommand {
             which needs --rpc-secret. The queue is the full-screen UI's (the same state directory), \
             so downloads added over RPC survive a restart, even kill -9. Stops on SIGINT or SIGTERM, \
             or aria2.shutdown.
-            """,
-        positional: QueueOptions.positional)
+            """)
 
     static let groups = queueGroups + [OptionGroup("RPC", RPCOptions.options).lifted(\DaemonCommand.rpc)]
 

@@ -21,8 +21,7 @@ struct GetCommand: HaulCommand {
             download that ran completed; when one failed, the code of the last failure (haul --help \
             and man haul list them: 3 not found, 9 disk full, 19 name not resolved, 24 login \
             refused…); 1 when a queue-file line was rejected or the store could not be used.
-            """,
-        positional: QueueOptions.positional)
+            """)
 
     static let groups = queueGroups
 

@@ -60,8 +60,9 @@ enum Haul {
         } catch {
             fail(error, usage: usage.joined(separator: "\n       "), helpCommand: "haul")
         }
-        let command = given.first.flatMap(Subcommand.init(rawValue:)) ?? .ui
-        let arguments = Subcommand(rawValue: given.first ?? "") == nil ? given : Array(given.dropFirst())
+        let named = given.first.flatMap(Subcommand.init(rawValue:))
+        let command = named ?? .ui
+        let arguments = named == nil ? given : Array(given.dropFirst())
         do {
             let configured = try ConfigArguments.arguments(for: command, environment: ProcessEnvironment.variables)
             try command.run(configured + arguments)

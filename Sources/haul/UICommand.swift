@@ -18,10 +18,9 @@ struct UICommand: HaulCommand {
             Keys: ? shows them all; q quits (the queue is saved and continues next time). \
             Themes: --theme NAME|PATH, or theme = "NAME" in $XDG_CONFIG_HOME/haul/config.toml; \
             user themes go in $XDG_CONFIG_HOME/haul/themes/NAME.toml. NO_COLOR turns colour off.
-            """,
-        positional: QueueOptions.positional)
+            """)
 
-    static let groups = queueGroups + [OptionGroup("Options", ownOptions)]
+    static let groups = queueGroups + [OptionGroup(HelpText.ownOptionsTitle, ownOptions)]
 
     /// The options only the full-screen queue takes.
     private static let ownOptions: [OptionSpec<UICommand>] = [

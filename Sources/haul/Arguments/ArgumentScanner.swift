@@ -41,13 +41,14 @@ struct ArgumentScanner<Target> {
             switch option.action {
             case .flag(let set):
                 set(&target, try flagValue(inline, of: option.info))
-            case .value:
+            case .value(let set):
+                let value: String
                 if let inline {
-                    try apply(option, inline, into: &target)
+                    value = inline
                 } else {
-                    try apply(
-                        option, try next(in: arguments, at: &index, for: option.info, spelled: argument), into: &target)
+                    value = try next(in: arguments, at: &index, for: option.info, spelled: argument)
                 }
+                try apply(set, of: option.info, value, into: &target)
             }
             return
         }
@@ -75,11 +76,11 @@ struct ArgumentScanner<Target> {
             switch option.action {
             case .flag(let set):
                 set(&target, true)
-            case .value:
+            case .value(let set):
                 let value =
                     letters.isEmpty
                     ? try next(in: arguments, at: &index, for: option.info, spelled: "-\(letter)") : String(letters)
-                try apply(option, value, into: &target)
+                try apply(set, of: option.info, value, into: &target)
                 return
             }
         }
@@ -106,14 +107,18 @@ struct ArgumentScanner<Target> {
         }
     }
 
-    private func apply(_ option: OptionSpec<Target>, _ value: String, into target: inout Target) throws(UsageError) {
-        guard case .value(let set) = option.action else { return }
+    /// Sets `value` with `set`, the setter of `option`; a value it refuses is a usage error
+    /// naming the option.
+    private func apply(
+        _ set: @Sendable (inout Target, String) throws -> Void, of option: OptionInfo, _ value: String,
+        into target: inout Target
+    ) throws(UsageError) {
         do {
             try set(&target, value)
         } catch {
             let reason = "\(error)"
             throw UsageError(
-                "The value '\(value)' is invalid for '\(option.info.label)'\(reason.isEmpty ? "" : ": \(reason)")")
+                "The value '\(value)' is invalid for '\(option.label)'\(reason.isEmpty ? "" : ": \(reason)")")
         }
     }
 

@@ -5,11 +5,9 @@ struct CommandAbout: Sendable {
     let name: String
     let abstract: String
     let discussion: String
-    /// The name and help of the arguments that are not options.
-    let positional: (name: String, help: String)
 
-    /// `haul get [<options>] [<url> ...]`.
+    /// `haul get [<options>] [<url> ...]`: every command's arguments are the URLs to download.
     var usage: String {
-        "haul \(name) [<options>] [<\(positional.name)> ...]"
+        "haul \(name) [<options>] [<\(QueueOptions.positional.name)> ...]"
     }
 }

@@ -13,15 +13,18 @@ enum HelpText {
             repeatable: false, hidden: false),
     ]
 
+    /// The title of a command's own options, which help lists under OPTIONS with `--help`.
+    static let ownOptionsTitle = "Options"
+
     /// `haul NAME --help`.
     static func command(_ about: CommandAbout, groups: [(title: String, options: [OptionInfo])]) -> String {
         var sections = [
             paragraph("OVERVIEW: \(about.abstract)"), paragraph(about.discussion), "USAGE: \(about.usage)",
-            "ARGUMENTS:\n" + row("<\(about.positional.name)>", about.positional.help),
+            "ARGUMENTS:\n" + row("<\(QueueOptions.positional.name)>", QueueOptions.positional.help),
         ]
         var own: [OptionInfo] = []
         for (title, options) in groups {
-            guard title != "Options" else {
+            guard title != ownOptionsTitle else {
                 own = options
                 continue
             }

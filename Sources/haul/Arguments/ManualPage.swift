@@ -18,11 +18,12 @@ enum ManualPage {
         lines.append(".SH OPTIONS")
         lines.append("Options of every command:")
         var shown = Set<String>()
+        let shared = Set(QueueOptions.groups.map(\.title))
         for command in Subcommand.allCases {
             for (title, options) in command.infos {
                 let fresh = options.filter { !$0.hidden && !shown.contains($0.long) }
                 guard !fresh.isEmpty else { continue }
-                let heading = title == "Options" || title == "RPC" ? "\(title) (haul \(command.rawValue))" : title
+                let heading = shared.contains(title) ? title : "\(title) (haul \(command.rawValue))"
                 lines.append(".SS \"\(escaped(heading))\"")
                 for option in fresh {
                     lines += [".TP", escaped(option.label), escaped(option.help)]

@@ -31,15 +31,7 @@ enum Subcommand: String, CaseIterable, Sendable {
 
     /// Reads `arguments` as this command's, validates them and runs the command.
     func run(_ arguments: [String]) throws {
-        switch self {
-        case .ui: try Subcommand.run(UICommand.self, arguments)
-        case .get: try Subcommand.run(GetCommand.self, arguments)
-        case .daemon: try Subcommand.run(DaemonCommand.self, arguments)
-        }
-    }
-
-    private static func run<Command: HaulCommand>(_ type: Command.Type, _ arguments: [String]) throws {
-        let command = try Command.parse(arguments)
+        let command = try type.parse(arguments)
         try command.validate()
         try command.run()
     }
