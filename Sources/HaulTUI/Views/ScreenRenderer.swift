@@ -36,8 +36,9 @@ public enum ScreenRenderer {
     }
 
     /// `text` cut into lines of at most `width` columns, at spaces where it can; a word longer
-    /// than a line is broken across lines, never cut short.
-    static func wrap(_ text: String, width: Int) -> [String] {
+    /// than a line is broken across lines, never cut short. The command line's help wraps with it
+    /// too.
+    public static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var current = ""
         for word in text.split(separator: " ") {

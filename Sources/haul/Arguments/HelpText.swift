@@ -1,3 +1,5 @@
+import HaulTUI
+
 // MARK: - HelpText
 
 /// Help as haul prints it: an overview, the usage, then each group of options with its help
@@ -80,21 +82,9 @@ enum HelpText {
             .joined(separator: "\n")
     }
 
-    /// `text`'s words in lines of at most `width` characters (a longer word on a line of its
-    /// own), the text's leading spaces kept on the first; a text that fits is left as it is.
+    /// `text` in lines of at most `width` columns (`ScreenRenderer.wrap`); a text that fits is
+    /// left as it is, its spaces kept (the exit codes' table).
     static func wrap(_ text: String, width: Int) -> [String] {
-        guard text.count > width else { return [text] }
-        let leading = String(text.prefix { $0 == " " })
-        var lines: [String] = []
-        var line = leading
-        for word in text.split(separator: " ") {
-            if line.count > leading.count, line.count + 1 + word.count > width {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty || line == leading ? "" : " ") + word
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
+        text.count > width ? ScreenRenderer.wrap(text, width: width) : [text]
     }
 }
