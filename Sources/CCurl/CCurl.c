@@ -131,27 +131,58 @@ static void require(void) {
     }
 }
 
-static void *preload(void *unused) {
-    (void)unused;
+void haul_curl_require(void) {
+    require();
+}
+
+/// What the preloading thread runs after the load, and the CPUs it may then run on.
+struct continuation {
+    haul_curl_continuation then;
+    void *context;
+    cpu_set_t everywhere;
+};
+
+static void *preload(void *argument) {
+    struct continuation *continuation = argument;
     pthread_once(&loading, load);
+    // Placed away from its creator for the load only.
+    pthread_setaffinity_np(pthread_self(), sizeof continuation->everywhere, &continuation->everywhere);
+    haul_curl_continuation then = continuation->then;
+    void *context = continuation->context;
+    free(continuation);
+    then(context, load_error[0] == '\0');
     return NULL;
 }
 
-void haul_curl_preload(void) {
+bool haul_curl_preload(haul_curl_continuation then, void *context) {
+    struct continuation *continuation = malloc(sizeof *continuation);
+    if (continuation == NULL) return false;
+    continuation->then = then;
+    continuation->context = context;
     cpu_set_t others;
-    if (sched_getaffinity(0, sizeof others, &others) != 0) return;
+    if (sched_getaffinity(0, sizeof others, &others) != 0) {
+        free(continuation);
+        return false;
+    }
+    continuation->everywhere = others;
     int here = sched_getcpu();
     if (here >= 0) CPU_CLR(here, &others);
-    if (CPU_COUNT(&others) == 0) return;
     pthread_attr_t attributes;
-    if (pthread_attr_init(&attributes) != 0) return;
+    if (CPU_COUNT(&others) == 0 || pthread_attr_init(&attributes) != 0) {
+        free(continuation);
+        return false;
+    }
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-    // Only where it starts: the thread ends with the load.
     pthread_attr_setaffinity_np(&attributes, sizeof others, &others);
     pthread_t thread;
-    // Without the thread, the first call loads.
-    if (pthread_create(&thread, &attributes, preload, NULL) == 0) atomic_store(&preloading, true);
+    bool started = pthread_create(&thread, &attributes, preload, continuation) == 0;
     pthread_attr_destroy(&attributes);
+    if (started) {
+        atomic_store(&preloading, true);
+    } else {
+        free(continuation);
+    }
+    return started;
 }
 
 void haul_curl_settle(void) {

@@ -50,24 +50,62 @@ public final class ConnectionEngine: Sendable {
         var commands: [Command] = []
         var wake: WakeHandle?
         var stopped = false
+        /// libcurl could not be loaded, so no thread runs this engine: a command ends haul,
+        /// saying why, as a first call to libcurl does.
+        var unloadable = false
     }
 
-    /// The engine the rest of haul shares, with the default configuration.
-    public static let shared = ConnectionEngine()
+    /// The engine the rest of haul shares, with the default configuration. Its thread is the one
+    /// that loads libcurl as haul starts (`startShared`), then runs the engine's loop.
+    public static let shared = ConnectionEngine(configuration: Configuration(), loadingLibcurl: true)
 
     public let configuration: Configuration
     let mailbox = Mutex(Mailbox())
     /// The delegate messages of the loop's current turn (`DeliveryBatch`).
     let deliveries = DeliveryBatch()
 
-    public init(configuration: Configuration = Configuration()) {
+    /// An engine of its own, on a thread of its own (tests).
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, loadingLibcurl: false)
+    }
+
+    private init(configuration: Configuration, loadingLibcurl: Bool) {
         self.configuration = configuration
-        let thread = Thread { [self] in
-            EngineThread.enter()
-            EngineLoop(engine: self).run()
-        }
+        if loadingLibcurl, LibcurlLoader.preload(then: { [self] loaded in run(afterLoading: loaded) }) { return }
+        let thread = Thread { [self] in runLoop() }
         thread.name = "haul.engine"
         thread.start()
+    }
+
+    /// Makes the shared engine as haul starts: libcurl's load (its 27 libraries, some 5 ms) runs
+    /// on another CPU beside the caller's work, and the thread that made it runs the engine. A
+    /// thread made during the load would wait for it (glibc's loader lock), then start on its
+    /// maker's CPU: 2 to 3 ms of a run of small files, before the first transfer could start.
+    ///
+    /// **Threading:** any thread; returns at once.
+    public static func startShared() {
+        _ = shared
+    }
+
+    /// The loop, on the calling thread (the engine thread from now on) until `shutdown`.
+    private func runLoop() {
+        EngineThread.enter()
+        EngineLoop(engine: self).run()
+    }
+
+    /// On the thread that loaded libcurl. A libcurl that could not be loaded ends haul at this
+    /// engine's first command rather than now: `haul --help` needs none.
+    private func run(afterLoading loaded: Bool) {
+        guard loaded else {
+            let waiting = mailbox.withLock { mailbox in
+                mailbox.unloadable = true
+                return !mailbox.commands.isEmpty
+            }
+            if waiting { LibcurlLoader.require() }
+            return
+        }
+        Thread.current.name = "haul.engine"
+        runLoop()
     }
 
     /// Caps the receive speed of all this engine's transfers together (bytes a second; nil for
@@ -138,13 +176,15 @@ public final class ConnectionEngine: Sendable {
     /// Returns false, dropping the command, once the engine has stopped.
     @discardableResult
     func submit(_ command: Command) -> Bool {
-        mailbox.withLock { mailbox in
-            guard !mailbox.stopped else { return false }
+        let (accepted, unloadable) = mailbox.withLock { mailbox in
+            guard !mailbox.stopped else { return (false, mailbox.unloadable) }
             let alreadyWoken = !mailbox.commands.isEmpty
             mailbox.commands.append(command)
             if !alreadyWoken, let wake = mailbox.wake { haul_curl_multi_wakeup(wake.multi) }
-            return true
+            return (true, mailbox.unloadable)
         }
+        if unloadable { LibcurlLoader.require() }
+        return accepted
     }
 
     /// Takes every posted command (engine thread).

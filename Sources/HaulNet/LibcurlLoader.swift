@@ -6,14 +6,32 @@ import CCurl
 /// the load, or loads it (see CCurl.h). A libcurl that cannot be loaded ends the process with a
 /// message naming what is missing.
 public enum LibcurlLoader {
-    /// Starts loading libcurl, and its global set-up, on another CPU than the caller's, beside
-    /// whatever the caller does next (`haul` reads its command line meanwhile); returns at once.
-    /// With one CPU, does nothing: the first call loads it.
+    /// Starts loading libcurl, and its global set-up, on a new thread placed on another CPU than
+    /// the caller's, beside whatever the caller does next; returns at once. The thread then runs
+    /// `continuation` with whether libcurl loaded, and lives as long as it runs: the shared
+    /// engine's loop runs on it (a thread made while the load is under way would wait for it to
+    /// end, and start on its creator's CPU). Returns false, having started nothing, with one CPU:
+    /// the first call then loads, and `continuation` is not run.
     ///
     /// **Threading:** any thread; meant to be called once, as haul starts (a later call starts a
     /// thread that finds libcurl loaded).
-    public static func preload() {
-        haul_curl_preload()
+    static func preload(then continuation: @escaping @Sendable (_ loaded: Bool) -> Void) -> Bool {
+        let context = Unmanaged.passRetained(Continuation(continuation)).toOpaque()
+        let started = haul_curl_preload(
+            { context, loaded in
+                guard let context else { return }
+                Unmanaged<Continuation>.fromOpaque(context).takeRetainedValue().run(loaded)
+            }, context)
+        if !started { Unmanaged<Continuation>.fromOpaque(context).release() }
+        return started
+    }
+
+    /// Returns once libcurl is loaded, loading it if need be; one that cannot be loaded is said on
+    /// stderr and ends the process (exit status 1), as the first call to it would.
+    ///
+    /// **Threading:** any thread; may block for a load under way.
+    static func require() {
+        haul_curl_require()
     }
 
     /// Waits for the load `preload` started, if it did, so that the process can exit: exiting
@@ -23,5 +41,14 @@ public enum LibcurlLoader {
     /// **Threading:** any thread; may block for the rest of the load (a few milliseconds).
     public static func settle() {
         haul_curl_settle()
+    }
+
+    /// A continuation handed through C as one retained reference.
+    private final class Continuation: Sendable {
+        let run: @Sendable (Bool) -> Void
+
+        init(_ run: @escaping @Sendable (Bool) -> Void) {
+            self.run = run
+        }
     }
 }

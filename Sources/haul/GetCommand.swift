@@ -78,8 +78,7 @@ struct GetCommand: HaulCommand {
         let hooks = try options.hookRunner { reporter.report("haul: \($0)") }
         try options.startCookies { reporter.report($0) }
         let read = Result { try readEntries(of: options, continuing: continuing) }
-        // libcurl's and OpenSSL's set-up and the engine's thread (some 1 ms), while the store
-        // may still be opening.
+        // Made as haul started: its thread is loading libcurl, or running.
         let engine = ConnectionEngine.shared
         let opened = opening.outcome()
         // The queue file's failure first, as when the store was opened after it. Consumed: a

@@ -48,8 +48,8 @@ enum Haul {
         // transfers' buffers) stays in the heap for the next.
         _ = haul_trim_heaps_above(16 << 20)
         // Loading libcurl and its 27 libraries (4 to 6 ms) runs on the other core while this
-        // thread parses the command line.
-        LibcurlLoader.preload()
+        // thread parses the command line; the thread that loads it then runs the engine.
+        ConnectionEngine.startShared()
         let given = daemonSpelledAsAria2(Array(CommandLine.arguments.dropFirst()))
         do {
             if let answer = try answer(to: given) {
