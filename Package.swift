@@ -18,8 +18,9 @@ let package = Package(
     ],
     targets: [
         // MARK: - C shims
-        // libcurl is loaded as haul starts, not linked (see CCurl.h).
-        .target(name: "CCurl"),
+        // libcurl is loaded as haul starts, not linked (see CCurl.h); its OpenSSL (libcrypto) is
+        // set up beside the load.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CFiles"),
         .target(name: "CMalloc"),

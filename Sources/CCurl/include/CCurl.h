@@ -29,8 +29,10 @@ typedef void (*haul_curl_continuation)(void *context, bool loaded);
 /// on its creator's CPU, where it waits until the creator sleeps: the load would then run after
 /// the caller's work, not beside it. And a thread made while another is inside `dlopen` waits
 /// for the load to end (glibc's loader lock): the thread that is to use libcurl (the engine's) is
-/// this one, made before the load. Returns false, having started nothing, with one CPU to run on
-/// or when no thread could be made: the first call loads, and `then` is not run.
+/// this one, made before the load. Meanwhile the caller sets up OpenSSL as `curl_global_init`
+/// would (its configuration file read: some 0.7 ms that came after the load). Returns false,
+/// having started nothing, with one CPU to run on or when no thread could be made: the first
+/// call loads, and `then` is not run.
 bool haul_curl_preload(haul_curl_continuation then, void *context);
 
 /// Ends the process with a message naming what is missing (exit status 1) when libcurl could
