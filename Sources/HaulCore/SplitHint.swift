@@ -16,11 +16,13 @@ enum SplitHint {
     /// bytes a second with `remaining` bytes left, or nil: none unless it runs on one
     /// connection because it was not asked for more (`maxConnections` 1), the server takes
     /// ranges and names a validator, and it would take long.
+    /// `takesRanges` is asked last: it reads a response header, and a download is asked on
+    /// every write.
     static func text(
         elapsed: Double, speed: Double, remaining: Int64, maxConnections: Int,
-        takesRanges: Bool
+        takesRanges: @autoclosure () -> Bool
     ) -> String? {
-        guard maxConnections <= 1, takesRanges, elapsed >= settleTime, speed > 0, remaining > 0 else { return nil }
+        guard maxConnections <= 1, elapsed >= settleTime, speed > 0, remaining > 0, takesRanges() else { return nil }
         let seconds = Double(remaining) / speed
         guard seconds >= worthwhile else { return nil }
         let whole = Int(seconds)

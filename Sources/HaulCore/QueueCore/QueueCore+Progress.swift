@@ -11,40 +11,44 @@ extension QueueCore {
         let written =
             recordSegmentProgress(id, written: totalBytesWritten, now: now)
             ?? connection.resumeOffset..<(connection.resumeOffset + totalBytesWritten)
-        // In place: this runs for every write of every download.
-        var download: Download?
+        // In place, and only what progress needs read from it: this runs for every write of
+        // every download.
+        var seen: (completed: ByteRanges, total: Int64, connections: Int?, validated: Bool)?
         state.downloads.modify(downloadID) { record in
             record.completed.insert(written)
-            download = record
+            seen = (record.completed, record.totalBytes, record.options.maxConnectionPerServer, record.validator != nil)
         }
-        guard let download else { return }
+        guard let seen else { return }
+        let bytesDone = seen.completed.count
         var activity = state.activity[downloadID] ?? DownloadActivity()
-        state.speedSamples[downloadID, default: SpeedSample(bytes: download.bytesDone, at: now)]
-            .smooth(&activity.speed, bytes: download.bytesDone, at: now)
+        state.speedSamples[downloadID, default: SpeedSample(bytes: bytesDone, at: now)]
+            .smooth(&activity.speed, bytes: bytesDone, at: now)
         state.activity[downloadID] = activity
         scheduleSpeedSettling()
-        emit(.progress(id: downloadID, progress(of: download, speed: activity.speed)))
+        emit(
+            .progress(
+                id: downloadID,
+                DownloadProgress(completed: seen.completed, totalBytes: seen.total, speed: activity.speed)))
         // One connection is what a download shows unless it is split: only a split says so.
         if let split = state.splits[downloadID] {
             show(downloadID, .connections(1 + split.helpers.count, segments: liveSegments(downloadID)))
         }
         if activity.hint == nil, state.splits[downloadID] == nil, let sample = state.speedSamples[downloadID] {
             // Read directly, not through `merged(over:)`: this runs on every progress message.
-            let connections = download.options.maxConnectionPerServer ?? configuration.defaults.maxConnectionPerServer
-            let ranges = activity.response?.header("Accept-Ranges")?.lowercased() == "bytes"
+            let connections = seen.connections ?? configuration.defaults.maxConnectionPerServer
             let hint = SplitHint.text(
                 elapsed: now - sample.startedAt, speed: activity.speed,
-                remaining: download.totalBytes - download.bytesDone, maxConnections: connections ?? 1,
-                takesRanges: download.validator != nil && ranges)
+                remaining: seen.total - bytesDone, maxConnections: connections ?? 1,
+                takesRanges: seen.validated && activity.response?.header("Accept-Ranges")?.lowercased() == "bytes")
             if let hint { show(downloadID, .hint(hint)) }
         }
     }
 
-    /// How far `download` is, and how fast (its activity's speed unless given).
-    func progress(of download: Download, speed: Double? = nil) -> DownloadProgress {
+    /// How far `download` is, and how fast (its activity's speed).
+    func progress(of download: Download) -> DownloadProgress {
         DownloadProgress(
             completed: download.completed, totalBytes: download.totalBytes,
-            speed: speed ?? state.activity[download.id]?.speed ?? 0)
+            speed: state.activity[download.id]?.speed ?? 0)
     }
 
     /// Schedules `settleSpeeds` in a second, unless it is scheduled already.
