@@ -82,7 +82,8 @@ public final class ConnectionEngine: Sendable {
     /// thread made during the load would wait for it (glibc's loader lock), then start on its
     /// maker's CPU: 2 to 3 ms of a run of small files, before the first transfer could start.
     ///
-    /// **Threading:** any thread; returns at once.
+    /// **Threading:** any thread; returns without waiting for the load, once the caller has set
+    /// up OpenSSL for it (`LibcurlLoader.preload`, some 0.7 ms).
     public static func startShared() {
         _ = shared
     }
