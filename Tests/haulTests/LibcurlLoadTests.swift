@@ -22,6 +22,11 @@ struct LibcurlLoadTests {
                     && run.stderr.contains("(Debian's package libcurl4 provides it)"),
                 "\(arguments): \(run.stderr)")
         }
+        // Help needs no libcurl: the engine's thread finds it unloadable and waits for a
+        // command that needs it, which never comes.
+        let help = try await HaulProcess.run(["--help"], in: directory, environment: environment, keepingStdout: true)
+        #expect(help.status == 0 && help.stderr.isEmpty, "\(help.stderr)")
+        #expect(String(decoding: help.stdout, as: UTF8.self).contains("USAGE:"))
         let version = try await HaulProcess.run(["--version"], in: directory, keepingStdout: true)
         #expect(version.status == 0 && String(decoding: version.stdout, as: UTF8.self).contains("\nlibcurl "))
     }
