@@ -136,18 +136,21 @@ void haul_curl_require(void) {
     require();
 }
 
-/// What the preloading thread runs after the load, and the CPUs it may then run on.
+/// What the preloading thread runs after the load, and the CPUs it may then run on when it was
+/// placed away from its creator for the load (`placed`).
 struct continuation {
     haul_curl_continuation then;
     void *context;
+    bool placed;
     cpu_set_t everywhere;
 };
 
 static void *preload(void *argument) {
     struct continuation *continuation = argument;
     pthread_once(&loading, load);
-    // Placed away from its creator for the load only.
-    pthread_setaffinity_np(pthread_self(), sizeof continuation->everywhere, &continuation->everywhere);
+    if (continuation->placed) {
+        pthread_setaffinity_np(pthread_self(), sizeof continuation->everywhere, &continuation->everywhere);
+    }
     haul_curl_continuation then = continuation->then;
     void *context = continuation->context;
     free(continuation);
@@ -157,24 +160,22 @@ static void *preload(void *argument) {
 
 bool haul_curl_preload(haul_curl_continuation then, void *context) {
     struct continuation *continuation = malloc(sizeof *continuation);
-    if (continuation == NULL) return false;
-    continuation->then = then;
-    continuation->context = context;
-    cpu_set_t others;
-    if (sched_getaffinity(0, sizeof others, &others) != 0) {
-        free(continuation);
-        return false;
-    }
-    continuation->everywhere = others;
-    int here = sched_getcpu();
-    if (here >= 0) CPU_CLR(here, &others);
     pthread_attr_t attributes;
-    if (CPU_COUNT(&others) == 0 || pthread_attr_init(&attributes) != 0) {
+    if (continuation == NULL || pthread_attr_init(&attributes) != 0) {
         free(continuation);
         return false;
     }
+    *continuation = (struct continuation){.then = then, .context = context, .placed = false};
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
-    pthread_attr_setaffinity_np(&attributes, sizeof others, &others);
+    // Away from the caller's CPU when there is another; with one, beside the caller.
+    cpu_set_t others;
+    if (sched_getaffinity(0, sizeof others, &others) == 0) {
+        continuation->everywhere = others;
+        int here = sched_getcpu();
+        if (here >= 0) CPU_CLR(here, &others);
+        continuation->placed = CPU_COUNT(&others) > 0;
+        if (continuation->placed) pthread_attr_setaffinity_np(&attributes, sizeof others, &others);
+    }
     pthread_t thread;
     bool started = pthread_create(&thread, &attributes, preload, continuation) == 0;
     pthread_attr_destroy(&attributes);

@@ -55,6 +55,9 @@ public final class ConnectionEngine: Sendable {
         var unloadable = false
     }
 
+    /// What `ps -L` and debuggers call an engine's thread.
+    static let threadName = "haul.engine"
+
     /// The engine the rest of haul shares, with the default configuration. Its thread is the one
     /// that loads libcurl as haul starts (`startShared`), then runs the engine's loop.
     public static let shared = ConnectionEngine(configuration: Configuration(), loadingLibcurl: true)
@@ -73,7 +76,7 @@ public final class ConnectionEngine: Sendable {
         self.configuration = configuration
         if loadingLibcurl, LibcurlLoader.preload(then: { [self] loaded in run(afterLoading: loaded) }) { return }
         let thread = Thread { [self] in runLoop() }
-        thread.name = "haul.engine"
+        thread.name = ConnectionEngine.threadName
         thread.start()
     }
 
@@ -105,7 +108,7 @@ public final class ConnectionEngine: Sendable {
             if waiting { LibcurlLoader.require() }
             return
         }
-        Thread.current.name = "haul.engine"
+        Thread.current.name = ConnectionEngine.threadName
         runLoop()
     }
 

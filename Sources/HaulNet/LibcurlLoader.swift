@@ -7,13 +7,13 @@ import CCurl
 /// message naming what is missing.
 public enum LibcurlLoader {
     /// Starts loading libcurl, and its global set-up, on a new thread placed on another CPU than
-    /// the caller's, beside whatever the caller does next; returns at once. The thread then runs
+    /// the caller's when there is one, beside whatever the caller does next. The thread then runs
     /// `continuation` with whether libcurl loaded, and lives as long as it runs: the shared
     /// engine's loop runs on it (a thread made while the load is under way would wait for it to
     /// end, and start on its creator's CPU). Meanwhile the caller sets up OpenSSL as
     /// `curl_global_init` would (its configuration file read, some 0.7 ms), which libcurl then
-    /// finds done. Returns false, having started nothing, with one CPU: the first call then
-    /// loads, and `continuation` is not run.
+    /// finds done. Returns false, having started nothing, when no thread could be made: the
+    /// first call then loads, and `continuation` is not run.
     ///
     /// **Threading:** any thread; meant to be called once, as haul starts (a later call starts a
     /// thread that finds libcurl loaded). Returns without waiting for the load.

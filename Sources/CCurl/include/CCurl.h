@@ -24,15 +24,15 @@
 typedef void (*haul_curl_continuation)(void *context, bool loaded);
 
 /// Starts loading libcurl and its global state (`curl_global_init`) on a new thread, placed on
-/// another CPU than the caller's, and returns at once; the thread then runs `then(context,
-/// loaded)`, free to run on any CPU, and lives as long as `then` does. Linux places a new thread
-/// on its creator's CPU, where it waits until the creator sleeps: the load would then run after
-/// the caller's work, not beside it. And a thread made while another is inside `dlopen` waits
-/// for the load to end (glibc's loader lock): the thread that is to use libcurl (the engine's) is
-/// this one, made before the load. Meanwhile the caller sets up OpenSSL as `curl_global_init`
-/// would (its configuration file read: some 0.7 ms that came after the load). Returns false,
-/// having started nothing, with one CPU to run on or when no thread could be made: the first
-/// call loads, and `then` is not run.
+/// another CPU than the caller's when there is one, and returns; the thread then runs
+/// `then(context, loaded)`, free to run on any CPU, and lives as long as `then` does. Linux
+/// places a new thread on its creator's CPU, where it waits until the creator sleeps: the load
+/// would then run after the caller's work, not beside it. And a thread made while another is
+/// inside `dlopen` waits for the load to end (glibc's loader lock): the thread that is to use
+/// libcurl (the engine's) is this one, made before the load. Meanwhile the caller sets up
+/// OpenSSL as `curl_global_init` would (its configuration file read: some 0.7 ms that came
+/// after the load). Returns false, having started nothing, when no thread could be made: the
+/// first call loads, and `then` is not run.
 bool haul_curl_preload(haul_curl_continuation then, void *context);
 
 /// Ends the process with a message naming what is missing (exit status 1) when libcurl could
