@@ -117,9 +117,11 @@ public final class StoredQueue: Sendable {
     /// downloads that failed, were cancelled or paused are queued again with fresh attempts;
     /// completed ones stay complete.
     ///
-    /// They are queued `chunk` at a time: the first are stored (and may start) while the
-    /// rest of a long queue file is still being matched. Not to be called on the queue's
-    /// `callbackQueue`, whose events it waits for.
+    /// They are queued in pieces: first enough to keep every slot busy for a while
+    /// (`firstPiece`), started on this thread before the rest is matched (some 1.3 µs an entry,
+    /// which the first transfer of a run of 1000 files waited for), then `chunk` at a time,
+    /// each stored while the next is matched. Not to be called on the queue's `callbackQueue`,
+    /// whose events it waits for.
     public func continueOrAdd(_ entries: consuming [QueueEntry], chunk: Int = 50_000) -> Continuation {
         var continuation = Continuation()
         var matcher = EntryMatcher(stored: stored, queue: queue, store: store)
@@ -128,13 +130,14 @@ public final class StoredQueue: Sendable {
         queue.reserveCapacity(adding: entries.count)
         // Held as pieces, each let go once queued: the entries of a million-line file are some
         // 46 MB that would otherwise last until the last download is made.
-        var pieces = StoredQueue.pieces(of: entries.count, size: chunk).map { Array(entries[$0]) }
+        let first = min(chunk, StoredQueue.firstPiece(queue.configuration.maxConcurrentDownloads))
+        var pieces = StoredQueue.pieces(of: entries.count, first: first, size: chunk).map { Array(entries[$0]) }
         _ = consume entries
         for number in pieces.indices {
             let downloads = pieces[number].map { matcher.match($0, noting: &continuation) }
             pieces[number] = []
             continuation.complete += downloads.count { $0.state == .complete }
-            continuation.ids += queue.restore(downloads)
+            continuation.ids += queue.restore(downloads, startingHere: number == 0)
             // The store is let catch up every few pieces: the pieces it has not written yet
             // are held in memory meanwhile.
             if number % StoredQueue.piecesAhead == StoredQueue.piecesAhead - 1 {
@@ -156,14 +159,23 @@ public final class StoredQueue: Sendable {
         var matcher = EntryMatcher(stored: stored, queue: queue, store: store)
         let downloads = entries.map { matcher.match($0, noting: &continuation) }
         let fresh = downloads.filter { !matcher.named.contains($0.id) }
-        for piece in StoredQueue.pieces(of: fresh.count, size: chunk) { queue.restore(Array(fresh[piece])) }
+        for piece in StoredQueue.pieces(of: fresh.count, first: chunk, size: chunk) {
+            queue.restore(Array(fresh[piece]))
+        }
         return fresh.count
     }
 
-    /// `0..<count` cut into ranges of `size` (the last may be shorter).
-    private static func pieces(of count: Int, size: Int) -> [Range<Int>] {
-        let size = max(size, 1)
-        return stride(from: 0, to: count, by: size).map { $0..<min($0 + size, count) }
+    /// How many entries the first piece of a queue file holds with `slots` downloads at a time:
+    /// four rounds of them, so the slots stay busy while the next piece is matched.
+    static func firstPiece(_ slots: Int) -> Int {
+        4 * max(slots, 4)
+    }
+
+    /// `0..<count` cut into a range of `first`, then ranges of `size` (the last may be shorter).
+    static func pieces(of count: Int, first: Int, size: Int) -> [Range<Int>] {
+        let (first, size) = (max(first, 1), max(size, 1))
+        guard count > first else { return count > 0 ? [0..<count] : [] }
+        return [0..<first] + stride(from: first, to: count, by: size).map { $0..<min($0 + size, count) }
     }
 
     /// Queues every stored download as it was (the full-screen UI's queue), then `entries`, each
