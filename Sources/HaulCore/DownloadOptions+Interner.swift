@@ -15,6 +15,9 @@ extension DownloadOptions {
 
         /// `options`, or an equal set seen lately (sharing its box).
         public mutating func intern(_ options: DownloadOptions) -> DownloadOptions {
+            // The same box first: a queue file's lines without options all hold the shared box
+            // of none, and comparing every value cost their parse a fifth of its time.
+            if let index = recent.firstIndex(where: { $0.sharesValues(with: options) }) { return recent[index] }
             let values = options.values
             // A gid names one download, so options with a gid of their own match nothing: the
             // cheap comparison first.

@@ -78,6 +78,11 @@ struct DownloadTableTests {
         #expect(first == second && third != second)
         #expect(first.sharesValues(with: second))
         #expect(!third.sharesValues(with: second))
+        // Entries without options keep the one shared box of none, found by the box itself.
+        let none = interner.intern(DownloadOptions())
+        #expect(none.sharesValues(with: DownloadOptions()) && none != first)
+        #expect(interner.intern(DownloadOptions()).sharesValues(with: none))
+        #expect(interner.intern(paused).sharesValues(with: first))
     }
 
     @Test("a download takes 80 bytes, its gid 8, a queue-file entry 48: what a queue of a million pays for each")
