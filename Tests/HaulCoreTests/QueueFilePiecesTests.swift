@@ -30,17 +30,13 @@ struct QueueFilePiecesTests {
         let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var configuration = DownloadQueue.Configuration()
-        configuration.directory = directory.path
         configuration.maxConcurrentDownloads = 1
         // Each `added` event: how many downloads, and the thread it was told on.
         let told = Mutex<[(count: Int, thread: pthread_t)]>([])
-        let stored = try StoredQueue(
-            opened: StoredQueue.Opened(stateDirectory: directory.appendingPathComponent("state").path),
-            configuration: configuration, checkpointInterval: 60, onStoreError: { Issue.record("\($0)") },
-            onEvent: { event in
-                guard case .added(let downloads) = event else { return }
-                told.withLock { $0.append((downloads.count, pthread_self())) }
-            })
+        let stored = try scratchStoredQueue(in: directory, configuration: configuration, checkpointInterval: 60) {
+            guard case .added(let downloads) = $0 else { return }
+            told.withLock { $0.append((downloads.count, pthread_self())) }
+        }
         var options = DownloadOptions()
         options.pause = true
         let entries = (0..<25).map { QueueEntry(uris: ["http://127.0.0.1:9/f\($0)"], options: options) }

@@ -112,12 +112,7 @@ struct StoreTests {
     func queuedInPieces() throws {
         let directory = try storeScratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var configuration = DownloadQueue.Configuration()
-        configuration.directory = directory.path
-        let stored = try StoredQueue(
-            opened: StoredQueue.Opened(stateDirectory: directory.appendingPathComponent("state").path),
-            configuration: configuration,
-            checkpointInterval: 60, onStoreError: { Issue.record("\($0)") }, onEvent: { _ in })
+        let stored = try scratchStoredQueue(in: directory, checkpointInterval: 60)
         let entries = (0..<(StoredQueue.piecesAhead * 10 + 5)).map {
             QueueEntry(uris: ["http://127.0.0.1:9/f\($0)"], options: pausedOptions())
         }
@@ -185,12 +180,7 @@ struct StoreTests {
     private func storedQueue(
         in directory: URL, recorder: EventRecorder, checkpointInterval: Double = 1
     ) throws -> StoredQueue {
-        var configuration = DownloadQueue.Configuration()
-        configuration.directory = directory.path
-        return try StoredQueue(
-            opened: StoredQueue.Opened(stateDirectory: directory.appendingPathComponent("state").path),
-            configuration: configuration, checkpointInterval: checkpointInterval,
-            onStoreError: { Issue.record("\($0)") }, onEvent: { recorder.record($0) })
+        try scratchStoredQueue(in: directory, checkpointInterval: checkpointInterval) { recorder.record($0) }
     }
 
     /// An entry for a file of `size` bytes from the fault server, `paused` or not.

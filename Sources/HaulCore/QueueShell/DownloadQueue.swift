@@ -169,12 +169,7 @@ public final class DownloadQueue: ConnectionDelegate {
             if downloads[index].state == .active { downloads[index].state = .queued }
         }
         let ids = downloads.map(\.id)
-        guard startingHere else {
-            command(.add(downloads))
-            return ids
-        }
-        send(.add(downloads))
-        callbackQueue.sync { runEffects() }
+        command(.add(downloads), effectsHere: startingHere)
         return ids
     }
 
@@ -263,10 +258,15 @@ public final class DownloadQueue: ConnectionDelegate {
     // MARK: - Running the core
 
     /// A command, from any thread: the core decides under the lock; the effects run on
-    /// `callbackQueue`.
-    private func command(_ input: QueueInput) {
+    /// `callbackQueue`, later, or before this returns on the caller's thread (`effectsHere`,
+    /// through `callbackQueue.sync`; not from `callbackQueue` itself).
+    private func command(_ input: QueueInput, effectsHere: Bool = false) {
         send(input)
-        callbackQueue.async { [self] in runEffects() }
+        if effectsHere {
+            callbackQueue.sync { runEffects() }
+        } else {
+            callbackQueue.async { [self] in runEffects() }
+        }
     }
 
     /// Hands `input` to the core, under the lock; its effects join the outbox, in order.

@@ -173,9 +173,9 @@ public final class StoredQueue: Sendable {
 
     /// `0..<count` cut into a range of `first`, then ranges of `size` (the last may be shorter).
     static func pieces(of count: Int, first: Int, size: Int) -> [Range<Int>] {
-        let (first, size) = (max(first, 1), max(size, 1))
-        guard count > first else { return count > 0 ? [0..<count] : [] }
-        return [0..<first] + stride(from: first, to: count, by: size).map { $0..<min($0 + size, count) }
+        guard count > 0 else { return [] }
+        let (head, size) = (0..<min(max(first, 1), count), max(size, 1))
+        return [head] + stride(from: head.upperBound, to: count, by: size).map { $0..<min($0 + size, count) }
     }
 
     /// Queues every stored download as it was (the full-screen UI's queue), then `entries`, each
