@@ -8,9 +8,10 @@
  *           attribute of haul's size (user.haul.source), then named (linkat), as haul names
  *           a small file: a kill leaves nothing.
  *
- * Usage: libcurl-loop creat|unnamed LIST   (saves into ./files, named after each URL's last
- * segment). What haul takes beyond the `unnamed` figure is its own work: the start, the queue,
- * the store, the threads.
+ * Usage: libcurl-loop creat|unnamed LIST [CAFILE h2|h1]   (saves into ./files, named after each
+ * URL's last segment; over HTTPS, scenario D's, it trusts CAFILE and asks for HTTP/2, its
+ * transfers waiting to share one connection as curl -Z's do, or for HTTP/1.1). What haul takes
+ * beyond the `unnamed` figure is its own work: the start, the queue, the store, the threads.
  */
 #define _GNU_SOURCE
 #include <curl/curl.h>
@@ -33,6 +34,9 @@ typedef struct {
 
 static int unnamed;
 static int directory;
+/* Over HTTPS: the certificate file to trust, and whether HTTP/2 is asked for. */
+static const char *certificates;
+static int multiplexed;
 
 static int open_file(Job *job) {
     if (unnamed) return openat(directory, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
@@ -80,15 +84,26 @@ static void add(CURLM *multi, Job *job, const char *url) {
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, write_body);
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, job);
     curl_easy_setopt(easy, CURLOPT_PRIVATE, job);
+    if (certificates) {
+        curl_easy_setopt(easy, CURLOPT_CAINFO, certificates);
+        curl_easy_setopt(easy, CURLOPT_HTTP_VERSION,
+                         multiplexed ? (long)CURL_HTTP_VERSION_2TLS : (long)CURL_HTTP_VERSION_1_1);
+        curl_easy_setopt(easy, CURLOPT_PIPEWAIT, (long)multiplexed);
+    }
     curl_multi_add_handle(multi, easy);
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3 || (strcmp(argv[1], "creat") != 0 && strcmp(argv[1], "unnamed") != 0)) {
-        fprintf(stderr, "usage: libcurl-loop creat|unnamed LIST\n");
+    int https = argc == 5 && (strcmp(argv[4], "h2") == 0 || strcmp(argv[4], "h1") == 0);
+    if ((argc != 3 && !https) || (strcmp(argv[1], "creat") != 0 && strcmp(argv[1], "unnamed") != 0)) {
+        fprintf(stderr, "usage: libcurl-loop creat|unnamed LIST [CAFILE h2|h1]\n");
         return 2;
     }
     unnamed = strcmp(argv[1], "unnamed") == 0;
+    if (https) {
+        certificates = argv[3];
+        multiplexed = strcmp(argv[4], "h2") == 0;
+    }
     FILE *list = fopen(argv[2], "r");
     if (!list) {
         perror(argv[2]);

@@ -31,13 +31,16 @@ done
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 # Scenario C's floor (bench/libcurl-loop.c): a libcurl loop as curl -Z's, one thread and nothing
 # else, saving by curl's file path (loop-creat) and by haul's (loop-unnamed: a file with no
-# name, its mark, then its name). What haul takes beyond loop-unnamed is its own work.
+# name, its mark, then its name). What haul takes beyond loop-unnamed is its own work. And what
+# the file system alone costs a file by each path (bench/file-paths.c), without any download.
 LOOP="$OUT/libcurl-loop"
-if wants C; then
+FILE_PATHS="$OUT/file-paths"
+if wants C || wants D; then
   CC=${CC:-$(command -v cc || command -v gcc || command -v clang || true)}
   [ -n "$CC" ] || { echo "bench: no C compiler for bench/libcurl-loop.c; run 'make bench'" >&2; exit 2; }
   mkdir -p "$OUT"
   "$CC" -O2 -o "$LOOP" "$HERE/libcurl-loop.c" -lcurl
+  "$CC" -O2 -o "$FILE_PATHS" "$HERE/file-paths.c"
 fi
 
 mkdir -p "$DATA" "$RUNS" "$OUT/trash"
@@ -188,6 +191,8 @@ declare -A COMMAND=(
   [D:haul-h1]="$HAUL get -q -j 16 --ca-certificate $CERT -i $DATA/list-h1.txt -d files"
   [D:curl-h2]="curl -s -Z --parallel-max 16 --http2 --cacert $CERT --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/list-h2.txt")"
   [D:curl-h1]="curl -s -Z --parallel-max 16 --http1.1 --cacert $CERT --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/list-h1.txt")"
+  [D:loop-unnamed-h2]="$LOOP unnamed $DATA/list-h2.txt $CERT h2"
+  [D:loop-unnamed-h1]="$LOOP unnamed $DATA/list-h1.txt $CERT h1"
   [E:haul]="$HAUL get -q -x 16 -s 16 -k 1M --ca-certificate $CERT -o file $URL_E"
   [E:curl]="curl -s --cacert $CERT -o file $URL_E"
   [E:aria2c]="aria2c -q -x16 -s16 -k1M --ca-certificate=$CERT --file-allocation=none --allow-overwrite=true -o file $URL_E"
@@ -202,7 +207,7 @@ declare -A COMMAND=(
   # measured): it runs over HTTP/1.1 here, as its fastest.
   [G:wget2]="wget2 -q --no-config --no-http2 --ca-certificate=$CERT -O file $URL_G"
 )
-D_TOOLS=(haul-h2 haul-h1 curl-h2 curl-h1)
+D_TOOLS=(haul-h2 haul-h1 curl-h2 curl-h1 loop-unnamed-h2 loop-unnamed-h1)
 TOOLS=(haul curl wget2 aria2c)
 # HAUL_BASELINE=PATH: another haul binary (an earlier build) runs every haul command too, in
 # the same rounds, as NAME-before; a table compares the two at the end.
@@ -276,6 +281,11 @@ for scenario in A C; do
     for name in "${TOOLS[@]}" "${BEFORE[@]}" "${floor[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
 done
+if wants C; then
+  mkdir -p "$RUNS/file-paths"
+  # Each line: way, median and best microseconds a file.
+  FILE_PATH_COSTS=$("$FILE_PATHS" "$RUNS/file-paths" "$ROUNDS") || { echo "bench: $FILE_PATHS failed" >&2; exit 1; }
+fi
 if wants D; then
   echo "scenario D, $ROUNDS rounds…" >&2
   for round in $(seq "$ROUNDS"); do
@@ -506,6 +516,10 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo
   echo "loop-creat and loop-unnamed: scenario C's floor, bench/libcurl-loop.c (one libcurl multi loop, as" \
     "curl -Z's), saving by curl's file path and by haul's (a file with no name, marked, then named)."
+  echo
+  echo "The file system alone, a 16 KiB file on one thread (bench/file-paths.c, median and best of $ROUNDS):" \
+    "$(awk '{printf "%s%s %s µs (%s)", sep, $1, $2, $3; sep="; "}' <<< "$FILE_PATH_COSTS")." \
+    "creat is curl's path; marked is haul's (unnamed, marked, then named)."
   fi
   if wants D; then
   echo
@@ -515,7 +529,7 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   # at or below curl -Z over HTTP/2).
   echo "| tool | protocol | wall s | CPU s | max RSS MiB | wall vs curl -Z | median wall s | median vs curl -Z | HTTP/1.1 wall / HTTP/2 wall |"
   echo "|---|---|---|---|---|---|---|---|---|"
-  for tool in haul curl; do
+  for tool in haul curl loop-unnamed; do
     gain=$(echo "scale=2; ${WALL[D:$tool-h1]} / ${WALL[D:$tool-h2]}" | bc)
     for proto in h2 h1; do
       key=D:$tool-$proto
@@ -523,6 +537,9 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
       echo "| $tool | $([ $proto = h2 ] && echo HTTP/2 || echo HTTP/1.1) | ${WALL[$key]} | ${CPU[$key]} | $(echo "scale=1; ${RSS[$key]} / 1024" | bc) | $(echo "scale=2; ${WALL[$key]} / ${WALL[D:curl-$proto]}" | bc)x | $median_wall | $(echo "scale=2; $median_wall / $median_curl" | bc)x | $([ $proto = h2 ] && echo "${gain}x" || echo "") |"
     done
   done
+  echo
+  echo "loop-unnamed: scenario D's floor, bench/libcurl-loop.c over HTTPS (one libcurl multi loop, as curl -Z's," \
+    "its HTTP/2 transfers sharing one connection), saving by haul's file path."
   fi
   if wants E; then
   echo
