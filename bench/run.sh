@@ -29,10 +29,10 @@ done
 [ -x "$HAUL" ] || { echo "bench: $HAUL is missing; run 'make bench' (it builds haul in release mode)" >&2; exit 2; }
 [ -x "$EMULATOR" ] || { echo "bench: $EMULATOR is missing; run 'make bench' (it builds the link emulator)" >&2; exit 2; }
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
-# Scenario C's floor (bench/libcurl-loop.c): a libcurl loop as curl -Z's, one thread and nothing
-# else, saving by curl's file path (loop-creat) and by haul's (loop-unnamed: a file with no
-# name, its mark, then its name). What haul takes beyond loop-unnamed is its own work. And what
-# the file system alone costs a file by each path (bench/file-paths.c), without any download.
+# Scenarios C's and D's floor (bench/libcurl-loop.c): a libcurl loop as curl -Z's, one thread and
+# nothing else, saving by curl's file path (loop-creat) and by haul's (loop-unnamed: a file with
+# no name, its mark, then its name). What haul takes beyond loop-unnamed is its own work. And
+# what the file system alone costs a file by each path (bench/file-paths.c), without a download.
 LOOP="$OUT/libcurl-loop"
 FILE_PATHS="$OUT/file-paths"
 if wants C || wants D; then
