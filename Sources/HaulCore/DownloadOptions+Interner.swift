@@ -17,13 +17,11 @@ extension DownloadOptions {
         public mutating func intern(_ options: DownloadOptions) -> DownloadOptions {
             // The same box first: a queue file's lines without options all hold the shared box
             // of none, and comparing every value cost their parse a fifth of its time.
-            if let index = recent.firstIndex(where: { $0.sharesValues(with: options) }) { return recent[index] }
+            if recent.contains(where: { $0.sharesValues(with: options) }) { return options }
             let values = options.values
             // A gid names one download, so options with a gid of their own match nothing: the
             // cheap comparison first.
-            if let index = recent.firstIndex(where: { $0.values.gid == values.gid && $0.values == values }) {
-                return recent[index]
-            }
+            if let equal = recent.first(where: { $0.values.gid == values.gid && $0.values == values }) { return equal }
             if recent.count == Interner.remembered { recent.removeFirst() }
             recent.append(options)
             return options
