@@ -7,11 +7,15 @@
  *   marked   haul's small-file path: unnamed, with haul's mark (an extended attribute) set
  *            before the name.
  *
+ * The unnamed ways open and name their files with haul's own calls (Sources/CFiles), which this
+ * is built with; every file is reached by its path, as curl and haul reach theirs.
+ *
  * Usage: file-paths DIR ROUNDS   (DIR on the file system the runs write to). Prints each way's
  * median and best microseconds a file. The files are deleted after each timing, untimed.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +24,8 @@
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "CFiles.h"
 
 enum { FILES = 1000, SIZE = 16384, WAYS = 3, MAX_ROUNDS = 999 };
 
@@ -31,30 +37,22 @@ static double now_us(void) {
     return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
-/* Names the unnamed file `descriptor` as `name` in `directory`: by the descriptor itself where
- * allowed, else through /proc, as haul does. */
-static int link_unnamed(int descriptor, int directory, const char *name) {
-    if (linkat(descriptor, "", directory, name, AT_EMPTY_PATH) == 0) return 0;
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/fd/%d", descriptor);
-    return linkat(AT_FDCWD, path, directory, name, AT_SYMLINK_FOLLOW);
-}
-
-/* Writes FILES files into `directory` the given way; 0, or -1 with the failing call said. */
-static int save_all(int directory, int way, const char *body) {
+/* Writes FILES files into the directory at `path` the given way; 0, or -1 with the failing call
+ * said. */
+static int save_all(const char *path, int way, const char *body) {
     /* As haul's mark (SavedFileMark): a version, the URI's hash, size, mtime, gid and the
      * server's time, a line each in base 36, under 60 bytes so that ext4 keeps it in the inode. */
     static const char mark[] = "2\n1x2kq9c0a7b3f\nco0\nt6y8hc\n0123456789abcdef\nt6y8gk";
     for (int i = 0; i < FILES; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "f%03d", i);
-        int descriptor = way == 0 ? openat(directory, name, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644)
-                                  : openat(directory, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+        char name[PATH_MAX + 8];
+        snprintf(name, sizeof name, "%s/f%03d", path, i);
+        int descriptor = way == 0 ? open(name, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644)
+                                  : haul_open_unnamed(path, 0644);
         if (descriptor < 0) return perror(way == 0 ? "open" : "open O_TMPFILE"), -1;
         if (write(descriptor, body, SIZE) != SIZE) return perror("write"), -1;
         if (way == 2 && fsetxattr(descriptor, "user.haul.source", mark, sizeof mark - 1, 0) != 0)
             return perror("fsetxattr"), -1;
-        if (way > 0 && link_unnamed(descriptor, directory, name) != 0) return perror("linkat"), -1;
+        if (way > 0 && haul_link_descriptor(descriptor, name) != 0) return perror("linkat"), -1;
         close(descriptor);
     }
     return 0;
@@ -86,15 +84,15 @@ int main(int argc, char **argv) {
     double took[WAYS][MAX_ROUNDS];
     for (int round = 0; round < rounds; round++) {
         for (int way = 0; way < WAYS; way++) {
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s-%d", argv[1], names[way], round);
+            char path[PATH_MAX];
+            if (snprintf(path, sizeof path, "%s/%s-%d", argv[1], names[way], round) >= (int)sizeof path) {
+                fprintf(stderr, "file-paths: %s is too long a path\n", argv[1]);
+                return 2;
+            }
             if (mkdir(path, 0755) != 0) return perror(path), 1;
-            int directory = open(path, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-            if (directory < 0) return perror(path), 1;
             double start = now_us();
-            if (save_all(directory, way, body) != 0) return 1;
+            if (save_all(path, way, body) != 0) return 1;
             took[way][round] = (now_us() - start) / FILES;
-            close(directory);
             remove_all(path);
         }
     }

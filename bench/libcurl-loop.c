@@ -6,7 +6,8 @@
  *           (a kill leaves a partial file under the final name).
  *   unnamed haul's: a file with no name (O_TMPFILE), written, marked with an extended
  *           attribute of haul's size (user.haul.source), then named (linkat), as haul names
- *           a small file: a kill leaves nothing.
+ *           a small file: a kill leaves nothing. The file is opened and named by haul's own
+ *           calls (Sources/CFiles), which this is built with.
  *
  * Usage: libcurl-loop creat|unnamed LIST [CAFILE h2|h1]   (saves into ./files, named after each
  * URL's last segment; over HTTPS, scenario D's, it trusts CAFILE and asks for HTTP/2, its
@@ -24,23 +25,24 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "CFiles.h"
+
 enum { PARALLEL = 16 };
 
 typedef struct {
-    char name[256];
+    char path[256];  /* files/NAME */
     int descriptor;
     off_t offset;
 } Job;
 
 static int unnamed;
-static int directory;
 /* Over HTTPS: the certificate file to trust, and whether HTTP/2 is asked for. */
 static const char *certificates;
 static int multiplexed;
 
 static int open_file(Job *job) {
-    if (unnamed) return openat(directory, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-    return openat(directory, job->name, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
+    if (unnamed) return haul_open_unnamed("files", 0644);
+    return open(job->path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
 }
 
 static size_t write_body(char *bytes, size_t size, size_t count, void *context) {
@@ -59,14 +61,12 @@ static int finish(Job *job) {
     int failed = 0;
     if (unnamed) {
         static const char mark[] = "2\nr8ad7ojxy0vz\ncn4\ntp4bpk\n650ecbff75e734e1\ntp45tb";
-        char path[64];
-        snprintf(path, sizeof path, "/proc/self/fd/%d", job->descriptor);
         if (fsetxattr(job->descriptor, "user.haul.source", mark, sizeof mark - 1, 0) != 0 && errno != ENOTSUP) {
             perror("fsetxattr");
             failed = -1;
         }
-        if (linkat(AT_FDCWD, path, directory, job->name, AT_SYMLINK_FOLLOW) != 0) {
-            perror(job->name);
+        if (haul_link_descriptor(job->descriptor, job->path) != 0) {
+            perror(job->path);
             failed = -1;
         }
     }
@@ -76,7 +76,7 @@ static int finish(Job *job) {
 
 static void add(CURLM *multi, Job *job, const char *url) {
     const char *slash = strrchr(url, '/');
-    snprintf(job->name, sizeof job->name, "%s", slash ? slash + 1 : url);
+    snprintf(job->path, sizeof job->path, "files/%s", slash ? slash + 1 : url);
     job->descriptor = -1;
     job->offset = 0;
     CURL *easy = curl_easy_init();
@@ -121,7 +121,7 @@ int main(int argc, char **argv) {
         count++;
     }
     fclose(list);
-    if ((mkdir("files", 0755) != 0 && errno != EEXIST) || (directory = open("files", O_DIRECTORY | O_RDONLY)) < 0) {
+    if (mkdir("files", 0755) != 0 && errno != EEXIST) {
         perror("files");
         return 1;
     }
@@ -145,7 +145,7 @@ int main(int argc, char **argv) {
             Job *job;
             curl_easy_getinfo(message->easy_handle, CURLINFO_PRIVATE, (char **)&job);
             if (message->data.result != CURLE_OK) {
-                fprintf(stderr, "%s: %s\n", job->name, curl_easy_strerror(message->data.result));
+                fprintf(stderr, "%s: %s\n", job->path, curl_easy_strerror(message->data.result));
                 status = 1;
             }
             if (finish(job) != 0) status = 1;

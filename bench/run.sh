@@ -39,8 +39,10 @@ if wants C || wants D; then
   CC=${CC:-$(command -v cc || command -v gcc || command -v clang || true)}
   [ -n "$CC" ] || { echo "bench: no C compiler for bench/libcurl-loop.c; run 'make bench'" >&2; exit 2; }
   mkdir -p "$OUT"
-  "$CC" -O2 -o "$LOOP" "$HERE/libcurl-loop.c" -lcurl
-  "$CC" -O2 -o "$FILE_PATHS" "$HERE/file-paths.c"
+  # Both name their unnamed files by haul's own calls.
+  CFILES=(-I "$ROOT/Sources/CFiles/include" "$ROOT/Sources/CFiles/CFiles.c")
+  "$CC" -O2 -o "$LOOP" "$HERE/libcurl-loop.c" "${CFILES[@]}" -lcurl
+  "$CC" -O2 -o "$FILE_PATHS" "$HERE/file-paths.c" "${CFILES[@]}"
 fi
 
 mkdir -p "$DATA" "$RUNS" "$OUT/trash"
