@@ -1,4 +1,5 @@
 import Foundation
+import HaulNet
 
 // MARK: - Aria2ControlFile
 
@@ -59,10 +60,10 @@ public struct Aria2ControlFile: Sendable, Equatable {
         let pieceLength = try reader.integer(4, "piece length")
         let total = try reader.integer(8, "total length")
         _ = try reader.integer(8, "upload length")
-        guard pieceLength > 0, total >= 0, total < Int64.max / 2 else {
+        guard pieceLength > 0, FileSize.checked(total) != nil else {
             throw OptionError("piece length \(pieceLength) and total length \(total) do not describe a file")
         }
-        let pieces = (total + pieceLength - 1) / pieceLength
+        let pieces = total.dividedRoundingUp(by: pieceLength)
         let bitfieldLength = try reader.integer(4, "bitfield length")
         guard bitfieldLength == (pieces + 7) / 8 else {
             throw OptionError("a bitfield of \(bitfieldLength) bytes for \(pieces) pieces")

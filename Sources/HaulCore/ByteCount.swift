@@ -1,4 +1,5 @@
 import Foundation
+import HaulNet
 
 // MARK: - ByteCount
 
@@ -12,7 +13,7 @@ public enum ByteCount {
         }
     }
 
-    /// Parses a size with an optional K/M/G (or KiB/MiB/GiB) suffix.
+    /// Parses a size with an optional K/M/G (or KiB/MiB/GiB) suffix, at most `FileSize.largest`.
     public static func parse(_ text: String) throws(ParseError) -> Int64 {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         var digits = Substring(trimmed)
@@ -28,7 +29,7 @@ public enum ByteCount {
             }
         }
         guard let value = Double(digits.trimmingCharacters(in: .whitespaces)), value >= 0, value.isFinite,
-            value * multiplier < 9e18
+            value * multiplier <= Double(FileSize.largest)
         else { throw ParseError(text: text) }
         return Int64(value * multiplier)
     }

@@ -1,3 +1,5 @@
+import HaulNet
+
 // MARK: - ByteRanges
 
 /// The parts of a file already received: sorted, non-overlapping, non-adjacent half-open byte
@@ -83,12 +85,14 @@ public struct ByteRanges: Sendable, Equatable, CustomStringConvertible {
         ranges.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ",")
     }
 
-    /// Parses `description`'s form; nil when the text is not in it.
+    /// Parses `description`'s form; nil when the text is not in it or a range ends past
+    /// `FileSize.largest`.
     public init?(parsing text: String) {
         guard !text.isEmpty else { return }
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
-            guard bounds.count == 2, let lower = Int64(bounds[0]), let upper = Int64(bounds[1]),
+            guard bounds.count == 2, let lower = Int64(bounds[0]),
+                let upper = Int64(bounds[1]).flatMap(FileSize.checked),
                 lower >= 0, lower <= upper
             else { return nil }
             insert(lower..<upper)

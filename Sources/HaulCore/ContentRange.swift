@@ -1,4 +1,5 @@
 import Foundation
+import HaulNet
 
 // MARK: - ContentRange
 
@@ -14,19 +15,25 @@ public struct ContentRange: Sendable, Equatable {
         guard text.lowercased().hasPrefix("bytes ") else { return nil }
         let parts = text.dropFirst(6).split(separator: "/", maxSplits: 1)
         let bounds = parts.first?.split(separator: "-", maxSplits: 1) ?? []
-        guard parts.count == 2, bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]),
-            first <= last
+        // Every number is a size haul takes (`FileSize`): a range past 8 PiB is no range.
+        guard parts.count == 2, bounds.count == 2, let first = Int64(bounds[0]).flatMap(FileSize.checked),
+            let last = Int64(bounds[1]).flatMap(FileSize.checked), first <= last
         else { return nil }
         self.first = first
         self.last = last
-        total = parts[1] == "*" ? nil : Int64(parts[1])
-        if let total, total <= last { return nil }
+        if parts[1] == "*" {
+            total = nil
+        } else {
+            guard let total = Int64(parts[1]).flatMap(FileSize.checked), total > last else { return nil }
+            self.total = total
+        }
     }
 
     /// The length in a 416's `Content-Range: bytes */LENGTH`, or nil when the header is not one.
     static func unsatisfiedLength(_ header: String) -> Int64? {
         let text = header.trimmingCharacters(in: .whitespaces)
-        guard text.lowercased().hasPrefix("bytes */"), let length = Int64(text.dropFirst(8)), length >= 0 else {
+        guard text.lowercased().hasPrefix("bytes */"), let length = Int64(text.dropFirst(8)).flatMap(FileSize.checked)
+        else {
             return nil
         }
         return length

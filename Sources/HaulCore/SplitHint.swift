@@ -1,3 +1,5 @@
+import HaulNet
+
 // MARK: - SplitHint
 
 /// Whether a download on one connection would clearly gain from more, and the words to say so
@@ -25,12 +27,13 @@ enum SplitHint {
         guard maxConnections <= 1, elapsed >= settleTime, speed > 0, remaining > 0, takesRanges() else { return nil }
         let seconds = Double(remaining) / speed
         guard seconds >= worthwhile else { return nil }
-        let whole = Int(seconds)
+        let whole = Int(saturating: seconds)
         let left =
             whole >= 3600
             ? "\(whole / 3600) h \(whole % 3600 / 60) min"
             : "\(whole / 60):" + String(format: "%02d", whole % 60)
-        return "one connection at \(ByteCount.format(Int64(speed)))/s, \(left) left, and the server takes ranges: "
+        let rate = ByteCount.format(Int64(saturating: speed))
+        return "one connection at \(rate)/s, \(left) left, and the server takes ranges: "
             + "a link that caps each connection gives more to more connections (try -x \(suggested) -s \(suggested))"
     }
 }

@@ -44,8 +44,10 @@ public struct Response: Sendable {
     /// What `expectedContentLength` says of `headers`.
     private static func contentLength(in headers: HTTPHeaders) -> Int64 {
         if let encoding = headers["Content-Encoding"], encoding.lowercased() != "identity" { return -1 }
+        // A length past `FileSize.largest` is no file's: unknown here (libcurl still holds the
+        // body to the length it said, and fails a shorter one).
         guard let text = headers["Content-Length"], let length = Response.nonNegativeInteger(text) else { return -1 }
-        return length
+        return FileSize.checked(length) ?? -1
     }
 
     /// `text` as `Int64(_:)` reads it between HTTP white space, when it is not negative. Read

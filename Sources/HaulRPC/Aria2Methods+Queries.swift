@@ -1,4 +1,5 @@
 import HaulCore
+import HaulNet
 
 // MARK: - Aria2Methods: reading the queue
 
@@ -57,7 +58,7 @@ extension Aria2Methods {
         let uri = Aria2Status.uris(of: download)[download.attemptURIIndex]
         let server: JSONValue = [
             "uri": uri.object?["uri"] ?? "", "currentUri": uri.object?["uri"] ?? "",
-            "downloadSpeed": .number(Int64(queue.activity(download.id)?.speed ?? 0)),
+            "downloadSpeed": .number(Int64(saturating: queue.activity(download.id)?.speed ?? 0)),
         ]
         return [["index": "1", "servers": [server]]]
     }
@@ -68,7 +69,7 @@ extension Aria2Methods {
         let speed = active.reduce(0.0) { $0 + (queue.activity($1)?.speed ?? 0) }
         let stopped = queue.count(in: [.complete, .failed, .cancelled])
         return [
-            "downloadSpeed": .number(Int64(speed)), "uploadSpeed": "0", "numActive": .number(active.count),
+            "downloadSpeed": .number(Int64(saturating: speed)), "uploadSpeed": "0", "numActive": .number(active.count),
             "numWaiting": .number(queue.count(in: [.queued, .paused])), "numStopped": .number(stopped),
             "numStoppedTotal": .number(stopped),
         ]

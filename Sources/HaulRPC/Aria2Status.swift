@@ -35,10 +35,10 @@ public enum Aria2Status {
             "totalLength": .number(total),
             "completedLength": .number(download.bytesDone),
             "uploadLength": "0",
-            "downloadSpeed": .number(running ? Int64(activity?.speed ?? 0) : 0),
+            "downloadSpeed": .number(running ? Int64(saturating: activity?.speed ?? 0) : 0),
             "uploadSpeed": "0",
             "pieceLength": .number(pieceLength),
-            "numPieces": .number(total == 0 ? 0 : (total + pieceLength - 1) / pieceLength),
+            "numPieces": .number(total.dividedRoundingUp(by: pieceLength)),
             "connections": .number(running ? max(activity?.connections ?? 0, 1) : 0),
             "dir": .string(TextSanitizer.visible(download.directory ?? "")),
             "files": .array([file(of: download)]),
@@ -100,10 +100,13 @@ extension Aria2Status {
         }
         var download = Download(id: gid, uris: uris)
         download.state = state(of: fields["status"]?.string ?? "")
-        let total = fields["totalLength"]?.integer.map(Int64.init) ?? 0
+        // A daemon's numbers are another program's: sizes past `FileSize.largest` are unknown,
+        // and no more is done than the whole.
+        let total = fields["totalLength"]?.integer.map(Int64.init).flatMap(FileSize.checked) ?? 0
         download.totalBytes = total > 0 ? total : -1
-        let done = Int64(fields["completedLength"]?.integer ?? 0)
-        if done > 0 { download.completed = ByteRanges([0..<done]) }
+        let done = fields["completedLength"]?.integer.map(Int64.init).flatMap(FileSize.checked) ?? 0
+        let kept = total > 0 ? min(done, total) : done
+        if kept > 0 { download.completed = ByteRanges([0..<kept]) }
         download.directory = fields["dir"]?.string.map(TextSanitizer.visible)
         if let path = file?["path"]?.string, !path.isEmpty { download.destination = TextSanitizer.visible(path) }
         if download.state == .failed {
@@ -114,7 +117,7 @@ extension Aria2Status {
             download.lastError = fields["errorMessage"]?.string.map(TextSanitizer.visible) ?? code.meaning
             download.failureNote = code.shortText
         }
-        return (download, Double(fields["downloadSpeed"]?.integer ?? 0))
+        return (download, Double(max(fields["downloadSpeed"]?.integer ?? 0, 0)))
     }
 
     /// haul's state for aria2's status text.

@@ -4,7 +4,7 @@ import Foundation
 
 /// A JSON value as a client sent it or a reply carries it. Integers stay integers (a
 /// request's `id` is echoed as it came); aria2 sends every other number as a decimal string.
-public enum JSONValue: Sendable, Equatable, Codable {
+public enum JSONValue: Sendable, Equatable, Encodable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -12,25 +12,6 @@ public enum JSONValue: Sendable, Equatable, Codable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .int(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -75,9 +56,10 @@ public enum JSONValue: Sendable, Equatable, Codable {
 
     // MARK: - Text
 
-    /// Parses `data` as one JSON value; nil when it is not JSON.
+    /// Parses `data` as one JSON value; nil when it is not JSON or nests deeper than
+    /// `JSONParser.maximumDepth`. Linear in the bytes (`JSONParser`).
     public static func parse(_ data: some DataProtocol) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(data))
+        try? JSONParser.parse(Array(data))
     }
 
     /// The value as compact JSON text, keys sorted (one value always encodes the same way).

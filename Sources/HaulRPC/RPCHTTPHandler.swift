@@ -71,11 +71,13 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         return nil
     }
 
+    /// Answers a whole request. Its text is read on `work`, never on the event loop, which
+    /// serves every other client meanwhile.
     private func answer(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
-        let request: JSONValue?
+        let text: [UInt8]
         switch head.method {
-        case .POST: request = JSONValue.parse(Array(body.readableBytesView))
-        case .GET: request = RPCHTTPHandler.request(fromQuery: head.uri)
+        case .POST: text = Array(body.readableBytesView)
+        case .GET: text = []
         case .OPTIONS:
             send(policy.allowOriginAll ? .noContent : .forbidden, Data(), context: context, closing: false)
             return
@@ -88,6 +90,7 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         let loop = context.eventLoop
         let bound = NIOLoopBound((self, context), eventLoop: loop)
         work.async {
+            let request = head.method == .GET ? RPCHTTPHandler.request(fromQuery: head.uri) : JSONValue.parse(text)
             let reply =
                 request.map { endpoint.reply(to: $0, from: peer).encoded }
                 ?? RPCFailure(id: .null, error: .parseError).reply.encoded

@@ -18,12 +18,18 @@ struct RPCParams {
         return value
     }
 
+    /// The integer at `index`, held within ±`integerBound`: every integer a client sends is a
+    /// position, an offset or a count in a queue, which no queue reaches, so a number past it
+    /// means the same as the bound and no sum with it can overflow.
     func integer(_ index: Int, _ name: String) throws(RPCError) -> Int {
         guard let value = values.indices.contains(index) ? values[index].integer : nil else {
             throw .invalidParams("\(name) (parameter \(index + 1)) must be an integer")
         }
-        return value
+        return min(max(value, -RPCParams.integerBound), RPCParams.integerBound)
     }
+
+    /// The largest integer parameter taken as it is (2^40).
+    static let integerBound = 1 << 40
 
     /// The parameter at `index`, or nil when the call stopped before it.
     func optional(_ index: Int) -> JSONValue? {

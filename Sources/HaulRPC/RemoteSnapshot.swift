@@ -14,10 +14,13 @@ public struct RemoteSnapshot: Sendable, Equatable {
         self.speeds = speeds
     }
 
-    /// The snapshot `records` (aria2 status records) describe; records without a gid are left out.
+    /// The snapshot `records` (aria2 status records) describe; records without a gid are left out,
+    /// and a gid listed again is the first record's (a daemon's list is another program's).
     public init(records: [JSONValue]) {
         for record in records {
-            guard let (download, speed) = Aria2Status.download(from: record) else { continue }
+            guard let (download, speed) = Aria2Status.download(from: record), speeds[download.id] == nil else {
+                continue
+            }
             downloads.append(download)
             speeds[download.id] = speed
         }

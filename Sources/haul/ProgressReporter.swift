@@ -186,7 +186,7 @@ final class ProgressReporter: Sendable {
 
     /// `4 s`, `1 min 5 s`: a wait, rounded up to a whole second.
     static func seconds(_ interval: Double) -> String {
-        let whole = max(0, Int(interval.rounded(.up)))
+        let whole = max(0, Int(saturating: interval.rounded(.up)))
         return whole < 60 ? "\(whole) s" : "\(whole / 60) min \(whole % 60) s"
     }
 
@@ -270,9 +270,10 @@ final class ProgressReporter: Sendable {
     /// then the waiting count and the ETA go; size, percent and speed stay.
     static func statusLine(active: [(download: Download, speed: Double)], waiting: Int, width: Int = Int.max) -> String
     {
-        let done = active.reduce(0) { $0 + $1.download.bytesDone }
+        // Summed in 128 bits: sizes are a server's numbers, and many large ones overflow Int64.
+        let done = Int64(clamping: active.reduce(Int128(0)) { $0 + Int128(max($1.download.bytesDone, 0)) })
         let known = active.allSatisfy { $0.download.totalBytes >= 0 }
-        let expected = active.reduce(0) { $0 + max($1.download.totalBytes, 0) }
+        let expected = Int64(clamping: active.reduce(Int128(0)) { $0 + Int128(max($1.download.totalBytes, 0)) })
         let speed = active.reduce(0) { $0 + $1.speed }
         let name =
             active.count == 1
@@ -281,15 +282,15 @@ final class ProgressReporter: Sendable {
         var kept: [String] = []
         if known, expected > 0 {
             kept.append("\(ByteCount.format(done)) / \(ByteCount.format(expected))")
-            kept.append("\(done * 100 / expected)%")
+            kept.append("\(Int128(done) * 100 / Int128(expected))%")
         } else {
             kept.append(ByteCount.format(done))
         }
-        kept.append(ByteCount.format(Int64(speed)) + "/s")
+        kept.append(ByteCount.format(Int64(saturating: speed)) + "/s")
         // Dropped first when the line is too long: the waiting count, then the ETA.
         var optional: [String] = []
         if known, speed > 0, expected > done {
-            let eta = Int(Double(expected - done) / speed)
+            let eta = Int(saturating: Double(expected - done) / speed)
             optional.append(String(format: "ETA %d:%02d", eta / 60, eta % 60))
         }
         if waiting > 0 { optional.append("\(waiting) waiting") }

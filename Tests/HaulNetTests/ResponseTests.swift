@@ -44,6 +44,14 @@ struct ResponseTests {
         #expect(response.entityTag == "\"abc\"")
         #expect(response.lastModified == "Tue, 01 Sep 2026 10:00:00 GMT")
         #expect(Response(url: url, statusCode: 200, headers: ["Content-Length": "-5"]).expectedContentLength == -1)
+        // Past 8 PiB (FileSize.largest) no file has that length: unknown.
+        for length in ["9000000000000000000", "9007199254740993"] {
+            let response = Response(url: url, statusCode: 200, headers: ["Content-Length": length])
+            #expect(response.expectedContentLength == -1)
+        }
+        #expect(
+            Response(url: url, statusCode: 200, headers: ["Content-Length": "9007199254740992"]).expectedContentLength
+                == FileSize.largest)
         #expect(
             Response(url: url, statusCode: 200, headers: ["Content-Length": "9", "Content-Encoding": "gzip"])
                 .expectedContentLength == -1)

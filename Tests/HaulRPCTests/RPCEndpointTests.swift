@@ -55,6 +55,30 @@ struct RPCEndpointTests {
         #expect(errorCode(reply) == code, "\(reply)")
     }
 
+    @Test("positions at Int64's bounds are clamped, not overflowed: changePosition and addMetalink")
+    func extremePositions() throws {
+        let first = try add("http://127.0.0.1:9/a")
+        let second = try add("http://127.0.0.1:9/b")
+        for how in ["POS_SET", "POS_CUR", "POS_END"] {
+            for position in [JSONValue.int(.max), .int(.min), .string("9223372036854775807"), .double(1e300)] {
+                let reply = call("aria2.changePosition", [.string(first), position, .string(how)])
+                #expect(reply.object?["result"] != nil || errorCode(reply) != nil, "\(how) \(position)")
+            }
+        }
+        #expect(result("aria2.changePosition", [.string(second), .int(.max), "POS_CUR"]) == 1)
+        let document = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+              <file name="m1.bin"><url>http://127.0.0.1:9/m1.bin</url></file>
+              <file name="m2.bin"><url>http://127.0.0.1:9/m2.bin</url></file>
+            </metalink>
+            """
+        let encoded = JSONValue.string(Data(document.utf8).base64EncodedString())
+        let ids = try #require(result("aria2.addMetalink", [encoded, ["pause": "true"], .int(.max)])?.array)
+        #expect(ids.count == 2)
+        #expect(queue.ids(in: [.queued, .paused]).count == 4)
+    }
+
     @Test("a wrong or missing secret is refused; listMethods needs none; a batch answers each call")
     func secrets() throws {
         #expect(

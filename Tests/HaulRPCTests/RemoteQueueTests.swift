@@ -72,6 +72,23 @@ struct RemoteQueueTests {
         #expect(Aria2Status.download(from: ["status": "active"]) == nil)
     }
 
+    @Test("a daemon's list is untrusted: a gid listed twice counts once; sizes past 8 PiB are unknown")
+    func hostileDaemonList() throws {
+        let record: JSONValue = [
+            "gid": "00000000000000ab", "status": "active", "totalLength": "9000000000000000000",
+            "completedLength": "9223372036854775807", "downloadSpeed": "-5",
+        ]
+        let other: JSONValue = ["gid": "00000000000000ac", "status": "waiting", "totalLength": "100",
+            "completedLength": "900"]
+        let snapshot = RemoteSnapshot(records: Array(repeating: record, count: 4000) + [other, other])
+        #expect(snapshot.downloads.map(\.id) == [Self.gid("\u{ab}"), Self.gid("\u{ac}")])
+        #expect(snapshot.downloads[0].totalBytes == -1 && snapshot.downloads[0].bytesDone == 0)
+        #expect(snapshot.downloads[1].bytesDone == 100)
+        #expect(snapshot.speeds[Self.gid("\u{ab}")] == 0)
+        let events = RemoteSnapshot().events(to: snapshot)
+        #expect(events.first == .added(snapshot.downloads))
+    }
+
     @Test("attached to haul's server: commands reach the queue, events come back, a lost daemon is said")
     func attachedToServer() async throws {
         let directory = try ScratchDirectory.make("remote-queue")

@@ -37,6 +37,19 @@ struct ProgressReporterTests {
         reporter.handle(.stateChanged(failed, from: .active))
     }
 
+    @Test("two downloads of 9e18 bytes each at absurd speeds: the status line is drawn, not trapped on")
+    func extremeNumbers() {
+        var first = Download(uris: ["http://127.0.0.1/a.bin"])
+        first.totalBytes = 9_000_000_000_000_000_000
+        first.completed = ByteRanges([0..<8_999_999_999_999_999_999])
+        var second = first
+        second.completed = ByteRanges([0..<1])
+        let line = ProgressReporter.statusLine(active: [(first, 1e-300), (second, .infinity)], waiting: 1)
+        #expect(line.contains("2 active") && line.contains("/s"))
+        let slow = ProgressReporter.statusLine(active: [(second, 1e-300)], waiting: 0)
+        #expect(slow.contains("ETA"))
+    }
+
     @Test("-q prints the failure alone: no saved file, no dropped mirror, no hint")
     func quiet() {
         let lines = Lines()

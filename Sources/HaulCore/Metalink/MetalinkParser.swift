@@ -1,5 +1,6 @@
 import CXML
 import Foundation
+import HaulNet
 
 // MARK: - MetalinkParser
 
@@ -204,7 +205,9 @@ public final class MetalinkParser {
         switch name {
         case "file": endFile()
         case "size":
-            guard let size = Int64(value), size >= 0 else { return skipFile("<size> '\(shown(value))' is not a size") }
+            guard let size = Int64(value).flatMap(FileSize.checked) else {
+                return skipFile("<size> '\(shown(value))' is not a size (0 to \(FileSize.largest) bytes)")
+            }
             file?.size = size
         case "hash" where pieces != nil:
             pieceCount += 1

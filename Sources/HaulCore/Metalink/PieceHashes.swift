@@ -1,3 +1,5 @@
+import HaulNet
+
 // MARK: - PieceHashes
 
 /// The digest of each piece of a file (a Metalink's `<pieces>`), so a bad piece is found and
@@ -11,7 +13,9 @@ public struct PieceHashes: Sendable, Equatable, CustomStringConvertible {
     public let hashes: [String]
 
     public init(algorithm: ExpectedChecksum.Algorithm, length: Int64, hashes: [String]) throws(OptionError) {
-        guard length > 0 else { throw OptionError("a piece length must be more than 0") }
+        guard length > 0, length <= FileSize.largest else {
+            throw OptionError("a piece length is more than 0 and at most \(FileSize.largest) bytes, not \(length)")
+        }
         guard !hashes.isEmpty else { throw OptionError("there are no piece hashes") }
         let lowered = hashes.map { $0.lowercased() }
         guard lowered.allSatisfy({ $0.count == algorithm.hexLength && $0.allSatisfy(\.isHexDigit) }) else {
@@ -38,7 +42,7 @@ public struct PieceHashes: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether these pieces fit a file of `total` bytes: as many as it takes to cover it.
     public func fit(_ total: Int64) -> Bool {
-        total > 0 && Int64(hashes.count) == (total + length - 1) / length
+        FileSize.checked(total) != nil && total > 0 && Int64(hashes.count) == total.dividedRoundingUp(by: length)
     }
 
     /// The byte ranges of the pieces of the file at `path` (of `total` bytes) whose digest is
@@ -47,7 +51,8 @@ public struct PieceHashes: Sendable, Equatable, CustomStringConvertible {
         ofFileAt path: String, total: Int64, within: Range<Int64>? = nil
     ) throws(OptionError) -> [Range<Int64>] {
         let span = within ?? 0..<total
-        let first = Int((span.lowerBound + length - 1) / length)
+        guard fit(total), span.lowerBound >= 0, span.upperBound <= total else { return [] }
+        let first = Int(span.lowerBound.dividedRoundingUp(by: length))
         // A piece ends at a multiple of the length, or at the end of the file.
         let last = span.upperBound >= total ? hashes.count : Int(span.upperBound / length)
         guard first < last, last <= hashes.count else { return [] }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HaulNet
 
 // MARK: - DownloadStore
 
@@ -198,7 +199,8 @@ public final class DownloadStore: Sendable {
         download.state = Download.State(rawValue: row[3]) ?? .queued
         download.directory = row[4]
         download.destination = row[5]
-        download.totalBytes = row[6]
+        // A store is a file another program may have written: a size no file has is unknown.
+        download.totalBytes = FileSize.checked(row[6]) ?? -1
         if let completed = ByteRanges(parsing: row[7]) {
             download.completed = completed
         } else {

@@ -115,18 +115,37 @@ public struct AppState: Sendable {
     /// still to come of unfinished downloads of known size: the header's totals and ETA.
     public internal(set) var totals = Totals()
 
+    /// Kept in 128 bits, so that a queue of a million downloads each as large as `Int64` allows
+    /// (a hostile server's sizes, a store written by another program) sums exactly and each
+    /// taken away again leaves no drift; read as `Int64`, held at `Int64.max`.
     public struct Totals: Equatable, Sendable {
-        public var done: Int64 = 0
-        public var size: Int64 = 0
-        public var remaining: Int64 = 0
+        private var sums: (done: Int128, size: Int128, remaining: Int128) = (0, 0, 0)
+
+        public init(done: Int64 = 0, size: Int64 = 0, remaining: Int64 = 0) {
+            sums = (Int128(done), Int128(size), Int128(remaining))
+        }
+
+        public var done: Int64 { Totals.clamped(sums.done) }
+        public var size: Int64 { Totals.clamped(sums.size) }
+        public var remaining: Int64 { Totals.clamped(sums.remaining) }
 
         /// `download`'s share: added with `sign` 1, taken away with -1.
-        mutating func count(_ download: Download, _ sign: Int64) {
-            done += sign * download.bytesDone
-            size += sign * max(download.totalBytes, 0)
-            if !download.state.isFinal, download.totalBytes > 0 {
-                remaining += sign * max(download.totalBytes - download.bytesDone, 0)
+        mutating func count(_ download: Download, _ sign: Int128) {
+            let total = Int128(max(download.totalBytes, 0))
+            let done = Int128(max(download.bytesDone, 0))
+            sums.done += sign * done
+            sums.size += sign * total
+            if !download.state.isFinal, total > 0 {
+                sums.remaining += sign * max(total - done, 0)
             }
+        }
+
+        public static func == (lhs: Totals, rhs: Totals) -> Bool {
+            lhs.sums == rhs.sums
+        }
+
+        private static func clamped(_ value: Int128) -> Int64 {
+            Int64(clamping: value)
         }
     }
 

@@ -1,4 +1,5 @@
 import HaulCore
+import HaulNet
 
 // MARK: - DetailView
 
@@ -97,7 +98,7 @@ enum DetailView {
     private static func contiguousStart(_ download: Download) -> String? {
         guard download.totalBytes > 0, download.state != .complete, !download.completed.isEmpty else { return nil }
         let prefix = download.completed.prefixLength
-        let percent = prefix * 100 / download.totalBytes
+        let percent = Int(saturating: Double(prefix) / Double(download.totalBytes) * 100)
         return "\(ByteCount.format(prefix)) contiguous (\(percent)%)"
     }
 
@@ -131,8 +132,8 @@ enum DetailView {
         }
         let total = Double(download.totalBytes)
         for cell in 0..<width {
-            let start = Int64(Double(cell) / Double(width) * total)
-            let end = max(Int64(Double(cell + 1) / Double(width) * total), start + 1)
+            let start = Int64(saturating: Double(cell) / Double(width) * total)
+            let end = max(Int64(saturating: Double(cell + 1) / Double(width) * total), start.adding(saturating: 1))
             let covered = download.completed.ranges.reduce(Int64(0)) { sum, range in
                 sum + max(0, min(range.upperBound, end) - max(range.lowerBound, start))
             }

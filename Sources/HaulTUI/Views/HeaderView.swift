@@ -1,4 +1,5 @@
 import HaulCore
+import HaulNet
 
 // MARK: - HeaderView
 
@@ -71,7 +72,7 @@ enum HeaderView {
         let peak = shown.max() ?? 0
         var text = String(repeating: " ", count: width - shown.count)
         for sample in shown {
-            text.append(peak > 0 && sample > 0 ? blocks[min(Int(sample / peak * 7.999), 7)] : " ")
+            text.append(peak > 0 && sample > 0 ? blocks[min(max(Int(saturating: sample / peak * 7.999), 0), 7)] : " ")
         }
         return text
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulNet
 
 // MARK: - ScreenRenderer
 
@@ -65,7 +66,7 @@ public enum ScreenRenderer {
 
     /// `12.3 MiB/s`.
     static func speed(_ bytesPerSecond: Double) -> String {
-        ByteCount.format(Int64(bytesPerSecond)) + "/s"
+        ByteCount.format(Int64(saturating: bytesPerSecond)) + "/s"
     }
 
     /// `1:02:03` or `2:03`; empty when it cannot be known.
@@ -76,7 +77,7 @@ public enum ScreenRenderer {
 
     /// `1:02:03`, `2:03`, or `∞` from 100 hours on.
     static func duration(_ interval: Double) -> String {
-        let seconds = Int(interval)
+        let seconds = Int(saturating: interval)
         if seconds >= 360_000 { return "∞" }
         return seconds >= 3600
             ? String(format: "%d:%02d:%02d", seconds / 3600, seconds / 60 % 60, seconds % 60)

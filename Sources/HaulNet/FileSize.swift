@@ -1,0 +1,69 @@
+// MARK: - FileSize
+
+/// The sizes and positions haul takes from others (a server's Content-Length and Content-Range,
+/// a Metalink's `<size>`, an FTP `SIZE`, a stored or remote queue): none is larger than
+/// `largest`, so that arithmetic on one file's sizes and offsets cannot overflow; sums over many
+/// files saturate (`Int64.adding(saturating:)`).
+public enum FileSize {
+    /// 2^53 bytes (8 PiB): larger than any file a server can send, and every position below it
+    /// is exact as a `Double` too. Twice it, or it times 1024, still fits in `Int64`.
+    public static let largest: Int64 = 1 << 53
+
+    /// `value` when it is a size haul takes (0 through `largest`), else nil.
+    public static func checked(_ value: Int64) -> Int64? {
+        value >= 0 && value <= largest ? value : nil
+    }
+
+    /// Why `value` (named `what`, as in "the Metalink's <size>") is not a size, or nil.
+    public static func problem(_ value: Int64, _ what: String) -> String? {
+        if value < 0 { return "\(what) is negative (\(value))" }
+        if value > largest { return "\(what) is \(value) bytes, larger than any file haul saves (8 PiB)" }
+        return nil
+    }
+}
+
+extension Int64 {
+    /// `self + other`, held at `Int64.max` or `Int64.min` rather than overflowing.
+    public func adding(saturating other: Int64) -> Int64 {
+        let (sum, overflowed) = addingReportingOverflow(other)
+        guard overflowed else { return sum }
+        return other > 0 ? .max : .min
+    }
+
+    /// `self - other`, held at the bounds rather than overflowing.
+    public func subtracting(saturating other: Int64) -> Int64 {
+        let (difference, overflowed) = subtractingReportingOverflow(other)
+        guard overflowed else { return difference }
+        return other < 0 ? .max : .min
+    }
+
+    /// `self * other`, held at the bounds rather than overflowing.
+    public func multiplied(saturating other: Int64) -> Int64 {
+        let (product, overflowed) = multipliedReportingOverflow(by: other)
+        guard overflowed else { return product }
+        return (self < 0) == (other < 0) ? .max : .min
+    }
+
+    /// `self / divisor` rounded up, for a positive divisor and a non-negative `self`, without
+    /// the `self + divisor - 1` that overflows near `Int64.max`.
+    public func dividedRoundingUp(by divisor: Int64) -> Int64 {
+        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+        return remainder > 0 ? quotient + 1 : quotient
+    }
+}
+
+extension FixedWidthInteger {
+    /// `value` rounded toward zero and held at the type's bounds; NaN is 0. For what is worked
+    /// out in floating point from others' numbers (a speed, the time left at it).
+    public init(saturating value: Double) {
+        if value.isNaN {
+            self = 0
+        } else if value >= Double(Self.max) {
+            self = .max
+        } else if value <= Double(Self.min) {
+            self = .min
+        } else {
+            self.init(value)
+        }
+    }
+}
