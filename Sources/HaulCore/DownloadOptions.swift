@@ -138,6 +138,10 @@ extension DownloadOptions {
         public var sshKnownHosts: String?
         public var sshHostKeyMD: SSHHostKeyDigest?
         public var gid: GID?
+        /// The directory a network RPC client's `dir` and `out` stay below, checked as the file is
+        /// opened (`NameGate.openFolder`); nil for the user's own names. No option sets it: the
+        /// daemon does, and the store keeps it (`DownloadStore.nameRootKey`).
+        public var nameRoot: String?
 
         public init() {}
 

@@ -86,7 +86,7 @@ struct InputFileParser {
             return
         }
         let optionName = String(text[..<equals].trimmingBlanks())
-        let value = String(text[text.utf8.index(after: equals)...].trimmingBlanks())
+        var value = String(text[text.utf8.index(after: equals)...].trimmingBlanks())
         if let warning = Aria2Options.warning(for: optionName) {
             report(number, warning, warning: true)
             return
@@ -94,6 +94,19 @@ struct InputFileParser {
         if let refusal = refusal(of: optionName, value) {
             report(number, refusal.message, warning: refusal.isWarning)
             return
+        }
+        if optionName == "out", origin == .remote {
+            // A list anyone could have written names its files as a server does (NameGate).
+            guard let name = NameGate.serverName(value) else {
+                return report(number, "out '\(TextSanitizer.visible(value))' leaves no file name; ignored")
+            }
+            if name != value {
+                report(
+                    number,
+                    "out '\(TextSanitizer.visible(value))' is saved as '\(name)': a list loaded by URL names "
+                        + "plain files (no folder, no leading dot) in the download directory", warning: true)
+            }
+            value = name
         }
         do {
             try values.set(optionName, value)
@@ -107,7 +120,7 @@ struct InputFileParser {
 
     /// Why the option `name=value` is not taken from this file, if it is not. No queue file
     /// turns on overwriting (only the command line does); a list loaded by URL names no
-    /// directory outside the user's and does not replace files through a conditional get.
+    /// directory at all and does not replace files through a conditional get.
     private func refusal(of name: String, _ value: String) -> (message: String, isWarning: Bool)? {
         switch (name, origin) {
         case ("allow-overwrite", _) where value == "true":
@@ -115,10 +128,10 @@ struct InputFileParser {
                 "allow-overwrite=true is not taken from a queue file; give --allow-overwrite on the command line "
                     + "to replace existing files", true
             )
-        case ("dir", .remote) where value.hasPrefix("/") || value.split(separator: "/").contains(".."):
+        case ("dir", .remote):
             return (
-                "dir '\(value)' is refused in a list loaded by URL: it may only name a subdirectory "
-                    + "(no leading /, no ..) of the download directory", false
+                "dir '\(TextSanitizer.visible(value))' is refused in a list loaded by URL: its files go to the "
+                    + "download directory you chose", false
             )
         case ("conditional-get", .remote) where value == "true":
             return ("conditional-get=true is refused in a list loaded by URL: it would replace existing files", false)

@@ -8,7 +8,7 @@ import HaulNet
 /// queue of 100,000) and parsed when an attempt starts.
 public struct QueueEntry: Sendable, Equatable {
     public var uris: URIList
-    /// Who wrote the entry, which decides where its `dir` may point. (Here, in the byte the
+    /// Who wrote the entry, which decides which options it may give. (Here, in the byte the
     /// URIs leave free, so an entry takes 48 bytes: a million are read before any is queued.)
     public var origin: Origin
     /// Its options, without a gid: entries alike share one copy (`DownloadOptions.Interner`).
@@ -30,8 +30,8 @@ public struct QueueEntry: Sendable, Equatable {
     public enum Origin: Sendable, Equatable {
         /// The user: the command line, or a file they named by its path.
         case user
-        /// A list loaded by URL, which anyone could have written: its `dir` is a subdirectory of
-        /// the directory the user chose, never a path elsewhere.
+        /// A list loaded by URL, which anyone could have written: it names no `dir`, and its
+        /// `out` names are a server's (`NameGate.serverName`).
         case remote
     }
 

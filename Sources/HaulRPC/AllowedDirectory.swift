@@ -12,12 +12,12 @@ public struct AllowedDirectory: Sendable, Equatable {
 
     /// `root` taken from `base` when relative.
     public init(_ root: String, base: String = FileManager.default.currentDirectoryPath) {
-        self.root = AllowedDirectory.standardized(root.hasPrefix("/") ? root : base + "/" + root)
+        self.root = NameGate.lexical(root.hasPrefix("/") ? root : base + "/" + root)
     }
 
     /// The absolute directory a client's `dir` names (relative to `root`), or why it may not.
     public func directory(_ dir: String) throws(RPCError) -> String {
-        let path = AllowedDirectory.standardized(dir.hasPrefix("/") ? dir : root + "/" + dir)
+        let path = NameGate.lexical(dir.hasPrefix("/") ? dir : root + "/" + dir)
         guard contains(path),
             contains(AllowedDirectory.resolvingLinks(path), root: AllowedDirectory.resolvingLinks(root))
         else {
@@ -38,18 +38,6 @@ public struct AllowedDirectory: Sendable, Equatable {
     private func contains(_ path: String, root: String? = nil) -> Bool {
         let root = root ?? self.root
         return path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
-    }
-
-    static func standardized(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/") {
-            switch part {
-            case ".": continue
-            case "..": _ = parts.popLast()
-            default: parts.append(part)
-            }
-        }
-        return "/" + parts.joined(separator: "/")
     }
 
     /// `path` with the symbolic links of its longest existing part followed (the rest as given).

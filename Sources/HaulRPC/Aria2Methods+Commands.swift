@@ -35,7 +35,7 @@ extension Aria2Methods {
         } catch {
             throw RPCError(RPCError.shown(error.description))
         }
-        let entries = parsed.metalink.entries(inheriting: try downloadOptions(params, 1))
+        let entries = parsed.metalink.entries(inheriting: try downloadOptions(params, 1), fromServer: false)
         for entry in entries { try settings.allowedDirectory.check(out: entry.options.out ?? "") }
         let position = try params.optionalInteger(2, "position")
         let ids = queue.add(entries)
@@ -57,7 +57,7 @@ extension Aria2Methods {
                 try settings.allowedDirectory.check(out: value)
                 options.out = value
             case "ssh-private-key",
-                "ssh-known-hosts" where !settings.allowsLocalFiles:
+                "ssh-known-hosts" where !settings.clientIsOwner:
                 throw RPCError("option '\(name)' names a file on the daemon's machine: set it where the daemon starts")
             default:
                 do {
@@ -68,6 +68,7 @@ extension Aria2Methods {
             }
         }
         if options.dir == nil { options.dir = settings.allowedDirectory.root }
+        if !settings.clientIsOwner { options.nameRoot = settings.allowedDirectory.root }
         return options
     }
 

@@ -13,9 +13,11 @@ public final class Aria2Methods: Sendable {
     public struct Settings: Sendable {
         /// Where clients may save (`--rpc-allowed-dir`).
         public var allowedDirectory: AllowedDirectory
-        /// Whether a client may name files on this machine in options (an SSH key, a known-hosts
-        /// file): only over the local socket, where the client is this user.
-        public var allowsLocalFiles = false
+        /// Whether the client is this user's own process (the local socket): it may name files on
+        /// this machine in options (an SSH key, a known-hosts file), and its names are the user's.
+        /// A network client's names stay below `allowedDirectory` when its files are opened
+        /// (`DownloadOptions.nameRoot`, `NameGate`).
+        public var clientIsOwner = false
         /// `getVersion`'s version.
         public var version: String
         /// aria2's global options as `getGlobalOption` shows them.

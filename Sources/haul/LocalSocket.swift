@@ -17,7 +17,7 @@ enum LocalSocket {
         var settings = settings
         // This user's own processes may save anywhere this user may.
         settings.allowedDirectory = AllowedDirectory("/")
-        settings.allowsLocalFiles = true
+        settings.clientIsOwner = true
         let endpoint = RPCEndpoint(
             methods: Aria2Methods(queue: queue, settings: settings), secretGuard: SecretGuard(secret: nil))
         do {

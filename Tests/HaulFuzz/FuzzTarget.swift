@@ -140,7 +140,13 @@ enum FuzzTarget: String, CaseIterable {
                     (try? PieceHashes(parsing: pieces.description)) == pieces, "piece hashes that do not round-trip")
             }
         }
-        require(result.metalink.entries().count == result.metalink.files.count, "a file without an entry")
+        require(
+            result.metalink.entries(fromServer: false).count == result.metalink.files.count, "a file without an entry")
+        // From a server, every name is one plain file name: no folder, no leading dot.
+        for entry in result.metalink.entries(fromServer: true) {
+            let name = entry.options.out ?? ""
+            require(NameGate.isPlainName(name) && !name.contains("/"), "a server's Metalink named \(name)")
+        }
     }
 
     /// Any request a client sends gets a JSON-RPC reply (or a batch of them) that parses, and no

@@ -79,6 +79,49 @@ struct RPCEndpointTests {
         #expect(queue.ids(in: [.queued, .paused]).count == 4)
     }
 
+    /// Waits up to 10 s for download `gid` to end, and returns it.
+    func ended(_ gid: String) async throws -> Download {
+        let id = try #require(GID(gid))
+        for _ in 0..<200 {
+            if let download = queue.download(id), download.state.isFinal { return download }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return try #require(queue.download(id))
+    }
+
+    @Test("a client's out through a link, or a dir swapped for a link while paused, is refused when written")
+    func namesCheckedWhenWritten() async throws {
+        let server = try FaultServer.shared()
+        let outside = try ScratchDirectory.make("rpc-outside")
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let victim = outside.appendingPathComponent("victim.txt")
+        try Data("precious".utf8).write(to: victim)
+        try FileManager.default.createSymbolicLink(
+            at: directory.appendingPathComponent("music"), withDestinationURL: outside)
+        let through = try add(
+            server.url("/bytes/100").absoluteString,
+            ["out": "music/victim.txt", "allow-overwrite": "true", "split": "1"])
+        let refused = try await ended(through)
+        #expect(refused.state == .failed)
+        #expect(refused.lastError?.contains("symbolic link") == true, "\(refused.lastError ?? "")")
+        #expect(try Data(contentsOf: victim) == Data("precious".utf8))
+
+        // Added while `later` is a real folder, paused; the folder is then swapped for a link.
+        let later = directory.appendingPathComponent("later")
+        try FileManager.default.createDirectory(at: later, withIntermediateDirectories: true)
+        let paused = try add(server.url("/bytes/100").absoluteString, ["dir": "later", "pause": "true"])
+        try FileManager.default.removeItem(at: later)
+        try FileManager.default.createSymbolicLink(at: later, withDestinationURL: outside)
+        #expect(result("aria2.unpause", [.string(paused)]) == .string(paused))
+        #expect(try await ended(paused).state == .failed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["victim.txt"])
+
+        // A plain folder below the root, made as the file is opened, is fine; so is a dotless name.
+        let fine = try add(server.url("/bytes/100").absoluteString, ["dir": "a/b", "out": "c/d.bin"])
+        #expect(try await ended(fine).state == .complete)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("a/b/c/d.bin").path))
+    }
+
     @Test("a wrong or missing secret is refused; listMethods needs none; a batch answers each call")
     func secrets() throws {
         #expect(

@@ -156,6 +156,48 @@ struct GetCommandMetalinkTests {
         #expect(broken.stderr.contains("is not a Metalink"), "\(broken.stderr)")
     }
 
+    @Test("a Metalink a server sends names plain files only: no dotfile, no folder, nothing through a link")
+    func serverNamesStayPlain() async throws {
+        let nginx = try NginxServer.start(files: ["payload.bin": TestPattern.bytes(count: 1000)])
+        defer { nginx.stop() }
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let home = directory.appendingPathComponent("home")
+        let outside = directory.appendingPathComponent("outside")
+        for folder in [home, outside] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("music"), withDestinationURL: outside)
+        let names = [".bash_profile", ".ssh/authorized_keys", ".config/autostart/evil.desktop", "music/x", "bin/ls"]
+        let payload = nginx.url("/payload.bin").absoluteString
+        let document = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <metalink xmlns="urn:ietf:params:xml:ns:metalink">
+            \(names.map { "<file name=\"\($0)\"><url>\(payload)</url></file>" }.joined(separator: "\n"))
+            </metalink>
+            """
+        try FileManager.default.createDirectory(
+            at: nginx.root.appendingPathComponent("metalink"), withIntermediateDirectories: true)
+        try Data(document.utf8).write(to: nginx.root.appendingPathComponent("metalink/release.iso"))
+        let followed = nginx.url("/metalink/release.iso").absoluteString
+        let run = try await HaulProcess.run(["get", followed, "--ca-certificate", nginx.caFile], in: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let saved = try FileManager.default.contentsOfDirectory(atPath: home.path).sorted()
+        #expect(
+            saved == ["bash_profile", "bin_ls", "config_autostart_evil.desktop", "music", "music_x", "release.iso",
+                "ssh_authorized_keys"], "\(saved)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+        // The same document named by its URL (not followed, read first) names the same files.
+        let named = directory.appendingPathComponent("named")
+        try FileManager.default.createDirectory(at: named, withIntermediateDirectories: true)
+        try Data(document.utf8).write(to: nginx.root.appendingPathComponent("list.meta4"))
+        let byURL = try await HaulProcess.run(
+            ["get", nginx.url("/list.meta4").absoluteString, "--ca-certificate", nginx.caFile], in: named)
+        #expect(byURL.status == 0, "\(byURL.stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: named.path).sorted() == [
+                "bash_profile", "bin_ls", "config_autostart_evil.desktop", "music_x", "ssh_authorized_keys",
+            ])
+    }
+
     @Test("a hostile Metalink: a name out of the directory is left out, an entity declaration refuses it whole")
     func hostile() async throws {
         let directory = try HaulProcess.scratch()

@@ -55,8 +55,11 @@ public struct Metalink: Sendable, Equatable {
     /// (aria2's `--metalink-location`) first among equals; the hash and piece hashes as options;
     /// each file's name as `out`. The other options are `inherited`'s, those of whatever named
     /// the Metalink (its name, checksum, piece hashes and gid aside: they were the document's).
+    /// `fromServer`: a server sent the document (followed, or named by a URL), so each name is
+    /// made one plain file name (`NameGate.serverName`); a file left with none is left out.
     public func entries(
-        preferring locations: [String] = [], inheriting inherited: DownloadOptions = DownloadOptions()
+        preferring locations: [String] = [], inheriting inherited: DownloadOptions = DownloadOptions(),
+        fromServer: Bool
     )
         -> [QueueEntry]
     {
@@ -74,9 +77,11 @@ public struct Metalink: Sendable, Equatable {
                 )
                 return a < b
             }
-            guard !ordered.isEmpty else { return nil }
+            guard !ordered.isEmpty, let name = fromServer ? NameGate.serverName(file.name) : file.name else {
+                return nil
+            }
             var options = DownloadOptions()
-            options.out = file.name
+            options.out = name
             options.checksum = file.hash
             if let pieces = file.pieces, file.size.map(pieces.fit) ?? true { options.pieceHashes = pieces }
             return QueueEntry(uris: ordered.map(\.element.uri), options: options.merged(over: inherited))

@@ -30,7 +30,10 @@ public struct MetalinkLoader {
             }
             let result = try read(name)
             for problem in result.problems { report(problem) }
-            for var file in result.metalink.entries(preferring: locations, inheriting: entry.options) {
+            let fromServer = !Metalink.isLocalMetalink(name)
+            for var file in result.metalink.entries(
+                preferring: locations, inheriting: entry.options, fromServer: fromServer)
+            {
                 file.line = entry.line
                 file.origin = entry.origin
                 expanded.append(file)

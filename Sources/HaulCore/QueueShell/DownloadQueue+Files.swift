@@ -14,13 +14,15 @@ extension DownloadQueue {
         for download: Download, response: Response, replacing existing: String?
     ) throws(DownloadFailure) -> String {
         StateLockMarker.assertNotHeld("naming a file")
+        let options = download.options.merged(over: configuration.defaults)
         if let destination = download.destination,
             FileManager.default.fileExists(atPath: FileNaming.partialPath(of: destination))
         {
+            let (folder, name) = FileNaming.folderAndName(of: destination)
+            try makeFolder(folder, named: name, for: options)
             partFileNames.hold(destination)
             return destination
         }
-        let options = download.options.merged(over: configuration.defaults)
         let name = options.out ?? FileNaming.name(for: response)
         let directory = download.directory ?? configuration.directory
         let overwrite = options.allowOverwrite ?? false
@@ -34,7 +36,8 @@ extension DownloadQueue {
         }
         let destination = existing ?? FileNaming.uniqueDestination(for: name, in: directory, allowOverwrite: overwrite)
         let partial = FileNaming.partialPath(of: destination)
-        try makeDirectory(FileNaming.folderAndName(of: destination).folder)
+        let (folder, fileName) = FileNaming.folderAndName(of: destination)
+        try makeFolder(folder, named: fileName, for: options)
         var named = download
         named.destination = destination
         journal?.recordDestination(of: named)
@@ -52,8 +55,16 @@ extension DownloadQueue {
         return destination
     }
 
-    /// Makes `folder` (and its parents) unless this queue made it already.
-    func makeDirectory(_ folder: String) throws(DownloadFailure) {
+    /// Makes `folder` for a file named `name` (when known) of a download with `options`: a
+    /// folder a network client chose is made and checked now, below its root (`NameGate`),
+    /// every time; the user's own (and its parents) unless this queue made it already.
+    func makeFolder(_ folder: String, named name: String?, for options: DownloadOptions) throws(DownloadFailure) {
+        if let root = options.nameRoot {
+            if let failure = NameGate.openFolder(folder, named: name, below: root) {
+                throw DownloadFailure("refused: \(failure)", code: .cannotCreateFile)
+            }
+            return
+        }
         guard !createdDirectories.withLock({ $0.contains(folder) }) else { return }
         if let failure = PosixFile.makeDirectories(folder) {
             throw DownloadFailure("cannot create directory \(folder): \(failure)", code: .cannotCreateDirectory)

@@ -22,7 +22,9 @@ extension DownloadQueue {
         var inherited = download.options
         inherited.dir = folder
         return .success(
-            parsed.metalink.entries(preferring: configuration.metalinkLocations, inheriting: inherited).map(newDownload)
+            parsed.metalink.entries(
+                preferring: configuration.metalinkLocations, inheriting: inherited, fromServer: true
+            ).map(newDownload)
         )
     }
 }

@@ -16,17 +16,18 @@ extension DownloadQueue {
         StateLockMarker.assertNotHeld("looking at a directory")
         let options = request.download.options.merged(over: configuration.defaults)
         let directory = request.download.directory ?? configuration.directory
-        guard canHoldUnnamedFiles(out: options.out, in: directory) else { return nil }
+        guard canHoldUnnamedFiles(options, in: directory) else { return nil }
         return FileNaming.path(for: options.out ?? FileNaming.name(for: request.response), in: directory)
     }
 
-    /// Whether the folder a file with no name saved as `out` (or a name from the response) in
-    /// `directory` is made in can hold one. Makes the folder: `out` may name one inside the
-    /// directory, and the file is made where it will be named.
-    private func canHoldUnnamedFiles(out: String?, in directory: String) -> Bool {
+    /// Whether the folder a file with no name saved as `options.out` (or a name from the
+    /// response) in `directory` is made in can hold one. Makes the folder (`makeFolder`): `out`
+    /// may name one inside the directory, and the file is made where it will be named.
+    private func canHoldUnnamedFiles(_ options: DownloadOptions, in directory: String) -> Bool {
         let folder =
-            out.map { FileNaming.folderAndName(of: FileNaming.path(for: $0, in: directory)).folder } ?? directory
-        return (try? makeDirectory(folder)) != nil && supportsUnnamedFiles(folder)
+            options.out.map { FileNaming.folderAndName(of: FileNaming.path(for: $0, in: directory)).folder }
+            ?? directory
+        return (try? makeFolder(folder, named: nil, for: options)) != nil && supportsUnnamedFiles(folder)
     }
 
     /// Connection `id`'s own answer to a plain 200, as `presumption` allows (see
@@ -37,7 +38,7 @@ extension DownloadQueue {
         let download = presumption.download
         let options = download.options.merged(over: configuration.defaults)
         let directory = download.directory ?? configuration.directory
-        guard canHoldUnnamedFiles(out: options.out, in: directory) else { return nil }
+        guard canHoldUnnamedFiles(options, in: directory) else { return nil }
         let naming = unnamedNaming(of: download, options: options)
         // The body's length is known, so the file never spills to a partial file: the download
         // is needed for its gid only, as it started.

@@ -180,16 +180,14 @@ public final class DownloadQueue: ConnectionDelegate {
     }
 
     /// Where `entry` is saved: its `dir` (relative to the current directory), else the defaults'
-    /// `dir`, else the queue's directory. An entry from a list loaded by URL stays inside the
-    /// directory the user chose: its `dir` is taken from there and may not leave it.
+    /// `dir`, else the queue's directory. (A list loaded by URL names no `dir`: its parser
+    /// refuses one.)
     private func directory(for entry: QueueEntry) -> String {
-        let chosen =
-            configuration.defaults.dir.map { DownloadQueue.absolute($0, in: workingDirectory) }
-            ?? configuration.directory
-        guard let dir = entry.options.dir else { return chosen }
-        guard entry.origin == .remote else { return DownloadQueue.absolute(dir, in: workingDirectory) }
-        let inside = DownloadQueue.absolute(dir, in: chosen)
-        return inside.hasPrefix(chosen.hasSuffix("/") ? chosen : chosen + "/") ? inside : chosen
+        guard let dir = entry.options.dir else {
+            return configuration.defaults.dir.map { DownloadQueue.absolute($0, in: workingDirectory) }
+                ?? configuration.directory
+        }
+        return DownloadQueue.absolute(dir, in: workingDirectory)
     }
 
     /// `path` as an absolute path without `.` or `..` components, relative ones taken from `base`.

@@ -188,6 +188,10 @@ public final class DownloadStore: Sendable {
         var options = DownloadOptions()
         for line in (row[2] as String).split(separator: "\n") {
             let parts = line.split(separator: "=", maxSplits: 1)
+            if parts[0] == nameRootKey, parts.count > 1 {
+                options.nameRoot = String(parts[1])
+                continue
+            }
             do {
                 try options.set(String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
             } catch {
@@ -210,6 +214,17 @@ public final class DownloadStore: Sendable {
         download.attempts = row[9]
         download.lastError = row[10]
         return download
+    }
+
+    /// The line that keeps `DownloadOptions.nameRoot`, which no option sets: a queue file or a
+    /// client that writes it is told the option is unknown.
+    static let nameRootKey = "haul-name-root"
+
+    /// `options` as the store keeps them: a `name=value` line each, the name root last.
+    static func text(of options: DownloadOptions) -> String {
+        var lines = options.pairs(includingSecrets: true).map { "\($0)=\($1)" }
+        if let root = options.nameRoot { lines.append("\(nameRootKey)=\(root)") }
+        return lines.joined(separator: "\n")
     }
 
     // MARK: - Writing
@@ -269,8 +284,7 @@ public final class DownloadStore: Sendable {
                     if let lastOptions, lastOptions.options.sharesValues(with: download.options) {
                         options = lastOptions.text
                     } else {
-                        options = download.options.pairs(includingSecrets: true).map { "\($0)=\($1)" }.joined(
-                            separator: "\n")
+                        options = DownloadStore.text(of: download.options)
                         lastOptions = (download.options, options)
                     }
                     // Made without joining or formatting when there is nothing to join: a queue
