@@ -53,7 +53,8 @@ struct MetalinkTests {
             ])
         #expect(entries[0].options.out == "dir/img.iso" && entries[0].options.checksum?.algorithm == .sha256)
         #expect(entries[0].options.pieceHashes?.hashes.count == 3)
-        #expect(result.metalink.entries(fromServer: false).first?.uris.dropFirst().first == "https://us.example/img.iso")
+        #expect(
+            result.metalink.entries(fromServer: false).first?.uris.dropFirst().first == "https://us.example/img.iso")
     }
 
     @Test(
@@ -78,7 +79,8 @@ struct MetalinkTests {
         let good = "<file name=\"good\"><url>http://e/good</url></file>"
         let data = Self.document(good + blank + "<file name=\"../x\"><url>http://e/x</url></file>")
         let result = try MetalinkParser.parse(data, source: "m.meta4")
-        #expect(result.problems.count == 1 && result.problems.first?.hasPrefix("m.meta4:70004:") == true,
+        #expect(
+            result.problems.count == 1 && result.problems.first?.hasPrefix("m.meta4:70004:") == true,
             "\(result.problems)")
     }
 

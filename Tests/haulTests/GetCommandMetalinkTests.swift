@@ -164,8 +164,11 @@ struct GetCommandMetalinkTests {
         defer { HaulProcess.cleanUp(directory) }
         let home = directory.appendingPathComponent("home")
         let outside = directory.appendingPathComponent("outside")
-        for folder in [home, outside] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("music"), withDestinationURL: outside)
+        for folder in [home, outside] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try FileManager.default.createSymbolicLink(
+            at: home.appendingPathComponent("music"), withDestinationURL: outside)
         let names = [".bash_profile", ".ssh/authorized_keys", ".config/autostart/evil.desktop", "music/x", "bin/ls"]
         let payload = nginx.url("/payload.bin").absoluteString
         let document = """
@@ -182,8 +185,10 @@ struct GetCommandMetalinkTests {
         #expect(run.status == 0, "\(run.stderr)")
         let saved = try FileManager.default.contentsOfDirectory(atPath: home.path).sorted()
         #expect(
-            saved == ["bash_profile", "bin_ls", "config_autostart_evil.desktop", "music", "music_x", "release.iso",
-                "ssh_authorized_keys"], "\(saved)")
+            saved == [
+                "bash_profile", "bin_ls", "config_autostart_evil.desktop", "music", "music_x", "release.iso",
+                "ssh_authorized_keys",
+            ], "\(saved)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
         // The same document named by its URL (not followed, read first) names the same files.
         let named = directory.appendingPathComponent("named")
