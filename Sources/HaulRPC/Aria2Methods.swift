@@ -52,6 +52,11 @@ public final class Aria2Methods: Sendable {
         sessionID = (0..<5).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 16) }.joined()
     }
 
+    /// Whether `method` only reads: its name says so (`tellStatus`, `getFiles`, `getVersion`…).
+    static func changesNothing(_ method: String) -> Bool {
+        ["aria2.tell", "aria2.get", "system.list"].contains { method.hasPrefix($0) }
+    }
+
     /// Every method a client may call, as `system.listMethods` lists them.
     public static let names: [String] = [
         "aria2.addUri", "aria2.addTorrent", "aria2.addMetalink", "aria2.remove", "aria2.forceRemove",

@@ -20,32 +20,52 @@ public final class RPCEndpoint: Sendable {
 
     /// The reply to the request text `body` from `peer` (an address, for slowing guessers down).
     public func reply(to body: some DataProtocol, from peer: String) -> Data {
-        guard let request = JSONValue.parse(body) else {
-            return RPCFailure(id: .null, error: .parseError).reply.encoded
+        answer(to: JSONValue.parse(body), from: peer).reply
+    }
+
+    /// The reply to a parsed request: an object for one call, an array for a batch. `overGET`:
+    /// it came as a GET's query, which a web page can make a browser send without asking (an
+    /// image's address): with no secret to check, only methods that change nothing are run.
+    public func reply(to request: JSONValue, from peer: String, overGET: Bool = false) -> JSONValue {
+        var hold = Duration.zero
+        return reply(to: request, from: peer, overGET: overGET, hold: &hold)
+    }
+
+    /// The reply to `request` (nil: text that is not JSON), as text, and how long to hold it back
+    /// before it is sent: a wrong secret's hold (`SecretGuard`), the longest of a batch's.
+    public func answer(
+        to request: JSONValue?, from peer: String, overGET: Bool = false
+    ) -> (reply: Data, hold: Duration) {
+        guard let request else { return (RPCFailure(id: .null, error: .parseError).reply.encoded, .zero) }
+        var hold = Duration.zero
+        let reply = reply(to: request, from: peer, overGET: overGET, hold: &hold)
+        return (reply.encoded, hold)
+    }
+
+    private func reply(to request: JSONValue, from peer: String, overGET: Bool, hold: inout Duration) -> JSONValue {
+        guard case .array(let calls) = request else {
+            return reply(toCall: request, from: peer, overGET: overGET, hold: &hold)
         }
-        return reply(to: request, from: peer).encoded
-    }
-
-    /// The reply to a parsed request: an object for one call, an array for a batch.
-    public func reply(to request: JSONValue, from peer: String) -> JSONValue {
-        guard case .array(let calls) = request else { return reply(toCall: request, from: peer) }
         guard !calls.isEmpty else { return RPCFailure(id: .null, error: .invalidRequest).reply }
-        return .array(calls.map { reply(toCall: $0, from: peer) })
+        return .array(calls.map { reply(toCall: $0, from: peer, overGET: overGET, hold: &hold) })
     }
 
-    private func reply(toCall value: JSONValue, from peer: String) -> JSONValue {
+    private func reply(toCall value: JSONValue, from peer: String, overGET: Bool, hold: inout Duration) -> JSONValue {
         switch RPCCall.read(value) {
         case .failure(let failure): return failure.reply
         case .success(let call):
-            switch run(call, from: peer) {
+            switch run(call, from: peer, overGET: overGET, hold: &hold) {
             case .success(let result): return call.reply(result)
             case .failure(let error): return RPCFailure(id: call.id, error: error).reply
             }
         }
     }
 
-    /// Runs one call: its secret checked (system methods need none), then its method.
-    func run(_ call: RPCCall, from peer: String, nested: Bool = false) -> Result<JSONValue, RPCError> {
+    /// Runs one call: its secret checked (system methods need none), then its method. A wrong
+    /// secret lengthens `hold` to its own.
+    func run(
+        _ call: RPCCall, from peer: String, overGET: Bool = false, nested: Bool = false, hold: inout Duration
+    ) -> Result<JSONValue, RPCError> {
         var call = call
         let token = call.takeToken()
         switch call.method {
@@ -53,15 +73,15 @@ public final class RPCEndpoint: Sendable {
         case "system.listNotifications": return .success(.array(RPCEndpoint.notificationNames.map(JSONValue.string)))
         case "system.multicall":
             guard !nested else { return .failure(RPCError("Recursive system.multicall forbidden.")) }
-            return multicall(call.params, from: peer)
+            return multicall(call.params, from: peer, overGET: overGET, hold: &hold)
         default:
-            switch secretGuard.check(token, from: peer) {
-            case .allowed: break
-            case .wrongSecret: return .failure(.unauthorized)
-            case .slowedDown(let wait):
-                let seconds = max(Int(wait.components.seconds), 1)
+            if overGET, !secretGuard.requiresSecret, !Aria2Methods.changesNothing(call.method) {
                 return .failure(
-                    RPCError("Unauthorized: too many wrong secrets from this address; try again in \(seconds) s"))
+                    RPCError("\(RPCError.shown(call.method)) changes the queue: send it by POST (or set --rpc-secret)"))
+            }
+            if case .wrongSecret(let wait) = secretGuard.check(token, from: peer) {
+                hold = max(hold, wait)
+                return .failure(.unauthorized)
             }
             do {
                 return .success(try methods.call(call.method, RPCParams(call.params)))
@@ -73,7 +93,9 @@ public final class RPCEndpoint: Sendable {
 
     /// `system.multicall([{methodName, params}, …])`: each result in an array of one, each
     /// failure as an error object, as aria2 answers.
-    private func multicall(_ params: [JSONValue], from peer: String) -> Result<JSONValue, RPCError> {
+    private func multicall(
+        _ params: [JSONValue], from peer: String, overGET: Bool, hold: inout Duration
+    ) -> Result<JSONValue, RPCError> {
         guard params.count == 1, let calls = params[0].array else {
             return .failure(.invalidParams("system.multicall takes one array of {methodName, params}"))
         }
@@ -83,7 +105,8 @@ public final class RPCEndpoint: Sendable {
                     guard let object = value.object, let method = object["methodName"]?.string,
                         let params = (object["params"] ?? []).array
                     else { return RPCError.invalidRequest.json }
-                    switch run(RPCCall(method: method, params: params), from: peer, nested: true) {
+                    let call = RPCCall(method: method, params: params)
+                    switch run(call, from: peer, overGET: overGET, nested: true, hold: &hold) {
                     case .success(let result): return [result]
                     case .failure(let error): return error.json
                     }

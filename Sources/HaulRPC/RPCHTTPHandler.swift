@@ -53,6 +53,12 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// A connection silent for the idle timeout (`IdleStateHandler`) is closed.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is IdleStateHandler.IdleStateEvent else { return context.fireUserInboundEventTriggered(event) }
+        context.close(promise: nil)
+    }
+
     private var tooLargeText: Data {
         Data("request larger than --rpc-max-request-size (\(maxRequestSize) bytes)\n".utf8)
     }
@@ -91,10 +97,10 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         let bound = NIOLoopBound((self, context), eventLoop: loop)
         work.async {
             let request = head.method == .GET ? RPCHTTPHandler.request(fromQuery: head.uri) : JSONValue.parse(text)
-            let reply =
-                request.map { endpoint.reply(to: $0, from: peer).encoded }
-                ?? RPCFailure(id: .null, error: .parseError).reply.encoded
-            loop.execute {
+            let (reply, hold) = endpoint.answer(to: request, from: peer, overGET: head.method == .GET)
+            // A wrong secret's reply waits out its hold on the loop, not on `work`: other clients
+            // are answered meanwhile, and this connection reads no next request until it is sent.
+            loop.scheduleTask(in: TimeAmount(hold)) {
                 let (handler, context) = bound.value
                 handler.send(.ok, reply, context: context, closing: !head.isKeepAlive, json: true)
             }
@@ -148,9 +154,13 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
 extension OriginPolicy {
     /// Why a request with `head` is refused, or nil when it is served (its Host, Origin and
-    /// Sec-Fetch-Site headers).
+    /// Sec-Fetch-Site headers). A request with two of one of them is refused: which one a proxy
+    /// or a browser went by cannot be known.
     func refusal(of head: HTTPRequestHead) -> String? {
-        refusal(
+        for name in ["Host", "Origin", "Sec-Fetch-Site"] where head.headers[name].count > 1 {
+            return "more than one \(name) header"
+        }
+        return refusal(
             host: head.headers.first(name: "Host"), origin: head.headers.first(name: "Origin"),
             fetchSite: head.headers.first(name: "Sec-Fetch-Site"))
     }

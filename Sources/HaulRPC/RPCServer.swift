@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
+import Synchronization
 
 // MARK: - RPCServer
 
@@ -21,6 +22,13 @@ public final class RPCServer: Sendable {
         public var maxRequestSize = 2 << 20
         /// `--rpc-secure`: HTTPS and WSS with this PEM certificate chain and private key.
         public var tls: (certificate: String, privateKey: String)?
+        /// The most connections served at once; one more is closed as it is accepted, so that
+        /// idle connections cannot take every descriptor the daemon has.
+        public var maxConnections = 128
+        /// A connection that sends nothing this long is closed (an HTTP one), or asked for a sign
+        /// of life by a ping and closed after a second silence (a WebSocket, which may only
+        /// listen for notifications).
+        public var idleTimeout: TimeAmount = .seconds(30)
 
         public init() {}
     }
@@ -97,11 +105,18 @@ public final class RPCServer: Sendable {
                         aggregator, RPCWebSocketHandler(endpoint: endpoint, hub: hub, work: work))
                 }
             })
+        let open = OpenConnections(limit: configuration.maxConnections)
+        let idleTimeout = configuration.idleTimeout
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
+                guard open.admit() else { return channel.close() }
+                channel.closeFuture.whenComplete { _ in open.leave() }
+                return channel.eventLoop.makeCompletedFuture {
                     if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
+                    // Replies a client does not read stop its requests being read (no reply piles up).
+                    try channel.pipeline.syncOperations.addHandlers(
+                        BackPressureHandler(), IdleStateHandler(readTimeout: idleTimeout))
                     let upgrade: NIOHTTPServerUpgradeSendableConfiguration = (
                         upgraders: [upgrader],
                         completionHandler: { context in
@@ -144,6 +159,29 @@ public final class RPCServer: Sendable {
     }
 
     private static let httpHandlerName = "haul.rpc.http"
+
+    /// The connections open now, up to a limit. Any thread.
+    private final class OpenConnections: Sendable {
+        private let limit: Int
+        private let count = Mutex(0)
+
+        init(limit: Int) {
+            self.limit = limit
+        }
+
+        /// Counts one more, or says no when `limit` are open.
+        func admit() -> Bool {
+            count.withLock { count in
+                guard count < limit else { return false }
+                count += 1
+                return true
+            }
+        }
+
+        func leave() {
+            count.withLock { $0 -= 1 }
+        }
+    }
 
     private init(group: MultiThreadedEventLoopGroup, channel: any Channel, hub: NotificationHub, socketPath: String?) {
         self.socketPath = socketPath

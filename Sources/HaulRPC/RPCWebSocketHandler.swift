@@ -16,6 +16,8 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
     private let hub: NotificationHub
     private let work: DispatchQueue
     private var closing = false
+    /// A ping went out after a silence, and nothing has come back since.
+    private var pinged = false
 
     init(endpoint: RPCEndpoint, hub: NotificationHub, work: DispatchQueue) {
         self.endpoint = endpoint
@@ -33,6 +35,7 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        pinged = false
         let frame = unwrapInboundIn(data)
         switch frame.opcode {
         case .text, .binary: call(frame.unmaskedData, context: context)
@@ -44,16 +47,52 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
         }
     }
 
+    /// Messages read but not yet answered, oldest first; the first is being answered. One at a
+    /// time, as an HTTP connection's requests are: a wrong secret's hold delays the next
+    /// message too, and the socket is not read while `pendingLimit` wait.
+    private var pending: [ByteBuffer] = []
+    private static let pendingLimit = 16
+
     private func call(_ data: ByteBuffer, context: ChannelHandlerContext) {
+        pending.append(data)
+        if pending.count >= RPCWebSocketHandler.pendingLimit {
+            context.channel.setOption(ChannelOptions.autoRead, value: false).whenComplete { _ in }
+        }
+        if pending.count == 1 { answerFirst(context: context) }
+    }
+
+    /// Answers the oldest pending message on `work`, then (its hold waited out on the loop)
+    /// sends the reply and goes on to the next.
+    private func answerFirst(context: ChannelHandlerContext) {
+        guard let data = pending.first else { return }
         let peer = context.remoteAddress?.ipAddress ?? "unknown"
         let endpoint = endpoint
-        let channel = context.channel
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: loop)
         let bytes = Array(data.readableBytesView)
         work.async {
-            let reply = endpoint.reply(to: bytes, from: peer)
-            let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(bytes: reply))
-            channel.writeAndFlush(frame, promise: nil)
+            let (reply, hold) = endpoint.answer(to: JSONValue.parse(bytes), from: peer)
+            loop.scheduleTask(in: TimeAmount(hold)) {
+                let (handler, context) = bound.value
+                let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(bytes: reply))
+                context.writeAndFlush(handler.wrapOutboundOut(frame), promise: nil)
+                handler.pending.removeFirst()
+                if handler.pending.count == RPCWebSocketHandler.pendingLimit - 1 {
+                    context.channel.setOption(ChannelOptions.autoRead, value: true).whenComplete { _ in }
+                }
+                handler.answerFirst(context: context)
+            }
         }
+    }
+
+    /// A silent socket is pinged; one still silent at the next timeout is closed (a client that
+    /// only listens answers pings, as browsers and WebSocket libraries do by themselves).
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is IdleStateHandler.IdleStateEvent else { return context.fireUserInboundEventTriggered(event) }
+        guard !pinged else { return close(context: context, code: .goingAway) }
+        pinged = true
+        let ping = WebSocketFrame(fin: true, opcode: .ping, data: context.channel.allocator.buffer(capacity: 0))
+        context.writeAndFlush(wrapOutboundOut(ping), promise: nil)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

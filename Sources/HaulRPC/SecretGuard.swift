@@ -4,41 +4,37 @@ import Synchronization
 // MARK: - SecretGuard
 
 /// Checks the secret a call carries (`--rpc-secret`), in time that does not depend on where a
-/// guess goes wrong, and slows down a peer that keeps guessing: after `allowedFailures` wrong
-/// secrets, every call from that peer is refused unchecked for a pause that doubles with each
-/// further wrong one (up to `longestPause`). Any thread.
+/// guess goes wrong, and slows down guessing without locking anyone out: after
+/// `allowedFailures` wrong secrets from an address, the reply to each further wrong one is held
+/// back (`Verdict.wrongSecret`'s `hold`, doubling up to `longestPause`) before it is sent. A
+/// connection reads its next request only once its reply is out, and connections are capped
+/// (`RPCServer.Configuration.maxConnections`), so guesses cannot outrun the holds; a client
+/// with the right secret, on the same address as the guesser (every local client is
+/// 127.0.0.1), is answered at once. Any thread.
 public final class SecretGuard: Sendable {
     private let secret: [UInt8]?
     private let allowedFailures: Int
     private let firstPause: Duration
     private let longestPause: Duration
-    private let now: @Sendable () -> ContinuousClock.Instant
-    private let peers = Mutex<[String: Record]>([:])
-
-    private struct Record {
-        var failures = 0
-        var refusedUntil: ContinuousClock.Instant?
-    }
+    /// Wrong secrets by address.
+    private let failures = Mutex<[String: Int]>([:])
 
     /// What became of a call's secret.
     public enum Verdict: Equatable, Sendable {
         case allowed
-        case wrongSecret
-        /// Refused unchecked: the peer guessed wrong too often; it may try again in this long.
-        case slowedDown(Duration)
+        /// Refused; its reply waits `hold` first.
+        case wrongSecret(hold: Duration)
     }
 
     /// `secret` nil: calls need none (a `token:` given anyway is ignored, as aria2 ignores it).
     public init(
-        secret: String?, allowedFailures: Int = 5, firstPause: Duration = .seconds(1),
-        longestPause: Duration = .seconds(60),
-        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+        secret: String?, allowedFailures: Int = 5, firstPause: Duration = .milliseconds(100),
+        longestPause: Duration = .seconds(2)
     ) {
         self.secret = secret.map { Array($0.utf8) }
         self.allowedFailures = allowedFailures
         self.firstPause = firstPause
         self.longestPause = longestPause
-        self.now = now
     }
 
     public var requiresSecret: Bool { secret != nil }
@@ -46,25 +42,18 @@ public final class SecretGuard: Sendable {
     /// Whether `token` (nil when the call carried none) opens the daemon to `peer`.
     public func check(_ token: String?, from peer: String) -> Verdict {
         guard let secret else { return .allowed }
-        let time = now()
-        if let until = peers.withLock({ $0[peer]?.refusedUntil }), until > time { return .slowedDown(until - time) }
-        if let token, SecretGuard.equal(Array(token.utf8), secret) {
-            peers.withLock { $0[peer] = nil }
-            return .allowed
+        if let token, SecretGuard.equal(Array(token.utf8), secret) { return .allowed }
+        let count = failures.withLock { failures in
+            let count = (failures[peer] ?? 0) + 1
+            // The table of addresses is bounded: a flood of addresses starts it over.
+            if failures.count >= 4096, failures[peer] == nil { failures.removeAll() }
+            failures[peer] = count
+            return count
         }
-        peers.withLock { peers in
-            var record = peers[peer] ?? Record()
-            record.failures += 1
-            let over = record.failures - allowedFailures
-            if over > 0 {
-                let pause = firstPause * (1 << min(over - 1, 16))
-                record.refusedUntil = time + min(pause, longestPause)
-            }
-            peers[peer] = record
-        }
-        return .wrongSecret
+        let over = count - allowedFailures
+        guard over > 0 else { return .wrongSecret(hold: .zero) }
+        return .wrongSecret(hold: min(firstPause * (1 << min(over - 1, 16)), longestPause))
     }
-
     /// Whether `given` equals `secret`, comparing every byte of the secret whatever `given` is.
     static func equal(_ given: [UInt8], _ secret: [UInt8]) -> Bool {
         var difference: UInt8 = given.count == secret.count ? 0 : 1

@@ -31,6 +31,12 @@ struct DaemonCommand: HaulCommand {
     func run() throws {
         signal(SIGXFSZ, SIG_IGN)
         let report: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("haul daemon: \($0)\n".utf8)) }
+        DescriptorTable.raiseLimit()
+        if rpc.allowOriginAll, rpc.secret == nil {
+            report(
+                "warning: --rpc-allow-origin-all without --rpc-secret: any web page open in a browser on this "
+                    + "machine can add, change and remove downloads; set --rpc-secret")
+        }
         let (entries, _) = try options.entries(report: report)
         let configuration = try options.configuration(warn: report)
         try options.startCookies(report: report)

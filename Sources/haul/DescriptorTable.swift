@@ -13,6 +13,22 @@ enum DescriptorTable {
     /// Room for this many descriptors (fewer if the process may not open as many).
     static let reserved = 1024
 
+    /// Raises the limit of open files to the most the process may have (the soft limit to the
+    /// hard one): a daemon's clients and downloads may need more than the 1024 a service manager
+    /// gives by default. Returns the limit now in force (0 when it cannot be read).
+    @discardableResult
+    static func raiseLimit() -> UInt64 {
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0 else { return 0 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(resource, &raised) == 0 { return UInt64(raised.rlim_cur) }
+        }
+        return UInt64(limit.rlim_cur)
+    }
+
     /// Grows the table to `reserved` slots, or to the process's limit of open files if that is
     /// lower. Does nothing when it cannot (no `/dev/null`, a limit of 64 or less).
     ///

@@ -36,7 +36,8 @@ struct JSONParserTests {
 
     @Test("nesting deeper than the bound is refused; at the bound it is read")
     func depth() throws {
-        let deepest = String(repeating: "[", count: JSONParser.maximumDepth)
+        let deepest =
+            String(repeating: "[", count: JSONParser.maximumDepth)
             + String(repeating: "]", count: JSONParser.maximumDepth)
         #expect(JSONValue.parse(Data(deepest.utf8)) != nil)
         let deeper = "[" + deepest + "]"

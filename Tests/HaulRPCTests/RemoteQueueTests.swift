@@ -78,8 +78,10 @@ struct RemoteQueueTests {
             "gid": "00000000000000ab", "status": "active", "totalLength": "9000000000000000000",
             "completedLength": "9223372036854775807", "downloadSpeed": "-5",
         ]
-        let other: JSONValue = ["gid": "00000000000000ac", "status": "waiting", "totalLength": "100",
-            "completedLength": "900"]
+        let other: JSONValue = [
+            "gid": "00000000000000ac", "status": "waiting", "totalLength": "100",
+            "completedLength": "900",
+        ]
         let snapshot = RemoteSnapshot(records: Array(repeating: record, count: 4000) + [other, other])
         #expect(snapshot.downloads.map(\.id) == [Self.gid("\u{ab}"), Self.gid("\u{ac}")])
         #expect(snapshot.downloads[0].totalBytes == -1 && snapshot.downloads[0].bytesDone == 0)

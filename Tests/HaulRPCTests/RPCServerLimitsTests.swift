@@ -1,0 +1,124 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import Testing
+
+@testable import HaulRPC
+
+// MARK: - RPCServerLimitsTests
+
+/// The daemon's listener as an attacker meets it: connections beyond the cap, idle ones, a
+/// flood of wrong secrets from the owner's own address, requests that only a hand-written
+/// client sends.
+@Suite("RPC server limits")
+struct RPCServerLimitsTests {
+    /// A queue served on a free loopback port with `secret`, at most `maxConnections` at once,
+    /// idle ones closed after `idleMilliseconds`.
+    private static func serve(
+        secret: String? = "right", maxConnections: Int = 128, idleMilliseconds: Int64 = 30_000
+    ) throws -> (RPCServer, URL) {
+        let directory = try ScratchDirectory.make("rpc-limits")
+        var configuration = DownloadQueue.Configuration()
+        configuration.directory = directory.path
+        let queue = DownloadQueue(configuration: configuration) { _ in }
+        let settings = Aria2Methods.Settings(allowedDirectory: AllowedDirectory(directory.path), version: "t")
+        let endpoint = RPCEndpoint(
+            methods: Aria2Methods(queue: queue, settings: settings), secretGuard: SecretGuard(secret: secret))
+        var server = RPCServer.Configuration()
+        server.port = 0
+        server.maxConnections = maxConnections
+        server.idleTimeout = .milliseconds(idleMilliseconds)
+        return (try RPCServer.start(server, endpoint: endpoint), directory)
+    }
+
+    private static func post(_ body: String, port: Int, headers: [String] = []) -> String {
+        ([
+            "POST /jsonrpc HTTP/1.1", "Host: 127.0.0.1:\(port)", "Content-Type: application/json",
+            "Content-Length: \(body.utf8.count)",
+        ] + headers).joined(separator: "\r\n") + "\r\n\r\n" + body
+    }
+
+    private static let version = #"{"jsonrpc":"2.0","id":1,"method":"aria2.getVersion","params":["token:right"]}"#
+
+    @Test(
+        "idle connections: those past the cap are closed at once, the rest after the idle time; then a client is served"
+    )
+    func idleConnections() throws {
+        let (server, directory) = try Self.serve(maxConnections: 8, idleMilliseconds: 300)
+        defer { server.stop() }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let idle = try (0..<20).map { _ in try RawConnection(port: server.port) }
+        // The 9th and later are closed as they are accepted.
+        #expect(idle[12].isClosed(within: 1))
+        #expect(idle.suffix(12).allSatisfy { $0.isClosed(within: 0.2) })
+        // The first 8, silent, are closed after the idle time, making room.
+        #expect(idle[0].isClosed(within: 2))
+        let client = try RawConnection(port: server.port)
+        client.send(Self.post(Self.version, port: server.port))
+        #expect(client.receive(timeout: 2, until: "version")?.contains("\"version\":\"t\"") == true)
+    }
+
+    @Test("a flood of wrong secrets from the owner's address: the guesser waits, the owner is answered at once")
+    func guesserDoesNotLockOutOwner() throws {
+        let (server, directory) = try Self.serve()
+        defer { server.stop() }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wrong = Self.version.replacingOccurrences(of: "token:right", with: "token:guess")
+        let guessers = try (0..<2).map { _ in try RawConnection(port: server.port) }
+        for _ in 0..<4 {
+            for guesser in guessers { guesser.send(Self.post(wrong, port: server.port)) }
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        let owner = try RawConnection(port: server.port)
+        let start = Date()
+        owner.send(Self.post(Self.version, port: server.port))
+        #expect(owner.receive(timeout: 3, until: "version")?.contains("\"version\":\"t\"") == true)
+        #expect(Date().timeIntervalSince(start) < 0.5)
+        // A guesser past its free tries waits for each wrong answer (its earlier ones read first).
+        _ = guessers[0].receive(timeout: 2.5)
+        let late = Date()
+        guessers[0].send(Self.post(wrong, port: server.port))
+        _ = guessers[0].receive(timeout: 10, until: "Unauthorized")
+        #expect(Date().timeIntervalSince(late) >= 0.1)
+    }
+
+    @Test("two Host or Origin headers are refused; a GET that would change the queue needs POST or a secret")
+    func headerTricks() throws {
+        let (server, directory) = try Self.serve(secret: nil)
+        defer { server.stop() }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let doubled = try RawConnection(port: server.port)
+        doubled.send(Self.post(Self.version, port: server.port, headers: ["Host: evil.example"]))
+        #expect(doubled.receive(timeout: 2, until: "header")?.contains("403") == true)
+        let origins = try RawConnection(port: server.port)
+        origins.send(
+            Self.post(
+                Self.version, port: server.port,
+                headers: ["Origin: http://127.0.0.1:\(server.port)", "Origin: https://evil.example"]))
+        #expect(origins.receive(timeout: 2, until: "header")?.contains("403") == true)
+        let shutdown = try RawConnection(port: server.port)
+        let params = Data("[]".utf8).base64EncodedString()
+        shutdown.send("GET /jsonrpc?method=aria2.shutdown&id=1&params=\(params) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(shutdown.receive(timeout: 2, until: "POST")?.contains("send it by POST") == true)
+        let read = try RawConnection(port: server.port)
+        read.send("GET /jsonrpc?method=aria2.getVersion&id=1&params=\(params) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(read.receive(timeout: 2, until: "version")?.contains("\"version\":\"t\"") == true)
+    }
+
+    @Test("500 brackets deep, unauthorized: refused at once, and an authorized call is not held behind it")
+    func nestedJSON() throws {
+        let (server, directory) = try Self.serve()
+        defer { server.stop() }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let leaves = Array(repeating: "1", count: 2000).joined(separator: ",")
+        let nested = String(repeating: "[", count: 500) + leaves + String(repeating: "]", count: 500)
+        let attackers = try (0..<4).map { _ in try RawConnection(port: server.port) }
+        let start = Date()
+        for attacker in attackers { attacker.send(Self.post(nested, port: server.port)) }
+        let owner = try RawConnection(port: server.port)
+        owner.send(Self.post(Self.version, port: server.port))
+        #expect(owner.receive(timeout: 3, until: "version")?.contains("\"version\":\"t\"") == true)
+        #expect(attackers[0].receive(timeout: 3, until: "-32700")?.contains("-32700") == true)
+        #expect(Date().timeIntervalSince(start) < 1)
+    }
+}
