@@ -74,7 +74,8 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
             let (reply, hold) = endpoint.answer(to: JSONValue.parse(bytes), from: peer)
             loop.scheduleTask(in: TimeAmount(hold)) {
                 let (handler, context) = bound.value
-                let frame = WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(bytes: reply))
+                let data = context.channel.allocator.buffer(bytes: reply)
+                let frame = WebSocketFrame(fin: true, opcode: .text, data: data)
                 context.writeAndFlush(handler.wrapOutboundOut(frame), promise: nil)
                 handler.pending.removeFirst()
                 if handler.pending.count == RPCWebSocketHandler.pendingLimit - 1 {
