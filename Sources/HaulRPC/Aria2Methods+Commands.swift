@@ -66,6 +66,9 @@ extension Aria2Methods {
                 }
             }
         }
+        if let gid = options.gid, queue.download(gid) != nil {
+            throw RPCError("GID \(gid) is in use by another download; choose another, or none")
+        }
         if options.dir == nil { options.dir = settings.allowedDirectory.root }
         if !settings.clientIsOwner { options.nameRoot = settings.allowedDirectory.root }
         return options

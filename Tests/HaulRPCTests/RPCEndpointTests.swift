@@ -122,6 +122,26 @@ struct RPCEndpointTests {
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("a/b/c/d.bin").path))
     }
 
+    @Test("a gid a client chooses never collides: one in use is refused, and the next gid guessed is not handed out")
+    func chosenGIDs() throws {
+        let first = try add("http://127.0.0.1:9/first")
+        let taken = call("aria2.addUri", [["http://127.0.0.1:9/x"], ["gid": .string(first), "pause": "true"]])
+        #expect(taken.object?["error"]?.object?["message"]?.string?.contains("in use") == true, "\(taken)")
+        // The gids counted up from the first: a client takes the next ones before the queue does.
+        let number = try #require(UInt64(first, radix: 16))
+        var guessed: [String] = []
+        for offset in 1...3 {
+            let gid = String(format: "%016llx", number + UInt64(offset))
+            guessed.append(try add("http://127.0.0.1:9/attacker.bin", ["gid": .string(gid), "pause": "true"]))
+        }
+        let mine = try add("http://127.0.0.1:9/mine.bin")
+        #expect(!guessed.contains(mine))
+        let status = try #require(result("aria2.tellStatus", [.string(mine)])?.object)
+        let uri = status["files"]?.array?.first?.object?["uris"]?.array?.first?.object?["uri"]
+        #expect(uri == "http://127.0.0.1:9/mine.bin")
+        #expect(Set(queue.ids.map(\.description)).count == queue.ids.count)
+    }
+
     @Test("a wrong or missing secret is refused; listMethods needs none; a batch answers each call")
     func secrets() throws {
         #expect(

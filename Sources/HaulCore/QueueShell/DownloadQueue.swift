@@ -137,12 +137,18 @@ public final class DownloadQueue: ConnectionDelegate {
         add([entry])[0]
     }
 
-    /// Queues `entries` in order, with one event, and returns their ids.
+    /// Queues `entries` in order, with one event, and returns their ids: those they were added
+    /// with. A gid an entry names that another download has already (a client may choose one,
+    /// or guess the next) is not taken: the download gets a new one (`DownloadTable.append`).
     @discardableResult
     public func add(_ entries: [QueueEntry]) -> [GID] {
-        let downloads = entries.map(newDownload)
-        command(.add(downloads))
-        return downloads.map(\.id)
+        added(command(.add(entries.map(newDownload))))
+    }
+
+    /// The ids of the downloads the effects of an `.add` added.
+    private func added(_ effects: [QueueEffect]) -> [GID] {
+        for case .emit(.added(let downloads)) in effects { return downloads.map(\.id) }
+        return []
     }
 
     /// The download `entry` describes, not yet queued: its gid, its directory fixed, paused if
@@ -168,9 +174,7 @@ public final class DownloadQueue: ConnectionDelegate {
         for index in downloads.indices {
             if downloads[index].state == .active { downloads[index].state = .queued }
         }
-        let ids = downloads.map(\.id)
-        command(.add(downloads), effectsHere: startingHere)
-        return ids
+        return added(command(.add(downloads), effectsHere: startingHere))
     }
 
     /// Makes room for `count` more downloads, so a long queue file added in pieces does not
@@ -258,17 +262,25 @@ public final class DownloadQueue: ConnectionDelegate {
     /// A command, from any thread: the core decides under the lock; the effects run on
     /// `callbackQueue`, later, or before this returns on the caller's thread (`effectsHere`,
     /// through `callbackQueue.sync`; not from `callbackQueue` itself).
-    private func command(_ input: QueueInput, effectsHere: Bool = false) {
-        send(input)
+    @discardableResult
+    private func command(_ input: QueueInput, effectsHere: Bool = false) -> [QueueEffect] {
+        let effects = handOver(input)
         if effectsHere {
             callbackQueue.sync { runEffects() }
         } else {
             callbackQueue.async { [self] in runEffects() }
         }
+        return effects
     }
 
     /// Hands `input` to the core, under the lock; its effects join the outbox, in order.
     func send(_ input: QueueInput) {
+        handOver(input)
+    }
+
+    /// `send`, returning the effects `input` had.
+    @discardableResult
+    private func handOver(_ input: QueueInput) -> [QueueEffect] {
         locked.withLock { locked in
             StateLockMarker.holding {
                 let effects = locked.core.handle(input)
@@ -277,6 +289,7 @@ public final class DownloadQueue: ConnectionDelegate {
                 } else {
                     locked.outbox.append(contentsOf: effects)
                 }
+                return effects
             }
         }
     }
