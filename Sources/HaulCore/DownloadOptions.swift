@@ -49,7 +49,12 @@ public struct DownloadOptions: Sendable, Equatable {
     /// Sets the option `name` (aria2's name, without `--`) from its text. Throws when the name is
     /// unknown or the value does not fit, saying why.
     public mutating func set(_ name: String, _ value: String) throws(OptionError) {
-        try values.set(name, value)
+        // Changed in place: the box is let go first, so the values (a long header list among
+        // them) are not copied for each option set, which made n `header` options cost n².
+        var changed = storage.values
+        storage = DownloadOptions.unset
+        defer { storage = Storage(changed) }
+        try changed.set(name, value)
     }
 
     /// These options, with every option `defaults` sets and these do not (headers: both).

@@ -41,8 +41,13 @@ struct EasyOptions {
     /// Sets CURLOPT_HTTPHEADER; the caller frees the returned list after the hop.
     mutating func setHeaders(_ lines: [String]) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
+        var last: UnsafeMutablePointer<curl_slist>?
         for line in lines where !line.contains("\r") && !line.contains("\n") {
-            list = haul_curl_slist_append(list, line)
+            // Appended after the last node: curl_slist_append walks the list it is given to its
+            // end, so handing it the head made n headers cost n² steps (40,000: seconds).
+            guard let appended = haul_curl_slist_append(last, line) else { continue }
+            if list == nil { list = appended }
+            last = last == nil ? appended : last?.pointee.next
         }
         record(CURLOPT_HTTPHEADER, haul_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list))
         return list

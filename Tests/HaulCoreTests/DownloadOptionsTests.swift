@@ -7,6 +7,28 @@ import Testing
 /// Options merged field by field, and every one of them reaching the request it shapes.
 @Suite("Download options")
 struct DownloadOptionsTests {
+    @Test("header options set one by one take linear time; options that share a box are not changed")
+    func manyHeaders() throws {
+        func time(_ count: Int) throws -> Duration {
+            var options = DownloadOptions()
+            let clock = ContinuousClock()
+            let start = clock.now
+            for index in 0..<count { try options.set("header", "X-H\(index): v") }
+            #expect(options.headers.count == count)
+            return clock.now - start
+        }
+        _ = try time(1000)
+        let ratio = try time(40_000) / time(10_000)
+        #expect(ratio < 8, "40k/10k took \(ratio)x")
+        var shared = DownloadOptions()
+        try shared.set("header", "X-A: 1")
+        var copy = shared
+        try copy.set("header", "X-B: 2")
+        #expect(shared.headers == ["X-A: 1"] && copy.headers == ["X-A: 1", "X-B: 2"])
+        #expect(throws: OptionError.self) { try copy.set("split", "0") }
+        #expect(copy.headers.count == 2, "a refused option changes nothing")
+    }
+
     @Test("a download's own value wins, an unset one comes from the defaults, headers add up")
     func merging() throws {
         var defaults = DownloadOptions()
