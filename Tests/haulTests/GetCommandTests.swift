@@ -47,6 +47,19 @@ struct GetCommandTests {
         #expect(!run.stderr.contains("\u{1B}[2J"))
     }
 
+    @Test("a server that trickles (10 bytes a second) is timed out by default and said to be too slow")
+    func trickleTimesOut() async throws {
+        let server = try FaultServer.shared()
+        let directory = try scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let url = server.url("/file/100000?key=\(UUID().uuidString)&trickle=1").absoluteString
+        let start = Date()
+        let run = try await haul(["get", url, "--timeout", "2", "--max-tries", "1"], in: directory)
+        #expect(run.status == 2, "aria2's code for a timeout: \(run.stderr)")
+        #expect(run.stderr.contains("too slow"), "\(run.stderr)")
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
     @Test("an error status, a dropped body and a bad flag each exit non-zero with a clear message")
     func failures() async throws {
         let server = try FaultServer.shared()
