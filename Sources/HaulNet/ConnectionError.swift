@@ -91,7 +91,7 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         case .authenticationCancelled: "the server asked for a user name and password, and none was given"
         case .notInCache: "no stored response answers this request, and its cache policy forbids loading"
         case .tooLarge(let limit): "the body is larger than the limit of \(limit) bytes"
-        case .badResponse: "the server's response is not valid HTTP"
+        case .badResponse: "the server's response breaks its protocol"
         case .remoteFileNotFound: "the server has no such file"
         case .accessDenied: "the server refused the login or access to the file"
         case .transport: "the transfer failed"

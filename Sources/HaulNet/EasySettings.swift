@@ -50,6 +50,8 @@ struct EasySettings: Equatable {
     var asksFileTime: Bool
     /// An http:// or https:// load.
     var isHTTP: Bool
+    /// ftp:// or ftps:// (not sftp://): its replies reach the header callback.
+    var isFTP: Bool
     /// An sftp:// load's login and host-key check.
     var ssh: SSHOptions?
 
@@ -86,6 +88,7 @@ struct EasySettings: Equatable {
         ssh = scheme == "sftp" ? request.ssh : nil
         asksFileTime = URL.isFileTransfer(scheme: scheme)
         isHTTP = URL.isHTTP(scheme: scheme)
+        isFTP = scheme == "ftp" || scheme == "ftps"
         proxy = request.unixSocketPath == nil ? request.proxies.proxy(forScheme: scheme) : nil
         noProxy = request.proxies.bypass
         credentials = request.credentials

@@ -9,6 +9,12 @@ extension Transfer {
     /// One header line (CRLF included), from CURLOPT_HEADERFUNCTION.
     func receivedHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         EngineThread.precondition()
+        if ftpSize != nil,
+            let problem = ftpSize?.read(String(decoding: ResponseHead.withoutLineEnd(bytes), as: UTF8.self))
+        {
+            failWhenHopEnds(ConnectionError(kind: .badResponse, url: request.url, detail: problem))
+            return 0
+        }
         guard case .headers = phase, hopIsHTTP else { return bytes.count }
         headBytes += bytes.count
         guard headBytes <= Transfer.headLimit else {

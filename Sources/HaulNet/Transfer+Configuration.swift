@@ -15,6 +15,7 @@ extension Transfer {
         }
         let settings = try EasySettings(request)
         hopIsHTTP = settings.isHTTP
+        ftpSize = settings.isFTP ? FTPSizeCheck() : nil
         if handleCarriedHop { haul_curl_easy_reset(easy) }
         handleCarriedHop = true
         freeHeaderList()

@@ -60,6 +60,8 @@ final class Transfer {
     /// Whether this hop speaks HTTP (its header lines are read), worked out as it is set up
     /// rather than for each header line.
     var hopIsHTTP = false
+    /// An ftp:// or ftps:// hop's replies, checked for the size they give; nil for other hops.
+    var ftpSize: FTPSizeCheck?
     var phase = Phase.headers(answered: nil)
     var handle = Handle.detached
     var head = ResponseHead()

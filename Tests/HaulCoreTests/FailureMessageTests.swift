@@ -21,7 +21,7 @@ struct FailureMessageTests {
         #expect(await harness.recorder.wait(for: [id]))
         let failed = try #require(harness.recorder.latest(id))
         #expect(failed.state == .failed && failed.attempts == 1, "\(failed)")
-        #expect(failed.lastError?.contains("not valid HTTP") == true, "\(failed.lastError ?? "")")
+        #expect(failed.lastError?.contains("breaks its protocol") == true, "\(failed.lastError ?? "")")
         #expect(failed.lastError?.contains("connection was lost") == false)
     }
 

@@ -19,7 +19,10 @@ public final class FTPServer: Sendable {
         public let description: String
     }
 
-    public init(root: URL, tls: (certificate: String, key: String)? = nil, rate: Int? = nil) throws {
+    /// `sizeReply`: every SIZE is answered `213 sizeReply`, as a lying or broken server answers.
+    public init(
+        root: URL, tls: (certificate: String, key: String)? = nil, rate: Int? = nil, sizeReply: String? = nil
+    ) throws {
         guard let python = TestVenv.python else {
             throw SetupError(description: "no .build/venv/bin/python: run `make test`, which makes it with pyftpdlib")
         }
@@ -29,6 +32,7 @@ public final class FTPServer: Sendable {
         var arguments = [script, root.path, logPath]
         if let tls { arguments += ["--tls", tls.certificate, tls.key] }
         if let rate { arguments += ["--rate", String(rate)] }
+        if let sizeReply { arguments += ["--size", sizeReply] }
         process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = arguments

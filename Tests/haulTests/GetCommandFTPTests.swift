@@ -45,6 +45,23 @@ struct GetCommandFTPTests {
         #expect(server.log.components(separatedBy: "USER 'haul' logged in").count == 3, "\(server.log)")
     }
 
+    @Test("a SIZE that is not a size (213 -5, then 5,000 bytes and 226) fails the download; nothing is saved")
+    func lyingSize() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let root = directory.appendingPathComponent("root")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try Data(TestPattern.bytes(count: 5000)).write(to: root.appendingPathComponent("f.bin"))
+        for reply in ["-5", "5 bytes", "0x10"] {
+            let server = try FTPServer(root: root, sizeReply: reply)
+            let run = try await HaulProcess.run(
+                ["get", "ftp://127.0.0.1:\(server.port)/f.bin", "--max-tries", "1", "-d", "out"], in: directory)
+            #expect(run.status != 0, "\(reply): \(run.stderr)")
+            #expect(run.stderr.contains("answered SIZE with '\(reply)'"), "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/f.bin").path))
+        }
+    }
+
     @Test(".netrc logs in to an FTP host; --ftp-pasv=false uses active mode")
     func netrcAndActive() async throws {
         let (directory, root) = try Self.served("one.bin", size: 1_000_000)

@@ -2,9 +2,10 @@
 127.0.0.1 at an ephemeral port, to user "haul" (password "secret") and to anonymous, and prints
 "port N" once it listens. Every command it receives is logged to LOG (RETR, REST, SIZE…).
 
-usage: ftp_server.py ROOT LOG [--tls CERT KEY] [--rate BYTES_PER_SECOND]
+usage: ftp_server.py ROOT LOG [--tls CERT KEY] [--rate BYTES_PER_SECOND] [--size TEXT]
   --tls   explicit FTPS (AUTH TLS); plain FTP is still allowed, as most servers allow it
   --rate  caps each data connection, so a test can stop a transfer half way
+  --size  answers every SIZE with "213 TEXT", as a lying or broken server does
 """
 import logging
 import sys
@@ -34,6 +35,14 @@ if "--rate" in rest:
     handler.dtp_handler = dtp
     # sendfile() would send the file past the throttle.
     handler.use_sendfile = False
+if "--size" in rest:
+    lie = rest[rest.index("--size") + 1]
+
+    class LyingHandler(handler):
+        def ftp_SIZE(self, path):
+            self.respond("213 " + lie)
+
+    handler = LyingHandler
 logging.basicConfig(filename=log, level=logging.DEBUG, format="%(message)s")
 server = FTPServer(("127.0.0.1", 0), handler)
 print("port", server.address[1], flush=True)
