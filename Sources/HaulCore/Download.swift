@@ -170,4 +170,14 @@ public struct Download: Sendable, Identifiable, Equatable {
 
     /// The partial file beside `destination`.
     public var partialPath: String? { destination.map(FileNaming.partialPath(of:)) }
+
+    /// Whether its file is made readable by this user only (0600, not 0644): an sftp://
+    /// download, whose server's mode for the file haul cannot learn (libcurl does not say it),
+    /// and whose file may be a key or a secret: a mode is never wider than the server's.
+    public var keepsFilePrivate: Bool {
+        uris.first.map { ASCIIText.equals($0.utf8.prefix(5), ignoringCase: "sftp:") } ?? false
+    }
+
+    /// The mode its files are made with.
+    var fileMode: mode_t { keepsFilePrivate ? 0o600 : 0o644 }
 }

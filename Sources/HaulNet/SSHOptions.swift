@@ -13,6 +13,10 @@ public struct SSHOptions: Sendable, Equatable {
     public var hostKeyMD5: String?
     /// The host key's SHA-256, base64 as OpenSSH prints it (without `=` padding).
     public var hostKeySHA256: String?
+    /// Whether, without `privateKey`, the login may use this user's own keys (libcurl's default
+    /// key files) and SSH agent: not for a download a network client added, which would log in
+    /// as this user wherever the client points it.
+    public var mayUseOwnIdentity = true
 
     public init(
         privateKey: String? = nil, knownHosts: String? = nil, hostKeyMD5: String? = nil, hostKeySHA256: String? = nil

@@ -83,10 +83,15 @@ extension Transfer {
         try options.check(url: request.url)
     }
 
-    /// An sftp:// load: its key, and its host key checked against the digest the user gave,
-    /// else against the known hosts (libcurl refuses a key it does not find there).
+    /// An sftp:// load: its key (or, for a network client's download without one, a password
+    /// only), and its host key checked against the digest the user gave, else against the
+    /// known hosts (libcurl refuses a key it does not find there).
     func configureSSH(_ ssh: SSHOptions, _ options: inout EasyOptions) {
-        if let key = ssh.privateKey { options.set(CURLOPT_SSH_PRIVATE_KEYFILE, key) }
+        if let key = ssh.privateKey {
+            options.set(CURLOPT_SSH_PRIVATE_KEYFILE, key)
+        } else if !ssh.mayUseOwnIdentity {
+            options.set(CURLOPT_SSH_AUTH_TYPES, haul_ssh_auth_password_only)
+        }
         if let md5 = ssh.hostKeyMD5 {
             options.set(CURLOPT_SSH_HOST_PUBLIC_KEY_MD5, md5)
         } else if let sha256 = ssh.hostKeySHA256 {

@@ -15,6 +15,43 @@ struct GetCommandSFTPTests {
         return file
     }
 
+    @Test("the user's own key logs in by default; a network client's download does not get it; files are 0600")
+    func ownIdentity() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let server = try SSHServer(in: directory)
+        let served = try Self.file(size: 100_000, in: directory)
+        chmod(served.path, 0o600)
+        // A home whose default key (~/.ssh/id_rsa, as libcurl looks for it) the server takes.
+        let home = directory.appendingPathComponent("home")
+        let ssh = home.appendingPathComponent(".ssh")
+        try FileManager.default.createDirectory(at: ssh, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: server.userKey, toPath: ssh.appendingPathComponent("id_rsa").path)
+        try FileManager.default.copyItem(
+            atPath: server.knownHosts, toPath: ssh.appendingPathComponent("known_hosts").path)
+        let environment = ["HOME": home.path]
+        let run = try await HaulProcess.run(
+            ["get", server.url(served.path), "-d", "mine", "--max-tries", "1"], in: directory,
+            environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let mine = directory.appendingPathComponent("mine/served.bin").path
+        #expect(HaulProcess.isWhole(URL(fileURLWithPath: mine), size: 100_000))
+        let mode = (try FileManager.default.attributesOfItem(atPath: mine)[.posixPermissions] as? Int) ?? 0
+        #expect(mode == 0o600, "mode \(String(mode, radix: 8))")
+
+        let daemon = try await DaemonProcess.start(in: directory, environment: environment)
+        defer { daemon.stop() }
+        let add = try await daemon.post(
+            "{\"id\":1,\"method\":\"aria2.addUri\",\"params\":[[\"\(server.url(served.path))\"],"
+                + "{\"max-tries\":\"1\"}]}")
+        #expect(add.body.contains("\"result\""), "\(add)")
+        for _ in 0..<200 where !daemon.stderr.contains("failed") {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(daemon.stderr.contains("refused the login"), "\(daemon.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/served.bin").path))
+    }
+
     @Test("a key logs in; the host key is checked against known_hosts; haul get says SFTP")
     func keyLogin() async throws {
         let directory = try HaulProcess.scratch()

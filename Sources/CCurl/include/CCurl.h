@@ -118,6 +118,8 @@ static const CURLversion haul_curlversion_now = CURLVERSION_NOW;
 static const long haul_curlpipe_multiplex = CURLPIPE_MULTIPLEX;
 /* Basic or Digest, whichever the server asks for in its 401 challenge. */
 static const long haul_auth_basic_or_digest = (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST);
+/// SSH logins by password only: no key file (libcurl's default is ~/.ssh/id_rsa) and no agent.
+static const long haul_ssh_auth_password_only = (long)(CURLSSH_AUTH_PASSWORD | CURLSSH_AUTH_KEYBOARD);
 static const long haul_lock_data_cookie = CURL_LOCK_DATA_COOKIE;
 static const long haul_lock_data_ssl_session = CURL_LOCK_DATA_SSL_SESSION;
 static const long haul_lock_data_dns = CURL_LOCK_DATA_DNS;

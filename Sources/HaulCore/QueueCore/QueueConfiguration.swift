@@ -79,6 +79,8 @@ extension QueueConfiguration {
         if request.lowestSpeed == 0 { request.lowestSpeed = nil }
         if options.ftpPasv == false { request.ftpActive = true }
         request.ssh.privateKey = options.sshPrivateKey
+        // A network client's download (its names rooted) logs in with no key of this user's.
+        request.ssh.mayUseOwnIdentity = options.nameRoot == nil
         request.ssh.knownHosts = options.sshKnownHosts
         options.sshHostKeyMD?.pin(&request.ssh)
         return Request(request)

@@ -83,7 +83,8 @@ extension QueueCore {
     /// Whether the body may go to a file with no name, named when complete: a whole body
     /// (from byte 0) of at most `unnamedFileLimit` bytes, or of unknown length, that will not
     /// be split, checked against a digest, or put over an existing file, of a download that has
-    /// no partial file yet (one that has keeps it).
+    /// no partial file yet (one that has keeps it), and whose file is not kept private (files
+    /// with no name are made 0644 ahead of time).
     func mayBeUnnamed(_ download: Download, offset: Int64, total: Int64, replacing: String?) -> Bool {
         let options = options(of: download)
         let limit = unnamedLimit(download)
@@ -91,7 +92,7 @@ extension QueueCore {
             && !wouldSplit(download, total: total)
             && options.checksum == nil && options.pieceHashes == nil
             && replacing == nil && options.allowOverwrite != true && options.autoFileRenaming != false
-            && options.continueExisting != true && download.destination == nil
+            && options.continueExisting != true && download.destination == nil && !download.keepsFilePrivate
     }
 
     /// What a 401 says to do: give a login, or check the one that was refused; or, when the

@@ -43,7 +43,7 @@ extension DownloadQueue {
         journal?.recordDestination(of: named)
         partFileNames.hold(destination)
         // O_EXCL: the name is this download's only if no one else created it first.
-        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, download.fileMode)
         guard descriptor >= 0 else {
             let number = errno
             // Whatever is at that path is not this download's.

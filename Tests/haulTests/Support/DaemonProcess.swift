@@ -26,9 +26,11 @@ final class DaemonProcess: Sendable {
     var stderr: String { log.value }
 
     /// Starts the daemon and waits (up to 20 s) until it says which port it listens on.
-    static func start(in directory: URL, _ extra: [String] = []) async throws -> DaemonProcess {
+    static func start(
+        in directory: URL, _ extra: [String] = [], environment: [String: String] = [:]
+    ) async throws -> DaemonProcess {
         let (process, errors) = try HaulProcess.start(
-            ["daemon", "--rpc-listen-port", "0", "-d", "out"] + extra, in: directory)
+            ["daemon", "--rpc-listen-port", "0", "-d", "out"] + extra, in: directory, environment: environment)
         let log = Log()
         Thread.detachNewThread {
             let handle = errors.fileHandleForReading
