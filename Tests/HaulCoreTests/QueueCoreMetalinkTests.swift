@@ -89,6 +89,9 @@ struct QueueCoreMetalinkTests {
                 "start c6 s http://a.test/s bytes=3145728-4194303 helper",
             ], "\(verified)")
         #expect(core.download("s")?.completed.count == mebibyte, "the bad piece is not held")
+        // Dropped for good: the download no longer lists it, so no later attempt (nor a later
+        // run, from the store) goes back to it.
+        #expect(core.download("s").map { Array($0.uris) } == ["http://a.test/s"])
         #expect(
             core.send(.piecesVerified(downloadID: "s", bad: [], mirror: 0)).isEmpty, "good pieces change nothing")
     }

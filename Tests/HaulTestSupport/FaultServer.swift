@@ -49,7 +49,8 @@ import Synchronization
 ///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE),
 ///   `disposition=V` (a Content-Disposition header), `unasked206=whole|half` (a request without
 ///   Range gets a 206 of the whole file, or of its first half), `corrupt=O` (byte O is wrong in
-///   every body that holds it: a mirror with bad data), `duplicate=URL` (a Link header naming URL
+///   every body that holds it: a mirror with bad data), `corruptEvery=N` (every byte at a multiple
+///   of N is wrong), `duplicate=URL` (a Link header naming URL
 ///   as a mirror, RFC 6249), `digest=V` (a Digest header of V).
 public final class FaultServer: Sendable {
     public let port: Int
@@ -378,6 +379,12 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
         var body = TestPattern.bytes(offset: start, count: end - start)
         if let corrupt = Int(query["corrupt"] ?? ""), (start..<end).contains(corrupt) {
             body[corrupt - start] ^= 0xFF
+        }
+        if let every = Int(query["corruptEvery"] ?? ""), every > 0 {
+            // Every byte at a multiple of `every` is wrong: a mirror with many bad pieces.
+            for offset in stride(from: (start + every - 1) / every * every, to: end, by: every) {
+                body[offset - start] ^= 0xFF
+            }
         }
         send(context, status, headers: headers, body: body)
     }

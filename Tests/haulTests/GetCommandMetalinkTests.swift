@@ -104,6 +104,32 @@ struct GetCommandMetalinkTests {
         #expect(!run.stderr.contains("retrying"), "recovered within the attempt: \(run.stderr)")
     }
 
+    @Test("a first mirror with many bad pieces is dropped for good: the download ends whole from the other")
+    func manyBadPieces() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let server = try FaultServer.shared()
+        let (size, pieceLength) = (67_108_864, 1_048_576)
+        let (whole, pieces) = try Self.digests(in: directory, size: size, pieceLength: pieceLength)
+        let (bad, good) = (UUID().uuidString, UUID().uuidString)
+        // A byte flipped every 4 MiB on the priority-1 mirror: 16 bad pieces of 64.
+        let document = Self.metalink(
+            name: "many.bin", whole: whole, pieces: pieces,
+            urls: [
+                (server.url("/file/\(size)?key=\(bad)&corruptEvery=4194304").absoluteString, 1),
+                (server.url("/file/\(size)?key=\(good)").absoluteString, 2),
+            ], size: size, pieceLength: pieceLength)
+        try document.write(to: directory.appendingPathComponent("m.meta4"), atomically: true, encoding: .utf8)
+        let run = try await HaulProcess.run(
+            ["get", "-M", "m.meta4", "-d", "out", "-x4", "-s4", "-k1M", "--retry-wait=0"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/many.bin"), size: size))
+        #expect(run.stderr.contains("failed the Metalink's hash"), "\(run.stderr)")
+        // Dropped once, and never asked again after.
+        let afterDrop = server.fileRequests.requests(for: bad).count
+        #expect(afterDrop <= 4, "the bad mirror was asked \(afterDrop) times")
+    }
+
     @Test("a Metalink named by its path, or served over HTTPS by nginx, downloads its files from their mirrors")
     func pathAndURL() async throws {
         let (directory, whole, pieces, nginx) = try Self.servedPayload()

@@ -22,8 +22,9 @@ extension QueueCore {
     }
 
     /// The pieces `bad` of download `id`, written from `mirror`, failed their hash: they are no
-    /// longer held, the mirror is dropped while another is usable, and a connection that is free
-    /// fetches them again. Once no segment runs, the check of the whole file sees to them.
+    /// longer held, the mirror is dropped while another is usable (and taken off the download's
+    /// URIs, so that no later attempt, nor a later run, goes back to it), and a connection that
+    /// is free fetches them again. Once no segment runs, the check of the whole file sees to them.
     mutating func piecesVerified(_ id: GID, bad: [Range<Int64>], mirror: Int) {
         guard !bad.isEmpty, var split = state.splits[id], !split.segments.isEmpty,
             state.downloads[id]?.state == .active
@@ -37,6 +38,10 @@ extension QueueCore {
             let reason = "sent \(bad.count) piece\(bad.count == 1 ? "" : "s") that failed the Metalink's hash"
             split.dropped[mirror] = reason
             show(id, .mirrorDropped("\(split.mirrorLabels[mirror]): \(reason)"))
+            let uri = split.mirrorURIs[mirror]
+            state.downloads.modify(id) { download in
+                if download.uris.count > 1 { download.uris = URIList(download.uris.filter { $0 != uri }) }
+            }
         }
         guard let download = state.downloads[id] else { return }
         file(download)

@@ -22,7 +22,7 @@ extension QueueCore {
         _ download: Download, primary: ConnectionID, _ accepted: NameRequest, offset: Int64, total: Int64
     ) -> Int64? {
         let options = options(of: download)
-        let mirrors = mirrorRequests(of: download, first: accepted.request)
+        let (mirrors, mirrorURIs) = mirrorRequests(of: download, first: accepted.request)
         let perMirror = options.maxConnectionPerServer ?? 1
         let limit = QueueCore.splitLimit(options, mirrors: mirrors.count)
         let response = accepted.response
@@ -36,7 +36,7 @@ extension QueueCore {
         let ranges = planner.initialRanges(completed: completed)
         guard ranges.count > 1, ranges[0].lowerBound == offset else { return nil }
         var split = Split(
-            planner: planner, total: total, validator: validator, mirrors: mirrors,
+            planner: planner, total: total, validator: validator, mirrors: mirrors, mirrorURIs: mirrorURIs,
             mirrorLabels: mirrors.map(\.url.redactedString), perMirror: perMirror)
         split.segments[primary] = Split.Segment(start: offset, end: ranges[0].upperBound, mirror: 0, now: clock.uptime)
         for range in ranges.dropFirst() {
@@ -72,19 +72,21 @@ extension QueueCore {
     }
 
     /// The first connection's request, then one for each other usable URI of the download.
-    private func mirrorRequests(of download: Download, first: Request) -> [Request] {
+    private func mirrorRequests(of download: Download, first: Request) -> (requests: [Request], uris: [String]) {
         var first = first
         first.byteRange = nil
         first.headers.remove("If-Range")
-        let others = download.uris.indices.filter { $0 != download.attemptURIIndex }.compactMap {
-            URL(string: download.uris[$0])
+        let others = download.uris.indices.filter { $0 != download.attemptURIIndex }.compactMap { index in
+            URL(string: download.uris[index]).map { (url: $0, uri: download.uris[index]) }
         }
-        return [first]
-            + others.map { url in
-                var request = first
-                request.url = url
-                return request
-            }
+        let requests = others.map { other in
+            var request = first
+            request.url = other.url
+            return request
+        }
+        let attempt = download.attemptURIIndex
+        let firstURI = download.uris.indices.contains(attempt) ? download.uris[attempt] : ""
+        return ([first] + requests, [firstURI] + others.map(\.uri))
     }
 
     /// Starts a connection for `range` of a split download from `mirror`, filed in `split`;

@@ -11,6 +11,8 @@ extension QueueCore {
         let validator: String?
         /// One request per mirror; the first is the first connection's (after its redirects).
         let mirrors: [Request]
+        /// Each mirror's URI as the download lists it.
+        let mirrorURIs: [String]
         /// Each mirror's URI as shown (without password), made once rather than per progress
         /// message.
         let mirrorLabels: [String]

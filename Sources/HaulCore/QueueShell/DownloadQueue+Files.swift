@@ -108,7 +108,7 @@ extension DownloadQueue {
                     let bytes = bad.reduce(Int64(0)) { $0 + Int64($1.count) }
                     return DownloadFailure(
                         "\(bad.count) of \(pieces.hashes.count) pieces failed their \(pieces.algorithm.rawValue) "
-                            + "digest (\(ByteCount.format(bytes))); fetching them again",
+                            + "digest (\(ByteCount.format(bytes))): they were discarded, the rest of the file kept",
                         code: .checksumMismatch, badPieces: bad)
                 }
             } catch {
