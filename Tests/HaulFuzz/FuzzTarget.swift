@@ -20,6 +20,7 @@ enum FuzzTarget: String, CaseIterable {
     case multipart
     case rpcRequest = "rpc-request"
     case metalink
+    case numbers
 
     /// Runs the target on one input.
     func run(_ bytes: [UInt8]) {
@@ -46,6 +47,7 @@ enum FuzzTarget: String, CaseIterable {
         case .multipart: FuzzTarget.multipart(bytes)
         case .rpcRequest: FuzzTarget.rpcRequest(bytes)
         case .metalink: FuzzTarget.metalink(bytes)
+        case .numbers: NumbersFuzz.run(bytes)
         }
     }
 
@@ -179,11 +181,11 @@ enum FuzzTarget: String, CaseIterable {
         FuzzTarget.require(condition, message())
     }
 
-    private static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+    static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
         if !condition { fail(message()) }
     }
 
-    private static func fail(_ message: String) -> Never {
+    static func fail(_ message: String) -> Never {
         FileHandle.standardError.write(Data("haul-fuzz: property broken: \(message)\n".utf8))
         abort()
     }

@@ -8,9 +8,12 @@ extension QueueCore {
         let downloadID = id.downloadID
         guard let connection = state.connection(id) else { return }
         let now = clock.uptime
+        // The engine's count of bytes it wrote: never negative, and a position from a server
+        // (`FileSize`) plus it stays in range; held there all the same.
+        let count = max(totalBytesWritten, 0)
         let written =
-            recordSegmentProgress(id, written: totalBytesWritten, now: now)
-            ?? connection.resumeOffset..<(connection.resumeOffset + totalBytesWritten)
+            recordSegmentProgress(id, written: count, now: now)
+            ?? connection.resumeOffset..<connection.resumeOffset.adding(saturating: count)
         // In place, and only what progress needs read from it: this runs for every write of
         // every download.
         var seen: (completed: ByteRanges, total: Int64, connections: Int?, validated: Bool)?

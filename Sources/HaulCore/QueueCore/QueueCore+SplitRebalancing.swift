@@ -24,7 +24,7 @@ extension QueueCore {
         segment.sample = sample
         split.segments[id] = segment
         state.splits[id.downloadID] = split
-        return segment.start..<(segment.start + written)
+        return segment.start..<segment.start.adding(saturating: written)
     }
 
     /// The running connections of a split download as the detail view shows them.
