@@ -9,7 +9,8 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-5}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(queue-file content-disposition content-range http-date netrc cookies theme multipart rpc-request metalink numbers)
+[ ${#targets[@]} -gt 0 ] || targets=(queue-file content-disposition content-range http-date netrc cookies theme multipart
+    rpc-request metalink numbers)
 
 mkdir -p .build-fuzz/crashes
 swift build --scratch-path .build-fuzz --product HaulFuzz \
