@@ -21,6 +21,8 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var body = ByteBuffer()
     /// Set once a reply was sent before the request ended (too large, refused): the rest is dropped.
     private var answered = false
+    /// A whole request not yet answered because the replies before it are still unread.
+    private var waitingForRoom: HTTPRequestHead?
 
     init(endpoint: RPCEndpoint, policy: OriginPolicy, maxRequestSize: Int, work: DispatchQueue) {
         self.endpoint = endpoint
@@ -49,8 +51,22 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             body.writeBuffer(&part)
         case .end:
             guard !answered, let head else { return }
+            // A client that does not read its replies gets no more of them made: the next is
+            // worked out once the last has left (pipelined requests were read ahead already).
+            guard context.channel.isWritable else {
+                waitingForRoom = head
+                return
+            }
             answer(head, context: context)
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let head = waitingForRoom {
+            waitingForRoom = nil
+            answer(head, context: context)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     /// A connection silent for the idle timeout (`IdleStateHandler`) is closed.

@@ -51,6 +51,8 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
     /// time, as an HTTP connection's requests are: a wrong secret's hold delays the next
     /// message too, and the socket is not read while `pendingLimit` wait.
     private var pending: [ByteBuffer] = []
+    /// The first pending message waits for the replies before it to be read.
+    private var waitingForRoom = false
     private static let pendingLimit = 16
 
     private func call(_ data: ByteBuffer, context: ChannelHandlerContext) {
@@ -65,6 +67,11 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
     /// sends the reply and goes on to the next.
     private func answerFirst(context: ChannelHandlerContext) {
         guard let data = pending.first else { return }
+        // A client that does not read its replies gets no more of them made meanwhile.
+        guard context.channel.isWritable else {
+            waitingForRoom = true
+            return
+        }
         let peer = context.remoteAddress?.ipAddress ?? "unknown"
         let endpoint = endpoint
         let loop = context.eventLoop
@@ -84,6 +91,14 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
                 handler.answerFirst(context: context)
             }
         }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, waitingForRoom {
+            waitingForRoom = false
+            answerFirst(context: context)
+        }
+        context.fireChannelWritabilityChanged()
     }
 
     /// A silent socket is pinged; one still silent at the next timeout is closed (a client that

@@ -12,11 +12,18 @@ import Testing
 /// client sends.
 @Suite("RPC server limits")
 struct RPCServerLimitsTests {
+    /// This process's resident memory, in bytes (`VmRSS`).
+    private static func residentBytes() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+    }
+
     /// A queue served on a free loopback port with `secret`, at most `maxConnections` at once,
     /// idle ones closed after `idleMilliseconds`.
     private static func serve(
         secret: String? = "right", maxConnections: Int = 128, idleMilliseconds: Int64 = 30_000
-    ) throws -> (RPCServer, URL) {
+    ) throws -> (RPCServer, URL, DownloadQueue) {
         let directory = try ScratchDirectory.make("rpc-limits")
         var configuration = DownloadQueue.Configuration()
         configuration.directory = directory.path
@@ -28,7 +35,7 @@ struct RPCServerLimitsTests {
         server.port = 0
         server.maxConnections = maxConnections
         server.idleTimeout = .milliseconds(idleMilliseconds)
-        return (try RPCServer.start(server, endpoint: endpoint), directory)
+        return (try RPCServer.start(server, endpoint: endpoint), directory, queue)
     }
 
     private static func post(_ body: String, port: Int, headers: [String] = []) -> String {
@@ -44,7 +51,7 @@ struct RPCServerLimitsTests {
         "idle connections: those past the cap are closed at once, the rest after the idle time; then a client is served"
     )
     func idleConnections() throws {
-        let (server, directory) = try Self.serve(maxConnections: 8, idleMilliseconds: 300)
+        let (server, directory, _) = try Self.serve(maxConnections: 8, idleMilliseconds: 300)
         defer { server.stop() }
         defer { try? FileManager.default.removeItem(at: directory) }
         let idle = try (0..<20).map { _ in try RawConnection(port: server.port) }
@@ -60,7 +67,7 @@ struct RPCServerLimitsTests {
 
     @Test("a flood of wrong secrets from the owner's address: the guesser waits, the owner is answered at once")
     func guesserDoesNotLockOutOwner() throws {
-        let (server, directory) = try Self.serve()
+        let (server, directory, _) = try Self.serve()
         defer { server.stop() }
         defer { try? FileManager.default.removeItem(at: directory) }
         let wrong = Self.version.replacingOccurrences(of: "token:right", with: "token:guess")
@@ -82,9 +89,32 @@ struct RPCServerLimitsTests {
         #expect(Date().timeIntervalSince(late) >= 0.1)
     }
 
+    @Test("pipelined calls whose replies are never read stop being read: the daemon's memory does not grow")
+    func unreadReplies() throws {
+        let (server, directory, queue) = try Self.serve()
+        defer { server.stop() }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var entry = QueueEntry(uris: ["http://127.0.0.1:9/a-file-with-a-longish-name.bin"])
+        entry.options.pause = true
+        queue.add(Array(repeating: entry, count: 1000))
+        let call = #"{"jsonrpc":"2.0","id":1,"method":"aria2.tellWaiting","params":["token:right",0,1000]}"#
+        let reader = try RawConnection(port: server.port)
+        // One reply is some 400 KB; 400 of them unread would be 160 MB held by the daemon.
+        let before = Self.residentBytes()
+        var flags = fcntl(reader.descriptor, F_GETFL)
+        flags |= O_NONBLOCK
+        _ = fcntl(reader.descriptor, F_SETFL, flags)
+        for _ in 0..<400 { reader.send(Self.post(call, port: server.port)) }
+        Thread.sleep(forTimeInterval: 6)
+        let grown = Self.residentBytes() - before
+        #expect(grown < 24 << 20, "grew \(grown >> 20) MiB")
+        // Once read, the replies come.
+        #expect(reader.receive(timeout: 5, until: "\"result\"")?.contains("\"result\"") == true)
+    }
+
     @Test("two Host or Origin headers are refused; a GET that would change the queue needs POST or a secret")
     func headerTricks() throws {
-        let (server, directory) = try Self.serve(secret: nil)
+        let (server, directory, _) = try Self.serve(secret: nil)
         defer { server.stop() }
         defer { try? FileManager.default.removeItem(at: directory) }
         let doubled = try RawConnection(port: server.port)
@@ -107,7 +137,7 @@ struct RPCServerLimitsTests {
 
     @Test("500 brackets deep, unauthorized: refused at once, and an authorized call is not held behind it")
     func nestedJSON() throws {
-        let (server, directory) = try Self.serve()
+        let (server, directory, _) = try Self.serve()
         defer { server.stop() }
         defer { try? FileManager.default.removeItem(at: directory) }
         let leaves = Array(repeating: "1", count: 2000).joined(separator: ",")
