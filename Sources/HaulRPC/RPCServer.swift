@@ -22,8 +22,8 @@ public final class RPCServer: Sendable {
         public var maxRequestSize = 2 << 20
         /// `--rpc-secure`: HTTPS and WSS with this PEM certificate chain and private key.
         public var tls: (certificate: String, privateKey: String)?
-        /// The most connections served at once; one more is closed as it is accepted, so that
-        /// idle connections cannot take every descriptor the daemon has.
+        /// The most connections served at once; one more closes the oldest, so that idle
+        /// connections can neither take every descriptor the daemon has nor keep a client out.
         public var maxConnections = 128
         /// A connection that sends nothing this long is closed (an HTTP one), or asked for a sign
         /// of life by a ping and closed after a second silence (a WebSocket, which may only
@@ -110,8 +110,8 @@ public final class RPCServer: Sendable {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                guard open.admit() else { return channel.close() }
-                channel.closeFuture.whenComplete { _ in open.leave() }
+                open.admit(channel)?.close(promise: nil)
+                channel.closeFuture.whenComplete { _ in open.leave(channel) }
                 return channel.eventLoop.makeCompletedFuture {
                     if let tls { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls)) }
                     // Replies a client does not read stop its requests being read (no reply piles up).
@@ -160,26 +160,35 @@ public final class RPCServer: Sendable {
 
     private static let httpHandlerName = "haul.rpc.http"
 
-    /// The connections open now, up to a limit. Any thread.
+    /// The connections open now, oldest first, up to a limit. Any thread.
     private final class OpenConnections: Sendable {
         private let limit: Int
-        private let count = Mutex(0)
+        private let channels = Mutex<(order: [ObjectIdentifier], byID: [ObjectIdentifier: any Channel])>(([], [:]))
 
         init(limit: Int) {
             self.limit = limit
         }
 
-        /// Counts one more, or says no when `limit` are open.
-        func admit() -> Bool {
-            count.withLock { count in
-                guard count < limit else { return false }
-                count += 1
-                return true
+        /// Counts `channel` in, and returns the oldest connection to close when `limit` were
+        /// open already: a flood of idle connections cannot keep a new client out (it holds
+        /// the newest places, and is closed as more arrive), where refusing the newcomer would.
+        func admit(_ channel: any Channel) -> (any Channel)? {
+            channels.withLock { open in
+                let id = ObjectIdentifier(channel)
+                open.order.append(id)
+                open.byID[id] = channel
+                guard open.order.count > limit else { return nil }
+                let oldest = open.order.removeFirst()
+                return open.byID.removeValue(forKey: oldest)
             }
         }
 
-        func leave() {
-            count.withLock { $0 -= 1 }
+        func leave(_ channel: any Channel) {
+            channels.withLock { open in
+                let id = ObjectIdentifier(channel)
+                guard open.byID.removeValue(forKey: id) != nil else { return }
+                open.order.removeAll { $0 == id }
+            }
         }
     }
 

@@ -79,55 +79,55 @@ struct GetCommandMetalinkTests {
         #expect(again.count == 1 && again.first?.range == "bytes=\(Self.pieceLength)-", "\(again)")
     }
 
-    @Test(
-        "split over mirrors, a bad piece is caught as its segment ends: its mirror is dropped, the piece fetched again")
-    func corruptMirrorWhileSplit() async throws {
+    /// A file of `size` bytes split over two mirrors of the fault server, a bad one (priority
+    /// 1, `/file` with `bad`'s query) and a good one (`good`'s), downloaded with `arguments` in a
+    /// scratch directory: the run, the file, and the bad mirror's key.
+    private static func splitOverMirrors(
+        size: Int, pieceLength: Int, bad badQuery: String, good goodQuery: String, _ arguments: [String]
+    ) async throws -> (run: HaulProcess.Run, file: URL, badKey: String, directory: URL) {
         let directory = try HaulProcess.scratch()
-        defer { HaulProcess.cleanUp(directory) }
         let server = try FaultServer.shared()
-        let (size, pieceLength) = (8_000_000, 1_048_576)
         let (whole, pieces) = try Self.digests(in: directory, size: size, pieceLength: pieceLength)
         let (bad, good) = (UUID().uuidString, UUID().uuidString)
-        // The bad mirror is fast, the good one slow: the bad segments end while the good run.
         let document = Self.metalink(
             name: "split.bin", whole: whole, pieces: pieces,
             urls: [
-                (server.url("/file/\(size)?key=\(bad)&corrupt=5000000").absoluteString, 1),
-                (server.url("/file/\(size)?key=\(good)&pace=65536").absoluteString, 2),
+                (server.url("/file/\(size)?key=\(bad)&\(badQuery)").absoluteString, 1),
+                (server.url("/file/\(size)?key=\(good)&\(goodQuery)").absoluteString, 2),
             ], size: size, pieceLength: pieceLength)
         try document.write(to: directory.appendingPathComponent("s.meta4"), atomically: true, encoding: .utf8)
         let run = try await HaulProcess.run(
-            ["get", "-M", "s.meta4", "-d", "out", "-x2", "-s4", "-k1M", "--retry-wait=0"], in: directory)
+            ["get", "-M", "s.meta4", "-d", "out", "--retry-wait=0"] + arguments, in: directory)
+        return (run, directory.appendingPathComponent("out/split.bin"), bad, directory)
+    }
+
+    @Test(
+        "split over mirrors, a bad piece is caught as its segment ends: its mirror is dropped, the piece fetched again")
+    func corruptMirrorWhileSplit() async throws {
+        // The bad mirror is fast, the good one slow: the bad segments end while the good run.
+        let size = 8_000_000
+        let (run, file, _, directory) = try await Self.splitOverMirrors(
+            size: size, pieceLength: 1_048_576, bad: "corrupt=5000000", good: "pace=65536", ["-x2", "-s4", "-k1M"])
+        defer { HaulProcess.cleanUp(directory) }
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/split.bin"), size: size))
+        #expect(HaulProcess.isWhole(file, size: size))
         #expect(run.stderr.contains("failed the Metalink's hash"), "\(run.stderr)")
         #expect(!run.stderr.contains("retrying"), "recovered within the attempt: \(run.stderr)")
     }
 
     @Test("a first mirror with many bad pieces is dropped for good: the download ends whole from the other")
     func manyBadPieces() async throws {
-        let directory = try HaulProcess.scratch()
-        defer { HaulProcess.cleanUp(directory) }
-        let server = try FaultServer.shared()
-        let (size, pieceLength) = (67_108_864, 1_048_576)
-        let (whole, pieces) = try Self.digests(in: directory, size: size, pieceLength: pieceLength)
-        let (bad, good) = (UUID().uuidString, UUID().uuidString)
         // A byte flipped every 4 MiB on the priority-1 mirror: 16 bad pieces of 64.
-        let document = Self.metalink(
-            name: "many.bin", whole: whole, pieces: pieces,
-            urls: [
-                (server.url("/file/\(size)?key=\(bad)&corruptEvery=4194304").absoluteString, 1),
-                (server.url("/file/\(size)?key=\(good)").absoluteString, 2),
-            ], size: size, pieceLength: pieceLength)
-        try document.write(to: directory.appendingPathComponent("m.meta4"), atomically: true, encoding: .utf8)
-        let run = try await HaulProcess.run(
-            ["get", "-M", "m.meta4", "-d", "out", "-x4", "-s4", "-k1M", "--retry-wait=0"], in: directory)
+        let size = 67_108_864
+        let (run, file, bad, directory) = try await Self.splitOverMirrors(
+            size: size, pieceLength: 1_048_576, bad: "corruptEvery=4194304", good: "", ["-x4", "-s4", "-k1M"])
+        defer { HaulProcess.cleanUp(directory) }
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(HaulProcess.isWhole(directory.appendingPathComponent("out/many.bin"), size: size))
+        #expect(HaulProcess.isWhole(file, size: size))
         #expect(run.stderr.contains("failed the Metalink's hash"), "\(run.stderr)")
         // Dropped once, and never asked again after.
-        let afterDrop = server.fileRequests.requests(for: bad).count
-        #expect(afterDrop <= 4, "the bad mirror was asked \(afterDrop) times")
+        let asked = try FaultServer.shared().fileRequests.requests(for: bad).count
+        #expect(asked <= 4, "the bad mirror was asked \(asked) times")
     }
 
     @Test("a Metalink named by its path, or served over HTTPS by nginx, downloads its files from their mirrors")
