@@ -112,7 +112,9 @@ public final class Aria2Methods: Sendable {
         }
     }
 
-    private var features: JSONValue { ["HTTPS", "GZip", "Firefox3 Cookie"] }
+    /// aria2's names for what haul does: TLS, gzip bodies, cookie files, digests (checksums
+    /// and piece hashes), Metalink and SFTP; not BitTorrent, asynchronous DNS or XML-RPC.
+    private var features: JSONValue { ["Firefox3 Cookie", "GZip", "HTTPS", "Message Digest", "Metalink", "SFTP"] }
 
     // MARK: - Finding downloads
 

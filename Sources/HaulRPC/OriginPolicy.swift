@@ -16,7 +16,8 @@ public struct OriginPolicy: Sendable, Equatable {
     /// Why a request with these headers is refused, or nil when it is served.
     public func refusal(host: String?, origin: String?, fetchSite: String?) -> String? {
         if loopbackOnly, let host, !OriginPolicy.isLoopback(host) {
-            return "Host '\(RPCError.shown(host))' is not this daemon's loopback address"
+            return "Host '\(RPCError.shown(host))' is not this daemon's loopback address "
+                + "(--rpc-listen-all, with --rpc-secret, serves other names)"
         }
         guard !allowOriginAll else { return nil }
         if let fetchSite, fetchSite != "same-origin", fetchSite != "none" {

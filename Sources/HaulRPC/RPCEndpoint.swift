@@ -10,9 +10,13 @@ public final class RPCEndpoint: Sendable {
     public let methods: Aria2Methods
     public let secretGuard: SecretGuard
 
-    public init(methods: Aria2Methods, secretGuard: SecretGuard) {
+    /// Where a call refused for its secret is said, once an address.
+    let refusals: RefusalLog?
+
+    public init(methods: Aria2Methods, secretGuard: SecretGuard, refusals: RefusalLog? = nil) {
         self.methods = methods
         self.secretGuard = secretGuard
+        self.refusals = refusals
     }
 
     /// The notifications a WebSocket client may hear, as `system.listNotifications` lists them.
@@ -31,15 +35,32 @@ public final class RPCEndpoint: Sendable {
         return reply(to: request, from: peer, overGET: overGET, hold: &hold)
     }
 
-    /// The reply to `request` (nil: text that is not JSON), as text, and how long to hold it back
-    /// before it is sent: a wrong secret's hold (`SecretGuard`), the longest of a batch's.
+    /// The reply to `request` (nil: text that is not JSON), as text; how long to hold it back
+    /// before it is sent (a wrong secret's hold, `SecretGuard`, the longest of a batch's); and
+    /// the HTTP status aria2 sends it with (`httpStatus(of:)`).
     public func answer(
         to request: JSONValue?, from peer: String, overGET: Bool = false
-    ) -> (reply: Data, hold: Duration) {
-        guard let request else { return (RPCFailure(id: .null, error: .parseError).reply.encoded, .zero) }
+    ) -> (reply: Data, hold: Duration, httpStatus: Int) {
+        guard let request else {
+            let failure = RPCFailure(id: .null, error: .parseError).reply
+            return (failure.encoded, .zero, RPCEndpoint.httpStatus(of: failure))
+        }
         var hold = Duration.zero
         let reply = reply(to: request, from: peer, overGET: overGET, hold: &hold)
-        return (reply.encoded, hold)
+        return (reply.encoded, hold, RPCEndpoint.httpStatus(of: reply))
+    }
+
+    /// The HTTP status aria2 answers `reply` with: 200 for a result or a batch; for one call's
+    /// error, 400 (a method's error, "Unauthorized" among them, or an invalid request), 404 (no
+    /// such method) or 500 (any other, a parse error among them). AriaNg reads `error` only from
+    /// a reply that is not 2xx.
+    static func httpStatus(of reply: JSONValue) -> Int {
+        guard let code = reply.object?["error"]?.object?["code"]?.integer else { return 200 }
+        switch code {
+        case 1, -32600: return 400
+        case -32601: return 404
+        default: return 500
+        }
     }
 
     private func reply(to request: JSONValue, from peer: String, overGET: Bool, hold: inout Duration) -> JSONValue {
@@ -80,6 +101,8 @@ public final class RPCEndpoint: Sendable {
                     RPCError("\(RPCError.shown(call.method)) changes the queue: send it by POST (or set --rpc-secret)"))
             }
             if case .wrongSecret(let wait) = secretGuard.check(token, from: peer) {
+                refusals?.refused(
+                    "refused calls from \(peer): a wrong or missing secret (give the client the one set by --rpc-secret)")
                 hold = max(hold, wait)
                 return .failure(.unauthorized)
             }

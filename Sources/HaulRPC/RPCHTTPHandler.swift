@@ -24,11 +24,17 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// A whole request not yet answered because the replies before it are still unread.
     private var waitingForRoom: HTTPRequestHead?
 
-    init(endpoint: RPCEndpoint, policy: OriginPolicy, maxRequestSize: Int, work: DispatchQueue) {
+    private let refusals: RefusalLog?
+
+    init(
+        endpoint: RPCEndpoint, policy: OriginPolicy, maxRequestSize: Int, work: DispatchQueue,
+        refusals: RefusalLog? = nil
+    ) {
         self.endpoint = endpoint
         self.policy = policy
         self.maxRequestSize = maxRequestSize
         self.work = work
+        self.refusals = refusals
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -82,6 +88,7 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Why `head` is refused before its body is read.
     private func refusal(of head: HTTPRequestHead) -> (status: HTTPResponseStatus, text: String)? {
         if let why = policy.refusal(of: head) {
+            refusals?.refused("refused a request: \(why)")
             return (.forbidden, why)
         }
         if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > maxRequestSize {
@@ -113,12 +120,15 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         let bound = NIOLoopBound((self, context), eventLoop: loop)
         work.async {
             let request = head.method == .GET ? RPCHTTPHandler.request(fromQuery: head.uri) : JSONValue.parse(text)
-            let (reply, hold) = endpoint.answer(to: request, from: peer, overGET: head.method == .GET)
+            let (reply, hold, status) = endpoint.answer(to: request, from: peer, overGET: head.method == .GET)
             // A wrong secret's reply waits out its hold on the loop, not on `work`: other clients
             // are answered meanwhile, and this connection reads no next request until it is sent.
+            // An error closes the connection after it, as aria2's does.
             loop.scheduleTask(in: TimeAmount(hold)) {
                 let (handler, context) = bound.value
-                handler.send(.ok, reply, context: context, closing: !head.isKeepAlive, json: true)
+                handler.send(
+                    HTTPResponseStatus(statusCode: status), reply, context: context,
+                    closing: !head.isKeepAlive || status != 200, json: true)
             }
         }
     }

@@ -29,6 +29,8 @@ public final class RPCServer: Sendable {
         /// of life by a ping and closed after a second silence (a WebSocket, which may only
         /// listen for notifications).
         public var idleTimeout: TimeAmount = .seconds(30)
+        /// Where a refused request (its Origin, Host or headers) is said, once a kind.
+        public var refusals: RefusalLog?
 
         public init() {}
     }
@@ -91,10 +93,13 @@ public final class RPCServer: Sendable {
         let work = DispatchQueue(label: "haul.rpc.calls")
         let policy = OriginPolicy(allowOriginAll: configuration.allowOriginAll, loopbackOnly: !configuration.listenAll)
         let maxSize = configuration.maxRequestSize
+        let refusals = configuration.refusals
         let upgrader = NIOWebSocketServerUpgrader(
             maxFrameSize: maxSize,
             shouldUpgrade: { channel, head in
-                let served = head.uri == "/jsonrpc" && policy.refusal(of: head) == nil
+                let why = policy.refusal(of: head)
+                if let why { refusals?.refused("refused a WebSocket: \(why)") }
+                let served = head.uri == "/jsonrpc" && why == nil
                 return channel.eventLoop.makeSucceededFuture(served ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { channel, _ in
@@ -125,7 +130,9 @@ public final class RPCServer: Sendable {
                     )
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withServerUpgrade: upgrade)
                     try channel.pipeline.syncOperations.addHandler(
-                        RPCHTTPHandler(endpoint: endpoint, policy: policy, maxRequestSize: maxSize, work: work),
+                        RPCHTTPHandler(
+                            endpoint: endpoint, policy: policy, maxRequestSize: maxSize, work: work,
+                            refusals: refusals),
                         name: RPCServer.httpHandlerName)
                 }
             }

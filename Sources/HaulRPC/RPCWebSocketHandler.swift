@@ -78,7 +78,7 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
         let bound = NIOLoopBound((self, context), eventLoop: loop)
         let bytes = Array(data.readableBytesView)
         work.async {
-            let (reply, hold) = endpoint.answer(to: JSONValue.parse(bytes), from: peer)
+            let (reply, hold, _) = endpoint.answer(to: JSONValue.parse(bytes), from: peer)
             loop.scheduleTask(in: TimeAmount(hold)) {
                 let (handler, context) = bound.value
                 let data = context.channel.allocator.buffer(bytes: reply)

@@ -62,12 +62,15 @@ struct DaemonCommand: HaulCommand {
             for: configuration, queue: stored.queue, overallLimit: options.overallLimit(),
             saveSession: options.basic.saveSession, allowedDirectory: rpc.allowedDirectory, stop: { stop.signal() })
         settings.globalOptions["rpc-listen-port"] = String(rpc.port)
+        let refusals = RefusalLog(write: report)
         let endpoint = RPCEndpoint(
             methods: Aria2Methods(queue: stored.queue, settings: settings),
-            secretGuard: SecretGuard(secret: rpc.secret))
+            secretGuard: SecretGuard(secret: rpc.secret), refusals: refusals)
         let server: RPCServer
         do {
-            server = try RPCServer.start(serverConfiguration, endpoint: endpoint, hub: hub)
+            var configuration = serverConfiguration
+            configuration.refusals = refusals
+            server = try RPCServer.start(configuration, endpoint: endpoint, hub: hub)
         } catch {
             stored.flush()
             report("\(error)")

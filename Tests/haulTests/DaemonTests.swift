@@ -21,16 +21,30 @@ struct DaemonTests {
         #expect(right.status == 200 && right.body.contains("\"numActive\":\"0\""), "\(right)")
         for params in ["[\"token:hunter3\"]", "[]"] {
             let wrong = try await daemon.post(stat.replacingOccurrences(of: "PARAMS", with: params))
-            #expect(wrong.body.contains("\"message\":\"Unauthorized\""), "\(wrong)")
+            // As aria2 answers it: AriaNg reads `error` only from a reply that is not 2xx.
+            #expect(wrong.status == 400 && wrong.body.contains("\"message\":\"Unauthorized\""), "\(wrong)")
         }
         let foreign = try await daemon.post(
             stat.replacingOccurrences(of: "PARAMS", with: "[\"token:hunter2\"]"),
             headers: ["Origin": "https://evil.example"])
         #expect(foreign.status == 403 && foreign.body.contains("evil.example"), "\(foreign)")
+        // Each refusal is one log line saying how to allow it, however often it comes.
+        _ = try await daemon.post(
+            stat.replacingOccurrences(of: "PARAMS", with: "[\"token:hunter2\"]"),
+            headers: ["Origin": "https://evil.example"])
+        let log = daemon.stderr
+        #expect(
+            log.components(separatedBy: "Origin 'https://evil.example' is not this daemon's (--rpc-allow-origin-all")
+                .count == 2, "\(log)")
+        #expect(
+            log.components(separatedBy: "a wrong or missing secret (give the client the one set by --rpc-secret)")
+                .count == 2, "\(log)")
         let oversized = try await daemon.post(String(repeating: " ", count: 5000) + "{}")
         #expect(oversized.status == 413, "\(oversized)")
         let malformed = try await daemon.post("{\"method\": ")
-        #expect(malformed.body.contains("-32700"), "\(malformed)")
+        #expect(malformed.status == 500 && malformed.body.contains("-32700"), "\(malformed)")
+        let unknown = try await daemon.post("{\"id\":1,\"method\":\"aria2.nothing\",\"params\":[\"token:hunter2\"]}")
+        #expect(unknown.status == 404 && unknown.body.contains("-32601"), "\(unknown)")
         let outside = try await daemon.post(
             "{\"id\":2,\"method\":\"aria2.addUri\",\"params\":[\"token:hunter2\",[\"http://127.0.0.1:9/x\"],"
                 + "{\"dir\":\"/etc\"}]}")
