@@ -102,7 +102,8 @@ public final class RPCEndpoint: Sendable {
             }
             if case .wrongSecret(let wait) = secretGuard.check(token, from: peer) {
                 refusals?.refused(
-                    "refused calls from \(peer): a wrong or missing secret (give the client the one set by --rpc-secret)")
+                    "refused calls from \(peer): a wrong or missing secret "
+                        + "(give the client the one set by --rpc-secret)")
                 hold = max(hold, wait)
                 return .failure(.unauthorized)
             }
