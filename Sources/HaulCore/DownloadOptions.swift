@@ -214,7 +214,7 @@ extension DownloadOptions {
                 guard let number = GID(value) else { throw OptionError("a gid is 16 hex digits, not all zero") }
                 gid = number
             default:
-                throw OptionError("unknown option '\(name)'")
+                throw OptionError.unknownOption(name)
             }
         }
 

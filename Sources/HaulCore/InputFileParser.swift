@@ -87,9 +87,9 @@ struct InputFileParser {
         }
         let optionName = String(text[..<equals].trimmingBlanks())
         var value = String(text[text.utf8.index(after: equals)...].trimmingBlanks())
-        if let warning = Aria2Options.warning(for: optionName) {
-            report(number, warning, warning: true)
-            return
+        if DownloadHooks.isHookOption(optionName) {
+            let refusal = DownloadHooks.refusal(of: optionName, in: "a queue file")
+            return report(number, refusal + "; ignored", warning: true)
         }
         if let refusal = refusal(of: optionName, value) {
             report(number, refusal.message, warning: refusal.isWarning)
@@ -112,9 +112,13 @@ struct InputFileParser {
             try values.set(optionName, value)
             valuesSet = true
         } catch {
-            // An option no one knows is a warning: the entry is kept and the exit status stays.
-            let known = !error.description.hasPrefix("unknown option")
-            report(number, known ? "\(optionName): \(error)" : "\(error.description); ignored", warning: !known)
+            // An option haul does not implement is a warning: the entry is kept and the exit
+            // status stays (aria2's own, from a session it saved, included).
+            guard error.isUnknownOption else { return report(number, "\(optionName): \(error)") }
+            let warning =
+                Aria2OptionCatalog.scope(of: optionName) == nil
+                ? "\(error.description); ignored" : Aria2OptionCatalog.notImplemented(optionName)
+            report(number, warning, warning: true)
         }
     }
 

@@ -5,8 +5,8 @@ import HaulCore
 
 extension Aria2Methods {
     /// `addUri(uris[, options[, position]])`: queues one download of the mirrors `uris` and
-    /// returns its gid. `dir` and `out` must stay inside the allowed directory; an option haul
-    /// does not know is refused by name.
+    /// returns its gid. `dir` and `out` must stay inside the allowed directory; an option is
+    /// taken as `downloadOptions` takes it.
     func addUri(_ params: RPCParams) throws(RPCError) -> JSONValue {
         guard let uris = try params.strings(0, "uris"), !uris.isEmpty else {
             throw .invalidParams("uris (parameter 1) must be a non-empty array of strings")
@@ -15,7 +15,6 @@ extension Aria2Methods {
             if let problem = QueueEntry.uriProblem(uri) { throw RPCError(RPCError.shown(problem)) }
         }
         let options = try downloadOptions(params, 1)
-        if let gid = options.gid, queue.download(gid) != nil { throw RPCError("GID \(gid) is not unique") }
         let position = try params.optionalInteger(2, "position")
         let id = queue.add(QueueEntry(uris: uris, options: options))
         if let position { move(id, toWaitingPosition: position) }
@@ -43,35 +42,6 @@ extension Aria2Methods {
             for (offset, id) in ids.enumerated() { move(id, toWaitingPosition: position + offset) }
         }
         return .array(ids.map { .gid($0) })
-    }
-
-    /// A client's options at parameter `index`: aria2's names, an unknown one refused by name;
-    /// `dir` and `out` inside the allowed directory; no file on this machine named by a client
-    /// over the network. `dir` defaults to the allowed directory's root.
-    private func downloadOptions(_ params: RPCParams, _ index: Int) throws(RPCError) -> DownloadOptions {
-        var options = DownloadOptions()
-        for (name, value) in try params.options(index) {
-            switch name {
-            case "dir": options.dir = try settings.allowedDirectory.directory(value)
-            case "out":
-                try settings.allowedDirectory.check(out: value)
-                options.out = value
-            case "ssh-private-key" where !settings.clientIsOwner, "ssh-known-hosts" where !settings.clientIsOwner:
-                throw RPCError("option '\(name)' names a file on the daemon's machine: set it where the daemon starts")
-            default:
-                do {
-                    try options.set(name, value)
-                } catch {
-                    throw RPCError("option '\(RPCError.shown(name))': \(RPCError.shown(error.description))")
-                }
-            }
-        }
-        if let gid = options.gid, queue.download(gid) != nil {
-            throw RPCError("GID \(gid) is in use by another download; choose another, or none")
-        }
-        if options.dir == nil { options.dir = settings.allowedDirectory.root }
-        if !settings.clientIsOwner { options.nameRoot = settings.allowedDirectory.root }
-        return options
     }
 
     /// `remove(gid)` and `forceRemove`: stops the download for good; its status becomes
@@ -140,43 +110,6 @@ extension Aria2Methods {
         let target = min(max(position, 0), waiting.count - 1)
         if waiting[target] != id, let index = queue.ids.firstIndex(of: waiting[target]) { queue.move(id, .to(index)) }
         return target
-    }
-
-    /// `changeOption(gid, options)`: the speed cap changes at once, running or not; haul's queue
-    /// changes no other option of a queued download.
-    func changeOption(_ params: RPCParams) throws(RPCError) -> JSONValue {
-        let download = try download(params)
-        for (name, value) in try params.options(1) {
-            guard name == "max-download-limit" else {
-                throw RPCError("option '\(RPCError.shown(name))' cannot be changed on a queued download")
-            }
-            queue.setMaxDownloadLimit(download.id, try Aria2Methods.speed(value, name))
-        }
-        return "OK"
-    }
-
-    /// `changeGlobalOption(options)`: the overall speed cap.
-    func changeGlobalOption(_ params: RPCParams) throws(RPCError) -> JSONValue {
-        for (name, value) in try params.options(0) {
-            guard name == "max-overall-download-limit" else {
-                throw RPCError("global option '\(RPCError.shown(name))' cannot be changed while haul runs")
-            }
-            let limit = try Aria2Methods.speed(value, name)
-            queue.setMaxOverallDownloadLimit(limit)
-            globalOptions.withLock { $0[name] = String(limit ?? 0) }
-        }
-        return "OK"
-    }
-
-    /// A speed as aria2 writes it (`500K`, `1M`, `0` for none): bytes a second, nil for none.
-    static func speed(_ text: String, _ name: String) throws(RPCError) -> Int64? {
-        var options = DownloadOptions()
-        do {
-            try options.set("max-download-limit", text)
-        } catch {
-            throw RPCError("option '\(name)': \(RPCError.shown(error.description))")
-        }
-        return options.maxDownloadLimit.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// `purgeDownloadResult()`: takes every stopped download off the list.

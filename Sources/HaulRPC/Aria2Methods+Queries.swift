@@ -74,19 +74,4 @@ extension Aria2Methods {
             "numStoppedTotal": .number(stopped),
         ]
     }
-
-    /// `getOption(gid)`: the download's own options over the daemon's, by aria2's names
-    /// (passwords and secret headers left out).
-    func option(_ params: RPCParams) throws(RPCError) -> JSONValue {
-        let download = try download(params)
-        var options = globalOptions.withLock { $0 }
-        for (name, value) in download.options.pairs(includingSecrets: false) { options[name] = value }
-        options["dir"] = download.directory ?? options["dir"]
-        return .object(options.mapValues { .string(TextSanitizer.visible($0)) })
-    }
-
-    /// `getGlobalOption()`.
-    func globalOption() -> JSONValue {
-        .object(globalOptions.withLock { $0 }.mapValues { .string(TextSanitizer.visible($0)) })
-    }
 }

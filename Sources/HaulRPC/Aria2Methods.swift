@@ -26,6 +26,8 @@ public final class Aria2Methods: Sendable {
         public var saveSession: (@Sendable () throws -> Void)?
         /// Stops the daemon (`shutdown`, `forceShutdown`), after the reply is sent.
         public var shutdown: @Sendable () -> Void
+        /// Where an option a client gave that haul does not apply is said, once.
+        public var notices: RefusalLog?
 
         public init(
             allowedDirectory: AllowedDirectory, version: String, globalOptions: [String: String] = [:],
@@ -42,8 +44,11 @@ public final class Aria2Methods: Sendable {
     let queue: DownloadQueue
     let settings: Settings
     let sessionID: String
-    /// The global options as they are now (`changeGlobalOption` changes the speed cap).
+    /// The global options as they are now (`changeGlobalOption` changes them).
     let globalOptions: Mutex<[String: String]>
+    /// The options every download a client adds gets under its own (`changeGlobalOption` of a
+    /// download's option, such as `split`).
+    let addedDefaults = Mutex(DownloadOptions())
 
     public init(queue: DownloadQueue, settings: Settings) {
         self.queue = queue

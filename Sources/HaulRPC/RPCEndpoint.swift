@@ -51,16 +51,12 @@ public final class RPCEndpoint: Sendable {
     }
 
     /// The HTTP status aria2 answers `reply` with: 200 for a result or a batch; for one call's
-    /// error, 400 (a method's error, "Unauthorized" among them, or an invalid request), 404 (no
-    /// such method) or 500 (any other, a parse error among them). AriaNg reads `error` only from
-    /// a reply that is not 2xx.
+    /// error, 400 (a method's error, "Unauthorized" and "No such method" among them, or an
+    /// invalid request) or 500 (any other, a parse error among them). AriaNg reads `error` only
+    /// from a reply that is not 2xx.
     static func httpStatus(of reply: JSONValue) -> Int {
         guard let code = reply.object?["error"]?.object?["code"]?.integer else { return 200 }
-        switch code {
-        case 1, -32600: return 400
-        case -32601: return 404
-        default: return 500
-        }
+        return code == 1 || code == -32600 ? 400 : 500
     }
 
     private func reply(to request: JSONValue, from peer: String, overGET: Bool, hold: inout Duration) -> JSONValue {

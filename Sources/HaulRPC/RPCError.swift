@@ -19,8 +19,10 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let invalidRequest = RPCError(code: -32600, "Invalid Request.")
     public static let unauthorized = RPCError("Unauthorized")
 
+    /// As aria2 answers a method it does not have: its error code 1 (and so HTTP 400), not
+    /// JSON-RPC's -32601.
     public static func noSuchMethod(_ name: String) -> RPCError {
-        RPCError(code: -32601, "No such method: \(RPCError.shown(name))")
+        RPCError("No such method: \(RPCError.shown(name))")
     }
 
     public static func invalidParams(_ why: String) -> RPCError { RPCError(code: -32602, "Invalid params: \(why)") }

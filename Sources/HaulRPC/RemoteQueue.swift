@@ -236,10 +236,14 @@ public final class RemoteQueue: QueueControl {
             }
         case .retry(let id):
             await attempt("retry \(id)") { () throws(RPCClient.Failure) in
-                // aria2 has no retry: the same URIs and options are added anew, the old result removed.
-                let uris =
-                    try await client.call("aria2.getUris", [.gid(id)]).array?
-                    .compactMap { $0.object?["uri"] } ?? []
+                // aria2 has no retry: the same URIs and options are added anew, the old result
+                // removed. The URIs come from the status, as AriaNg takes them: aria2's getUris
+                // answers for an active or waiting download only.
+                let status = try await client.call("aria2.tellStatus", [.gid(id), ["files"]])
+                let listed = status.object?["files"]?.array?.first?.object?["uris"]?.array ?? []
+                var seen = Set<String>()
+                let uris = listed.compactMap { $0.object?["uri"]?.string }.filter { seen.insert($0).inserted }
+                    .map(JSONValue.string)
                 var options = try await client.call("aria2.getOption", [.gid(id)]).object ?? [:]
                 options["gid"] = nil
                 _ = try await client.call("aria2.addUri", [.array(uris), .object(options)])

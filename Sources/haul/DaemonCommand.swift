@@ -63,6 +63,7 @@ struct DaemonCommand: HaulCommand {
             saveSession: options.basic.saveSession, allowedDirectory: rpc.allowedDirectory, stop: { stop.signal() })
         settings.globalOptions["rpc-listen-port"] = String(rpc.port)
         let refusals = RefusalLog(write: report)
+        settings.notices = refusals
         let endpoint = RPCEndpoint(
             methods: Aria2Methods(queue: stored.queue, settings: settings),
             secretGuard: SecretGuard(secret: rpc.secret), refusals: refusals)

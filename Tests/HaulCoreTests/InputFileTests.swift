@@ -128,7 +128,9 @@ struct InputFileTests {
         #expect(messages.contains { $0.hasPrefix("q.txt:1: option line 'dir=/orphan' comes before any URI line") })
         #expect(messages.contains("q.txt:3: split: 'abc' is not a whole number from 1 to 1024"))
         #expect(messages.contains("q.txt:4: warning: unknown option 'frobnicate'; ignored"))
-        #expect(messages.contains("q.txt:5: warning: option 'bt-max-peers' is for BitTorrent or Metalink; ignored"))
+        #expect(
+            messages.contains(
+                "q.txt:5: warning: option 'bt-max-peers' is for BitTorrent, which haul does not speak; ignored"))
         #expect(messages.contains { $0.hasPrefix("q.txt:10: warning: 'notaurl' has no scheme") })
         #expect(
             messages.contains {

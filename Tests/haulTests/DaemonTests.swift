@@ -44,7 +44,7 @@ struct DaemonTests {
         let malformed = try await daemon.post("{\"method\": ")
         #expect(malformed.status == 500 && malformed.body.contains("-32700"), "\(malformed)")
         let unknown = try await daemon.post("{\"id\":1,\"method\":\"aria2.nothing\",\"params\":[\"token:hunter2\"]}")
-        #expect(unknown.status == 404 && unknown.body.contains("-32601"), "\(unknown)")
+        #expect(unknown.status == 400 && unknown.body.contains("No such method"), "\(unknown)")
         let outside = try await daemon.post(
             "{\"id\":2,\"method\":\"aria2.addUri\",\"params\":[\"token:hunter2\",[\"http://127.0.0.1:9/x\"],"
                 + "{\"dir\":\"/etc\"}]}")

@@ -87,6 +87,20 @@ extension QueueCore {
         }
     }
 
+    /// Gives download `id` the options `changed` over its own (a header list given replaces its
+    /// own). A waiting, paused or ended one keeps its place; an active one starts its attempt
+    /// again with them, keeping what it received, as aria2 restarts one.
+    mutating func changeOptions(_ id: GID, _ changed: DownloadOptions) {
+        guard let current = state.downloads[id] else { return }
+        var options = changed.merged(over: current.options)
+        if !changed.headers.isEmpty { options.headers = changed.headers }
+        options.nameRoot = current.options.nameRoot
+        update(id, when: [.queued, .active, .paused, .failed, .cancelled, .complete]) { download in
+            download.options = options
+            if download.state == .active { download.state = .queued }
+        }
+    }
+
     mutating func setMaxDownloadLimit(_ id: GID, _ bytesPerSecond: Int64?) {
         guard var download = state.downloads[id] else { return }
         download.options.maxDownloadLimit = bytesPerSecond

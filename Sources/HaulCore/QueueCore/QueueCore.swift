@@ -27,7 +27,7 @@ import HaulNet
 /// - *gap*, *steal*, *tail race*, *laggard*: how a split's connections stay busy to the end
 ///   (see `QueueCore+SplitRebalancing.swift`).
 struct QueueCore {
-    let configuration: QueueConfiguration
+    private(set) var configuration: QueueConfiguration
     let clock: any QueueClock
     var state = State()
     /// The effects of the input being handled, in order.
@@ -51,6 +51,10 @@ struct QueueCore {
         case .retry(let id): retry(id)
         case .authenticate(let id, let user, let password): authenticate(id, user: user, password: password)
         case .setMaxDownloadLimit(let id, let limit): setMaxDownloadLimit(id, limit)
+        case .changeOptions(let id, let options): changeOptions(id, options)
+        case .setMaxConcurrentDownloads(let count):
+            configuration.maxConcurrentDownloads = max(count, 1)
+            admit()
         case .move(let id, let move): self.move(id, move)
         case .remove(let ids): remove(ids)
         case .responded(let connection, let facts): responded(connection, facts)

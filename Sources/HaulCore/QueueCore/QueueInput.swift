@@ -16,6 +16,10 @@ enum QueueInput: Sendable {
     case retry(GID)
     case authenticate(GID, user: String, password: String)
     case setMaxDownloadLimit(GID, Int64?)
+    /// New options for a download, over its own (`QueueCore.changeOptions`).
+    case changeOptions(GID, DownloadOptions)
+    /// How many downloads run at once, from now on.
+    case setMaxConcurrentDownloads(Int)
     case move(GID, DownloadQueue.Move)
     case remove([GID])
 

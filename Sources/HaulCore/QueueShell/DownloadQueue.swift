@@ -223,6 +223,18 @@ public final class DownloadQueue: ConnectionDelegate {
         command(.setMaxDownloadLimit(id, bytesPerSecond))
     }
 
+    /// Gives download `id` the options `options` over its own (`QueueCore.changeOptions`): an
+    /// active one starts its attempt again with them, keeping what it received.
+    public func changeOptions(_ id: GID, _ options: DownloadOptions) {
+        command(.changeOptions(id, options))
+    }
+
+    /// Runs at most `count` downloads at once from now on (a lower count stops none: it admits
+    /// no more until fewer run).
+    public func setMaxConcurrentDownloads(_ count: Int) {
+        command(.setMaxConcurrentDownloads(count))
+    }
+
     /// Caps all downloads together (bytes a second; nil for none), shared by the running
     /// transfers, at once.
     public func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {

@@ -1,0 +1,142 @@
+import Foundation
+import HaulCore
+
+// MARK: - Aria2Methods: options
+
+/// Options as aria2's clients send them, by aria2's names (`Aria2OptionCatalog`): an option
+/// haul implements is set, and a bad value is refused; one aria2 has and haul does not, or one
+/// that does not apply where it is given, is accepted and ignored with one log line, as aria2
+/// ignores it. So a client that sends back what `getOption` gave (AriaNg's retry), or every
+/// option of its settings page, is never refused for a name.
+extension Aria2Methods {
+    /// A client's options for a new download, at parameter `index`, over the defaults
+    /// `changeGlobalOption` gave: `dir` and `out` inside the allowed directory (`dir` defaults to
+    /// its root); no file on this machine named by a client over the network; no gid in use.
+    func downloadOptions(_ params: RPCParams, _ index: Int) throws(RPCError) -> DownloadOptions {
+        var options = DownloadOptions()
+        for (name, value) in try params.options(index) {
+            try set(name, value, in: &options, for: "a new download")
+        }
+        if let gid = options.gid, queue.download(gid) != nil {
+            throw RPCError("GID \(gid) is in use by another download; choose another, or none")
+        }
+        options = options.merged(over: addedDefaults.withLock { $0 })
+        if options.dir == nil { options.dir = settings.allowedDirectory.root }
+        if !settings.clientIsOwner { options.nameRoot = settings.allowedDirectory.root }
+        return options
+    }
+
+    /// Sets the option `name` in `options` (for `purpose`, in the log line of an ignored one).
+    private func set(
+        _ name: String, _ value: String, in options: inout DownloadOptions, for purpose: String
+    ) throws(RPCError) {
+        switch name {
+        case "dir": options.dir = try settings.allowedDirectory.directory(value)
+        case "out":
+            try settings.allowedDirectory.check(out: value)
+            options.out = value
+        case "ssh-private-key" where !settings.clientIsOwner, "ssh-known-hosts" where !settings.clientIsOwner:
+            throw RPCError("option '\(name)' names a file on the daemon's machine: set it where the daemon starts")
+        default:
+            do throws(OptionError) {
+                try options.set(name, value)
+            } catch let error where error.isUnknownOption {
+                ignored(name, for: purpose)
+            } catch {
+                throw RPCError("option '\(RPCError.shown(name))': \(RPCError.shown(error.description))")
+            }
+        }
+    }
+
+    /// Logs, once, that the option `name` a client gave for `purpose` is not applied.
+    private func ignored(_ name: String, for purpose: String) {
+        let why =
+            Aria2OptionCatalog.scope(of: name) == nil
+            ? "'\(RPCError.shown(name))' is not one of aria2's options; ignored"
+            : Aria2OptionCatalog.notImplemented(name)
+        settings.notices?.refused("option for \(purpose): \(why)")
+    }
+
+    /// `getOption(gid)`: the download's own options over the defaults new downloads get, by
+    /// aria2's names (passwords and secret headers left out); only a download's options, as
+    /// aria2 gives them, so that they can be sent back to `addUri`.
+    func option(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        var options = globalOptions.withLock { $0 }.filter { Aria2Methods.isDownloadOption($0.key) }
+        for (name, value) in download.options.pairs(includingSecrets: false) { options[name] = value }
+        options["dir"] = download.directory ?? options["dir"]
+        return .object(options.mapValues { .string(TextSanitizer.visible($0)) })
+    }
+
+    /// Whether aria2 counts `name` among a download's options (haul's own options are).
+    static func isDownloadOption(_ name: String) -> Bool {
+        Aria2OptionCatalog.scope(of: name)?.contains(.perDownload) ?? true
+    }
+
+    /// `getGlobalOption()`.
+    func globalOption() -> JSONValue {
+        .object(globalOptions.withLock { $0 }.mapValues { .string(TextSanitizer.visible($0)) })
+    }
+
+    /// `changeOption(gid, options)`: the speed cap changes at once; any other option haul
+    /// implements is the download's from now on (an active download starts its attempt again
+    /// with it, keeping what it received, as aria2 restarts one). `dir` and `out` change only
+    /// before the file is named.
+    func changeOption(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        var changed = DownloadOptions()
+        for (name, value) in try params.options(1) {
+            if name == "max-download-limit" {
+                queue.setMaxDownloadLimit(download.id, try Aria2Methods.speed(value, name))
+                continue
+            }
+            if name == "dir" || name == "out", download.destination != nil {
+                throw RPCError("option '\(name)' cannot change: the download's file is named already")
+            }
+            try set(name, value, in: &changed, for: "download \(download.id)")
+        }
+        if changed != DownloadOptions() { queue.changeOptions(download.id, changed) }
+        return "OK"
+    }
+
+    /// `changeGlobalOption(options)`: the overall speed cap and the number of downloads at once
+    /// change at once; a download's option (`split`, `user-agent`…) is the default of every
+    /// download added from now on; any other option aria2 has is kept for `getGlobalOption` and
+    /// logged as not applying.
+    func changeGlobalOption(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        for (name, given) in try params.options(0) {
+            var value = given
+            switch name {
+            case "max-overall-download-limit":
+                let limit = try Aria2Methods.speed(value, name)
+                queue.setMaxOverallDownloadLimit(limit)
+                // Kept as aria2 keeps it: in bytes a second.
+                value = String(limit ?? 0)
+            case "max-concurrent-downloads":
+                guard let count = Int(value), (1...1000).contains(count) else {
+                    throw RPCError("option '\(name)': '\(RPCError.shown(value))' is not a count from 1 to 1000")
+                }
+                queue.setMaxConcurrentDownloads(count)
+            case "dir", "out", "gid":
+                throw RPCError("option '\(name)' is a download's own: give it to addUri or changeOption")
+            default:
+                var defaults = addedDefaults.withLock { $0 }
+                try set(name, value, in: &defaults, for: "the daemon")
+                addedDefaults.withLock { $0 = defaults }
+            }
+            globalOptions.withLock { $0[name] = value }
+        }
+        return "OK"
+    }
+
+    /// A speed as aria2 writes it (`500K`, `1M`, `0` for none): bytes a second, nil for none.
+    static func speed(_ text: String, _ name: String) throws(RPCError) -> Int64? {
+        var options = DownloadOptions()
+        do {
+            try options.set("max-download-limit", text)
+        } catch {
+            throw RPCError("option '\(name)': \(RPCError.shown(error.description))")
+        }
+        return options.maxDownloadLimit.flatMap { $0 > 0 ? $0 : nil }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// MARK: - Aria2DifferentialTests
+
+/// `haul daemon` and Debian's `aria2c --enable-rpc`, side by side, sent the same calls as
+/// aria2's clients send them (AriaNg's settings page and retry, aria2p's adds): what clients read
+/// must agree — the HTTP status, the error code, the result's type, the keys they read.
+@Suite(
+    "haul daemon against aria2c", .serialized,
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/aria2c") || Aria2pTools.required))
+struct Aria2DifferentialTests {
+    /// One daemon under test: where it listens.
+    struct Daemon {
+        let name: String
+        let port: Int
+
+        /// Sends one call (the secret first) and returns the HTTP status and the parsed reply.
+        func call(_ method: String, _ params: [Any], token: String = "sesame") async throws -> (Int, [String: Any]) {
+            let body: [String: Any] = [
+                "jsonrpc": "2.0", "id": "d", "method": method, "params": ["token:\(token)"] + params,
+            ]
+            var request = URLRequest(url: URL(fileURLWithPath: "/"))
+            request.url = URL(string: "http://127.0.0.1:\(port)/jsonrpc")
+            request.httpMethod = "POST"
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            let (status, text) = try await DaemonProcess.send(request)
+            let reply = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+            return (status, reply)
+        }
+    }
+
+    /// aria2c and haul daemon, each saving to its own folder of `directory`, secret `sesame`.
+    private static func start(in directory: URL) async throws -> (aria2: Process, haul: DaemonProcess, [Daemon]) {
+        let port = try LoopbackPort.free()
+        let aria2 = Process()
+        aria2.executableURL = URL(fileURLWithPath: "/usr/bin/aria2c")
+        aria2.arguments = [
+            "--enable-rpc", "--rpc-listen-port", String(port), "--rpc-secret", "sesame", "-d",
+            directory.appendingPathComponent("aria2").path, "--quiet=true", "--no-conf",
+        ]
+        aria2.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try aria2.run()
+        let haul = try await DaemonProcess.start(in: directory, ["--rpc-secret", "sesame"])
+        for _ in 0..<100 where !LoopbackPort.accepts(port) { try await Task.sleep(for: .milliseconds(20)) }
+        return (aria2, haul, [Daemon(name: "aria2c", port: port), Daemon(name: "haul", port: haul.port)])
+    }
+
+    private static func stop(_ aria2: Process) {
+        // The test process blocks SIGTERM, and aria2c inherits the mask: it ignores terminate().
+        kill(aria2.processIdentifier, SIGKILL)
+        aria2.waitUntilExit()
+    }
+
+    /// The error code of a reply, or nil for a result.
+    private static func code(_ reply: [String: Any]) -> Int? {
+        (reply["error"] as? [String: Any])?["code"] as? Int
+    }
+
+    @Test("AriaNg's and aria2p's calls: options by aria2's names, a retry with getOption, settings, errors")
+    func sameAnswers() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let (aria2, haul, daemons) = try await Self.start(in: directory)
+        defer { Self.stop(aria2) }
+        defer { haul.stop() }
+        for daemon in daemons {
+            let who = daemon.name
+            // An add with the options a client's settings page sends, aria2's all.
+            let options: [String: Any] = [
+                "pause": "true", "file-allocation": "none", "split": "4", "max-connection-per-server": "4",
+                "allow-overwrite": "false", "auto-file-renaming": "true", "user-agent": "client/1",
+            ]
+            let (status, added) = try await daemon.call("aria2.addUri", [["http://127.0.0.1:9/a.bin"], options])
+            #expect(status == 200, "\(who): \(added)")
+            let gid = try #require(added["result"] as? String, "\(who): \(added)")
+            // AriaNg's retry: the URIs again, with everything getOption gave.
+            let (_, own) = try await daemon.call("aria2.getOption", [gid])
+            let given = try #require(own["result"] as? [String: String], "\(who): \(own)")
+            #expect(given["split"] == "4", "\(who): \(given)")
+            let (retryStatus, retried) = try await daemon.call("aria2.addUri", [["http://127.0.0.1:9/a.bin"], given])
+            #expect(retryStatus == 200 && retried["result"] is String, "\(who): \(retried)")
+            // AriaNg's settings page, one option at a time as it sends them.
+            for (name, value) in [
+                ("max-concurrent-downloads", "3"), ("split", "6"), ("user-agent", "client/2"), ("max-tries", "4"),
+                ("continue", "true"), ("max-connection-per-server", "2"), ("retry-wait", "1"),
+                ("min-split-size", "2M"), ("allow-overwrite", "true"), ("max-overall-upload-limit", "0"),
+            ] {
+                let (status, changed) = try await daemon.call("aria2.changeGlobalOption", [[name: value]])
+                #expect(status == 200 && changed["result"] as? String == "OK", "\(who) \(name): \(changed)")
+            }
+            for (name, value) in [
+                ("split", "2"), ("max-connection-per-server", "2"), ("min-split-size", "2M"),
+                ("lowest-speed-limit", "0"), ("max-download-limit", "100K"),
+            ] {
+                let (status, changed) = try await daemon.call("aria2.changeOption", [gid, [name: value]])
+                #expect(status == 200 && changed["result"] as? String == "OK", "\(who) \(name): \(changed)")
+            }
+            // Errors: a bad value, a wrong secret, no such method, no such gid.
+            let (badStatus, bad) = try await daemon.call("aria2.changeGlobalOption", [["split": "many"]])
+            #expect(badStatus == 400 && Self.code(bad) == 1, "\(who): \(badStatus) \(bad)")
+            let (secretStatus, secret) = try await daemon.call("aria2.getVersion", [], token: "wrong")
+            #expect(secretStatus == 400 && Self.code(secret) == 1, "\(who): \(secretStatus) \(secret)")
+            let (methodStatus, method) = try await daemon.call("aria2.noSuchMethod", [])
+            #expect(methodStatus == 400 && Self.code(method) == 1, "\(who): \(methodStatus) \(method)")
+            let (gidStatus, missing) = try await daemon.call("aria2.tellStatus", ["0123456789abcdef"])
+            #expect(gidStatus == 400 && Self.code(missing) == 1, "\(who): \(gidStatus) \(missing)")
+            // What a status gives, as strings.
+            let (_, told) = try await daemon.call("aria2.tellStatus", [gid])
+            let fields = try #require(told["result"] as? [String: Any], "\(who): \(told)")
+            for key in ["gid", "status", "totalLength", "completedLength", "downloadSpeed", "connections", "dir"] {
+                #expect(fields[key] is String, "\(who): \(key) in \(fields)")
+            }
+            let (_, version) = try await daemon.call("aria2.getVersion", [])
+            let features = (version["result"] as? [String: Any])?["enabledFeatures"] as? [String] ?? []
+            #expect(features.contains("HTTPS") && features.contains("Metalink"), "\(who): \(features)")
+        }
+    }
+}
