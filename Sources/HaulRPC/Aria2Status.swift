@@ -43,6 +43,7 @@ public enum Aria2Status {
             "dir": .string(TextSanitizer.visible(download.directory ?? "")),
             "files": .array([file(of: download)]),
         ]
+        if let bitfield = bitfield(of: download) { fields["bitfield"] = .string(bitfield) }
         if download.state == .failed || download.state == .complete || download.errorCode != nil {
             fields["errorCode"] = .number(download.state == .complete ? 0 : (download.errorCode ?? .unknown).rawValue)
             if let message = download.lastError, download.state != .complete {
@@ -51,6 +52,26 @@ public enum Aria2Status {
         }
         if let keys { fields = fields.filter { keys.contains($0.key) } }
         return .object(fields)
+    }
+
+    /// aria2's `bitfield`: a bit a piece of `pieceLength` (the high bit of the first hex digit
+    /// for the first piece), set when the piece is wholly received; for a download of known
+    /// size with at most 2^20 pieces (AriaNg draws it in its Pieces tab).
+    static func bitfield(of download: Download) -> String? {
+        let total = download.totalBytes
+        guard total > 0 else { return nil }
+        let pieces = total.dividedRoundingUp(by: pieceLength)
+        guard pieces <= 1 << 20 else { return nil }
+        var bits = [UInt8](repeating: 0, count: Int(pieces.dividedRoundingUp(by: 8)))
+        for range in download.completed.ranges {
+            let end = min(range.upperBound, total)
+            var piece = range.lowerBound.dividedRoundingUp(by: pieceLength)
+            while piece < pieces, min((piece + 1) * pieceLength, total) <= end {
+                bits[Int(piece / 8)] |= 0x80 >> UInt8(piece % 8)
+                piece += 1
+            }
+        }
+        return bits.map { String(format: "%02x", $0) }.joined()
     }
 
     /// The download's one file: its path (where it is, else where it is expected), its length

@@ -72,6 +72,21 @@ struct RemoteQueueTests {
         #expect(Aria2Status.download(from: ["status": "active"]) == nil)
     }
 
+    @Test("a status has aria2's bitfield: a bit a wholly received piece of 1 MiB, high bit first")
+    func bitfield() {
+        var download = Download(uris: ["http://h/f"])
+        let mebibyte: Int64 = 1 << 20
+        download.totalBytes = 9 * mebibyte + 5
+        download.completed = ByteRanges([0..<(2 * mebibyte), (3 * mebibyte)..<(3 * mebibyte + 100),
+            (8 * mebibyte)..<(9 * mebibyte + 5)])
+        let record = Aria2Status.record(of: download, activity: nil).object
+        // Pieces 0, 1, 8 and 9 (the last, 5 bytes) of 10: 1100 0000, 1100 0000.
+        #expect(record?["bitfield"] == "c0c0")
+        #expect(record?["numPieces"] == "10")
+        download.totalBytes = -1
+        #expect(Aria2Status.record(of: download, activity: nil).object?["bitfield"] == nil)
+    }
+
     @Test("a daemon's list is untrusted: a gid listed twice counts once; sizes past 8 PiB are unknown")
     func hostileDaemonList() throws {
         let record: JSONValue = [
