@@ -112,6 +112,33 @@ extension Aria2Methods {
         return target
     }
 
+    /// `changeUri(gid, fileIndex, delUris, addUris[, position])`: takes `delUris` off the
+    /// download's mirrors and puts `addUris` at `position` (0-based, among those left; the end
+    /// when absent), and returns how many of each it took off and put, as aria2 does (a URI that
+    /// is not one haul loads is not put). What was received stays: refreshing an expired link
+    /// continues the file.
+    func changeUri(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        guard try params.integer(1, "fileIndex") == 1 else {
+            throw RPCError("fileIndex must be 1: a download of haul's has one file")
+        }
+        let removing = try params.strings(2, "delUris") ?? []
+        let adding = (try params.strings(3, "addUris") ?? []).filter { QueueEntry.uriProblem($0) == nil }
+        let position = try params.optionalInteger(4, "position")
+        var left = Array(download.uris)
+        var removed = 0
+        for uri in removing {
+            guard let index = left.firstIndex(of: uri) else { continue }
+            left.remove(at: index)
+            removed += 1
+        }
+        guard !left.isEmpty || !adding.isEmpty else {
+            throw RPCError("download \(download.id) would have no URI left: add one as you take the last off")
+        }
+        queue.changeURIs(download.id, removing: removing, adding: adding, at: position)
+        return [.int(Int64(removed)), .int(Int64(adding.count))]
+    }
+
     /// `purgeDownloadResult()`: takes every stopped download off the list.
     func purgeDownloadResults() -> JSONValue {
         queue.remove(queue.ids(in: [.complete, .failed, .cancelled]))

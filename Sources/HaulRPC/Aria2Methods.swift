@@ -98,8 +98,7 @@ public final class Aria2Methods: Sendable {
         case "aria2.tellWaiting": return try tellList(params, states: [.queued, .paused])
         case "aria2.tellStopped": return try tellList(params, states: [.complete, .failed, .cancelled])
         case "aria2.changePosition": return try changePosition(params)
-        case "aria2.changeUri":
-            throw RPCError("aria2.changeUri is not supported: remove the download and add it with the new URIs")
+        case "aria2.changeUri": return try changeUri(params)
         case "aria2.getOption": return try option(params)
         case "aria2.changeOption": return try changeOption(params)
         case "aria2.getGlobalOption": return globalOption()

@@ -278,6 +278,23 @@ struct RPCEndpointTests {
         #expect(result("aria2.getGlobalOption")?.object?["max-overall-download-limit"] == "1048576")
     }
 
+    @Test("changeUri takes mirrors off and puts new ones where asked, counting as aria2 counts")
+    func changeUri() throws {
+        let gid = try add("http://127.0.0.1:9/a")
+        #expect(result("aria2.changeUri", [.string(gid), 1, [], ["http://127.0.0.1:9/b"]]) == [0, 1])
+        let changed = result(
+            "aria2.changeUri",
+            [
+                .string(gid), 1, ["http://127.0.0.1:9/a", "http://h/none"],
+                ["http://127.0.0.1:9/c", "file:///etc/passwd"], 0,
+            ])
+        #expect(changed == [1, 1])
+        #expect(queue.download(text: gid).map { Array($0.uris) } == ["http://127.0.0.1:9/c", "http://127.0.0.1:9/b"])
+        #expect(errorCode(call("aria2.changeUri", [.string(gid), 2, [], []])) == 1)
+        let emptied = call("aria2.changeUri", [.string(gid), 1, ["http://127.0.0.1:9/c", "http://127.0.0.1:9/b"], []])
+        #expect(errorCode(emptied) == 1, "\(emptied)")
+    }
+
     @Test("every aria2 option name is taken: one haul implements is set, another ignored; only a bad value is refused")
     func aria2Options() throws {
         let gid = try add(

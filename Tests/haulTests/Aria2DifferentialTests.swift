@@ -101,6 +101,10 @@ struct Aria2DifferentialTests {
                 let (status, changed) = try await daemon.call("aria2.changeOption", [gid, [name: value]])
                 #expect(status == 200 && changed["result"] as? String == "OK", "\(who) \(name): \(changed)")
             }
+            // A link refreshed: the mirror swapped, counted as aria2 counts.
+            let (_, swapped) = try await daemon.call(
+                "aria2.changeUri", [gid, 1, ["http://127.0.0.1:9/a.bin"], ["http://127.0.0.1:9/fresh.bin"]])
+            #expect(swapped["result"] as? [Int] == [1, 1], "\(who): \(swapped)")
             // Errors: a bad value, a wrong secret, no such method, no such gid.
             let (badStatus, bad) = try await daemon.call("aria2.changeGlobalOption", [["split": "many"]])
             #expect(badStatus == 400 && Self.code(bad) == 1, "\(who): \(badStatus) \(bad)")

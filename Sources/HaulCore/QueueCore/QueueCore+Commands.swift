@@ -101,6 +101,22 @@ extension QueueCore {
         }
     }
 
+    /// aria2's `changeUri`: takes each of `removing` off download `id`'s URIs (its first
+    /// occurrence), then puts `adding` at `position` among the rest (the end when nil or past
+    /// it). What was received stays: the next attempt continues it from the new mirrors when
+    /// their file is the same (`ResumeRule`), as when refreshing an expired link.
+    mutating func changeURIs(_ id: GID, removing: [String], adding: [String], at position: Int?) {
+        guard var download = state.downloads[id] else { return }
+        var uris = Array(download.uris)
+        for uri in removing {
+            if let index = uris.firstIndex(of: uri) { uris.remove(at: index) }
+        }
+        let at = min(max(position ?? uris.count, 0), uris.count)
+        uris.insert(contentsOf: adding, at: at)
+        download.uris = URIList(uris)
+        file(download)
+    }
+
     mutating func setMaxDownloadLimit(_ id: GID, _ bytesPerSecond: Int64?) {
         guard var download = state.downloads[id] else { return }
         download.options.maxDownloadLimit = bytesPerSecond

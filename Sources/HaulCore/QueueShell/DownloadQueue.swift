@@ -229,6 +229,12 @@ public final class DownloadQueue: ConnectionDelegate {
         command(.changeOptions(id, options))
     }
 
+    /// Takes `removing` off download `id`'s URIs and puts `adding` at `position` among the rest
+    /// (`QueueCore.changeURIs`).
+    public func changeURIs(_ id: GID, removing: [String], adding: [String], at position: Int?) {
+        command(.changeURIs(id, removing: removing, adding: adding, at: position))
+    }
+
     /// Runs at most `count` downloads at once from now on (a lower count stops none: it admits
     /// no more until fewer run).
     public func setMaxConcurrentDownloads(_ count: Int) {
