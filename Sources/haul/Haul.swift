@@ -64,7 +64,9 @@ enum Haul {
         let command = named ?? .ui
         let arguments = named == nil ? given : Array(given.dropFirst())
         do {
-            let configured = try ConfigArguments.arguments(for: command, environment: ProcessEnvironment.variables)
+            let configured = try ConfigArguments.arguments(for: command, environment: ProcessEnvironment.variables) {
+                FileHandle.standardError.write(Data("haul: \($0)\n".utf8))
+            }
             try command.run(configured + arguments)
             LibcurlLoader.settle()
         } catch {

@@ -106,6 +106,16 @@ struct ArgumentScannerTests {
         ) {
             try ConfigArguments.arguments(from: bad, path: "c.toml", command: .get)
         }
+        // aria2.conf's lines haul does not implement are warned about and left out, as a queue file's.
+        let aria2 = ConfigFile(settings: [
+            .init(name: "file-allocation", values: ["falloc"], line: 9),
+            .init(name: "enable-rpc", values: ["true"], line: 10),
+            .init(name: "max-tries", values: ["3"], line: 11),
+        ])
+        var warnings: [String] = []
+        let taken = try ConfigArguments.arguments(from: aria2, path: "c.toml", command: .get) { warnings.append($0) }
+        #expect(taken == ["--max-tries=3"])
+        #expect(warnings.count == 2 && warnings[0].hasPrefix("c.toml:9: warning: aria2's option 'file-allocation'"))
         let unknown = ConfigFile(settings: [.init(name: "bogus", values: ["1"], line: 8)])
         #expect(throws: UsageError("c.toml:8: bogus: not an option of haul (see haul get --help)")) {
             try ConfigArguments.arguments(from: unknown, path: "c.toml", command: .daemon)
