@@ -47,7 +47,8 @@ enum ConfigArguments {
                     continue
                 }
                 let reason =
-                    haulHasIt ? (error as? UsageError)?.message ?? "\(error)" : "not an option of haul (see haul get --help)"
+                    haulHasIt
+                    ? (error as? UsageError)?.message ?? "\(error)" : "not an option of haul (see haul get --help)"
                 throw UsageError("\(place): \(setting.name): \(reason)")
             }
         }

@@ -48,8 +48,10 @@ struct GetCommandContinueTests {
         #expect(TestPattern.matches(try Data(contentsOf: directory.appendingPathComponent("w.bin"))))
     }
 
-    @Test("an aria2 control file: only the pieces it lacks are asked for, and the control file goes at the end")
-    func controlFileLeft() async throws {
+    @Test(
+        "an aria2 control file, with -c or without (as aria2c): the pieces it lacks asked for, the control file gone",
+        arguments: [["-c"], []])
+    func controlFileLeft(continuing: [String]) async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
@@ -65,7 +67,7 @@ struct GetCommandContinueTests {
         try Data(control).write(to: directory.appendingPathComponent("f.bin.aria2"))
 
         let url = server.url("/file/\(size)?key=\(key)").absoluteString
-        let run = try await HaulProcess.run(["get", "-c", "-o", "f.bin", url], in: directory)
+        let run = try await HaulProcess.run(["get"] + continuing + ["-o", "f.bin", url], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("from its aria2 control file: 2.0 MiB of 3.0 MiB there"), "\(run.stderr)")
         #expect(server.fileRequests.requests(for: key).map(\.range) == ["bytes=1048576-"])

@@ -82,13 +82,19 @@ struct EntryMatcher {
             return
         }
         guard let path = expected else { return }
-        guard (fresh.options.continueExisting ?? defaults.continueExisting) == true else {
+        let asked = (fresh.options.continueExisting ?? defaults.continueExisting) == true
+        // aria2c continues a file whose control file is beside it, `-c` or not; so does haul.
+        let controlled = !asked && FileManager.default.fileExists(atPath: path + Aria2ControlFile.suffix)
+        guard asked || controlled else {
             if FileManager.default.fileExists(atPath: path) { continuation.continuable.append(path) }
             return
         }
         do {
-            guard let unfinished = try UnfinishedFile.find(at: path) else { return }
+            guard let unfinished = try UnfinishedFile.find(at: path), asked || unfinished.source == .aria2ControlFile
+            else { return }
             try unfinished.continueAs(&fresh)
+            // Its control file goes once the file is whole, as with `-c`.
+            if controlled { fresh.options.continueExisting = true }
             continuation.unfinished.append(unfinished)
         } catch {
             continuation.problems.append("\(error); it is downloaded again beside it")
