@@ -35,8 +35,9 @@ enum LocalSocket {
         for configuration: DownloadQueue.Configuration, queue: DownloadQueue, overallLimit: Int64?,
         saveSession path: String?, allowedDirectory: String?, stop: @escaping @Sendable () -> Void
     ) -> Aria2Methods.Settings {
-        var global = Dictionary(
-            configuration.defaults.pairs(includingSecrets: false), uniquingKeysWith: { first, _ in first })
+        // What is in effect: haul's built-in values, under those the configuration sets.
+        var global = Dictionary(BuiltInOptions.pairs, uniquingKeysWith: { first, _ in first })
+        for (name, value) in configuration.defaults.pairs(includingSecrets: false) { global[name] = value }
         global["dir"] = configuration.directory
         global["max-concurrent-downloads"] = String(configuration.maxConcurrentDownloads)
         global["max-overall-download-limit"] = String(overallLimit ?? 0)

@@ -120,6 +120,15 @@ struct Aria2DifferentialTests {
             for key in ["gid", "status", "totalLength", "completedLength", "downloadSpeed", "connections", "dir"] {
                 #expect(fields[key] is String, "\(who): \(key) in \(fields)")
             }
+            // A settings page shows no blank field for what is in effect.
+            let (_, global) = try await daemon.call("aria2.getGlobalOption", [])
+            let settings = try #require(global["result"] as? [String: Any], "\(who): \(global)")
+            for key in [
+                "dir", "max-concurrent-downloads", "split", "user-agent", "continue", "max-connection-per-server",
+                "min-split-size", "max-tries", "timeout", "allow-overwrite", "max-overall-download-limit",
+            ] {
+                #expect(settings[key] is String, "\(who): \(key) in \(settings.keys.sorted())")
+            }
             let (_, version) = try await daemon.call("aria2.getVersion", [])
             let features = (version["result"] as? [String: Any])?["enabledFeatures"] as? [String] ?? []
             #expect(features.contains("HTTPS") && features.contains("Metalink"), "\(who): \(features)")

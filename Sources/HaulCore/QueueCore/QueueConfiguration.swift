@@ -40,18 +40,13 @@ public struct QueueConfiguration: Sendable {
 // MARK: - Requests
 
 extension QueueConfiguration {
-    /// Bytes a second below which, for the download's `timeout` (60 s unless set), an attempt
-    /// ends and is retried, unless `lowest-speed-limit` says otherwise: a server that sends a
-    /// byte now and then never finishes, and holds a slot as long as it is let.
-    public static let defaultLowestSpeed: Int64 = 100
-
     /// The request for `url` that `options` (already merged over the defaults) describe: its
     /// timeout, TLS settings, User-Agent, Referer, headers, login (the options' own, else the
     /// netrc entry for the host), proxies and speed limits. Every attempt, a dry run and a body
     /// sent to stdout ask alike. Built as the request's fields, boxed once.
     public func request(for url: URL, options: DownloadOptions) -> Request {
         var request = Request.Fields(url: url)
-        request.timeoutInterval = Double(options.timeout ?? 60)
+        request.timeoutInterval = Double(options.timeout ?? BuiltInOptions.timeout)
         request.connectTimeout = options.connectTimeout.map(Double.init)
         request.tls = tls
         if let userAgent = options.userAgent { request.userAgent = userAgent }
@@ -75,7 +70,7 @@ extension QueueConfiguration {
         if let limit = options.maxDownloadLimit, limit > 0 { request.maxReceiveSpeed = limit }
         // A trickle ends too, not only a stall (aria2's `lowest-speed-limit=0` is off: then only
         // a transfer with no byte for the timeout ends).
-        request.lowestSpeed = options.lowestSpeedLimit ?? QueueConfiguration.defaultLowestSpeed
+        request.lowestSpeed = options.lowestSpeedLimit ?? BuiltInOptions.lowestSpeedLimit
         if request.lowestSpeed == 0 { request.lowestSpeed = nil }
         if options.ftpPasv == false { request.ftpActive = true }
         request.ssh.privateKey = options.sshPrivateKey

@@ -23,7 +23,7 @@ extension QueueCore {
     ) -> Int64? {
         let options = options(of: download)
         let (mirrors, mirrorURIs) = mirrorRequests(of: download, first: accepted.request)
-        let perMirror = options.maxConnectionPerServer ?? 1
+        let perMirror = options.maxConnectionPerServer ?? BuiltInOptions.maxConnectionPerServer
         let limit = QueueCore.splitLimit(options, mirrors: mirrors.count)
         let response = accepted.response
         let validator = response.validator
@@ -52,7 +52,9 @@ extension QueueCore {
     /// How many connections a split of a download with these options may use: `-s`, capped by
     /// `-x` on each of its mirrors.
     static func splitLimit(_ options: DownloadOptions, mirrors: Int) -> Int {
-        min(options.split ?? 5, (options.maxConnectionPerServer ?? 1) * mirrors)
+        min(
+            options.split ?? BuiltInOptions.split,
+            (options.maxConnectionPerServer ?? BuiltInOptions.maxConnectionPerServer) * mirrors)
     }
 
     /// Whether a body of `total` bytes of `download` would be split, as `planSplit` splits.
@@ -67,7 +69,7 @@ extension QueueCore {
     /// order) over at most `maxConnections`.
     private func planner(_ options: DownloadOptions, length: Int64, maxConnections: Int) -> SegmentPlanner {
         SegmentPlanner(
-            length: length, minSplitSize: options.minSplitSize ?? 20 << 20, maxConnections: maxConnections,
+            length: length, minSplitSize: options.minSplitSize ?? BuiltInOptions.minSplitSize, maxConnections: maxConnections,
             patience: configuration.patience, order: options.streamPieceSelector ?? .spread)
     }
 
