@@ -22,7 +22,8 @@ extension QueueCore {
     mutating func failed(_ id: GID, _ failure: RetryPolicy.Failure, _ message: String) {
         guard var download = state.downloads[id] else { return }
         let options = options(of: download)
-        let policy = RetryPolicy(maxTries: options.maxTries ?? BuiltInOptions.maxTries, fixedWait: options.retryWait.map(Double.init))
+        let policy = RetryPolicy(
+            maxTries: options.maxTries ?? BuiltInOptions.maxTries, fixedWait: options.retryWait.map(Double.init))
         download.lastError = message
         download.errorCode = ErrorCode(failure)
         download.failureNote = ErrorCode.note(for: failure, reason: state.activity[id]?.response?.reasonPhrase)

@@ -69,8 +69,8 @@ extension QueueCore {
     /// order) over at most `maxConnections`.
     private func planner(_ options: DownloadOptions, length: Int64, maxConnections: Int) -> SegmentPlanner {
         SegmentPlanner(
-            length: length, minSplitSize: options.minSplitSize ?? BuiltInOptions.minSplitSize, maxConnections: maxConnections,
-            patience: configuration.patience, order: options.streamPieceSelector ?? .spread)
+            length: length, minSplitSize: options.minSplitSize ?? BuiltInOptions.minSplitSize,
+            maxConnections: maxConnections, patience: configuration.patience, order: options.streamPieceSelector ?? .spread)
     }
 
     /// The first connection's request, then one for each other usable URI of the download.
