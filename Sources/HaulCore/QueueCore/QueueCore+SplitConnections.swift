@@ -70,7 +70,8 @@ extension QueueCore {
     private func planner(_ options: DownloadOptions, length: Int64, maxConnections: Int) -> SegmentPlanner {
         SegmentPlanner(
             length: length, minSplitSize: options.minSplitSize ?? BuiltInOptions.minSplitSize,
-            maxConnections: maxConnections, patience: configuration.patience, order: options.streamPieceSelector ?? .spread)
+            maxConnections: maxConnections, patience: configuration.patience,
+            order: options.streamPieceSelector ?? .spread)
     }
 
     /// The first connection's request, then one for each other usable URI of the download.
