@@ -23,7 +23,8 @@ define release_build
 	rm -f "$$dir/libstdc++.so"; exit $$status
 endef
 RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev zlib1g-dev libssl-dev libxml2
-TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux microsocks aria2 python3 python3-venv openssh-server
+TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux microsocks aria2 python3 python3-venv openssh-server chromium \
+	chromium-driver
 BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time bc python3 gcc linux-perf
 # Python test tools (aria2p) live here, made by make test.
 VENV       := .build/venv
@@ -52,7 +53,7 @@ PROXY_VARS := http_proxy https_proxy all_proxy no_proxy HTTP_PROXY HTTPS_PROXY A
 
 # The style gate first: swift-format's rules (.swift-format: 120 columns, no force unwrap, no
 # force try) on the sources.
-test: deps-test $(VENV)/tools-1
+test: deps-test $(VENV)/tools-2
 	$(SWIFT) format lint --strict --recursive Sources Package.swift
 	$(SWIFT) build --build-tests
 	env $(addprefix -u ,$(PROXY_VARS)) $(SWIFT) test --skip-build --no-parallel
@@ -60,10 +61,12 @@ test: deps-test $(VENV)/tools-1
 
 # Python test tools from PyPI, in a virtual environment of the build's own: aria2p drives haul's
 # daemon as aria2's users drive aria2 (haulTests/DaemonAria2pTests); pyftpdlib (with pyOpenSSL
-# for FTPS) is the FTP server of the FTP tests. The stamp's number changes with the list.
-$(VENV)/tools-1:
+# for FTPS) is the FTP server of the FTP tests; selenium drives AriaNg in Chromium
+# (haulTests/DaemonAriaNgTests). The stamp's number changes with the list.
+$(VENV)/tools-2:
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check aria2p==0.12.3 pyftpdlib==2.2.0 pyopenssl==26.4.0
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check aria2p==0.12.3 pyftpdlib==2.2.0 pyopenssl==26.4.0 \
+	  selenium==4.40.0
 	touch $@
 
 # Every libFuzzer target for FUZZ_SECONDS each (make fuzz FUZZ_SECONDS=3600); crashes are kept

@@ -1,0 +1,67 @@
+import Foundation
+import HaulTestSupport
+import Testing
+
+// MARK: - DaemonAriaNgTests
+
+/// AriaNg 1.3.2, the web UI most aria2 users drive their daemon with, in headless Chromium
+/// (Debian's `chromium` and `chromium-driver`, `selenium` from `.build/venv`, which `make test`
+/// installs) against `haul daemon`: its lists, starting a paused download, retrying a failed
+/// one, and adding a URL from its New page.
+@Suite(
+    "haul daemon driven by AriaNg", .serialized,
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") || Aria2pTools.required))
+struct DaemonAriaNgTests {
+    /// AriaNg's build, in the project's parent directory (`shared/clients/ariang`).
+    static let ariang = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/clients/ariang")
+
+    @Test("AriaNg lists, starts a paused download, retries a failed one and adds a URL; each is saved")
+    func drive() async throws {
+        let python = try #require(Aria2pTools.python, "make test makes .build/venv with selenium")
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        // A page's Origin is its own: AriaNg's users run the daemon open to it, with a secret.
+        let daemon = try await DaemonProcess.start(
+            in: directory, ["--rpc-secret", "sesame", "--rpc-allow-origin-all"])
+        defer { daemon.stop() }
+        let failKey = UUID().uuidString
+        for (uri, options) in [
+            (server.url("/bytes/3000?paused").absoluteString, "{\"pause\":\"true\",\"out\":\"paused.bin\"}"),
+            (
+                server.url("/file/4000?key=\(failKey)&fail=404&times=1").absoluteString,
+                "{\"max-tries\":\"1\",\"out\":\"retried.bin\"}"
+            ),
+        ] {
+            let added = try await daemon.post(
+                "{\"id\":1,\"method\":\"aria2.addUri\",\"params\":[\"token:sesame\",[\"\(uri)\"],\(options)]}")
+            #expect(added.status == 200, "\(added)")
+        }
+        for _ in 0..<100 where !daemon.stderr.contains("failed") { try await Task.sleep(for: .milliseconds(50)) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Scripts/ariang_drive.py").path
+        let output = try await DaemonAria2pTests.run(
+            python,
+            [
+                script, Self.ariang.path, String(daemon.port), "sesame", "paused.bin", "retried.bin",
+                server.url("/bytes/2000").absoluteString, "2000",
+            ])
+        let seen = (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? [:]
+        for step in [
+            "connected", "waiting_lists_paused", "paused_started", "stopped_lists_failed", "retried",
+            "new_download_listed",
+        ] {
+            #expect(seen[step] as? Bool == true, "\(step): \(output)")
+        }
+        #expect(seen["error_dialog"] as? Bool == false)
+        #expect((seen["warnings"] as? [String])?.isEmpty == true, "\(output)")
+        let out = directory.appendingPathComponent("out")
+        for _ in 0..<100 where (try? FileManager.default.contentsOfDirectory(atPath: out.path).count) ?? 0 < 3 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let saved = (try? FileManager.default.contentsOfDirectory(atPath: out.path).sorted()) ?? []
+        #expect(saved == ["2000", "paused.bin", "retried.bin"], "\(saved)\n\(daemon.stderr)\n\(output)")
+        #expect(server.fileRequests.requests(for: failKey).count == 2)
+    }
+}

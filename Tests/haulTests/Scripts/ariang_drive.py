@@ -1,0 +1,114 @@
+"""Drives AriaNg 1.3.2 (../shared/clients/ariang) in headless Chromium against an aria2 RPC
+daemon, as a user would, and prints one JSON object of what it saw.
+
+usage: ariang_drive.py ARIANG_DIR RPC_PORT SECRET PAUSED_NAME FAILED_NAME NEW_URL NEW_NAME
+
+AriaNg is served from a loopback port (Chromium sends nothing from a file:// page to 127.0.0.1).
+Its RPC settings go into localStorage (AriaNg.Options), then:
+- the waiting list shows PAUSED_NAME; it is selected and started with the toolbar's start button;
+- the finished list shows FAILED_NAME; its Retry link, confirmed, adds it again;
+- New, the URL typed, Download Now: NEW_NAME appears in a list.
+"""
+import base64
+import functools
+import http.server
+import json
+import sys
+import threading
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+ariang, port, secret, paused, failed, new_url, new_name = sys.argv[1:8]
+
+handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=ariang)
+handler.log_message = lambda *args: None
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+page = "http://127.0.0.1:%d/index.html" % server.server_address[1]
+
+options = Options()
+options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"]:
+    options.add_argument(argument)
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+seen = {}
+
+
+def body():
+    return driver.find_element(By.TAG_NAME, "body").text
+
+
+def wait_for(condition, seconds=15):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            if condition():
+                return True
+        except Exception:
+            pass
+        time.sleep(0.2)
+    return False
+
+
+def open_list(name):
+    driver.get(page + "#!/" + name)
+    driver.refresh()
+
+
+try:
+    driver.get(page)
+    stored = json.loads(driver.execute_script("return localStorage.getItem('AriaNg.Options');") or "{}")
+    stored.update({
+        "rpcHost": "127.0.0.1", "rpcPort": port, "rpcInterface": "jsonrpc", "protocol": "ws",
+        "secret": base64.b64encode(secret.encode()).decode(),
+    })
+    driver.execute_script("localStorage.setItem('AriaNg.Options', arguments[0]);", json.dumps(stored))
+
+    open_list("waiting")
+    seen["connected"] = wait_for(lambda: "Connected" in body())
+    seen["waiting_lists_paused"] = wait_for(lambda: paused in body() and "Paused" in body())
+    row = [e for e in driver.find_elements(By.CSS_SELECTOR, "[ng-click]") if paused in e.text]
+    if row:
+        row[0].click()
+        start = driver.find_element(By.CSS_SELECTOR, "[ng-click=\"changeTasksState('start')\"]")
+        start.click()
+        seen["paused_started"] = wait_for(lambda: paused not in body())
+
+    open_list("stopped")
+    seen["stopped_lists_failed"] = wait_for(lambda: failed in body())
+    # The Retry link of FAILED_NAME's row (the list is newest first, and has others).
+    rows = [e for e in driver.find_elements(By.CSS_SELECTOR, "[ng-click]") if failed in e.text
+            and "taskContext.selected" in (e.get_attribute("ng-click") or "")]
+    retry = [e for row in rows for e in row.find_elements(By.CSS_SELECTOR, "[ng-click='retryTask(task)']")
+             if e.is_displayed()]
+    if retry:
+        retry[0].click()
+        # AriaNg asks first ("Confirm Retry"): OK, once the dialog has faded in (a click while
+        # it fades is lost).
+        def confirm():
+            buttons = [b for b in driver.find_elements(By.TAG_NAME, "button") if b.is_displayed() and b.text == "OK"]
+            if buttons:
+                time.sleep(0.8)
+                buttons[0].click()
+            return bool(buttons)
+        seen["retried"] = wait_for(confirm)
+        # Once added again, AriaNg shows the downloading list (its afterRetryingTask setting).
+        wait_for(lambda: "downloading" in driver.current_url, seconds=5)
+
+    open_list("new")
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "textarea[ng-model='context.urls']"))
+    driver.find_element(By.CSS_SELECTOR, "textarea[ng-model='context.urls']").send_keys(new_url)
+    [b for b in driver.find_elements(By.TAG_NAME, "button") if b.text == "Download Now"][0].click()
+    open_list("stopped")
+    seen["new_download_listed"] = wait_for(lambda: new_name in body())
+    seen["error_dialog"] = "Cannot connect to aria2" in body()
+    # AriaNg's own warnings, for a step that did not go through.
+    seen["warnings"] = [e["message"][:300] for e in driver.get_log("browser") if "AriaNg Warn" in e["message"]]
+finally:
+    driver.quit()
+    server.shutdown()
+print(json.dumps(seen))
