@@ -62,11 +62,12 @@ test: deps-test $(VENV)/tools-2
 # Python test tools from PyPI, in a virtual environment of the build's own: aria2p drives haul's
 # daemon as aria2's users drive aria2 (haulTests/DaemonAria2pTests); pyftpdlib (with pyOpenSSL
 # for FTPS) is the FTP server of the FTP tests; selenium drives AriaNg in Chromium
-# (haulTests/DaemonAriaNgTests). The stamp's number changes with the list.
+# (haulTests/DaemonAriaNgTests); aioaria2 is a second aria2 client (haulTests/DaemonAioaria2Tests).
+# The stamp's number changes with the list.
 $(VENV)/tools-2:
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check aria2p==0.12.3 pyftpdlib==2.2.0 pyopenssl==26.4.0 \
-	  selenium==4.40.0
+	  selenium==4.40.0 aioaria2==1.3.7
 	touch $@
 
 # Every libFuzzer target for FUZZ_SECONDS each (make fuzz FUZZ_SECONDS=3600); crashes are kept
