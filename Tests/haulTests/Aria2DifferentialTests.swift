@@ -36,25 +36,10 @@ struct Aria2DifferentialTests {
     }
 
     /// aria2c and haul daemon, each saving to its own folder of `directory`, secret `sesame`.
-    private static func start(in directory: URL) async throws -> (aria2: Process, haul: DaemonProcess, [Daemon]) {
-        let port = try LoopbackPort.free()
-        let aria2 = Process()
-        aria2.executableURL = URL(fileURLWithPath: "/usr/bin/aria2c")
-        aria2.arguments = [
-            "--enable-rpc", "--rpc-listen-port", String(port), "--rpc-secret", "sesame", "-d",
-            directory.appendingPathComponent("aria2").path, "--quiet=true", "--no-conf",
-        ]
-        aria2.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        try aria2.run()
+    private static func start(in directory: URL) async throws -> (Aria2cProcess, DaemonProcess, [Daemon]) {
+        let aria2 = try await Aria2cProcess(saving: directory.appendingPathComponent("aria2"))
         let haul = try await DaemonProcess.start(in: directory, ["--rpc-secret", "sesame"])
-        for _ in 0..<100 where !LoopbackPort.accepts(port) { try await Task.sleep(for: .milliseconds(20)) }
-        return (aria2, haul, [Daemon(name: "aria2c", port: port), Daemon(name: "haul", port: haul.port)])
-    }
-
-    private static func stop(_ aria2: Process) {
-        // The test process blocks SIGTERM, and aria2c inherits the mask: it ignores terminate().
-        kill(aria2.processIdentifier, SIGKILL)
-        aria2.waitUntilExit()
+        return (aria2, haul, [Daemon(name: "aria2c", port: aria2.port), Daemon(name: "haul", port: haul.port)])
     }
 
     /// The error code of a reply, or nil for a result.
@@ -67,7 +52,7 @@ struct Aria2DifferentialTests {
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let (aria2, haul, daemons) = try await Self.start(in: directory)
-        defer { Self.stop(aria2) }
+        defer { aria2.stop() }
         defer { haul.stop() }
         for daemon in daemons {
             let who = daemon.name

@@ -17,23 +17,11 @@ struct ConnectAria2Tests {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        let port = try LoopbackPort.free()
-        let aria2 = Process()
-        aria2.executableURL = URL(fileURLWithPath: "/usr/bin/aria2c")
         // 400 KiB/s overall: the file takes long enough to be seen active, paused and resumed.
-        aria2.arguments = [
-            "--enable-rpc", "--rpc-listen-port", String(port), "--rpc-secret", "sesame", "-d",
-            directory.appendingPathComponent("out").path, "--max-overall-download-limit=400K", "--quiet=true",
-            "--no-conf",
-        ]
-        aria2.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        try aria2.run()
-        defer {
-            // The test process blocks SIGTERM, and aria2c inherits the mask: it ignores terminate().
-            kill(aria2.processIdentifier, SIGKILL)
-            aria2.waitUntilExit()
-        }
-        try await Task.sleep(for: .milliseconds(500))
+        let aria2 = try await Aria2cProcess(
+            saving: directory.appendingPathComponent("out"), ["--max-overall-download-limit=400K"])
+        defer { aria2.stop() }
+        let port = aria2.port
         let session = try TmuxSession.haul(
             ["--connect", "http://127.0.0.1:\(port)/jsonrpc", "--rpc-secret", "sesame"], in: directory)
         let attached = await session.wait { $0.contains("attached to http://127.0.0.1:\(port)/jsonrpc") }

@@ -51,23 +51,10 @@ struct ConnectRetryTests {
         defer { daemon.stop() }
         try await Self.retry(port: daemon.port, in: directory, server: server)
 
-        let port = try LoopbackPort.free()
-        let aria2 = Process()
-        aria2.executableURL = URL(fileURLWithPath: "/usr/bin/aria2c")
-        aria2.arguments = [
-            "--enable-rpc", "--rpc-listen-port", String(port), "--rpc-secret", "sesame", "-d",
-            directory.appendingPathComponent("aria2").path, "--quiet=true", "--no-conf",
-        ]
-        aria2.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        try aria2.run()
-        defer {
-            // The test process blocks SIGTERM, and aria2c inherits the mask: it ignores terminate().
-            kill(aria2.processIdentifier, SIGKILL)
-            aria2.waitUntilExit()
-        }
-        for _ in 0..<100 where !LoopbackPort.accepts(port) { try await Task.sleep(for: .milliseconds(20)) }
+        let aria2 = try await Aria2cProcess(saving: directory.appendingPathComponent("aria2"))
+        defer { aria2.stop() }
         let view = directory.appendingPathComponent("aria2c-view")
         try FileManager.default.createDirectory(at: view, withIntermediateDirectories: true)
-        try await Self.retry(port: port, in: view, server: server)
+        try await Self.retry(port: aria2.port, in: view, server: server)
     }
 }

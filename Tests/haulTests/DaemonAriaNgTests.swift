@@ -19,6 +19,9 @@ struct DaemonAriaNgTests {
     @Test("AriaNg lists, starts a paused download, retries a failed one and adds a URL; each is saved")
     func drive() async throws {
         let python = try #require(Aria2pTools.python, "make test makes .build/venv with selenium")
+        try #require(
+            FileManager.default.fileExists(atPath: Self.ariang.appendingPathComponent("index.html").path),
+            "AriaNg is read from shared/clients/ariang beside the project, at \(Self.ariang.path)")
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }

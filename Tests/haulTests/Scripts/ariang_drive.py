@@ -24,9 +24,12 @@ from selenium.webdriver.common.by import By
 
 ariang, port, secret, paused, failed, new_url, new_name = sys.argv[1:8]
 
-handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=ariang)
-handler.log_message = lambda *args: None
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=ariang))
 threading.Thread(target=server.serve_forever, daemon=True).start()
 page = "http://127.0.0.1:%d/index.html" % server.server_address[1]
 
