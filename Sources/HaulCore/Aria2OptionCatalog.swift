@@ -22,6 +22,9 @@ public enum Aria2OptionCatalog {
         public static let global = Scope(rawValue: 8)
     }
 
+    /// Every option aria2 has, by name.
+    public static var names: [String] { scopes.keys.sorted() }
+
     /// Where aria2 takes `name`, or nil when aria2 has no option of that name.
     public static func scope(of name: String) -> Scope? {
         scopes[name]
@@ -35,7 +38,7 @@ public enum Aria2OptionCatalog {
     }
 
     /// Whether `name` is one of aria2's BitTorrent options.
-    static func isBitTorrent(_ name: String) -> Bool {
+    public static func isBitTorrent(_ name: String) -> Bool {
         ["bt-", "seed-", "dht-", "enable-dht", "peer-", "torrent-"].contains { name.hasPrefix($0) }
             || ["select-file", "index-out", "listen-port", "enable-peer-exchange", "follow-torrent"].contains(name)
     }

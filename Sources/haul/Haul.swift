@@ -109,6 +109,8 @@ enum Haul {
             return script
         case "--generate-manual":
             return ManualPage.roff(version: version, abstract: abstract, discussion: discussion, usage: usage)
+        case "--generate-aria2-options":
+            return Aria2OptionList.markdown
         default:
             break
         }
