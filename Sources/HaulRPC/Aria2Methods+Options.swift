@@ -100,9 +100,9 @@ extension Aria2Methods {
     }
 
     /// `changeGlobalOption(options)`: the overall speed cap and the number of downloads at once
-    /// change at once; a download's option (`split`, `user-agent`…) is the default of every
-    /// download added from now on; any other option aria2 has is kept for `getGlobalOption` and
-    /// logged as not applying.
+    /// change at once; a download's option (`dir` inside the allowed directory, `split`,
+    /// `user-agent`…) is the default of every download added from now on; any other option aria2
+    /// has is kept for `getGlobalOption` and logged as not applying.
     func changeGlobalOption(_ params: RPCParams) throws(RPCError) -> JSONValue {
         for (name, given) in try params.options(0) {
             var value = given
@@ -117,8 +117,10 @@ extension Aria2Methods {
                     throw RPCError("option '\(name)': '\(RPCError.shown(value))' is not a count from 1 to 1000")
                 }
                 queue.setMaxConcurrentDownloads(count)
-            case "dir", "out", "gid":
-                throw RPCError("option '\(name)' is a download's own: give it to addUri or changeOption")
+            case "out", "gid":
+                // A download's own, never the daemon's: aria2 passes over them here too.
+                ignored(name, for: "the daemon")
+                continue
             default:
                 var defaults = addedDefaults.withLock { $0 }
                 try set(name, value, in: &defaults, for: "the daemon")

@@ -310,12 +310,15 @@ struct RPCEndpointTests {
         let global: JSONValue = [
             "max-concurrent-downloads": "3", "split": "7", "user-agent": "ua/1", "max-tries": "4", "continue": "true",
             "max-connection-per-server": "4", "retry-wait": "2", "min-split-size": "2M", "allow-overwrite": "false",
-            "max-overall-upload-limit": "0", "file-allocation": "falloc",
+            "max-overall-upload-limit": "0", "file-allocation": "falloc", "dir": "later", "out": "ignored.bin",
         ]
         #expect(result("aria2.changeGlobalOption", [global]) == "OK")
         let later = try add("http://127.0.0.1:9/b")
         #expect(queue.download(text: later)?.options.split == 7)
         #expect(queue.download(text: later)?.options.userAgent == "ua/1")
+        #expect(queue.download(text: later)?.directory == directory.appendingPathComponent("later").path)
+        #expect(queue.download(text: later)?.options.out == nil)
+        #expect(errorCode(call("aria2.changeGlobalOption", [["dir": "/etc"]])) == 1)
         #expect(result("aria2.getGlobalOption")?.object?["split"] == "7")
         #expect(errorCode(call("aria2.changeGlobalOption", [["split": "0"]])) == 1)
         #expect(errorCode(call("aria2.addUri", [["http://127.0.0.1:9/c"], ["split": "many"]])) == 1)

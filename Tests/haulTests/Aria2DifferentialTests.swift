@@ -75,6 +75,7 @@ struct Aria2DifferentialTests {
                 ("max-concurrent-downloads", "3"), ("split", "6"), ("user-agent", "client/2"), ("max-tries", "4"),
                 ("continue", "true"), ("max-connection-per-server", "2"), ("retry-wait", "1"),
                 ("min-split-size", "2M"), ("allow-overwrite", "true"), ("max-overall-upload-limit", "0"),
+                ("dir", directory.appendingPathComponent(daemon.name == "haul" ? "out/later" : "aria2/later").path),
             ] {
                 let (status, changed) = try await daemon.call("aria2.changeGlobalOption", [[name: value]])
                 #expect(status == 200 && changed["result"] as? String == "OK", "\(who) \(name): \(changed)")
