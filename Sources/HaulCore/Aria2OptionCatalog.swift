@@ -30,9 +30,11 @@ public enum Aria2OptionCatalog {
         scopes[name]
     }
 
-    /// The warning for aria2's option `name` that haul does not implement.
-    public static func notImplemented(_ name: String) -> String {
-        isBitTorrent(name)
+    /// The warning for an option `name` haul does not implement, whether aria2 has it or not
+    /// (a queue file's line, an RPC client's option, a config.toml setting).
+    public static func ignored(_ name: String) -> String {
+        guard scope(of: name) != nil else { return "unknown option '\(name)'; ignored" }
+        return isBitTorrent(name)
             ? "option '\(name)' is for BitTorrent, which haul does not speak; ignored"
             : "aria2's option '\(name)' is not one haul implements; ignored"
     }

@@ -266,6 +266,7 @@ extension DownloadOptions {
             fill(\.sshKnownHosts)
             fill(\.sshHostKeyMD)
             fill(\.gid)
+            fill(\.nameRoot)
             merged.headers = defaults.headers + headers
             return merged
         }

@@ -22,7 +22,7 @@ public enum FileNaming {
 
     /// The name a server's response suggests, sanitized; `fallbackName` when none is usable.
     public static func name(for response: Response) -> String {
-        response.suggestedFilename.flatMap(sanitize) ?? fallbackName
+        response.suggestedFilename.flatMap(NameGate.serverName) ?? fallbackName
     }
 
     /// `name` made safe as a single path component, or nil when nothing usable is left.
@@ -91,14 +91,14 @@ public enum FileNaming {
 
     /// The name of `expectedPath`: `out`, else the URL's last path segment, sanitized.
     public static func expectedName(out: String?, url: URL) -> String? {
-        out ?? sanitize(url.lastPathComponent)
+        out ?? NameGate.serverName(url.lastPathComponent)
     }
 
     /// `expectedName` for the URI `uri`; a last path segment with nothing to decode in it is
     /// read off the text, without parsing a URL (a queue of a million pays for each parse).
     public static func expectedName(out: String?, uri: String) -> String? {
         if let out { return out }
-        if let segment = URIText.plainLastSegment(of: uri) { return sanitize(segment) }
+        if let segment = URIText.plainLastSegment(of: uri) { return NameGate.serverName(segment) }
         return URL(string: uri).flatMap { expectedName(out: nil, url: $0) }
     }
 

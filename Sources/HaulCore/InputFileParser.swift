@@ -115,10 +115,7 @@ struct InputFileParser {
             // An option haul does not implement is a warning: the entry is kept and the exit
             // status stays (aria2's own, from a session it saved, included).
             guard error.isUnknownOption else { return report(number, "\(optionName): \(error)") }
-            let warning =
-                Aria2OptionCatalog.scope(of: optionName) == nil
-                ? "\(error.description); ignored" : Aria2OptionCatalog.notImplemented(optionName)
-            report(number, warning, warning: true)
+            report(number, Aria2OptionCatalog.ignored(optionName), warning: true)
         }
     }
 

@@ -73,4 +73,19 @@ public struct URIList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
             storage = .many(uris)
         }
     }
+
+    /// These mirrors with each of `removing` taken off (its first occurrence), then `adding` put
+    /// at `position` among the rest (the end when nil or past it), as aria2's `changeUri` changes
+    /// them; and how many were taken off.
+    public func changed(removing: [String], adding: [String], at position: Int?) -> (uris: URIList, removed: Int) {
+        var uris = Array(self)
+        var removed = 0
+        for uri in removing {
+            guard let index = uris.firstIndex(of: uri) else { continue }
+            uris.remove(at: index)
+            removed += 1
+        }
+        uris.insert(contentsOf: adding, at: Swift.min(Swift.max(position ?? uris.count, 0), uris.count))
+        return (URIList(uris), removed)
+    }
 }

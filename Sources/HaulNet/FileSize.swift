@@ -3,7 +3,7 @@
 /// The sizes and positions haul takes from others (a server's Content-Length and Content-Range,
 /// a Metalink's `<size>`, an FTP `SIZE`, a stored or remote queue): none is larger than
 /// `largest`, so that arithmetic on one file's sizes and offsets cannot overflow; sums over many
-/// files saturate (`Int64.adding(saturating:)`).
+/// files saturate (`Int64.adding(saturating:)`) or are made in 128 bits.
 public enum FileSize {
     /// 2^53 bytes (8 PiB): larger than any file a server can send, and every position below it
     /// is exact as a `Double` too. Twice it, or it times 1024, still fits in `Int64`.
@@ -13,13 +13,6 @@ public enum FileSize {
     public static func checked(_ value: Int64) -> Int64? {
         value >= 0 && value <= largest ? value : nil
     }
-
-    /// Why `value` (named `what`, as in "the Metalink's <size>") is not a size, or nil.
-    public static func problem(_ value: Int64, _ what: String) -> String? {
-        if value < 0 { return "\(what) is negative (\(value))" }
-        if value > largest { return "\(what) is \(value) bytes, larger than any file haul saves (8 PiB)" }
-        return nil
-    }
 }
 
 extension Int64 {
@@ -28,20 +21,6 @@ extension Int64 {
         let (sum, overflowed) = addingReportingOverflow(other)
         guard overflowed else { return sum }
         return other > 0 ? .max : .min
-    }
-
-    /// `self - other`, held at the bounds rather than overflowing.
-    public func subtracting(saturating other: Int64) -> Int64 {
-        let (difference, overflowed) = subtractingReportingOverflow(other)
-        guard overflowed else { return difference }
-        return other < 0 ? .max : .min
-    }
-
-    /// `self * other`, held at the bounds rather than overflowing.
-    public func multiplied(saturating other: Int64) -> Int64 {
-        let (product, overflowed) = multipliedReportingOverflow(by: other)
-        guard overflowed else { return product }
-        return (self < 0) == (other < 0) ? .max : .min
     }
 
     /// `self / divisor` rounded up, for a positive divisor and a non-negative `self`, without

@@ -30,7 +30,7 @@ public struct AllowedDirectory: Sendable, Equatable {
     /// server could send unchanged (no `..`, no control character, no leading dot).
     public func check(out: String) throws(RPCError) {
         let parts = out.split(separator: "/", omittingEmptySubsequences: false)
-        guard !out.hasPrefix("/"), parts.allSatisfy({ FileNaming.sanitize(String($0)) == String($0) }) else {
+        guard !out.hasPrefix("/"), parts.allSatisfy(NameGate.isPlainName) else {
             throw RPCError("out '\(RPCError.shown(out))' is not a plain relative file name")
         }
     }

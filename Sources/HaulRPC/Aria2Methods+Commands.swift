@@ -125,14 +125,8 @@ extension Aria2Methods {
         let removing = try params.strings(2, "delUris") ?? []
         let adding = (try params.strings(3, "addUris") ?? []).filter { QueueEntry.uriProblem($0) == nil }
         let position = try params.optionalInteger(4, "position")
-        var left = Array(download.uris)
-        var removed = 0
-        for uri in removing {
-            guard let index = left.firstIndex(of: uri) else { continue }
-            left.remove(at: index)
-            removed += 1
-        }
-        guard !left.isEmpty || !adding.isEmpty else {
+        let (left, removed) = download.uris.changed(removing: removing, adding: adding, at: position)
+        guard !left.isEmpty else {
             throw RPCError("download \(download.id) would have no URI left: add one as you take the last off")
         }
         queue.changeURIs(download.id, removing: removing, adding: adding, at: position)

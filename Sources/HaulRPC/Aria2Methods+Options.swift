@@ -50,11 +50,7 @@ extension Aria2Methods {
 
     /// Logs, once, that the option `name` a client gave for `purpose` is not applied.
     private func ignored(_ name: String, for purpose: String) {
-        let why =
-            Aria2OptionCatalog.scope(of: name) == nil
-            ? "'\(RPCError.shown(name))' is not one of aria2's options; ignored"
-            : Aria2OptionCatalog.notImplemented(name)
-        settings.notices?.refused("option for \(purpose): \(why)")
+        settings.notices?.refused("option for \(purpose): \(Aria2OptionCatalog.ignored(RPCError.shown(name)))")
     }
 
     /// `getOption(gid)`: the download's own options over the defaults new downloads get, by

@@ -43,7 +43,10 @@ public enum Aria2Status {
             "dir": .string(TextSanitizer.visible(download.directory ?? "")),
             "files": .array([file(of: download)]),
         ]
-        if let bitfield = bitfield(of: download) { fields["bitfield"] = .string(bitfield) }
+        // Made only when asked for: a list's poll asks for other keys, and it is long.
+        if keys?.contains("bitfield") ?? true, let bitfield = bitfield(of: download) {
+            fields["bitfield"] = .string(bitfield)
+        }
         if download.state == .failed || download.state == .complete || download.errorCode != nil {
             fields["errorCode"] = .number(download.state == .complete ? 0 : (download.errorCode ?? .unknown).rawValue)
             if let message = download.lastError, download.state != .complete {
@@ -71,7 +74,8 @@ public enum Aria2Status {
                 piece += 1
             }
         }
-        return bits.map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bits.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
     }
 
     /// The download's one file: its path (where it is, else where it is expected), its length

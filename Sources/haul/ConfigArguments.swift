@@ -43,7 +43,7 @@ enum ConfigArguments {
                 if Subcommand.allCases.contains(where: { $0 != command && (try? $0.check(forms)) != nil }) { continue }
                 let haulHasIt = Subcommand.allCases.contains { $0.option(named: setting.name) != nil }
                 if !haulHasIt, Aria2OptionCatalog.scope(of: setting.name) != nil {
-                    warn("\(place): warning: \(Aria2OptionCatalog.notImplemented(setting.name))")
+                    warn("\(place): warning: \(Aria2OptionCatalog.ignored(setting.name))")
                     continue
                 }
                 let reason =

@@ -90,9 +90,6 @@ struct ExtremeNumbersTests {
     func saturating() {
         #expect(Int64.max.adding(saturating: 1) == .max)
         #expect(Int64.min.adding(saturating: -1) == .min)
-        #expect(Int64.min.subtracting(saturating: 1) == .min)
-        #expect(Int64.max.multiplied(saturating: 2) == .max)
-        #expect(Int64.max.multiplied(saturating: -2) == .min)
         #expect(Int64.max.dividedRoundingUp(by: 2) == 1 << 62)
         #expect(Int64(saturating: 1e300) == .max && Int(saturating: -Double.infinity) == .min)
         #expect(Int(saturating: .nan) == 0 && Int(saturating: 2.9) == 2)

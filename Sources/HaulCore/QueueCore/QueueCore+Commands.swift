@@ -94,26 +94,18 @@ extension QueueCore {
         guard let current = state.downloads[id] else { return }
         var options = changed.merged(over: current.options)
         if !changed.headers.isEmpty { options.headers = changed.headers }
-        options.nameRoot = current.options.nameRoot
         update(id, when: [.queued, .active, .paused, .failed, .cancelled, .complete]) { download in
             download.options = options
             if download.state == .active { download.state = .queued }
         }
     }
 
-    /// aria2's `changeUri`: takes each of `removing` off download `id`'s URIs (its first
-    /// occurrence), then puts `adding` at `position` among the rest (the end when nil or past
-    /// it). What was received stays: the next attempt continues it from the new mirrors when
-    /// their file is the same (`ResumeRule`), as when refreshing an expired link.
+    /// aria2's `changeUri` on download `id`'s URIs (`URIList.changed`). What was received stays:
+    /// the next attempt continues it from the new mirrors when their file is the same
+    /// (`ResumeRule`), as when refreshing an expired link.
     mutating func changeURIs(_ id: GID, removing: [String], adding: [String], at position: Int?) {
         guard var download = state.downloads[id] else { return }
-        var uris = Array(download.uris)
-        for uri in removing {
-            if let index = uris.firstIndex(of: uri) { uris.remove(at: index) }
-        }
-        let at = min(max(position ?? uris.count, 0), uris.count)
-        uris.insert(contentsOf: adding, at: at)
-        download.uris = URIList(uris)
+        download.uris = download.uris.changed(removing: removing, adding: adding, at: position).uris
         file(download)
     }
 
