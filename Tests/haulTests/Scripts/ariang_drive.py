@@ -1,13 +1,17 @@
 """Drives AriaNg 1.3.2 (../shared/clients/ariang) in headless Chromium against an aria2 RPC
 daemon, as a user would, and prints one JSON object of what it saw.
 
-usage: ariang_drive.py ARIANG_DIR RPC_PORT SECRET PAUSED_NAME FAILED_NAME NEW_URL NEW_NAME
+usage: ariang_drive.py ARIANG_DIR RPC_PORT SECRET PAUSED_GID PAUSED_NAME FAILED_NAME NEW_URL NEW_NAME
 
 AriaNg is served from a loopback port (Chromium sends nothing from a file:// page to 127.0.0.1).
 Its RPC settings go into localStorage (AriaNg.Options), then:
+- Aria2 Settings, Basic: max-concurrent-downloads set to 3 and continue to True, seen kept after
+  a reload;
+- PAUSED_GID's page, its Settings tab: split set to 2, seen kept after a reload;
 - the waiting list shows PAUSED_NAME; it is selected and started with the toolbar's start button;
 - the finished list shows FAILED_NAME; its Retry link, confirmed, adds it again;
-- New, the URL typed, Download Now: NEW_NAME appears in a list.
+- New, the URL typed, on the Options tab max-download-limit 1M and file-allocation none (an
+  option haul does not implement, which aria2 accepts), Download Now: NEW_NAME appears in a list.
 """
 import base64
 import functools
@@ -21,8 +25,10 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
-ariang, port, secret, paused, failed, new_url, new_name = sys.argv[1:8]
+ariang, port, secret, paused_gid, paused, failed, new_url, new_name = sys.argv[1:9]
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
@@ -62,6 +68,46 @@ def open_list(name):
     driver.refresh()
 
 
+def option_field(name):
+    """The input or select of the option row labelled "… (NAME)" on a settings page."""
+    for field in driver.find_elements(By.CSS_SELECTOR, "[ng-model='optionValue']"):
+        row = field.find_element(By.XPATH, "./ancestor::div[contains(@class,'row')][1]")
+        if field.is_displayed() and "(%s)" % name in row.text.split("\n")[0]:
+            return field
+    return None
+
+
+def set_option(name, value):
+    """Types VALUE into option NAME's field (or picks it in its list) as a user does; AriaNg
+    sends the change a moment after the last key."""
+    wait_for(lambda: option_field(name) is not None)
+    field = option_field(name)
+    if field.tag_name == "select":
+        Select(field).select_by_visible_text(value)
+    else:
+        field.send_keys(Keys.CONTROL, "a")
+        field.send_keys(value, Keys.TAB)
+    time.sleep(1.5)
+
+
+def shown_option(name):
+    """What option NAME's field shows once the page has its values."""
+    wait_for(lambda: option_field(name) is not None and (option_field(name).get_attribute("value") or "") != "")
+    field = option_field(name)
+    if field is None:
+        return None
+    if field.tag_name == "select":
+        return Select(field).first_selected_option.text
+    return field.get_attribute("value")
+
+
+def open_task_settings(gid):
+    driver.get(page + "#!/task/detail/" + gid)
+    driver.refresh()
+    wait_for(lambda: driver.find_element(By.CSS_SELECTOR, "[ng-click=\"changeTab('settings')\"]").is_displayed())
+    driver.find_element(By.CSS_SELECTOR, "[ng-click=\"changeTab('settings')\"]").click()
+
+
 try:
     driver.get(page)
     stored = json.loads(driver.execute_script("return localStorage.getItem('AriaNg.Options');") or "{}")
@@ -71,8 +117,19 @@ try:
     })
     driver.execute_script("localStorage.setItem('AriaNg.Options', arguments[0]);", json.dumps(stored))
 
-    open_list("waiting")
+    open_list("settings/aria2/basic")
     seen["connected"] = wait_for(lambda: "Connected" in body())
+    set_option("max-concurrent-downloads", "3")
+    set_option("continue", "True")
+    open_list("settings/aria2/basic")
+    seen["global_kept"] = [shown_option("max-concurrent-downloads"), shown_option("continue")]
+
+    open_task_settings(paused_gid)
+    set_option("split", "2")
+    open_task_settings(paused_gid)
+    seen["download_option_kept"] = shown_option("split")
+
+    open_list("waiting")
     seen["waiting_lists_paused"] = wait_for(lambda: paused in body() and "Paused" in body())
     row = [e for e in driver.find_elements(By.CSS_SELECTOR, "[ng-click]") if paused in e.text]
     if row:
@@ -105,6 +162,9 @@ try:
     open_list("new")
     wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "textarea[ng-model='context.urls']"))
     driver.find_element(By.CSS_SELECTOR, "textarea[ng-model='context.urls']").send_keys(new_url)
+    driver.find_element(By.CSS_SELECTOR, "[ng-click=\"changeTab('options')\"]").click()
+    set_option("max-download-limit", "1M")
+    set_option("file-allocation", "None")
     [b for b in driver.find_elements(By.TAG_NAME, "button") if b.text == "Download Now"][0].click()
     open_list("stopped")
     seen["new_download_listed"] = wait_for(lambda: new_name in body())
