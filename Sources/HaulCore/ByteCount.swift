@@ -34,6 +34,13 @@ public enum ByteCount {
         return Int64(value * multiplier)
     }
 
+    /// `bytes` as an option's value is written: `20M`, `512K`, or bytes when neither divides it.
+    public static func optionText(_ bytes: Int64) -> String {
+        if bytes > 0, bytes % (1 << 20) == 0 { return "\(bytes >> 20)M" }
+        if bytes > 0, bytes % (1 << 10) == 0 { return "\(bytes >> 10)K" }
+        return String(bytes)
+    }
+
     /// `1.2 GiB`, `830.0 MiB`, `512 B`.
     public static func format(_ bytes: Int64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]

@@ -66,27 +66,3 @@ public struct ExpectedChecksum: Sendable, Equatable, CustomStringConvertible {
         self.hex = hex.lowercased()
     }
 }
-
-// MARK: - OptionError
-
-/// Why an option's value is not accepted, in words a person can act on.
-public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
-    /// The option's name is not one haul knows (rather than its value being wrong).
-    public let isUnknownOption: Bool
-
-    public init(_ description: String) {
-        self.description = description
-        isUnknownOption = false
-    }
-
-    private init(unknown name: String) {
-        description = "unknown option '\(name)'"
-        isUnknownOption = true
-    }
-
-    /// The option `name` is not one haul knows.
-    public static func unknownOption(_ name: String) -> OptionError {
-        OptionError(unknown: name)
-    }
-}

@@ -74,22 +74,28 @@ extension Aria2Methods {
         .object(globalOptions.withLock { $0 }.mapValues { .string(TextSanitizer.visible($0)) })
     }
 
-    /// `changeOption(gid, options)`: the speed cap changes at once; any other option haul
-    /// implements is the download's from now on (an active download starts its attempt again
-    /// with it, keeping what it received, as aria2 restarts one). `dir` and `out` change only
-    /// before the file is named.
+    /// `changeOption(gid, options)`: each option changes as its `DownloadOption.Change` says:
+    /// the speed cap at once; most at the next attempt (an active download starts its attempt
+    /// again with them, keeping what it received, as aria2 restarts one); `dir` and `out` only
+    /// before the file is named; the gid never.
     func changeOption(_ params: RPCParams) throws(RPCError) -> JSONValue {
         let download = try download(params)
         var changed = DownloadOptions()
         for (name, value) in try params.options(1) {
-            if name == "max-download-limit" {
-                queue.setMaxDownloadLimit(download.id, try Aria2Methods.speed(value, name))
+            switch DownloadOptionTable.option(named: name)?.change {
+            case .live:
+                var limit = DownloadOptions()
+                try set(name, value, in: &limit, for: "download \(download.id)")
+                queue.setMaxDownloadLimit(download.id, limit.maxDownloadLimit?.cap)
                 continue
-            }
-            if name == "dir" || name == "out", download.destination != nil {
+            case .untilNamed where download.destination != nil:
                 throw RPCError("option '\(name)' cannot change: the download's file is named already")
+            case .never:
+                ignored(name, for: "download \(download.id)")
+                continue
+            default:
+                try set(name, value, in: &changed, for: "download \(download.id)")
             }
-            try set(name, value, in: &changed, for: "download \(download.id)")
         }
         if changed != DownloadOptions() { queue.changeOptions(download.id, changed) }
         return "OK"
@@ -105,9 +111,9 @@ extension Aria2Methods {
             switch name {
             case "max-overall-download-limit":
                 let limit = try Aria2Methods.speed(value, name)
-                queue.setMaxOverallDownloadLimit(limit)
+                queue.setMaxOverallDownloadLimit(limit.cap)
                 // Kept as aria2 keeps it: in bytes a second.
-                value = String(limit ?? 0)
+                value = limit.description
             case "max-concurrent-downloads":
                 guard let count = Int(value), (1...1000).contains(count) else {
                     throw RPCError("option '\(name)': '\(RPCError.shown(value))' is not a count from 1 to 1000")
@@ -127,14 +133,12 @@ extension Aria2Methods {
         return "OK"
     }
 
-    /// A speed as aria2 writes it (`500K`, `1M`, `0` for none): bytes a second, nil for none.
-    static func speed(_ text: String, _ name: String) throws(RPCError) -> Int64? {
-        var options = DownloadOptions()
+    /// A speed as aria2 writes it (`500K`, `1M`, `0` for none), for the option `name`.
+    static func speed(_ text: String, _ name: String) throws(RPCError) -> SpeedLimit {
         do {
-            try options.set("max-download-limit", text)
+            return try SpeedLimit(parsing: text)
         } catch {
             throw RPCError("option '\(name)': \(RPCError.shown(error.description))")
         }
-        return options.maxDownloadLimit.flatMap { $0 > 0 ? $0 : nil }
     }
 }

@@ -47,12 +47,12 @@ struct GetCommand: HaulCommand {
         let reporter = ProgressReporter(
             .init(
                 quiet: options.basic.quiet, verbose: options.basic.verbose,
-                dryRun: options.basic.dryRun))
+                dryRun: options.download.dryRun == true))
         let toStandardOutput = !continuing && options.basic.out == QueueOptions.standardOutput
         let runningHaul =
-            continuing || toStandardOutput || options.basic.dryRun
+            continuing || toStandardOutput || options.download.dryRun == true
             ? nil : LocalHandOff.runningHaul(stateDirectory: options.stateDirectoryPath)
-        guard !toStandardOutput, !options.basic.dryRun, runningHaul == nil else {
+        guard !toStandardOutput, options.download.dryRun != true, runningHaul == nil else {
             let configuration = try runConfiguration(of: options, reporter: reporter)
             let (entries, _) = try readEntries(of: options, continuing: continuing)
             if let runningHaul {
@@ -188,7 +188,7 @@ struct GetCommand: HaulCommand {
         let gids: [GID]
         do {
             gids = try LocalHandOff.submit(
-                entries, defaults: options.defaults(), directory: options.basic.dir, to: running)
+                entries, defaults: options.download, directory: options.basic.dir, to: running)
         } catch {
             reporter.report("haul: the running haul refused the downloads: \(error)")
             throw ExitStatus(1)

@@ -9,30 +9,44 @@ import HaulNet
 struct QueueOptions {
     /// The http, https, ftp or ftps URLs (and SFTP, and Metalinks) to download.
     var urls: [String] = []
+    /// The download options the command line sets (`DownloadOptionTable`): every download's
+    /// defaults.
+    var download = DownloadOptions()
     var basic = BasicOptions()
     var connections = ConnectionOptions()
-    var retries = RetryOptions()
     var files = FileOptions()
     var http = HTTPOptions()
-    var proxy = ProxyOptions()
     var tls = CertificateOptions()
-    var ssh = SSHArguments()
     var hooks = HookArguments()
     var metalink = MetalinkArguments()
 
-    /// The options by task, as help lists them.
+    /// The options by task, as help lists them: each topic's own, then its download options.
     static let groups: [OptionGroup<QueueOptions>] = [
-        OptionGroup("Basic", BasicOptions.options).lifted(\.basic),
-        OptionGroup("Connections", ConnectionOptions.options).lifted(\.connections),
-        OptionGroup("Retries", RetryOptions.options).lifted(\.retries),
-        OptionGroup("Files", FileOptions.options).lifted(\.files),
-        OptionGroup("HTTP", HTTPOptions.options).lifted(\.http),
-        OptionGroup("Proxy", ProxyOptions.options).lifted(\.proxy),
+        group(.basic, BasicOptions.options, \.basic),
+        group(.connections, ConnectionOptions.options, \.connections),
+        group(.retries),
+        group(.files, FileOptions.options, \.files),
+        group(.http, HTTPOptions.options, \.http),
+        group(.proxy),
         OptionGroup("TLS", CertificateOptions.options).lifted(\.tls),
-        OptionGroup("SFTP", SSHArguments.options).lifted(\.ssh),
+        group(.sftp),
         OptionGroup("Hooks", HookArguments.options).lifted(\.hooks),
-        OptionGroup("Metalink", MetalinkArguments.options).lifted(\.metalink),
+        group(.metalink, MetalinkArguments.options, \.metalink),
     ]
+
+    /// The help section `topic`: its download options alone.
+    private static func group(_ topic: DownloadOption.Topic) -> OptionGroup<QueueOptions> {
+        OptionGroup(topic.rawValue, OptionSpec.downloads(topic)).lifted(\.download)
+    }
+
+    /// The help section `topic`: `options` (at `path`), then the download options under it.
+    private static func group<Part>(
+        _ topic: DownloadOption.Topic, _ options: [OptionSpec<Part>],
+        _ path: WritableKeyPath<QueueOptions, Part> & Sendable
+    ) -> OptionGroup<QueueOptions> {
+        OptionGroup(
+            topic.rawValue, options.map { $0.lifted(path) } + OptionSpec.downloads(topic).map { $0.lifted(\.download) })
+    }
 
     /// What help says of the URLs.
     static let positional = (name: "url", help: "The http, https, ftp or ftps URLs to download.")
@@ -71,13 +85,13 @@ struct QueueOptions {
         guard connections.maxConnectionsPerHost >= 0 else {
             throw UsageError("--max-connections-per-host must be 0 (no cap) or more")
         }
-        if http.askPassword, http.httpUser == nil {
+        if http.askPassword, download.httpUser == nil {
             throw UsageError("--ask-password asks for the password of --http-user: give --http-user too")
         }
         let files = [
             ("--load-cookies", http.loadCookies), ("--netrc-path", http.netrcPath),
-            ("--ca-certificate", tls.caCertificate), ("--ssh-private-key", ssh.privateKey),
-            ("--ssh-known-hosts", ssh.knownHosts),
+            ("--ca-certificate", tls.caCertificate), ("--ssh-private-key", download.sshPrivateKey),
+            ("--ssh-known-hosts", download.sshKnownHosts),
         ]
         for case let (flag, path?) in files where !FileManager.default.isReadableFile(atPath: path) {
             throw UsageError("\(flag) '\(path)' is not a readable file")
@@ -99,47 +113,8 @@ struct QueueOptions {
         return (directory.isEmpty ? "/" : directory, String(name))
     }
 
-    /// The command line's options as every download's defaults: values parsed once, when the
-    /// command line was read (`OptionValue`), set field by field.
-    func defaults() -> DownloadOptions {
-        var options = DownloadOptions()
-        options.maxTries = retries.maxTries
-        options.retryWait = retries.retryWait
-        options.timeout = connections.timeout
-        options.connectTimeout = connections.connectTimeout
-        options.split = connections.split
-        options.maxConnectionPerServer = connections.maxConnectionPerServer
-        options.minSplitSize = connections.minSplitSize
-        options.streamPieceSelector = connections.streamPieceSelector
-        options.followMetalink = metalink.follow
-        options.maxDownloadLimit = connections.maxDownloadLimit
-        options.lowestSpeedLimit = connections.lowestSpeedLimit
-        options.userAgent = http.userAgent
-        options.referer = http.referer
-        options.httpUser = http.httpUser
-        options.httpPasswd = http.httpPasswd
-        options.ftpUser = http.ftpUser
-        options.ftpPasswd = http.ftpPasswd
-        options.headers = http.headers
-        options.allProxy = proxy.allProxy
-        options.httpProxy = proxy.httpProxy
-        options.httpsProxy = proxy.httpsProxy
-        options.noProxy = proxy.noProxy
-        options.allowOverwrite = files.allowOverwrite ? true : nil
-        options.autoFileRenaming = files.autoFileRenaming
-        options.conditionalGet = files.conditionalGet ? true : nil
-        options.continueExisting = basic.continueExisting ? true : nil
-        options.remoteTime = files.remoteTime ? true : nil
-        options.resumableAbove = files.resumableAbove
-        options.ftpPasv = connections.ftpPasv
-        options.sshPrivateKey = ssh.privateKey
-        options.sshKnownHosts = ssh.knownHosts
-        options.sshHostKeyMD = ssh.hostKeyDigest
-        return options
-    }
-
     func overallLimit() -> Int64? {
-        connections.maxOverallDownloadLimit
+        connections.maxOverallDownloadLimit.cap
     }
 
     /// The longest queue-file text to read (`--max-queue-file-size`, else 256 MiB).
@@ -149,11 +124,11 @@ struct QueueOptions {
 
     /// With `--ask-password`, asks for the `--http-user` password on the terminal without echo.
     mutating func askForPassword() throws {
-        guard http.askPassword, let user = http.httpUser else { return }
+        guard http.askPassword, let user = download.httpUser else { return }
         guard let password = PasswordPrompt.read("Password for \(user): ") else {
             throw UsageError("--ask-password: no terminal to ask on (give --http-passwd or a netrc entry)")
         }
-        http.httpPasswd = password
+        download.httpPasswd = password
     }
 
     // MARK: - Making the queue
@@ -163,7 +138,7 @@ struct QueueOptions {
         var configuration = DownloadQueue.Configuration()
         configuration.maxConcurrentDownloads = connections.maxConcurrentDownloads
         configuration.maxConnectionsPerHost = connections.maxConnectionsPerHost
-        configuration.defaults = defaults()
+        configuration.defaults = download
         configuration.directory = basic.dir
         configuration.tls = tlsOptions()
         configuration.metalinkLocations = metalink.locations

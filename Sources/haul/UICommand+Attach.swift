@@ -50,7 +50,7 @@ extension UICommand {
         }
         do {
             let gids = try LocalHandOff.submit(
-                entries, defaults: options.defaults(), directory: options.basic.dir, to: running)
+                entries, defaults: options.download, directory: options.basic.dir, to: running)
             print(
                 "haul: \(gids.count) download\(gids.count == 1 ? "" : "s") added to the haul already running on "
                     + "\(options.stateDirectoryPath) (run haul to see its queue)")

@@ -161,7 +161,8 @@ struct InputFileTests {
         #expect(result.entries.first?.options.continueExisting == true)
         #expect(
             messages == [
-                "q.txt:7: warning: aria2's option 'file-allocation' is not one haul implements; ignored",
+                "q.txt:7: warning: aria2's option 'file-allocation' is not one haul implements (haul writes a file "
+                    + "as it arrives and keeps unfinished ones as NAME.part); ignored",
                 "q.txt:8: warning: aria2's option 'always-resume' is not one haul implements; ignored",
                 "q.txt:9: warning: option 'on-download-complete' runs a command as you: haul takes it from its "
                     + "command line or config file, never from a queue file; ignored",

@@ -270,7 +270,7 @@ struct RPCEndpointTests {
         #expect(own["http-user"] == "me")
         #expect(own["http-passwd"] == nil)
         #expect(result("aria2.changeOption", [.string(gid), ["max-download-limit": "100K"]]) == "OK")
-        #expect(queue.download(text: gid)?.options.maxDownloadLimit == 102_400)
+        #expect(queue.download(text: gid)?.options.maxDownloadLimit?.cap == 102_400)
         #expect(result("aria2.changeOption", [.string(gid), ["split": "4", "file-allocation": "none"]]) == "OK")
         #expect(queue.download(text: gid)?.options.split == 4)
         #expect(errorCode(call("aria2.changeOption", [.string(gid), ["split": "many"]])) == 1)

@@ -77,8 +77,10 @@ struct RemoteQueueTests {
         var download = Download(uris: ["http://h/f"])
         let mebibyte: Int64 = 1 << 20
         download.totalBytes = 9 * mebibyte + 5
-        download.completed = ByteRanges([0..<(2 * mebibyte), (3 * mebibyte)..<(3 * mebibyte + 100),
-            (8 * mebibyte)..<(9 * mebibyte + 5)])
+        download.completed = ByteRanges([
+            0..<(2 * mebibyte), (3 * mebibyte)..<(3 * mebibyte + 100),
+            (8 * mebibyte)..<(9 * mebibyte + 5),
+        ])
         let record = Aria2Status.record(of: download, activity: nil).object
         // Pieces 0, 1, 8 and 9 (the last, 5 bytes) of 10: 1100 0000, 1100 0000.
         #expect(record?["bitfield"] == "c0c0")
@@ -127,7 +129,8 @@ struct RemoteQueueTests {
         #expect(await Self.eventually { seen.withLock { $0.contains { Self.adds($0, gid) } ? true : nil } } == true)
         remote.move(gid, .top)
         remote.setMaxDownloadLimit(gid, 2048)
-        #expect(await Self.eventually { queue.download(gid)?.options.maxDownloadLimit == 2048 ? true : nil } == true)
+        #expect(
+            await Self.eventually { queue.download(gid)?.options.maxDownloadLimit?.cap == 2048 ? true : nil } == true)
         remote.cancel(gid)
         #expect(await Self.eventually { queue.download(gid)?.state == .cancelled ? true : nil } == true)
         remote.remove([gid])

@@ -91,9 +91,9 @@ struct ThemeTests {
         let config = try ConfigFile.load(path: path)
         #expect(
             config.settings == [
+                ConfigFile.Setting(name: "max-tries", values: ["3"], line: 2),
                 ConfigFile.Setting(name: "continue", values: ["true"], line: 3),
                 ConfigFile.Setting(name: "header", values: ["A: 1", "B: 2"], line: 5),
-                ConfigFile.Setting(name: "max-tries", values: ["3"], line: 2),
             ])
         try ConfigFile.remember(theme: "solarized-dark", at: path)
         let kept = try String(contentsOfFile: path, encoding: .utf8)

@@ -22,7 +22,7 @@ public struct QueueConfiguration: Sendable {
     /// Keep every response header a download gets, not only those a detail view shows
     /// (`--verbose`).
     public var keepsEveryHeader = false
-    /// Whether a whole body of at most `unnamedFileLimit` bytes (or of unknown length, until it
+    /// Whether a whole body of at most `resumable-above` bytes (or of unknown length, until it
     /// passes that) is written to a file with no name, named when complete (`UnnamedFile`):
     /// one directory change and no store write per file, and nothing left by a crash. Off, or
     /// where the file system cannot, every body goes to `NAME.part`, named in the store first.
@@ -30,10 +30,6 @@ public struct QueueConfiguration: Sendable {
     /// aria2's `--metalink-location`: a followed Metalink's mirrors in these countries (lower
     /// case) first among those of equal priority.
     public var metalinkLocations: [String] = []
-    /// 8 MiB: fetched again after a crash in well under a second on the links haul is for,
-    /// while a partial file's store write and rename cost more than such a file's transfer on
-    /// a fast one. Longer bodies keep a resumable `NAME.part`.
-    public var unnamedFileLimit: Int64 = 8 << 20
     public init() {}
 }
 
@@ -67,11 +63,10 @@ extension QueueConfiguration {
         request.proxies = Proxies(
             all: options.allProxy, http: options.httpProxy, https: options.httpsProxy,
             bypass: options.noProxy)
-        if let limit = options.maxDownloadLimit, limit > 0 { request.maxReceiveSpeed = limit }
+        request.maxReceiveSpeed = options.maxDownloadLimit?.cap
         // A trickle ends too, not only a stall (aria2's `lowest-speed-limit=0` is off: then only
         // a transfer with no byte for the timeout ends).
-        request.lowestSpeed = options.lowestSpeedLimit ?? BuiltInOptions.lowestSpeedLimit
-        if request.lowestSpeed == 0 { request.lowestSpeed = nil }
+        request.lowestSpeed = (options.lowestSpeedLimit ?? BuiltInOptions.lowestSpeedLimit).cap
         if options.ftpPasv == false { request.ftpActive = true }
         request.ssh.privateKey = options.sshPrivateKey
         // A network client's download (its names rooted) logs in with no key of this user's.

@@ -111,7 +111,7 @@ extension QueueCore {
 
     mutating func setMaxDownloadLimit(_ id: GID, _ bytesPerSecond: Int64?) {
         guard var download = state.downloads[id] else { return }
-        download.options.maxDownloadLimit = bytesPerSecond
+        download.options.maxDownloadLimit = bytesPerSecond.map { SpeedLimit(bytesPerSecond: $0) }
         file(download)
         shareSpeedLimit(id, lifting: true)
     }

@@ -77,11 +77,11 @@ extension QueueCore {
     /// The longest body that goes to a file with no name; one of unknown length becomes a
     /// partial file when it grows past this.
     func unnamedLimit(_ download: Download) -> Int64 {
-        options(of: download).resumableAbove ?? configuration.unnamedFileLimit
+        options(of: download).resumableAbove ?? BuiltInOptions.resumableAbove
     }
 
     /// Whether the body may go to a file with no name, named when complete: a whole body
-    /// (from byte 0) of at most `unnamedFileLimit` bytes, or of unknown length, that will not
+    /// (from byte 0) of at most `unnamedLimit` bytes, or of unknown length, that will not
     /// be split, checked against a digest, or put over an existing file, of a download that has
     /// no partial file yet (one that has keeps it), and whose file is not kept private (files
     /// with no name are made 0644 ahead of time).

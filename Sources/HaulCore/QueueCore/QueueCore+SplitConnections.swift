@@ -118,7 +118,7 @@ extension QueueCore {
     /// that together they keep to it. Without a limit nothing is sent, unless `lifting` one.
     mutating func shareSpeedLimit(_ id: GID, lifting: Bool = false) {
         guard let download = state.downloads[id] else { return }
-        let limit = options(of: download).maxDownloadLimit.flatMap { $0 > 0 ? $0 : nil }
+        let limit = options(of: download).maxDownloadLimit?.cap
         guard limit != nil || lifting else { return }
         let connections = state.running(id)
         let share = limit.map { max($0 / Int64(max(connections.count, 1)), 1) }

@@ -69,6 +69,8 @@ public struct ConfigFile: Sendable, Equatable {
             }
             config.settings.append(Setting(name: key, values: values, line: line))
         }
+        // In the file's order, so that what is said of them reads down the file.
+        config.settings.sort { ($0.line ?? .max, $0.name) < ($1.line ?? .max, $1.name) }
         return config
     }
 

@@ -76,7 +76,7 @@ enum DetailView {
         if let priority = download.options.priority, priority != 0 {
             lines.append(("priority", "\(priority) (ahead of waiting downloads of lower priority)", .row))
         }
-        if let limit = download.options.maxDownloadLimit, limit > 0 {
+        if let limit = download.options.maxDownloadLimit?.cap {
             lines.append(("speed limit", "\(ByteCount.format(limit))/s", .row))
         }
         if let checksum = download.options.checksum {

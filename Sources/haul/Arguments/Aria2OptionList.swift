@@ -3,31 +3,32 @@ import HaulCore
 // MARK: - Aria2OptionList
 
 /// Every option aria2 has and what haul does with it, as a Markdown table made from the tables
-/// haul reads (`Aria2OptionCatalog`, `DownloadOptions`, the commands' option specs):
+/// haul reads (`Aria2OptionCatalog`, `DownloadOptionTable`, the commands' option specs):
 /// `haul --generate-aria2-options`, which docs/aria2-options.md is.
 enum Aria2OptionList {
     /// What haul does with aria2's option `name`.
     static func treatment(of name: String) -> String {
-        if isDownloadOption(name) {
-            return name == "max-download-limit" ? "a download's own; changes live" : "a download's own"
+        if let option = DownloadOptionTable.option(named: name) {
+            let builtIn = option.builtIn.map { "; haul's value: `\($0)`" } ?? ""
+            return "a download's own; " + change(option.change) + builtIn
         }
         switch name {
         case "max-concurrent-downloads", "max-overall-download-limit": return "the whole queue's; changes live"
         default: break
         }
         if Subcommand.allCases.contains(where: { $0.option(named: name) != nil }) { return "on the command line" }
-        return Aria2OptionCatalog.isBitTorrent(name)
-            ? "accepted and ignored: BitTorrent" : "accepted and ignored, with one warning"
+        if Aria2OptionCatalog.isBitTorrent(name) { return "accepted and ignored: BitTorrent" }
+        return "accepted and ignored, with one warning"
+            + (Aria2OptionCatalog.haulsWay(instead: name).map { ": \($0)" } ?? "")
     }
 
-    /// Whether haul keeps `name` with each download (`DownloadOptions` knows the name).
-    private static func isDownloadOption(_ name: String) -> Bool {
-        var options = DownloadOptions()
-        do {
-            try options.set(name, "")
-            return true
-        } catch {
-            return !error.isUnknownOption
+    /// How a change of a download's option reaches it.
+    private static func change(_ change: DownloadOption.Change) -> String {
+        switch change {
+        case .live: "a change applies at once"
+        case .nextAttempt: "a change applies at the next attempt (an active download starts again, keeping its data)"
+        case .untilNamed: "changes until the file is named"
+        case .never: "names the download; never changes"
         }
     }
 

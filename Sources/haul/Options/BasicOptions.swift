@@ -5,8 +5,6 @@ struct BasicOptions {
     var inputFile: String?
     var dir = "."
     var out: String?
-    var continueExisting = false
-    var dryRun = false
     var quiet = false
     var verbose = false
     var saveSession: String?
@@ -28,14 +26,6 @@ struct BasicOptions {
             "out", short: "o", "file",
             help: "Save the one download as this path (any path: -o /tmp/x.iso, -o ~/f); - writes it to stdout."
         ) { $0.out = $1 },
-        .flag(
-            "continue", short: "c",
-            help: "Continue a file of the same name another tool left unfinished: aria2's (from its .aria2 control "
-                + "file), curl's or wget's (from its size)."
-        ) { $0.continueExisting = $1 },
-        .flag("dry-run", help: "Check that each URL answers and print its name and size; download nothing.") {
-            $0.dryRun = $1
-        },
         .flag("quiet", short: "q", help: "Print nothing but errors.") { $0.quiet = $1 },
         .flag(
             "verbose", short: "v",

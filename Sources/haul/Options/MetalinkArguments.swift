@@ -5,7 +5,6 @@ import HaulCore
 /// Metalink files (RFC 5854), named as aria2c names their options.
 struct MetalinkArguments {
     var files: [String] = []
-    var follow: Bool?
     var location: String?
 
     static let options: [OptionSpec<MetalinkArguments>] = [
@@ -14,11 +13,6 @@ struct MetalinkArguments {
             help: "Download the files a Metalink (.meta4) describes, from its mirrors, checking its hashes "
                 + "(repeatable; a .meta4 path or URL given as a URL works too)."
         ) { $0.files.append($1) },
-        .value(
-            "follow-metalink", "bool",
-            help: "Download the files of an answer that is a Metalink (application/metalink4+xml, or saved as "
-                + ".meta4; true, the default), or save it as it is (false)."
-        ) { $0.follow = try OptionValue.download("follow-metalink", $1, \.followMetalink) },
         .value(
             "metalink-location", "codes",
             help: "Prefer a Metalink's mirrors in these countries among those of equal priority, e.g. de,fr."

@@ -2,9 +2,9 @@ import HaulCore
 
 // MARK: - OptionValue
 
-/// Command-line values read once, as the command line is read, into the typed value they set:
-/// download options by the rules queue files follow, so the options then merge as values,
-/// never as text again. A value that does not fit throws why; the parser names the option.
+/// Command-line values read once, as the command line is read, into the typed value they set
+/// (a download's options are read by `DownloadOptionTable`'s rules instead). A value that does
+/// not fit throws why; the parser names the option.
 enum OptionValue {
     /// A value of a type that says nothing more than that the text is not one (`x` for a number).
     struct NotOne: Error, CustomStringConvertible {
@@ -30,30 +30,22 @@ enum OptionValue {
         }
     }
 
-    /// Download option `name`'s value in `text`, read as a queue file reads it, the value at
-    /// `field` kept.
-    static func download<Value>(
-        _ name: String, _ text: String, _ field: KeyPath<DownloadOptions.Values, Value?>
-    ) throws -> Value {
-        var values = DownloadOptions.Values()
+    /// A digest, `TYPE=HEX`.
+    static func checksum(_ text: String) throws -> ExpectedChecksum {
         do {
-            try values.set(name, text)
-        } catch {
-            throw UsageError("\(error)\(hint(for: name, text))")
-        }
-        guard let value = values[keyPath: field] else { throw UsageError("--\(name): '\(text)' sets nothing") }
-        return value
-    }
-
-    /// A repeatable `header`: a `Name: value` line, checked.
-    static func header(_ text: String) throws -> String {
-        var values = DownloadOptions.Values()
-        do {
-            try values.set("header", text)
+            return try ExpectedChecksum(parsing: text)
         } catch {
             throw UsageError("\(error)")
         }
-        return text
+    }
+
+    /// A speed (`10M`), 0 for none.
+    static func speed(_ text: String) throws -> SpeedLimit {
+        do {
+            return try SpeedLimit(parsing: text)
+        } catch {
+            throw UsageError("\(error)")
+        }
     }
 
     /// A size that is not a download option (`10M`), above `minimum`.
@@ -75,12 +67,5 @@ enum OptionValue {
         } catch {
             throw UsageError("\(error)")
         }
-    }
-
-    /// What a curl user meant: curl's `-k` turns certificate checks off; here, as in aria2, it
-    /// is a size.
-    private static func hint(for name: String, _ text: String) -> String {
-        guard name == "min-split-size", text.contains("://") else { return "" }
-        return " (-k is --min-split-size here, as in aria2; curl's -k is --check-certificate=false, or --insecure)"
     }
 }

@@ -34,10 +34,27 @@ public enum Aria2OptionCatalog {
     /// (a queue file's line, an RPC client's option, a config.toml setting).
     public static func ignored(_ name: String) -> String {
         guard scope(of: name) != nil else { return "unknown option '\(name)'; ignored" }
-        return isBitTorrent(name)
-            ? "option '\(name)' is for BitTorrent, which haul does not speak; ignored"
-            : "aria2's option '\(name)' is not one haul implements; ignored"
+        if isBitTorrent(name) { return "option '\(name)' is for BitTorrent, which haul does not speak; ignored" }
+        let instead = haulsWay(instead: name).map { " (\($0))" } ?? ""
+        return "aria2's option '\(name)' is not one haul implements\(instead); ignored"
     }
+
+    /// What haul does instead of aria2's option `name`, for one it has no option for and does
+    /// something else.
+    public static func haulsWay(instead name: String) -> String? {
+        insteads[name]
+    }
+
+    private static let insteads: [String: String] = [
+        "enable-rpc": "aria2's RPC is served by `haul daemon`",
+        "daemon": "run `haul daemon` in the background",
+        "rpc-user": "`haul daemon` takes --rpc-secret",
+        "rpc-passwd": "`haul daemon` takes --rpc-secret",
+        "conf-path": "haul reads config.toml, see `haul --help`",
+        "log": "`haul daemon` logs to stderr",
+        "file-allocation": "haul writes a file as it arrives and keeps unfinished ones as NAME.part",
+        "force-save": "haul keeps every unfinished download in its queue",
+    ]
 
     /// Whether `name` is one of aria2's BitTorrent options.
     public static func isBitTorrent(_ name: String) -> Bool {

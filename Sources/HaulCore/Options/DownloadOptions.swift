@@ -3,9 +3,9 @@ import HaulNet
 
 // MARK: - DownloadOptions
 
-/// The options of one download, named and parsed as aria2 names them, so the same values come
-/// from the command line, a queue file's option lines, or the store. Nil means "not set":
-/// the global value, then haul's default, applies.
+/// The options of one download, named and parsed as aria2 names them (`DownloadOptionTable`),
+/// so the same values come from the command line, a queue file's option lines, the store, or
+/// an RPC client. Nil means "not set": the global value, then haul's (`BuiltInOptions`), applies.
 ///
 /// The values live in one shared immutable box (replaced on change), so the many downloads of a
 /// long queue that set no option all share one and each costs a pointer, not ~400 bytes.
@@ -86,17 +86,17 @@ extension DownloadOptions {
         public var split: Int?
         public var maxConnectionPerServer: Int?
         public var minSplitSize: Int64?
-        public var maxDownloadLimit: Int64?
+        public var maxDownloadLimit: SpeedLimit?
         public var checksum: ExpectedChecksum?
         public var maxTries: Int?
         public var retryWait: Int?
         public var timeout: Int?
         public var connectTimeout: Int?
-        public var lowestSpeedLimit: Int64?
+        public var lowestSpeedLimit: SpeedLimit?
         /// A body longer than this (or of unknown length, once it passes this) is written to
         /// `NAME.part` as it arrives, resumable after a crash; a shorter whole body goes to a file
-        /// with no name, named when complete (`QueueConfiguration.unnamedFileLimit` when unset;
-        /// 0 keeps every body resumable).
+        /// with no name, named when complete (`BuiltInOptions.resumableAbove` when unset; 0 keeps
+        /// every body resumable).
         public var resumableAbove: Int64?
         /// Accumulates: every `header` line adds one.
         public var headers: [String] = []
@@ -152,7 +152,7 @@ extension DownloadOptions {
 
         // MARK: - Setting by name
 
-        /// Sets the option `name` from its text; see `DownloadOptions.set`.
+        /// Sets the option `name` from its text (`DownloadOptionTable`); see `DownloadOptions.set`.
         public mutating func set(_ name: String, _ value: String) throws(OptionError) {
             // No option's value holds a line break, an escape or another control character (a
             // tab aside): one would end up in a request header, a path, or a saved queue file
@@ -160,114 +160,18 @@ extension DownloadOptions {
             guard !value.unicodeScalars.contains(where: { $0 != "\t" && TextSanitizer.isUnsafe($0) }) else {
                 throw OptionError("'\(TextSanitizer.visible(value))' holds a control character")
             }
-            switch name {
-            case "dir": dir = try Self.nonEmpty(value)
-            case "out": out = try Self.relativeName(value)
-            case "split": split = try Self.integer(value, in: 1...1024)
-            case "max-connection-per-server": maxConnectionPerServer = try Self.integer(value, in: 1...64)
-            case "min-split-size": minSplitSize = try Self.size(value, atLeast: 1 << 20)
-            case "max-download-limit": maxDownloadLimit = try Self.size(value, atLeast: 0)
-            case "checksum": checksum = try ExpectedChecksum(parsing: value)
-            case "max-tries": maxTries = try Self.integer(value, in: 0...Int(Int32.max))
-            case "retry-wait": retryWait = try Self.integer(value, in: 0...600)
-            case "timeout": timeout = try Self.integer(value, in: 1...600)
-            case "connect-timeout": connectTimeout = try Self.integer(value, in: 1...600)
-            case "lowest-speed-limit": lowestSpeedLimit = try Self.size(value, atLeast: 0)
-            case "resumable-above": resumableAbove = try Self.size(value, atLeast: 0)
-            case "header":
-                guard Self.headerField(value) != nil else {
-                    throw OptionError(
-                        "'\(TextSanitizer.visible(value))' is not a header: "
-                            + "write \"Name: value\" on one line, the name of letters, digits and -")
-                }
-                headers.append(value)
-            case "user-agent": userAgent = value
-            case "referer": referer = value
-            case "http-user": httpUser = value
-            case "http-passwd": httpPasswd = value
-            case "ftp-user": ftpUser = value
-            case "ftp-passwd": ftpPasswd = value
-            case "all-proxy": allProxy = try Self.proxy(value)
-            case "http-proxy": httpProxy = try Self.proxy(value)
-            case "https-proxy": httpsProxy = try Self.proxy(value)
-            case "no-proxy": noProxy = value
-            case "pause": pause = try Self.boolean(value)
-            case "allow-overwrite": allowOverwrite = try Self.boolean(value)
-            case "auto-file-renaming": autoFileRenaming = try Self.boolean(value)
-            case "conditional-get": conditionalGet = try Self.boolean(value)
-            case "continue": continueExisting = try Self.boolean(value)
-            case "dry-run": dryRun = try Self.boolean(value)
-            case "remote-time": remoteTime = try Self.boolean(value)
-            case "ftp-pasv": ftpPasv = try Self.boolean(value)
-            case "follow-metalink": followMetalink = value == "mem" ? true : try Self.boolean(value)
-            case "piece-hashes": pieceHashes = try PieceHashes(parsing: value)
-            case "priority": priority = try Self.integer(value, in: -100...100)
-            case "stream-piece-selector":
-                guard let order = SegmentPlanner.Order(rawValue: value) else {
-                    throw OptionError("'\(value)' is not a piece order haul has: 'default' or 'inorder'")
-                }
-                streamPieceSelector = order
-            case "ssh-private-key": sshPrivateKey = value
-            case "ssh-known-hosts": sshKnownHosts = value
-            case "ssh-host-key-md": sshHostKeyMD = try SSHHostKeyDigest(parsing: value)
-            case "gid":
-                guard let number = GID(value) else { throw OptionError("a gid is 16 hex digits, not all zero") }
-                gid = number
-            default:
-                throw OptionError.unknownOption(name)
-            }
+            guard let option = DownloadOptionTable.option(named: name) else { throw OptionError.unknownOption(name) }
+            try option.assign(&self, value)
         }
 
         // MARK: - Merging
 
-        /// These values, each unset one taken from `defaults`, field by field (headers: the
-        /// defaults' first, then these).
+        /// These values, each unset one taken from `defaults`, option by option (headers: the
+        /// defaults' first, then these). The name root is no option: it is filled the same way.
         func merged(over defaults: Values) -> Values {
             var merged = self
-            func fill<Value>(_ field: WritableKeyPath<Values, Value?>) {
-                if merged[keyPath: field] == nil { merged[keyPath: field] = defaults[keyPath: field] }
-            }
-            fill(\.dir)
-            fill(\.out)
-            fill(\.split)
-            fill(\.maxConnectionPerServer)
-            fill(\.minSplitSize)
-            fill(\.maxDownloadLimit)
-            fill(\.checksum)
-            fill(\.maxTries)
-            fill(\.retryWait)
-            fill(\.timeout)
-            fill(\.connectTimeout)
-            fill(\.lowestSpeedLimit)
-            fill(\.resumableAbove)
-            fill(\.userAgent)
-            fill(\.referer)
-            fill(\.httpUser)
-            fill(\.httpPasswd)
-            fill(\.ftpUser)
-            fill(\.ftpPasswd)
-            fill(\.allProxy)
-            fill(\.httpProxy)
-            fill(\.httpsProxy)
-            fill(\.noProxy)
-            fill(\.pause)
-            fill(\.allowOverwrite)
-            fill(\.autoFileRenaming)
-            fill(\.conditionalGet)
-            fill(\.continueExisting)
-            fill(\.dryRun)
-            fill(\.remoteTime)
-            fill(\.ftpPasv)
-            fill(\.streamPieceSelector)
-            fill(\.priority)
-            fill(\.pieceHashes)
-            fill(\.followMetalink)
-            fill(\.sshPrivateKey)
-            fill(\.sshKnownHosts)
-            fill(\.sshHostKeyMD)
-            fill(\.gid)
-            fill(\.nameRoot)
-            merged.headers = defaults.headers + headers
+            for option in DownloadOptionTable.all { option.fill(&merged, defaults) }
+            if merged.nameRoot == nil { merged.nameRoot = defaults.nameRoot }
             return merged
         }
 
@@ -275,38 +179,9 @@ extension DownloadOptions {
 
         /// Every set option as (name, value); see `DownloadOptions.pairs`.
         public func pairs(includingSecrets: Bool) -> [(String, String)] {
-            let proxy = { (value: String?) in value.map { URIText.shown($0, includingSecrets: includingSecrets) } }
-            var pairs: [(String, String?)] = [
-                ("dir", dir), ("out", out), ("split", split.map(String.init)),
-                ("max-connection-per-server", maxConnectionPerServer.map(String.init)),
-                ("min-split-size", minSplitSize.map(String.init)),
-                ("max-download-limit", maxDownloadLimit.map(String.init)),
-                ("checksum", checksum?.description), ("max-tries", maxTries.map(String.init)),
-                ("retry-wait", retryWait.map(String.init)), ("timeout", timeout.map(String.init)),
-                ("connect-timeout", connectTimeout.map(String.init)),
-                ("lowest-speed-limit", lowestSpeedLimit.map(String.init)),
-                ("resumable-above", resumableAbove.map(String.init)),
-                ("user-agent", userAgent),
-                ("referer", referer.map { URIText.shown($0, includingSecrets: includingSecrets) }),
-                ("http-user", httpUser),
-                ("http-passwd", includingSecrets ? httpPasswd : nil), ("ftp-user", ftpUser),
-                ("ftp-passwd", includingSecrets ? ftpPasswd : nil),
-                ("all-proxy", proxy(allProxy)), ("http-proxy", proxy(httpProxy)), ("https-proxy", proxy(httpsProxy)),
-                ("no-proxy", noProxy),
-                ("pause", pause.map(String.init)), ("allow-overwrite", allowOverwrite.map(String.init)),
-                ("auto-file-renaming", autoFileRenaming.map(String.init)),
-                ("conditional-get", conditionalGet.map(String.init)), ("continue", continueExisting.map(String.init)),
-                ("dry-run", dryRun.map(String.init)),
-                ("remote-time", remoteTime.map(String.init)), ("ftp-pasv", ftpPasv.map(String.init)),
-                ("stream-piece-selector", streamPieceSelector?.rawValue), ("priority", priority.map(String.init)),
-                ("piece-hashes", pieceHashes?.description), ("follow-metalink", followMetalink.map(String.init)),
-                ("ssh-private-key", sshPrivateKey), ("ssh-known-hosts", sshKnownHosts),
-                ("ssh-host-key-md", sshHostKeyMD?.description), ("gid", gid?.description),
-            ]
-            for header in headers where includingSecrets || !Self.isSecretHeader(header) {
-                pairs.append(("header", header))
+            DownloadOptionTable.all.flatMap { option in
+                option.texts(self, includingSecrets).map { (option.name, $0) }
             }
-            return pairs.compactMap { name, value in value.map { (name, $0) } }
         }
 
         /// The name and value of a `Name: value` header line, or nil when it is not one: the name
