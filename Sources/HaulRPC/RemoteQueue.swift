@@ -46,7 +46,7 @@ public final class RemoteQueue: QueueControl {
         onNotice: @escaping @Sendable (String, _ isError: Bool) -> Void
     ) async throws(RPCClient.Failure) -> RemoteQueue {
         let options = try await client.call("aria2.getGlobalOption").object ?? [:]
-        let concurrent = options["max-concurrent-downloads"]?.integer ?? 5
+        let concurrent = options["max-concurrent-downloads"]?.integer ?? BuiltInOptions.maxConcurrentDownloads
         return RemoteQueue(
             client: client, maxConcurrentDownloads: concurrent, interval: interval, onEvent: onEvent,
             onNotice: onNotice)

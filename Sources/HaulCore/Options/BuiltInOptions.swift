@@ -6,6 +6,8 @@ import HaulNet
 /// file, no client), typed, for where the option is used; `DownloadOptionTable` declares each
 /// with its option, so help and `getGlobalOption` show the same values.
 public enum BuiltInOptions {
+    /// Downloads that run at once (`max-concurrent-downloads`, the queue's own option).
+    public static let maxConcurrentDownloads = 5
     /// Connections a split download uses at most (`split`).
     public static let split = 5
     /// Connections to one server of a download (`max-connection-per-server`).

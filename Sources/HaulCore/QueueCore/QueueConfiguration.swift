@@ -6,7 +6,7 @@ import HaulNet
 /// How a `DownloadQueue` runs: its limits, the options every download starts from, and what
 /// each request carries (`DownloadQueue.Configuration`).
 public struct QueueConfiguration: Sendable {
-    public var maxConcurrentDownloads = 5
+    public var maxConcurrentDownloads = BuiltInOptions.maxConcurrentDownloads
     /// Active downloads from one host (scheme, host and port) at the most; 0 for no cap.
     /// A download whose host is full waits while later ones from other hosts start.
     public var maxConnectionsPerHost = 0

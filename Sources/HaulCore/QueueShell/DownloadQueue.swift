@@ -244,7 +244,7 @@ public final class DownloadQueue: ConnectionDelegate {
     /// Caps all downloads together (bytes a second; nil for none), shared by the running
     /// transfers, at once.
     public func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {
-        engine.setMaxOverallReceiveSpeed(bytesPerSecond.flatMap { $0 > 0 ? $0 : nil })
+        engine.setMaxOverallReceiveSpeed(SpeedLimit(bytesPerSecond).cap)
     }
 
     /// Where `move` puts a download in the queue, whose order is the order of admission.

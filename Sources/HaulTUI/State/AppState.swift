@@ -182,7 +182,7 @@ public struct AppState: Sendable {
 
     public init(
         width: Int, height: Int, themeName: String = "default", globalLimit: Int64? = nil,
-        keyMap: KeyMap = .standard, maxConcurrentDownloads: Int = 5
+        keyMap: KeyMap = .standard, maxConcurrentDownloads: Int = BuiltInOptions.maxConcurrentDownloads
     ) {
         self.maxConcurrentDownloads = maxConcurrentDownloads
         self.width = width

@@ -5,14 +5,14 @@ import HaulCore
 /// How many downloads at once, from which mirrors, at what overall speed (a download's own
 /// connection options are in `DownloadOptionTable`).
 struct ConnectionOptions {
-    var maxConcurrentDownloads = 5
+    var maxConcurrentDownloads = BuiltInOptions.maxConcurrentDownloads
     var maxConnectionsPerHost = 0
     var mirrors: [String] = []
     var maxOverallDownloadLimit = SpeedLimit.none
     var bandwidthSchedule: BandwidthSchedule?
 
     static let options: [OptionSpec<ConnectionOptions>] = [
-        .value("max-concurrent-downloads", short: "j", "n", help: "Downloads at the same time (default 5).") {
+        .value("max-concurrent-downloads", short: "j", "n", help: "Downloads at the same time (default \(BuiltInOptions.maxConcurrentDownloads)).") {
             $0.maxConcurrentDownloads = try OptionValue.int($1)
         },
         .value(
