@@ -12,7 +12,10 @@ struct ConnectionOptions {
     var bandwidthSchedule: BandwidthSchedule?
 
     static let options: [OptionSpec<ConnectionOptions>] = [
-        .value("max-concurrent-downloads", short: "j", "n", help: "Downloads at the same time (default \(BuiltInOptions.maxConcurrentDownloads)).") {
+        .value(
+            "max-concurrent-downloads", short: "j", "n",
+            help: "Downloads at the same time (default \(BuiltInOptions.maxConcurrentDownloads))."
+        ) {
             $0.maxConcurrentDownloads = try OptionValue.int($1)
         },
         .value(
