@@ -8,6 +8,8 @@ public protocol QueueControl: AnyObject, Sendable {
     var maxConcurrentDownloads: Int { get }
     /// Whether `remove(_:deletingFiles:)` can delete a download's files: not on another machine.
     var canDeleteFiles: Bool { get }
+    /// Whether its downloads go on when the front end quits: a daemon's (or another haul's) do.
+    var outlivesFrontEnd: Bool { get }
 
     /// Queues `entries` in order.
     func submit(_ entries: [QueueEntry])
@@ -28,6 +30,7 @@ public protocol QueueControl: AnyObject, Sendable {
 extension DownloadQueue: QueueControl {
     public var maxConcurrentDownloads: Int { configuration.maxConcurrentDownloads }
     public var canDeleteFiles: Bool { true }
+    public var outlivesFrontEnd: Bool { false }
 
     public func submit(_ entries: [QueueEntry]) { add(entries) }
 }

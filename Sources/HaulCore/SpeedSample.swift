@@ -1,44 +1,48 @@
 // MARK: - SpeedSample
 
-/// The last byte count a speed was sampled at, for a smoothed speed: a new sample is taken at
-/// most every 0.2 s and weighs 0.3 against the speed so far. Used for each download and for
-/// each connection of a split one.
+/// A speed as bytes that reached the file over the last two seconds, whatever a limiter or a
+/// bursty server does in between: a mark of the byte count is taken at most every 0.2 s, and
+/// the speed is the bytes since the oldest mark in the window over the time since it. (An
+/// average of rates, each over a stretch of its own length, counted a burst let through a cap
+/// as often as the silence after it, and showed 390 KiB/s for a file growing at 200.) Used for
+/// each download and for each connection of a split one.
 ///
 /// **Threading:** a value; the queue keeps it under its lock.
 struct SpeedSample {
     static let interval = 0.2
-    static let weight = 0.3
+    static let window = 2.0
     static let idleAfter = 1.0
 
-    private var time: Double
-    private var bytes: Int64
+    /// Byte counts at past times, oldest first, the first at or before the window's start.
+    private var marks: [(time: Double, bytes: Int64)]
     /// When the attempt's first progress came.
     let startedAt: Double
 
     init(bytes: Int64, at time: Double) {
-        self.time = time
-        self.bytes = bytes
+        marks = [(time, bytes)]
         startedAt = time
     }
 
-    /// Folds the rate since the last sample into `speed` when the interval has passed.
-    mutating func smooth(_ speed: inout Double, bytes: Int64, at now: Double) {
-        guard now - time >= SpeedSample.interval else { return }
-        let instant = Double(bytes - self.bytes) / (now - time)
-        speed = speed == 0 ? instant : speed * (1 - SpeedSample.weight) + instant * SpeedSample.weight
-        time = now
-        self.bytes = bytes
+    /// Marks `bytes` at `now` when the interval has passed since the last mark, and sets
+    /// `speed` to the rate over the window.
+    mutating func measure(_ speed: inout Double, bytes: Int64, at now: Double) {
+        guard let last = marks.last, now - last.time >= SpeedSample.interval else { return }
+        marks.append((now, bytes))
+        while marks.count > 2, now - marks[1].time >= SpeedSample.window { marks.removeFirst() }
+        let first = marks[0]
+        speed = max(0, (Double(bytes) - Double(first.bytes)) / (now - first.time))
     }
 
-    /// A second after the last sample with no byte since, the speed is 0: what a row shows is
-    /// what is happening, not what last happened (a transfer held back by a cap, or stalled).
+    /// A second after the last mark with no byte since, the speed is 0 and the window starts
+    /// again: what a row shows is what is happening, not what last happened (a transfer held
+    /// back by a cap, or stalled).
     mutating func settle(_ speed: inout Double, bytes: Int64, at now: Double) {
-        guard now - time >= SpeedSample.idleAfter else { return }
-        if bytes == self.bytes {
+        guard let last = marks.last, now - last.time >= SpeedSample.idleAfter else { return }
+        if bytes == last.bytes {
             speed = 0
-            time = now
+            marks = [(now, bytes)]
         } else {
-            smooth(&speed, bytes: bytes, at: now)
+            measure(&speed, bytes: bytes, at: now)
         }
     }
 }

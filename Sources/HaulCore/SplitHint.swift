@@ -1,5 +1,3 @@
-import HaulNet
-
 // MARK: - SplitHint
 
 /// Whether a download on one connection would clearly gain from more, and the words to say so
@@ -25,15 +23,11 @@ enum SplitHint {
         takesRanges: @autoclosure () -> Bool
     ) -> String? {
         guard maxConnections <= 1, elapsed >= settleTime, speed > 0, remaining > 0, takesRanges() else { return nil }
-        let seconds = Double(remaining) / speed
-        guard seconds >= worthwhile else { return nil }
-        let whole = Int(saturating: seconds)
-        let left =
-            whole >= 3600
-            ? "\(whole / 3600) h \(whole % 3600 / 60) min"
-            : "\(whole / 60):" + String(format: "%02d", whole % 60)
-        let rate = ByteCount.format(Int64(saturating: speed))
-        return "one connection at \(rate)/s, \(left) left, and the server takes ranges: "
-            + "a link that caps each connection gives more to more connections (try -x \(suggested) -s \(suggested))"
+        guard Double(remaining) / speed >= worthwhile else { return nil }
+        return words
     }
+
+    /// The words: the speed and the time left are on the download's line already, and stay
+    /// current there, so the hint holds neither (one that did was frozen when it was made).
+    static let words = "one connection, and the server takes ranges: try -x \(suggested) -s \(suggested)"
 }

@@ -36,6 +36,6 @@ extension ConnectionError {
         let message = errorBuffer.isEmpty ? String(cString: haul_curl_easy_strerror(curlCode)) : errorBuffer
         self.init(
             kind: kind, url: url, curlCode: Int(curlCode.rawValue), curlMessage: message,
-            detail: proxy.map { "through the proxy \(URIText.withoutUserInfo($0))" })
+            detail: proxy.map { "\(ConnectionError.proxyDetail) \(URIText.withoutUserInfo($0))" })
     }
 }

@@ -98,12 +98,18 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
+    /// How `detail` begins for a transfer sent through a proxy.
+    static let proxyDetail = "through the proxy"
+
     /// What the person can do about it.
     public var advice: String {
         switch kind {
         case .badURL, .unsupportedScheme: "check the URL; haul loads http, https, ftp, ftps and sftp URLs"
         case .cannotResolveHost: "check the host name and your DNS or network"
-        case .cannotConnect: "check that the server (or the proxy the load went through) is up and the port is right"
+        case .cannotConnect:
+            detail?.hasPrefix(Self.proxyDetail) == true
+                ? "check that the proxy is up and its port is right, or reach the server without it (--no-proxy)"
+                : "check that the server is up and the port is right"
         case .timedOut: "try again later, or raise the timeout"
         case .connectionLost: "retry; resuming continues from the bytes already received"
         case .tlsFailure:

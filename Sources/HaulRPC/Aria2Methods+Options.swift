@@ -91,7 +91,9 @@ extension Aria2Methods {
             case .untilNamed where download.destination != nil:
                 throw RPCError("option '\(name)' cannot change: the download's file is named already")
             case .never:
-                ignored(name, for: "download \(download.id)")
+                // As aria2 passes over it: the option names the download.
+                settings.notices?.refused(
+                    "option for download \(download.id): '\(name)' names the download and never changes; ignored")
                 continue
             default:
                 try set(name, value, in: &changed, for: "download \(download.id)")

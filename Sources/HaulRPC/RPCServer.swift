@@ -140,7 +140,12 @@ public final class RPCServer: Sendable {
             return RPCServer(group: group, channel: try bind(bootstrap), hub: hub, socketPath: socketPath)
         } catch {
             try? group.syncShutdownGracefully()
-            throw StartError(description: "cannot listen on \(place): \(error)")
+            guard (error as? IOError)?.errnoCode == EADDRINUSE else {
+                throw StartError(description: "cannot listen on \(place): \(error)")
+            }
+            throw StartError(
+                description: "cannot listen on \(place): the port is in use (another haul daemon, or aria2c?); "
+                    + "choose another with --rpc-listen-port")
         }
     }
 

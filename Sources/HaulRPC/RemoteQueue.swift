@@ -17,6 +17,7 @@ public final class RemoteQueue: QueueControl {
     public let client: RPCClient
     public let maxConcurrentDownloads: Int
     public var canDeleteFiles: Bool { false }
+    public var outlivesFrontEnd: Bool { true }
     private let interval: Duration
     private let onEvent: @Sendable (DownloadEvent) -> Void
     private let onNotice: @Sendable (String, _ isError: Bool) -> Void

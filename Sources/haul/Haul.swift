@@ -19,15 +19,18 @@ enum Haul {
         "haul daemon [--rpc-listen-port <port>] [--rpc-secret <secret>] [<options>]",
     ]
 
-    static var discussion: String {
-        """
+    /// What help says of haul, before the exit status.
+    static let overview = """
         haul with no command opens the full-screen queue (haul ui); haul get downloads without \
         it. Both read $XDG_CONFIG_HOME/haul/config.toml, where any option can be set by its long \
         name (max-connection-per-server = 4); the command line wins.
-
-        EXIT STATUS (as aria2c's; haul get exits with the code of the last download that failed):
-        \(ErrorCode.table)
         """
+
+    /// How the exit status is chosen, before its table (`ErrorCode.table`).
+    static let exitStatusLead = "as aria2c's; haul get exits with the code of the last download that failed"
+
+    static var discussion: String {
+        overview + "\n\nEXIT STATUS (\(exitStatusLead)):\n\(ErrorCode.table)"
     }
 
     /// Reads the command line (config.toml's options first) and runs the command.
@@ -108,7 +111,7 @@ enum Haul {
             }
             return script
         case "--generate-manual":
-            return ManualPage.roff(version: version, abstract: abstract, discussion: discussion, usage: usage)
+            return ManualPage.roff(version: version, abstract: abstract, discussion: overview, usage: usage)
         case "--generate-aria2-options":
             return Aria2OptionList.markdown
         default:

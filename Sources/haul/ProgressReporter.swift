@@ -231,7 +231,8 @@ final class ProgressReporter: Sendable {
         }
         let (completed, total) = state.withLock { ($0.completed, max(count, $0.added)) }
         if total > 1, !quiet {
-            report("\(total) downloads: \(completed) saved, \(total - completed) failed, in \(elapsedText())")
+            let outcome = verbosity.dryRun ? "found" : "saved"
+            report("\(total) downloads: \(completed) \(outcome), \(total - completed) failed, in \(elapsedText())")
         }
         return (completed, total)
     }

@@ -16,7 +16,7 @@ extension UICommand {
 
     /// The full-screen queue over the queue of the daemon `client` calls: every key works as on
     /// a local queue, each command sent over JSON-RPC. The command line's URLs are added to it.
-    func attach(to client: RPCClient) throws {
+    func attach(to client: RPCClient, as typed: String) throws {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw UsageError("--connect shows the daemon's queue full-screen: it needs a terminal")
         }
@@ -37,7 +37,9 @@ extension UICommand {
         }
         defer { queue.close() }
         if !entries.isEmpty { queue.submit(entries) }
-        try present(queue, inbox: inbox, notice: "attached to \(client.url.redactedString)")
+        // Named as the user typed it (ws://…), its password left out.
+        let shown = URL(string: typed)?.redactedString ?? client.url.redactedString
+        try present(queue, inbox: inbox, notice: "attached to \(TextSanitizer.visible(shown))")
     }
 
     /// Another haul holds the state directory: its queue gets this command's URLs, or, with
@@ -45,7 +47,7 @@ extension UICommand {
     func handOff(to running: RPCClient) throws {
         let (entries, _) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         guard !entries.isEmpty else {
-            try attach(to: running)
+            try attach(to: running, as: running.url.absoluteString)
             return
         }
         do {

@@ -25,7 +25,7 @@ struct UICommand: HaulCommand {
     /// The options only the full-screen queue takes.
     private static let ownOptions: [OptionSpec<UICommand>] = [
         .value(
-            "theme", "theme",
+            "theme", "theme", choices: ThemeCatalog.standard().names,
             help: "Colour theme: a name (default, light, high-contrast, monochrome, solarized-dark, dracula, or "
                 + "your own) or a .toml path."
         ) { $0.theme = $1 },
@@ -62,7 +62,7 @@ struct UICommand: HaulCommand {
         if let connect, let url = RemoteAddress.url(connect) {
             let tls = TLSOptions(
                 verifyPeer: options.tls.checkCertificate && !options.tls.insecure, caFile: options.tls.caCertificate)
-            try attach(to: RPCClient(url: url, secret: rpcSecret, tls: tls))
+            try attach(to: RPCClient(url: url, secret: rpcSecret, tls: tls), as: connect)
             return
         }
         if headless || isatty(STDOUT_FILENO) == 0 {

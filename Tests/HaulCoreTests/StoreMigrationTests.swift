@@ -123,6 +123,44 @@ struct StoreMigrationTests {
         #expect(try store.load().downloads.map(\.state) == [.complete, .paused, .paused, .paused])
     }
 
+    @Test("a store made before failures kept their code and note gains both; a failed row keeps its reason")
+    func failureNoteMigration() throws {
+        let directory = try storeScratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("haul.sqlite").path
+        let old = try DatabaseQueue(path: path)
+        try DownloadStore.migrator.migrate(old, upTo: DownloadStore.migrations.v3)
+        try old.write { db in
+            try db.execute(
+                sql: """
+                    DROP TABLE download;
+                    CREATE TABLE download (
+                        id INTEGER PRIMARY KEY, position INTEGER NOT NULL, uris TEXT NOT NULL, options TEXT NOT NULL,
+                        state TEXT NOT NULL, directory TEXT, destination TEXT, total_bytes INTEGER NOT NULL,
+                        completed TEXT NOT NULL, validator TEXT, attempts INTEGER NOT NULL, last_error TEXT,
+                        updated_at REAL NOT NULL);
+                    CREATE INDEX download_position ON download(position);
+                    INSERT INTO download VALUES (7, 0, 'http://x/old', '', 'failed', NULL, NULL, -1, '', NULL, 1,
+                                                 'the server answered 404 Not Found', 0);
+                    """)
+        }
+        try old.close()
+
+        let store = try DownloadStore(path: path)
+        let loaded = try store.load()
+        #expect(loaded.problems.isEmpty, "\(loaded.problems)")
+        #expect(loaded.downloads.map(\.lastError) == ["the server answered 404 Not Found"])
+        #expect(loaded.downloads.first?.failureNote == nil)
+        var failed = Download(uris: ["http://x/new"])
+        failed.state = .failed
+        failed.lastError = "the server answered 404 Not Found"
+        failed.errorCode = .notFound
+        failed.failureNote = "404 Not Found"
+        try store.write(.init(upserts: [failed]))
+        let reopened = try DownloadStore(path: path).load().downloads.last
+        #expect(reopened?.errorCode == .notFound && reopened?.failureNote == "404 Not Found")
+    }
+
     /// The tables, indexes and recorded migrations of the store at `path`, and its `user_version`.
     private static func schema(at path: String) throws -> (definitions: [String], applied: [String], version: Int) {
         try DatabaseQueue(path: path).read { db in

@@ -274,6 +274,9 @@ struct RPCEndpointTests {
         #expect(result("aria2.changeOption", [.string(gid), ["split": "4", "file-allocation": "none"]]) == "OK")
         #expect(queue.download(text: gid)?.options.split == 4)
         #expect(errorCode(call("aria2.changeOption", [.string(gid), ["split": "many"]])) == 1)
+        // Each option changes as the table says: the gid never (passed over, as aria2 does).
+        #expect(result("aria2.changeOption", [.string(gid), ["gid": "00000000000000ab"]]) == "OK")
+        #expect(queue.download(text: gid) != nil && queue.download(text: "00000000000000ab") == nil)
         #expect(result("aria2.changeGlobalOption", [["max-overall-download-limit": "1M"]]) == "OK")
         #expect(result("aria2.getGlobalOption")?.object?["max-overall-download-limit"] == "1048576")
     }

@@ -137,6 +137,10 @@ struct AppStateTests {
         #expect(state.reduce(.keys([.character("L")] + keys("2M") + [.enter])) == [.setGlobalLimit(2_097_152)])
         #expect(state.globalLimit == 2_097_152)
         #expect(state.reduce(.keys([.character("l")] + keys("0") + [.enter])) == [.setLimit(Fixtures.mixed[0].id, nil)])
+        let name = Fixtures.mixed[0].shownName
+        #expect(state.message?.text == "no limit for \(name)")
+        _ = state.reduce(.keys([.character("l")] + keys("500K") + [.enter]))
+        #expect(state.message?.text == "limit for \(name): 500.0 KiB/s", "a message that changes a download names it")
         #expect(state.reduce(.keys([.character("L")] + keys("fast") + [.enter])) == [])
         #expect(state.message?.isError == true)
     }
@@ -191,6 +195,7 @@ struct AppStateTests {
         #expect(state.selectedDownload?.state == .complete)
         #expect(state.reduce(.keys([.character("u")])) == [] && state.mode == .normal)
         #expect(state.message?.isError == true)
+        #expect(state.message?.text.hasPrefix("\(state.selectedDownload?.shownName ?? "?") is complete") == true)
     }
 
     @Test("the totals follow every change: bytes received, sizes known, bytes still to come")

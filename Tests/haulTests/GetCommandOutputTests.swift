@@ -44,15 +44,18 @@ struct GetCommandOutputTests {
         #expect(missing.stderr.contains("404"), "\(missing.stderr)")
     }
 
-    @Test("--dry-run says each file's name and size and saves nothing; a missing one exits 3")
+    @Test("--dry-run says each file's name and size, saves nothing and says so; a missing one exits 3")
     func dryRun() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let run = try await HaulProcess.run(
-            ["get", "--dry-run", server.url("/bytes/4096").absoluteString], in: directory)
+            ["get", "--dry-run", server.url("/bytes/4096").absoluteString, server.url("/bytes/2048").absoluteString],
+            in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("found") && run.stderr.contains("4096 (4.0 KiB)"), "\(run.stderr)")
+        // Nothing was saved, so the summary does not say so.
+        #expect(run.stderr.contains("2 downloads: 2 found, 0 failed") && !run.stderr.contains("saved"), "\(run.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
         let missing = try await HaulProcess.run(
             ["get", "--dry-run", server.url("/status/404").absoluteString], in: directory)

@@ -26,6 +26,8 @@ public struct DownloadOption: Sendable {
         public let short: Character?
         /// The value's placeholder in help (`n`, `speed`, `file`).
         public let valueName: String
+        /// Every value there is, when there are few, for the shells' completion.
+        public let choices: [String]
     }
 
     /// The help sections of the command line's download options.
@@ -68,7 +70,9 @@ public struct DownloadOption: Sendable {
             name: name, help: help, builtIn: builtIn.map { kind.format($0, true) },
             builtInShown: builtIn.map(kind.readable), change: change, isSecret: secret,
             isRepeatable: false, isBoolean: Value.self == Bool.self,
-            commandLine: topic.map { CommandLine(topic: $0, short: short, valueName: valueName ?? kind.valueName) },
+            commandLine: topic.map {
+                CommandLine(topic: $0, short: short, valueName: valueName ?? kind.valueName, choices: kind.choices)
+            },
             assign: { values, text throws(OptionError) in values[keyPath: field] = try kind.parse(text) },
             texts: { values, includingSecrets in
                 guard let value = values[keyPath: field], includingSecrets || !secret else { return [] }
@@ -85,7 +89,7 @@ public struct DownloadOption: Sendable {
         DownloadOption(
             name: "header", help: help, builtIn: nil, builtInShown: nil, change: .nextAttempt, isSecret: false,
             isRepeatable: true,
-            isBoolean: false, commandLine: CommandLine(topic: topic, short: nil, valueName: "line"),
+            isBoolean: false, commandLine: CommandLine(topic: topic, short: nil, valueName: "line", choices: []),
             assign: { values, text throws(OptionError) in
                 guard DownloadOptions.Values.headerField(text) != nil else {
                     throw OptionError(

@@ -106,7 +106,7 @@ public enum DownloadOptionTable {
             "ftp-pasv", \Values.ftpPasv, .boolean, builtIn: true, topic: .connections,
             help: "FTP in passive mode (true), or active (false: the server connects back)."),
         .single(
-            "stream-piece-selector", \Values.streamPieceSelector, .parsed("order"), builtIn: .spread,
+            "stream-piece-selector", \Values.streamPieceSelector, .oneOf("order"), builtIn: .spread,
             topic: .connections,
             help: "How a split download's connections share the file: default (each takes half of the largest part "
                 + "left) or inorder (front to back, a -k piece each, so it can be played while it downloads)."),
@@ -149,6 +149,6 @@ extension OptionKind where Value == Bool {
                 if text == "mem" { return true }
                 return try DownloadOptions.Values.boolean(text)
             },
-            format: { value, _ in String(value) })
+            format: { value, _ in String(value) }, choices: ["true", "false"])
     }
 }

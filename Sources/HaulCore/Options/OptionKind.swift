@@ -15,15 +15,19 @@ public struct OptionKind<Value: Sendable & Equatable>: Sendable {
     let format: @Sendable (Value, _ includingSecrets: Bool) -> String
     /// How help shows a value: as `format`, but a size as a person writes it (`20M`).
     let readable: @Sendable (Value) -> String
+    /// Every value there is, for the shells' completion, when there are few (`true`, `false`).
+    public let choices: [String]
 
     init(
         _ valueName: String, parse: @escaping @Sendable (String) throws(OptionError) -> Value,
-        format: @escaping @Sendable (Value, Bool) -> String, readable: (@Sendable (Value) -> String)? = nil
+        format: @escaping @Sendable (Value, Bool) -> String, readable: (@Sendable (Value) -> String)? = nil,
+        choices: [String] = []
     ) {
         self.valueName = valueName
         self.parse = parse
         self.format = format
         self.readable = readable ?? { format($0, false) }
+        self.choices = choices
     }
 }
 
@@ -75,7 +79,9 @@ extension OptionKind where Value == Int64 {
 extension OptionKind where Value == Bool {
     /// `true` or `false`, as aria2 spells them.
     public static var boolean: OptionKind {
-        OptionKind("bool", parse: DownloadOptions.Values.boolean, format: { value, _ in String(value) })
+        OptionKind(
+            "bool", parse: DownloadOptions.Values.boolean, format: { value, _ in String(value) },
+            choices: ["true", "false"])
     }
 }
 
@@ -84,9 +90,16 @@ extension OptionKind where Value: OptionValueText {
     public static func parsed(_ valueName: String) -> OptionKind {
         OptionKind(
             valueName, parse: { text throws(OptionError) in try Value(parsing: text) },
-            format: { value, _ in
-                value.description
-            })
+            format: { value, _ in value.description })
+    }
+}
+
+extension OptionKind where Value: OptionValueText & CaseIterable {
+    /// One of a few values, each reading and writing its own text.
+    public static func oneOf(_ valueName: String) -> OptionKind {
+        OptionKind(
+            valueName, parse: { text throws(OptionError) in try Value(parsing: text) },
+            format: { value, _ in value.description }, choices: Value.allCases.map(\.description))
     }
 }
 

@@ -25,7 +25,7 @@ extension QueueCore {
         let bytesDone = seen.completed.count
         var activity = state.activity[downloadID] ?? DownloadActivity()
         state.speedSamples[downloadID, default: SpeedSample(bytes: bytesDone, at: now)]
-            .smooth(&activity.speed, bytes: bytesDone, at: now)
+            .measure(&activity.speed, bytes: bytesDone, at: now)
         state.activity[downloadID] = activity
         scheduleSpeedSettling()
         emit(

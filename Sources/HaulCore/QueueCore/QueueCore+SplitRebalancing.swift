@@ -20,7 +20,7 @@ extension QueueCore {
         if written > segment.written { segment.lastWriteAt = now }
         segment.written = written
         var sample = segment.sample ?? SpeedSample(bytes: written, at: now)
-        sample.smooth(&segment.speed, bytes: written, at: now)
+        sample.measure(&segment.speed, bytes: written, at: now)
         segment.sample = sample
         split.segments[id] = segment
         state.splits[id.downloadID] = split

@@ -47,6 +47,16 @@ struct BoundStatement {
 
     mutating func bind(_ number: Int) { bind(Int64(number)) }
 
+    /// Binds a number, or NULL for none.
+    mutating func bind(_ number: Int?) {
+        guard let number else {
+            sqlite3_bind_null(statement.sqliteStatement, index)
+            index += 1
+            return
+        }
+        bind(Int64(number))
+    }
+
     /// Binds a gid as the history keeps it: its 16 hex digits.
     mutating func bind(_ id: GID) { bind(id.description) }
 

@@ -5,12 +5,12 @@ import GRDB
 extension DownloadStore {
     /// The schema's version, kept in the store's `user_version` once it is reached: a store at
     /// it opens without the migrator.
-    static let schemaVersion = 3
+    static let schemaVersion = 4
 
     /// The migrations' names, as GRDB's migrator records them in `grdb_migrations`.
     static let migrations = (
         v1: "v1: downloads and history", v2: "v2: history keyed by rowid",
-        v3: "v3: downloads keyed by their gid's number"
+        v3: "v3: downloads keyed by their gid's number", v4: "v4: a failure's code and note"
     )
 
     /// Brings the store in `database` to the newest schema.
@@ -28,8 +28,8 @@ extension DownloadStore {
                 try makeTables(in: db)
                 try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
                 try db.execute(
-                    sql: "INSERT INTO grdb_migrations VALUES (?), (?), (?)",
-                    arguments: [migrations.v1, migrations.v2, migrations.v3])
+                    sql: "INSERT INTO grdb_migrations VALUES (?), (?), (?), (?)",
+                    arguments: [migrations.v1, migrations.v2, migrations.v3, migrations.v4])
                 try db.execute(sql: markCurrent)
             }
             return
@@ -89,7 +89,8 @@ extension DownloadStore {
             try db.execute(sql: downloadTable(named: "download_v3"))
             try db.execute(
                 sql: """
-                    INSERT INTO download_v3
+                    INSERT INTO download_v3 (id, position, uris, options, state, directory, destination,
+                                             total_bytes, completed, validator, attempts, last_error, updated_at)
                         SELECT haul_gid_key(
                                    CASE WHEN ROW_NUMBER() OVER (PARTITION BY lower(id) ORDER BY rowid) = 1
                                    THEN id END),
@@ -101,6 +102,13 @@ extension DownloadStore {
                     """)
             try db.execute(sql: positionIndex)
             db.remove(function: key)
+        }
+        // Stores made before it kept a failure's words (`last_error`) but not its aria2 code or
+        // the row's note (`404 Not Found`): after a restart a failed row said only "failed".
+        migrator.registerMigration(migrations.v4, foreignKeyChecks: .immediate) { db in
+            guard !(try definition(of: "download", in: db).contains("failure_note")) else { return }
+            try db.execute(sql: "ALTER TABLE download ADD COLUMN error_code INTEGER")
+            try db.execute(sql: "ALTER TABLE download ADD COLUMN failure_note TEXT")
         }
         return migrator
     }
@@ -128,7 +136,9 @@ extension DownloadStore {
             validator TEXT,
             attempts INTEGER NOT NULL,
             last_error TEXT,
-            updated_at REAL NOT NULL
+            updated_at REAL NOT NULL,
+            error_code INTEGER,
+            failure_note TEXT
         )
         """
     }

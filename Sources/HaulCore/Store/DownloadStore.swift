@@ -117,7 +117,7 @@ public final class DownloadStore: Sendable {
                     db,
                     sql: """
                         SELECT id, uris, options, state, directory, destination, total_bytes, completed, validator,
-                               attempts, last_error FROM download ORDER BY position, id
+                               attempts, last_error, error_code, failure_note FROM download ORDER BY position, id
                         """)
                 while let row = try rows.next() {
                     var download = DownloadStore.download(from: row, problems: &contents.problems)
@@ -213,6 +213,9 @@ public final class DownloadStore: Sendable {
         download.validator = row[8]
         download.attempts = row[9]
         download.lastError = row[10]
+        // Read as raw values, each taken only when it is what it should be.
+        download.errorCode = Int32.fromDatabaseValue(row[11]).flatMap(ErrorCode.init(rawValue:))
+        download.failureNote = String.fromDatabaseValue(row[12])
         return download
     }
 
@@ -241,14 +244,16 @@ public final class DownloadStore: Sendable {
                     db,
                     sql: """
                         INSERT INTO download (id, position, uris, options, state, directory, destination, total_bytes,
-                                              completed, validator, attempts, last_error, updated_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                              completed, validator, attempts, last_error, updated_at, error_code,
+                                              failure_note)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         ON CONFLICT(id) DO UPDATE SET uris = excluded.uris, options = excluded.options,
                             state = excluded.state, directory = excluded.directory,
                             destination = COALESCE(excluded.destination, download.destination),
                             total_bytes = excluded.total_bytes, completed = excluded.completed,
                             validator = excluded.validator, attempts = excluded.attempts,
-                            last_error = excluded.last_error, updated_at = excluded.updated_at
+                            last_error = excluded.last_error, updated_at = excluded.updated_at,
+                            error_code = excluded.error_code, failure_note = excluded.failure_note
                         """)
                 // An ending enters the history once: not when the stored row already has it.
                 // OR FAIL: an INSERT … SELECT that may abort copies every page it changes to a
@@ -304,6 +309,8 @@ public final class DownloadStore: Sendable {
                     upsert.bind(download.attempts)
                     upsert.bind(download.lastError)
                     upsert.bind(now)
+                    upsert.bind(download.errorCode.map { Int($0.rawValue) })
+                    upsert.bind(download.failureNote)
                     try upsert.run()
                     next += 1
                 }

@@ -52,7 +52,7 @@ public final class AppRunner {
         let size = terminal.size
         state = AppState(
             width: size.width, height: size.height, themeName: self.theme.name, globalLimit: globalLimit,
-            maxConcurrentDownloads: queue.maxConcurrentDownloads)
+            maxConcurrentDownloads: queue.maxConcurrentDownloads, queueOutlivesScreen: queue.outlivesFrontEnd)
     }
 
     /// Shows `text` on the message line (for example a queue file's summary).

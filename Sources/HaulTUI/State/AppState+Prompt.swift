@@ -51,7 +51,8 @@ extension AppState {
         case .filter:
             if !text.isEmpty {
                 let shown =
-                    isWorkingOutRows ? "looking through \(order.count)…" : "showing \(visible.count) of \(order.count)"
+                    isWorkingOutRows
+                    ? "looking through \(order.count)…" : "showing \(visible.count) of \(order.count)"
                 say("\(shown) (/ then Esc clears the filter)", error: false)
             }
             return []
@@ -71,9 +72,8 @@ extension AppState {
             return [.importFile(text)]
         case .limitSelected(let id):
             guard let limit = parseLimit(text) else { return [] }
-            say(
-                limit.map { "limit for this download: \(ByteCount.format($0))/s" } ?? "no limit for this download",
-                error: false)
+            let name = TextSanitizer.visible(AppState.name(of: downloads[id]))
+            say(limit.map { "limit for \(name): \(ByteCount.format($0))/s" } ?? "no limit for \(name)", error: false)
             return [.setLimit(id, limit)]
         case .user(let id, let host):
             guard !text.isEmpty else { return [] }

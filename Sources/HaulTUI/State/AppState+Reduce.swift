@@ -143,14 +143,18 @@ extension AppState {
         case .cancel:
             guard let download else { return nothing() }
             guard [.queued, .active, .paused].contains(download.state) else {
-                say("this download has already ended (\(download.state.rawValue))", error: true)
+                say(
+                    "\(TextSanitizer.visible(download.shownName)) has already ended (\(download.state.rawValue))",
+                    error: true)
                 return []
             }
             return [.cancel(download.id)]
         case .retry:
             guard let download else { return nothing() }
             guard download.state == .failed || download.state == .cancelled else {
-                say("only a failed or cancelled download can be retried", error: true)
+                say(
+                    "\(TextSanitizer.visible(download.shownName)) is \(download.state.rawValue): only a failed or "
+                        + "cancelled download can be retried", error: true)
                 return []
             }
             return [.retry([download.id])]
@@ -171,7 +175,7 @@ extension AppState {
         case .credentials:
             guard let download else { return nothing() }
             guard download.state != .complete else {
-                say("this download is complete: it needs no login", error: true)
+                say("\(TextSanitizer.visible(download.shownName)) is complete: it needs no login", error: true)
                 return []
             }
             askForCredentials(download)

@@ -177,14 +177,18 @@ public struct AppState: Sendable {
     public internal(set) var now = Date(timeIntervalSince1970: 0)
     /// Downloads that run at once (`-j`): a queued row says it waits for a free slot.
     public let maxConcurrentDownloads: Int
+    /// Whether the queue's downloads go on when the screen quits (a daemon's), which quitting says.
+    public let queueOutlivesScreen: Bool
 
     public static let historyLength = 60
 
     public init(
         width: Int, height: Int, themeName: String = "default", globalLimit: Int64? = nil,
-        keyMap: KeyMap = .standard, maxConcurrentDownloads: Int = BuiltInOptions.maxConcurrentDownloads
+        keyMap: KeyMap = .standard, maxConcurrentDownloads: Int = BuiltInOptions.maxConcurrentDownloads,
+        queueOutlivesScreen: Bool = false
     ) {
         self.maxConcurrentDownloads = maxConcurrentDownloads
+        self.queueOutlivesScreen = queueOutlivesScreen
         self.width = width
         self.height = height
         self.themeName = themeName

@@ -50,9 +50,11 @@ enum BottomBarView {
         case .clearEnded(let count):
             return "Clear \(count) ended row\(count == 1 ? "" : "s") (done, failed, cancelled)? Files stay. (y/n)"
         case .quit(let active):
-            return
-                "\(active) download\(active == 1 ? " is" : "s are") running. "
-                + "Quit? The queue is saved and continues next time. (y/n)"
+            let after =
+                state.queueOutlivesScreen
+                ? "Quit? The daemon goes on with \(active == 1 ? "it" : "them")."
+                : "Quit? The queue is saved and continues next time."
+            return "\(active) download\(active == 1 ? " is" : "s are") running. \(after) (y/n)"
         }
     }
 

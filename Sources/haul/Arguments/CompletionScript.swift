@@ -33,6 +33,15 @@ enum CompletionScript {
             let options = command.options.flatMap(spellings) + ["--help"]
             return "        \(command.name)) options=\"\(options.joined(separator: " "))\" ;;"
         }
+        // An option with few values completes them (`--check-certificate <TAB>`: true false).
+        var byChoices: [[String]: [String]] = [:]
+        for option in all where !option.choices.isEmpty {
+            byChoices[option.choices, default: []] += spellings(option)
+        }
+        let choiceCases = byChoices.sorted { $0.key.joined() < $1.key.joined() }.map { choices, names in
+            "        \(Set(names).sorted().joined(separator: "|"))) "
+                + "COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\")); return ;;"
+        }
         return """
             _haul() {
                 local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" command=ui options
@@ -40,7 +49,8 @@ enum CompletionScript {
                 case "$prev" in
                     \(words { $0.valueName == "dir" })) COMPREPLY=($(compgen -d -- "$cur")); return ;;
                     \(words { $0.valueName == "file" })) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-                    \(words { !$0.isFlag && !$0.takesPath })) COMPREPLY=(); return ;;
+            \(choiceCases.joined(separator: "\n"))
+                    \(words { !$0.isFlag && !$0.takesPath && $0.choices.isEmpty })) COMPREPLY=(); return ;;
                 esac
                 case "$command" in
             \(cases.joined(separator: "\n"))
@@ -91,7 +101,10 @@ enum CompletionScript {
     private static func zshSpec(_ spelling: String, _ option: OptionInfo) -> String {
         let help = "[\(zshText(option.help))]"
         guard let valueName = option.valueName, !spelling.hasPrefix("--no-") else { return spelling + help }
-        let action = option.valueName == "dir" ? "_files -/" : option.valueName == "file" ? "_files" : " "
+        let choices = "(\(option.choices.joined(separator: " ")))"
+        let action =
+            option.valueName == "dir"
+            ? "_files -/" : option.valueName == "file" ? "_files" : option.choices.isEmpty ? " " : choices
         let joiner = spelling.hasPrefix("--") ? "=" : "+"
         return "\(spelling)\(joiner)\(help):\(valueName):\(action)"
     }
@@ -117,6 +130,7 @@ enum CompletionScript {
                 var line = "complete -c haul -n \(condition) -l \(option.long)"
                 if let short = option.short { line += " -s \(short)" }
                 if !option.isFlag { line += option.takesPath ? " -r -F" : " -r" }
+                if !option.choices.isEmpty { line += " -a \(fishText(option.choices.joined(separator: " ")))" }
                 lines.append(line + " -d \(fishText(option.help))")
             }
         }

@@ -16,6 +16,8 @@ struct OptionInfo: Sendable {
     let repeatable: Bool
     /// Left out of help, the manual and completions (options for tests).
     let hidden: Bool
+    /// Every value there is, when there are few (`true`, `false`; the themes), for completion.
+    var choices: [String] = []
 
     var isFlag: Bool { valueName == nil }
 

@@ -28,14 +28,16 @@ struct OptionSpec<Target>: Sendable {
     }
 
     /// An option with a value, `--long VALUE`, `--long=VALUE` (and `-s VALUE`, `-sVALUE`).
+    /// `choices` are every value there is, for completion (a `bool` value's are `true` and `false`).
     static func value(
         _ long: String, short: Character? = nil, _ valueName: String, repeatable: Bool = false,
-        hidden: Bool = false, help: String, set: @escaping @Sendable (inout Target, String) throws -> Void
+        hidden: Bool = false, choices: [String] = [], help: String,
+        set: @escaping @Sendable (inout Target, String) throws -> Void
     ) -> OptionSpec {
         OptionSpec(
             info: OptionInfo(
                 long: long, short: short, valueName: valueName, help: help, inversion: false, repeatable: repeatable,
-                hidden: hidden),
+                hidden: hidden, choices: valueName == "bool" && choices.isEmpty ? ["true", "false"] : choices),
             action: .value(set))
     }
 

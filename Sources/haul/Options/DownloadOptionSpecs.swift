@@ -26,7 +26,8 @@ extension OptionSpec where Target == DownloadOptions {
         }
         let help = option.help + (option.builtInShown.map { " Default: \($0)." } ?? "")
         return .value(
-            name, short: commandLine.short, commandLine.valueName, repeatable: option.isRepeatable, help: help
+            name, short: commandLine.short, commandLine.valueName, repeatable: option.isRepeatable,
+            choices: commandLine.choices, help: help
         ) { options, text in
             do {
                 try options.set(name, text)
