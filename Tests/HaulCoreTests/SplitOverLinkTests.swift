@@ -13,8 +13,7 @@ struct SplitOverLinkTests {
     static let size = 16 << 20
 
     @Test(
-        "over HTTPS with HTTP/2 offered, a 16-way split opens a TCP connection per segment and beats one capped "
-            + "connection 8x"
+        "over HTTPS with HTTP/2 offered, a 16-way split opens a connection per segment and beats one capped one 8x"
     )
     func splitOverHTTP2() async throws {
         let nginx = try NginxServer.start(files: ["big.bin": TestPattern.bytes(count: SplitOverLinkTests.size)])
