@@ -35,7 +35,8 @@ extension Aria2Methods {
         case "out":
             try settings.allowedDirectory.check(out: value)
             options.out = value
-        case "ssh-private-key" where !settings.clientIsOwner, "ssh-known-hosts" where !settings.clientIsOwner:
+        case "ssh-private-key" where !settings.clientIsOwner, "ssh-known-hosts" where !settings.clientIsOwner,
+            "ca-certificate" where !settings.clientIsOwner:
             throw RPCError("option '\(name)' names a file on the daemon's machine: set it where the daemon starts")
         default:
             do throws(OptionError) {

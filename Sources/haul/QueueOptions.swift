@@ -16,7 +16,6 @@ struct QueueOptions {
     var connections = ConnectionOptions()
     var files = FileOptions()
     var http = HTTPOptions()
-    var tls = CertificateOptions()
     var hooks = HookArguments()
     var metalink = MetalinkArguments()
 
@@ -28,7 +27,7 @@ struct QueueOptions {
         group(.files, FileOptions.options, \.files),
         group(.http, HTTPOptions.options, \.http),
         group(.proxy),
-        OptionGroup("TLS", CertificateOptions.options).lifted(\.tls),
+        group(.tls, CertificateOptions.options, \.download),
         group(.sftp),
         OptionGroup("Hooks", HookArguments.options).lifted(\.hooks),
         group(.metalink, MetalinkArguments.options, \.metalink),
@@ -90,7 +89,7 @@ struct QueueOptions {
         }
         let files = [
             ("--load-cookies", http.loadCookies), ("--netrc-path", http.netrcPath),
-            ("--ca-certificate", tls.caCertificate), ("--ssh-private-key", download.sshPrivateKey),
+            ("--ca-certificate", download.caCertificate), ("--ssh-private-key", download.sshPrivateKey),
             ("--ssh-known-hosts", download.sshKnownHosts),
         ]
         for case let (flag, path?) in files where !FileManager.default.isReadableFile(atPath: path) {
@@ -203,7 +202,7 @@ struct QueueOptions {
 
     /// How HTTPS servers are checked (`--ca-certificate`, `--check-certificate`).
     func tlsOptions() -> TLSOptions {
-        TLSOptions(verifyPeer: tls.checkCertificate && !tls.insecure, caFile: tls.caCertificate)
+        TLSOptions(verifyPeer: download.checkCertificate ?? true, caFile: download.caCertificate)
     }
 
     /// The hooks' runner, reporting failures through `report`; nil when no hook is set.

@@ -60,8 +60,7 @@ struct UICommand: HaulCommand {
 
     func run() throws {
         if let connect, let url = RemoteAddress.url(connect) {
-            let tls = TLSOptions(
-                verifyPeer: options.tls.checkCertificate && !options.tls.insecure, caFile: options.tls.caCertificate)
+            let tls = options.tlsOptions()
             try attach(to: RPCClient(url: url, secret: rpcSecret, tls: tls), as: connect)
             return
         }

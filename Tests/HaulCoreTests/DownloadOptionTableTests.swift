@@ -22,7 +22,7 @@ struct DownloadOptionTableTests {
         "piece-hashes": "sha-1:1048576:" + String(repeating: "0a", count: 20), "follow-metalink": "mem",
         "ssh-private-key": "/k", "ssh-known-hosts": "/kh",
         "ssh-host-key-md": "md5=" + String(repeating: "1f", count: 16),
-        "gid": "00000000000000aa",
+        "gid": "00000000000000aa", "ca-certificate": "/etc/ca.pem", "check-certificate": "false",
     ]
 
     @Test("every option has a sample, a unique name, and reads back what it writes", arguments: DownloadOptionTable.all)

@@ -37,12 +37,12 @@ struct ArgumentScannerTests {
         Case(arguments: ["--", "-x", "--dir"]) { $0.urls == ["-x", "--dir"] && $0.basic.dir == "." },
         Case(arguments: ["-o", "-", "-"]) { $0.basic.out == "-" && $0.urls == ["-"] },
         Case(arguments: ["--check-certificate", "false", "--auto-file-renaming=true"]) {
-            !$0.tls.checkCertificate && $0.download.autoFileRenaming == true
+            $0.download.checkCertificate == false && $0.download.autoFileRenaming == true
         },
         Case(arguments: ["-M", "a.meta4", "--metalink-file=b.meta4"]) { $0.metalink.files == ["a.meta4", "b.meta4"] },
         Case(arguments: []) {
             $0.basic.dir == "." && $0.connections.maxConcurrentDownloads == 5 && $0.download == DownloadOptions()
-                && $0.http.netrc && $0.tls.checkCertificate && $0.urls.isEmpty
+                && $0.http.netrc && $0.tlsOptions().verifyPeer && $0.urls.isEmpty
         },
     ]
 
@@ -64,7 +64,7 @@ struct ArgumentScannerTests {
         (["-j", "x"], "The value 'x' is invalid for '-j, --max-concurrent-downloads <n>'"),
         (
             ["--check-certificate", "maybe"],
-            "The value 'maybe' is invalid for '--check-certificate <bool>': give true or false"
+            "The value 'maybe' is invalid for '--check-certificate <bool>': 'maybe' is not true or false"
         ),
         (["--theme", "dracula"], "Unknown option '--theme'"),
         (["--rpc-listen-all"], "Unknown option '--rpc-listen-all'"),

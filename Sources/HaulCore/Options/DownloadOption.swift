@@ -33,7 +33,7 @@ public struct DownloadOption: Sendable {
     /// The help sections of the command line's download options.
     public enum Topic: String, Sendable, CaseIterable {
         case basic = "Basic", connections = "Connections", retries = "Retries", files = "Files", http = "HTTP"
-        case proxy = "Proxy", sftp = "SFTP", metalink = "Metalink"
+        case proxy = "Proxy", tls = "TLS", sftp = "SFTP", metalink = "Metalink"
     }
 
     /// aria2's name, without `--`.
@@ -101,6 +101,8 @@ public struct DownloadOption: Sendable {
             texts: { values, includingSecrets in
                 values.headers.filter { includingSecrets || !DownloadOptions.Values.isSecretHeader($0) }
             },
-            fill: { values, defaults in values.headers = defaults.headers + values.headers })
+            fill: { values, defaults in
+                values.headers = defaults.headers.filter { !values.headers.contains($0) } + values.headers
+            })
     }
 }

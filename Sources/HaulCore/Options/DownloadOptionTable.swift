@@ -128,6 +128,12 @@ public enum DownloadOptionTable {
         .single(
             "ssh-host-key-md", \Values.sshHostKeyMD, .parsed("type=digest"), topic: .sftp,
             help: "Pin the SFTP server's host key by its digest instead (aria2's: sha-256=HEX, or md5=HEX)."),
+        .single(
+            "ca-certificate", \Values.caCertificate, .nonEmpty, topic: .tls, valueName: "file",
+            help: "Trust the certificate authorities in this PEM file."),
+        .single(
+            "check-certificate", \Values.checkCertificate, .boolean, builtIn: true, topic: .tls,
+            help: "Verify TLS certificates (true), or not (false)."),
         .single("gid", \Values.gid, .parsed("gid"), change: .never, help: "The download's id, 16 hex digits."),
     ]
 

@@ -27,4 +27,26 @@ extension DownloadOptions {
             return options
         }
     }
+
+    /// Merges options over one set of defaults, remembering the last: the entries of a queue
+    /// file come in runs that share one box of options, and each run is merged once and shares
+    /// one box again, rather than a box each.
+    ///
+    /// **Threading:** a value; use one per caller.
+    public struct Merger {
+        public let defaults: DownloadOptions
+        private var last: (own: DownloadOptions, merged: DownloadOptions)?
+
+        public init(over defaults: DownloadOptions) {
+            self.defaults = defaults
+        }
+
+        /// `own` merged over the defaults (`merged(over:)`).
+        public mutating func merge(_ own: DownloadOptions) -> DownloadOptions {
+            if let last, last.own.sharesValues(with: own) { return last.merged }
+            let merged = own.merged(over: defaults)
+            last = (own, merged)
+            return merged
+        }
+    }
 }

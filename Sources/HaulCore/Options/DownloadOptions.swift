@@ -142,6 +142,9 @@ extension DownloadOptions {
         public var sshPrivateKey: String?
         public var sshKnownHosts: String?
         public var sshHostKeyMD: SSHHostKeyDigest?
+        /// TLS: the certificate authorities to trust, and whether certificates are checked.
+        public var caCertificate: String?
+        public var checkCertificate: Bool?
         public var gid: GID?
         /// The directory a network RPC client's `dir` and `out` stay below, checked as the file is
         /// opened (`NameGate.openFolder`); nil for the user's own names. No option sets it: the
@@ -167,7 +170,8 @@ extension DownloadOptions {
         // MARK: - Merging
 
         /// These values, each unset one taken from `defaults`, option by option (headers: the
-        /// defaults' first, then these). The name root is no option: it is filled the same way.
+        /// defaults' first, then these, each line once, so merging twice changes nothing). The
+        /// name root is no option: it is filled the same way.
         func merged(over defaults: Values) -> Values {
             var merged = self
             for option in DownloadOptionTable.all { option.fill(&merged, defaults) }

@@ -44,7 +44,9 @@ extension QueueConfiguration {
         var request = Request.Fields(url: url)
         request.timeoutInterval = Double(options.timeout ?? BuiltInOptions.timeout)
         request.connectTimeout = options.connectTimeout.map(Double.init)
-        request.tls = tls
+        // A download's own TLS choices (kept with it across restarts) over the run's.
+        request.tls = TLSOptions(
+            verifyPeer: options.checkCertificate ?? tls.verifyPeer, caFile: options.caCertificate ?? tls.caFile)
         if let userAgent = options.userAgent { request.userAgent = userAgent }
         if let referer = options.referer { request.headers.set("Referer", referer) }
         for header in options.headers {

@@ -21,10 +21,11 @@ extension DownloadQueue {
         }
         var inherited = download.options
         inherited.dir = folder
+        var merger = DownloadOptions.Merger(over: configuration.defaults)
         return .success(
             parsed.metalink.entries(
                 preferring: configuration.metalinkLocations, inheriting: inherited, fromServer: true
-            ).map(newDownload)
+            ).map { newDownload(for: $0, merger: &merger) }
         )
     }
 }

@@ -142,7 +142,8 @@ public final class DownloadQueue: ConnectionDelegate {
     /// or guess the next) is not taken: the download gets a new one (`DownloadTable.append`).
     @discardableResult
     public func add(_ entries: [QueueEntry]) -> [GID] {
-        added(command(.add(entries.map(newDownload))))
+        var merger = DownloadOptions.Merger(over: configuration.defaults)
+        return added(command(.add(entries.map { newDownload(for: $0, merger: &merger) })))
     }
 
     /// The ids of the downloads the effects of an `.add` added.
@@ -152,9 +153,13 @@ public final class DownloadQueue: ConnectionDelegate {
     }
 
     /// The download `entry` describes, not yet queued: its gid, its directory fixed, paused if
-    /// its options say `pause=true`.
-    public func newDownload(for entry: QueueEntry) -> Download {
-        var download = Download(id: entry.gid ?? GID.next(), uris: entry.uris, options: entry.options)
+    /// its options say `pause=true`, and its options over the run's (`configuration.defaults`,
+    /// through `merger`): a download keeps every option it was started with, across restarts,
+    /// so a later `haul get` with no arguments continues it with its certificate, headers and
+    /// limits.
+    public func newDownload(for entry: QueueEntry, merger: inout DownloadOptions.Merger) -> Download {
+        let options = merger.merge(entry.options)
+        var download = Download(id: entry.gid ?? GID.next(), uris: entry.uris, options: options)
         download.directory = directory(for: entry)
         if entry.options.pause == true { download.state = .paused }
         return download

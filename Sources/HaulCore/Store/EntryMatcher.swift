@@ -21,10 +21,12 @@ struct EntryMatcher {
     /// directory with something in it.
     private var saved: [String: DownloadStore.SavedFile]?
     private var listings = DirectoryListings()
+    private var merger: DownloadOptions.Merger
 
     init(stored: [Download], queue: DownloadQueue, store: DownloadStore) {
         self.queue = queue
         self.store = store
+        merger = DownloadOptions.Merger(over: queue.configuration.defaults)
         for download in stored {
             earlier[download.uris.joined(separator: "\t"), default: []].append(download)
         }
@@ -33,20 +35,22 @@ struct EntryMatcher {
     /// The download `entry` asks for: a stored one continued, else a new one; files found on
     /// disk go into `continuation`.
     mutating func match(_ entry: QueueEntry, noting continuation: inout StoredQueue.Continuation) -> Download {
-        var fresh = queue.newDownload(for: entry)
+        var fresh = queue.newDownload(for: entry, merger: &merger)
         // No key is made when nothing is stored (a first run of a long queue file).
         let key = earlier.isEmpty ? nil : entry.uris.joined(separator: "\t")
         guard let key,
-            let index = earlier[key]?.firstIndex(where: { EntryMatcher.continues($0, fresh, named: entry.gid) }),
+            let index = earlier[key]?.firstIndex(where: { EntryMatcher.continues($0, fresh, entry) }),
             var download = earlier[key]?.remove(at: index)
         else {
             notice(filesOf: &fresh, noting: &continuation)
             return fresh
         }
         named.insert(download.id)
-        // A corrected digest is the entry's: the file kept after a mismatch is checked against
-        // it without downloading again.
-        download.options.checksum = fresh.options.checksum
+        // The options are this command's (a corrected digest among them: the file kept after a
+        // mismatch is checked against it without downloading again); the gid stays.
+        let gid = download.options.gid
+        download.options = fresh.options
+        download.options.gid = gid
         if ![.queued, .active, .complete].contains(download.state) {
             download.state = fresh.state
             download.attempts = 0
@@ -145,14 +149,22 @@ struct EntryMatcher {
 
     /// Whether `fresh` asks for the stored download `earlier`: the same directory and options,
     /// but for the checksum, which a rerun may correct.
-    private static func continues(_ earlier: Download, _ fresh: Download, named gid: GID?) -> Bool {
-        guard earlier.directory == fresh.directory, gid == nil || earlier.id == gid else { return false }
+    /// Whether `earlier` is the download `entry` (made as `fresh`) asks for again: the same
+    /// directory and gid, and every option the entry sets itself kept by `earlier`. The run's
+    /// options (the command line's) may differ: they are the command's, and the continued
+    /// download takes the new ones. A corrected digest is the entry's, and a gid in the options
+    /// of a download an earlier version stored was its own, not an option it was made with.
+    private static func continues(_ earlier: Download, _ fresh: Download, _ entry: QueueEntry) -> Bool {
+        guard earlier.directory == fresh.directory, entry.gid == nil || earlier.id == entry.gid else { return false }
         if earlier.options == fresh.options { return true }
-        // A corrected digest is the entry's; a gid in the options of a download an earlier
-        // version stored was its own, not an option it was made with.
-        var values = (earlier: earlier.options.values, fresh: fresh.options.values)
-        (values.earlier.checksum, values.fresh.checksum) = (nil, nil)
-        (values.earlier.gid, values.fresh.gid) = (nil, nil)
-        return values.earlier == values.fresh
+        var own = entry.options.values
+        (own.checksum, own.gid) = (nil, nil)
+        let kept = earlier.options.values
+        return DownloadOptionTable.all.allSatisfy { option in
+            let wanted = option.texts(own, true)
+            guard !wanted.isEmpty else { return true }
+            let held = option.texts(kept, true)
+            return option.isRepeatable ? wanted.allSatisfy(held.contains) : wanted == held
+        }
     }
 }

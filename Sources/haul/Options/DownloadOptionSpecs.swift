@@ -1,3 +1,4 @@
+import Foundation
 import HaulCore
 
 // MARK: - OptionSpec: download options
@@ -29,12 +30,22 @@ extension OptionSpec where Target == DownloadOptions {
             name, short: commandLine.short, commandLine.valueName, repeatable: option.isRepeatable,
             choices: commandLine.choices, help: help
         ) { options, text in
+            // A file named on the command line is kept as a full path: a download continued
+            // later, from another directory, still finds it.
+            let value = commandLine.valueName == "file" ? absolutePath(text) : text
             do {
-                try options.set(name, text)
+                try options.set(name, value)
             } catch {
                 throw UsageError("\(error)\(hint(for: name, text))")
             }
         }
+    }
+
+    /// `path` from the current directory, unless it is one already (or empty, refused as such).
+    private static func absolutePath(_ path: String) -> String {
+        let expanded = XDGDirectory.expandingTilde(path)
+        guard !expanded.isEmpty, !expanded.hasPrefix("/") else { return expanded }
+        return FileManager.default.currentDirectoryPath + "/" + expanded
     }
 
     /// What a curl user meant: curl's `-k` turns certificate checks off; here, as in aria2, it

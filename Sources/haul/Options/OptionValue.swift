@@ -21,15 +21,6 @@ enum OptionValue {
         return value
     }
 
-    /// `true` or `false`, as aria2 spells its booleans.
-    static func bool(_ text: String) throws -> Bool {
-        switch text.lowercased() {
-        case "true": return true
-        case "false": return false
-        default: throw UsageError("give true or false")
-        }
-    }
-
     /// A digest, `TYPE=HEX`.
     static func checksum(_ text: String) throws -> ExpectedChecksum {
         do {
