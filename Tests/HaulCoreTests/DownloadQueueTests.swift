@@ -26,6 +26,22 @@ struct DownloadQueueTests {
         #expect(try harness.files().allSatisfy { !$0.hasSuffix(".part") })
     }
 
+    @Test("a folder the queue made and someone removed is made again for the next download", arguments: ["0", "8M"])
+    func folderMadeAgain(resumableAbove: String) async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let folder = harness.directory.appendingPathComponent("sub/deeper")
+        let first = try harness.add(url("/file/3000?key=\(key())"), [("dir", folder.path)])
+        #expect(await harness.recorder.wait(for: [first]))
+        try FileManager.default.removeItem(at: harness.directory.appendingPathComponent("sub"))
+        let second = try harness.add(
+            url("/file/4000?key=\(key())"), [("dir", folder.path), ("resumable-above", resumableAbove)])
+        #expect(await harness.recorder.wait(for: [second]))
+        #expect(
+            harness.recorder.latest(second)?.state == .complete, "\(harness.recorder.latest(second)?.lastError ?? "")")
+        #expect(try Data(contentsOf: folder.appendingPathComponent("4000")).count == 4000)
+    }
+
     @Test("remove with its files deletes the saved file, and only when asked")
     func removeWithFiles() async throws {
         let harness = try QueueHarness()

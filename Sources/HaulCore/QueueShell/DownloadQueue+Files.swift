@@ -57,7 +57,8 @@ extension DownloadQueue {
 
     /// Makes `folder` for a file named `name` (when known) of a download with `options`: a
     /// folder a network client chose is made and checked now, below its root (`NameGate`),
-    /// every time; the user's own (and its parents) unless this queue made it already.
+    /// every time; the user's own (and its parents) unless this queue made it already and it is
+    /// still there (a user tidying up may have removed it since).
     func makeFolder(_ folder: String, named name: String?, for options: DownloadOptions) throws(DownloadFailure) {
         if let root = options.nameRoot {
             if let failure = NameGate.openFolder(folder, named: name, below: root) {
@@ -65,7 +66,8 @@ extension DownloadQueue {
             }
             return
         }
-        guard !createdDirectories.withLock({ $0.contains(folder) }) else { return }
+        var status = stat()
+        if createdDirectories.withLock({ $0.contains(folder) }), stat(folder, &status) == 0 { return }
         if let failure = PosixFile.makeDirectories(folder) {
             throw DownloadFailure("cannot create directory \(folder): \(failure)", code: .cannotCreateDirectory)
         }
