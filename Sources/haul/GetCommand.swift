@@ -49,8 +49,10 @@ struct GetCommand: HaulCommand {
                 quiet: options.basic.quiet, verbose: options.basic.verbose,
                 dryRun: options.download.dryRun == true))
         let toStandardOutput = !continuing && options.basic.out == QueueOptions.standardOutput
+        // With -v the requests are shown, so they are made here: a running haul would make them
+        // where this terminal cannot see them.
         let runningHaul =
-            continuing || toStandardOutput || options.download.dryRun == true
+            continuing || toStandardOutput || options.download.dryRun == true || options.basic.verbose
             ? nil : LocalHandOff.runningHaul(stateDirectory: options.stateDirectoryPath)
         guard !toStandardOutput, options.download.dryRun != true, runningHaul == nil else {
             let configuration = try runConfiguration(of: options, reporter: reporter)
@@ -58,7 +60,9 @@ struct GetCommand: HaulCommand {
             if let runningHaul {
                 try handOff(entries, options: options, to: runningHaul, reporter: reporter)
             } else if let entry = entries.first, toStandardOutput {
-                try self.toStandardOutput(entry, configuration: configuration)
+                try self.toStandardOutput(
+                    entry, configuration: configuration,
+                    showsProgress: !options.basic.quiet && isatty(STDERR_FILENO) == 1)
             } else {
                 try dryRun(entries, configuration: configuration, reporter: reporter)
             }
@@ -204,12 +208,15 @@ struct GetCommand: HaulCommand {
     }
 
     /// `-o -`: the one download's body to stdout.
-    private static func toStandardOutput(_ entry: QueueEntry, configuration: DownloadQueue.Configuration) throws {
+    private static func toStandardOutput(
+        _ entry: QueueEntry, configuration: DownloadQueue.Configuration, showsProgress: Bool
+    ) throws {
         guard let text = entry.uris.first, let url = URL(string: text) else {
             throw ExitStatus(ErrorCode.unknown.rawValue)
         }
         let options = entry.options.merged(over: configuration.defaults)
-        guard let failure = StandardOutputDownload.run(configuration.request(for: url, options: options)) else {
+        let request = configuration.request(for: url, options: options)
+        guard let failure = StandardOutputDownload.run(request, showsProgress: showsProgress) else {
             return
         }
         FileHandle.standardError.write(Data("haul: \(url.redactedString): \(failure.message)\n".utf8))

@@ -253,14 +253,14 @@ final class ProgressReporter: Sendable {
             let waiting = state.added - state.ended - active.count
             return ProgressReporter.statusLine(
                 active: active, waiting: waiting,
-                width: isTerminal ? terminalWidth - 1 : Int.max)
+                width: isTerminal ? ProgressReporter.terminalWidth - 1 : Int.max)
         }
         guard let line else { return }
         write(isTerminal ? "\r\u{1B}[K" + line : line + "\n")
     }
 
-    /// The terminal's width in columns (80 when it cannot be asked).
-    private var terminalWidth: Int {
+    /// The width in columns of the terminal stderr is (80 when it cannot be asked).
+    static var terminalWidth: Int {
         var size = winsize()
         guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
         return Int(size.ws_col)

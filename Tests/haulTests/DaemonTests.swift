@@ -120,7 +120,7 @@ struct DaemonTests {
         #expect(requests.count == 2 && requests.last?.range?.hasPrefix("bytes=") == true, "\(requests)")
     }
 
-    @Test("haul get and haul URL hand their downloads to a running daemon; haul alone attaches to it")
+    @Test("haul get and haul URL hand their downloads to a running daemon (with -v, not); haul alone attaches")
     func handOff() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
@@ -139,6 +139,13 @@ struct DaemonTests {
         let saved = try Data(contentsOf: directory.appendingPathComponent("mine/4000"))
         #expect(saved.count == 4000 && TestPattern.matches(saved))
         #expect(daemon.stderr.contains("saved \(directory.path)/mine/4000"))
+
+        // With -v the requests are shown, so they are made here, not handed off.
+        let shown = try await HaulProcess.run(
+            ["get", "-v", server.url("/bytes/3000").absoluteString, "-d", "shown"], in: directory)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(!shown.stderr.contains("handed") && shown.stderr.contains("< HTTP/1.1 200"), "\(shown.stderr)")
+        #expect(!daemon.stderr.contains("shown/3000"))
 
         // Without a terminal, haul URL downloads as haul get does: handed off too.
         let plain = try await HaulProcess.run([server.url("/bytes/5000").absoluteString], in: directory)

@@ -42,6 +42,25 @@ struct GetCommandOutputTests {
             keepingStdout: true)
         #expect(missing.status == 3 && missing.stdout.isEmpty, "\(missing.stderr)")
         #expect(missing.stderr.contains("404"), "\(missing.stderr)")
+        // Piped without a terminal: no status line in stderr.
+        #expect(!piped.stderr.contains("%"), "\(piped.stderr)")
+    }
+
+    @Test("-o - on a terminal shows the status line on stderr while the body goes to stdout")
+    func standardOutputProgress() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        // 400 KB at 64 KiB every 100 ms: some 0.6 s, so a line is shown before the end.
+        let url = server.url("/file/400000?key=\(UUID().uuidString)&pace=65536").absoluteString
+        let session = try TmuxSession(
+            command: "cd '\(directory.path)' && XDG_STATE_HOME='\(directory.path)-state' '\(HaulProcess.binary.path)' "
+                + "get -o - '\(url)' > body.bin; echo EXIT=$?; sleep 30", width: 80, height: 24)
+        let ended = await session.wait { $0.contains("EXIT=") }
+        #expect(ended.text.contains("EXIT=0") && ended.text.contains("400000 / ") == false, "\(ended.text)")
+        #expect(ended.text.contains("390.6 KiB / 390.6 KiB  100%"), "\(ended.text)")
+        let body = try Data(contentsOf: directory.appendingPathComponent("body.bin"))
+        #expect(body.count == 400_000 && TestPattern.matches(body))
     }
 
     @Test("--dry-run says each file's name and size, saves nothing and says so; a missing one exits 3")
