@@ -77,11 +77,25 @@ struct SnapshotTests {
         #expect(narrow.message?.text == "bandwidth schedule: no limit", "a change after the first is told")
     }
 
-    @Test("the help screen lists every key")
+    @Test("the help screen at 80×24 scrolls to every key; a stray key keeps it; ?, Esc or q close it")
     func help() {
-        var state = Fixtures.state(width: 80, height: 34)
+        var state = Fixtures.state(width: 80, height: 24)
         _ = state.reduce(.keys([.character("?")]))
-        expectSnapshot(ScreenRenderer.render(state), named: "help-80x34")
+        expectSnapshot(ScreenRenderer.render(state), named: "help-80x24")
+        _ = state.reduce(.keys([.character("x"), .end]))
+        #expect(state.mode == .help)
+        expectSnapshot(ScreenRenderer.render(state), named: "help-80x24-end")
+        let shown = ScreenRenderer.render(state).text
+        for binding in state.keyMap.bindings.suffix(3) {
+            #expect(shown.contains(String(binding.help.prefix(40))), "\(binding.help)")
+        }
+        _ = state.reduce(.keys([.pageUp, .home]))
+        #expect(state.helpScroll == 0 && state.mode == .help)
+        _ = state.reduce(.keys([.character("q")]))
+        for close in [Key.character("?"), .escape, .character("q")] {
+            _ = state.reduce(.keys([.character("?"), .pageDown, close]))
+            #expect(state.mode == .normal && state.helpScroll == 0, "\(close)")
+        }
     }
 
     @Test("below 40×12 a note says the terminal is too small")

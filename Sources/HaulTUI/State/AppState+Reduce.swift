@@ -67,7 +67,7 @@ extension AppState {
         }
         switch mode {
         case .help:
-            mode = .normal
+            handleHelp(key)
             return []
         case .prompt(var prompt):
             return edit(&prompt, key)

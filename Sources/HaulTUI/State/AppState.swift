@@ -157,6 +157,8 @@ public struct AppState: Sendable {
     public internal(set) var scrollTop = 0
     public internal(set) var showDetail = false
     public internal(set) var mode = Mode.normal
+    /// The first help row shown (the help screen scrolls on a small terminal).
+    public internal(set) var helpScroll = 0
     public internal(set) var filter = ""
     public internal(set) var sort = SortKey.queue
     public internal(set) var message: Message?

@@ -1,22 +1,25 @@
 // MARK: - HelpView
 
-/// `?`: every key of the key table with what it does, then how to leave.
+/// `?`: every key of the key table with what it does (`AppState.helpRows`), from
+/// `helpScroll` on, then how to scroll and leave.
 enum HelpView {
     static func draw(_ state: AppState, into grid: inout CellGrid) {
         for y in 0..<grid.height { grid.fill(x: 0, y: y, count: grid.width, role: .row) }
         grid.fill(x: 0, y: 0, count: grid.width, role: .header)
         grid.put(" haul: keys", x: 0, y: 0, role: .headerAccent)
-        let keyWidth = 16
-        var y = 2
-        for binding in state.keyMap.bindings where y < grid.height - 2 {
-            grid.put(binding.keys.map(\.label).joined(separator: " "), x: 2, y: y, role: .functionKey, limit: keyWidth)
-            grid.put(binding.help, x: keyWidth + 2, y: y, role: .row)
-            y += 1
+        let rows = state.helpRows
+        let shown = rows.dropFirst(state.helpScroll).prefix(state.helpPage)
+        for (offset, row) in shown.enumerated() {
+            let y = 2 + offset
+            guard y < grid.height - 2 else { break }
+            grid.put(row.keys, x: 2, y: y, role: .functionKey, limit: AppState.helpKeyWidth)
+            grid.put(row.text, x: AppState.helpKeyWidth + 2, y: y, role: .row)
         }
-        if y < grid.height - 1 {
-            grid.put(
-                "Mouse: click selects, the wheel scrolls. Any key closes this help.", x: 2, y: grid.height - 2,
-                role: .muted)
+        if grid.height >= 4 {
+            let last = state.helpScroll + shown.count
+            let position = rows.count > shown.count ? "rows \(state.helpScroll + 1)-\(last) of \(rows.count); " : ""
+            let scroll = rows.count > shown.count ? "↑ ↓ PgUp PgDn Home End scroll; " : ""
+            grid.put(" \(position)\(scroll)?, Esc or q closes this help", x: 0, y: grid.height - 2, role: .muted)
         }
         BottomBarView.drawFunctionBar(state.keyMap, y: grid.height - 1, grid: &grid)
     }
