@@ -35,7 +35,11 @@ struct UITests {
 
         try tmux.send("?")
         #expect(await tmux.wait { $0.contains("haul: keys") && $0.contains("retry every failed download") }.held)
+        // A stray key keeps the help; Esc closes it.
         try tmux.send("x")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(tmux.capture().contains("haul: keys"))
+        try tmux.send("Escape")
         #expect(await tmux.wait { $0.contains("STATE") }.held)
 
         try tmux.send("Enter")
@@ -104,13 +108,16 @@ struct UITests {
         #expect(!ended.text.contains("? Help"))
     }
 
-    @Test("a download refused with 401 asks for a user name and a hidden password, then completes")
+    @Test("a download refused with 401 says it needs a login; u asks for a user and a hidden password; it completes")
     func credentials() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
         let url = server.url("/auth/digest?user=ann&pass=tmux-s3cret").absoluteString
         let tmux = try session([url, "-o", "page.txt", "--no-netrc"], in: directory)
+        let told = await tmux.wait { $0.contains("page.txt needs a login: select it and press u") }
+        #expect(told.held, "\(told.text)")
+        try tmux.send("u")
         let asked = await tmux.wait { $0.contains("User name for 127.0.0.1") }
         #expect(asked.held, "\(asked.text)")
         try tmux.send("-l", "ann")

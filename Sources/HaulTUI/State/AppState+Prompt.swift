@@ -94,14 +94,15 @@ extension AppState {
 
     // MARK: - Credentials
 
-    /// A download its server refused with 401 opens the user-name prompt, once per refusal, when
-    /// no other prompt or question is open.
-    mutating func askForCredentialsIfRefused(_ download: Download) {
-        guard download.state == .failed, activity[download.id]?.response?.statusCode == 401, mode == .normal,
+    /// A download its server refused with 401 is said to need a login, once per refusal: `u`
+    /// opens the prompt. A prompt never opens by itself, so it never takes keys typed for
+    /// something else (the next URLs being added).
+    mutating func tellOfRefusal(_ download: Download) {
+        guard download.state == .failed, activity[download.id]?.response?.statusCode == 401,
             !credentialsAsked.contains(download.id)
         else { return }
         credentialsAsked.insert(download.id)
-        askForCredentials(download)
+        say("\(TextSanitizer.visible(download.shownName)) needs a login: select it and press u", error: true)
     }
 
     /// Opens the user-name prompt for `download`; the password prompt follows.

@@ -21,7 +21,7 @@ extension AppState {
             return effects
         case .queue(let change):
             apply(change)
-            if case .stateChanged(let download, _) = change { askForCredentialsIfRefused(download) }
+            if case .stateChanged(let download, _) = change { tellOfRefusal(download) }
             return []
         case .tick(let time):
             now = time

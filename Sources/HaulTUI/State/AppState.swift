@@ -170,8 +170,8 @@ public struct AppState: Sendable {
     public internal(set) var schedule: BandwidthScheduler.Status?
     /// The time zone the header's times are shown in.
     public var timeZone = TimeZone.current
-    /// Downloads refused by their server whose user was already asked for credentials: asked
-    /// once per refusal (`u` asks again).
+    /// Downloads refused by their server whose user was already told they need a login: told
+    /// once per refusal (`u` asks for one any time).
     var credentialsAsked: Set<GID> = []
     public internal(set) var themeName: String
     public let keyMap: KeyMap

@@ -59,8 +59,21 @@ enum BottomBarView {
     }
 
     /// `Title: text` with the cursor shown reversed; long text scrolls to keep the cursor in view.
+    /// A label longer than half the row is wrapped onto the rows above, and the text gets the
+    /// whole row: the label is never cut, nor the text drawn over it.
     private static func drawPrompt(_ prompt: AppState.Prompt, y: Int, grid: inout CellGrid) {
-        let x = grid.put(prompt.title + ": ", x: 0, y: y, role: .prompt, limit: grid.width / 2)
+        let x: Int
+        if DisplayWidth.of(prompt.title + ": ") <= grid.width / 2 {
+            x = grid.put(prompt.title + ": ", x: 0, y: y, role: .prompt)
+        } else {
+            let lines = ScreenRenderer.wrap(prompt.title + ":", width: grid.width)
+            for (index, line) in lines.enumerated() where y - lines.count + index >= 0 {
+                let row = y - lines.count + index
+                grid.fill(x: 0, y: row, count: grid.width, role: .prompt)
+                grid.put(line, x: 0, y: row, role: .prompt)
+            }
+            x = grid.put("> ", x: 0, y: y, role: .prompt)
+        }
         let room = grid.width - x - 1
         guard room > 0 else { return }
         var start = 0
