@@ -20,6 +20,32 @@ struct SnapshotTests {
         expectSnapshot(ScreenRenderer.render(state), named: "detail-failed-100x30")
     }
 
+    @Test("at 80×24 a running download's 8 connections all show, its earlier error muted and wrapped whole")
+    func detailAt80x24() {
+        var running = Fixtures.download(1, name: "big.iso", state: .active, total: 64 << 20, done: 8 << 20)
+        running.attempts = 2
+        running.lastError =
+            "could not connect to the server: Failed to connect to 127.0.0.1 port 8443 after 0 ms: Couldn't "
+            + "connect to server; check that the server is up and the port is right"
+        let segments = (0..<8).map { index in
+            DownloadActivity.Segment(
+                range: Int64(index) * (8 << 20)..<Int64(index + 1) * (8 << 20), written: 1 << 20,
+                mirror: "https://example.com/files/big.iso", speed: 2_097_152)
+        }
+        var state = Fixtures.state(width: 80, height: 24, [running], speeds: [running.id: 16_777_216])
+        _ = state.reduce(.queue(.activity(id: running.id, .connections(8, segments: segments))))
+        _ = state.reduce(.keys([.enter]))
+        let screen = ScreenRenderer.render(state)
+        expectSnapshot(screen, named: "detail-running-80x24")
+        #expect((1...8).allSatisfy { screen.text.contains("connection \($0)") })
+        #expect(screen.text.contains("port is right") && screen.text.contains("earlier error"))
+        let errorRow =
+            screen.text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+                $0.contains("earlier error")
+            } ?? 0
+        #expect(screen[20, errorRow].role == .muted)
+    }
+
     @Test("the detail pane of a split download: its live connections and a dropped mirror")
     func splitDetail() {
         var split = Fixtures.download(

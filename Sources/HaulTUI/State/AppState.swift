@@ -224,9 +224,13 @@ public struct AppState: Sendable {
         return max(showDetail ? available - detailHeight : available, 1)
     }
 
-    /// Rows of the detail pane.
+    /// Rows of the detail pane: as many as its lines need (with its border and range map), in
+    /// what the queue leaves: all but its rows when they are few, else half.
     public var detailHeight: Int {
-        min(12, max((height - 5) / 2, 4))
+        let available = height - 5
+        let wanted = (selectedDownload.map { DetailView.lines(of: $0, in: self, width: width).count } ?? 0) + 2
+        let listKeeps = min(max(visible.count, 1), max(available / 2, 1))
+        return max(min(wanted, available - listKeeps), min(4, available))
     }
 
 }

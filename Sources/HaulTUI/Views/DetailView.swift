@@ -9,6 +9,12 @@ import HaulNet
 /// contiguous, the checksum, and a map of its byte ranges. Everything a server sent is drawn
 /// with control characters made visible.
 enum DetailView {
+    /// The columns of a line's label.
+    static let labelWidth = 15
+
+    /// One line of the pane: its label (empty on a wrapped line's later rows), text and role.
+    typealias Line = (label: String, text: String, role: Role)
+
     static func draw(_ state: AppState, into grid: inout CellGrid, top: Int) {
         let height = state.detailHeight
         for row in 0..<height { grid.fill(x: 0, y: top + row, count: grid.width, role: .row) }
@@ -20,8 +26,21 @@ enum DetailView {
         grid.put(
             " \(TextSanitizer.visible(AppState.name(of: download))) ", x: 2, y: top, role: .detailLabel,
             limit: grid.width - 2)
-        let labelWidth = 15
-        var lines: [(String, String, Role)] = []
+        let rangeRow = top + height - 1
+        for (index, line) in lines(of: download, in: state, width: grid.width).enumerated()
+        where top + 1 + index < rangeRow {
+            let y = top + 1 + index
+            grid.put(line.label, x: 1, y: y, role: .detailLabel, limit: labelWidth)
+            grid.put(line.text, x: labelWidth + 1, y: y, role: line.role)
+        }
+        drawRangeMap(download, y: rangeRow, labelWidth: labelWidth, grid: &grid)
+    }
+
+    /// Every line the pane has for `download` at `width` columns, most telling first (the pane
+    /// is as tall as they need, when the queue leaves room: `AppState.detailHeight`).
+    static func lines(of download: Download, in state: AppState, width: Int) -> [Line] {
+        let textWidth = max(width - labelWidth - 2, 10)
+        var lines: [Line] = []
         for (index, uri) in download.uris.enumerated() {
             lines.append((index == 0 ? "URI" : "mirror", uriText(uri), .row))
         }
@@ -33,11 +52,11 @@ enum DetailView {
         lines.append(("state", status, QueueListView.role(of: download.state)))
         if let contiguous = contiguousStart(download) { lines.append(("from the start", contiguous, .row)) }
         if let error = download.lastError {
-            // Wrapped, on up to three lines: the end of an error says what to do.
-            let width = max(grid.width - labelWidth - 2, 10)
-            for (index, part) in ScreenRenderer.wrap(TextSanitizer.visible(error), width: width).prefix(3).enumerated()
-            {
-                lines.append((index == 0 ? "error" : "", part, .error))
+            // Wrapped whole: the end of an error says what to do. An error of an earlier attempt
+            // of a download that runs again is history, not its state: muted.
+            let failed = download.state == .failed || download.state == .cancelled
+            for (index, part) in ScreenRenderer.wrap(TextSanitizer.visible(error), width: textWidth).enumerated() {
+                lines.append((index == 0 ? (failed ? "error" : "earlier error") : "", part, failed ? .error : .muted))
             }
         }
         let activity = state.activity[download.id] ?? DownloadActivity()
@@ -83,13 +102,7 @@ enum DetailView {
             let verdict = download.state == .complete ? "matched" : "checked when complete"
             lines.append(("checksum", "\(checksum.algorithm.rawValue) \(verdict)", .row))
         }
-        let rangeRow = top + height - 1
-        for (index, line) in lines.enumerated() where top + 1 + index < rangeRow {
-            let y = top + 1 + index
-            grid.put(line.0, x: 1, y: y, role: .detailLabel, limit: labelWidth)
-            grid.put(line.1, x: labelWidth + 1, y: y, role: line.2)
-        }
-        drawRangeMap(download, y: rangeRow, labelWidth: labelWidth, grid: &grid)
+        return lines
     }
 
     /// How much of the file's start is on disk without a gap (what a player can read while the
