@@ -88,6 +88,7 @@ struct CredentialsPromptTests {
         let (download, refusal) = refused(Fixtures.mixed[1])
         apply(refusal, to: &state)
         _ = state.reduce(.keys([.down, .character("u")] + "user".map { .character($0) }))
+        expectSnapshot(ScreenRenderer.render(state), named: "prompt-login-80x24")
         let lines = ScreenRenderer.render(state).text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(download.id == state.selected)
         #expect(lines[21].hasPrefix("User name for files.example.org (Esc: leave it failed):"), "\(lines[21])")

@@ -46,6 +46,15 @@ struct SnapshotTests {
         #expect(screen[20, errorRow].role == .muted)
     }
 
+    @Test("the selected row is highlighted and keeps its progress bar")
+    func selectedRowKeepsBar() {
+        let state = Fixtures.state(width: 80, height: 24)
+        let grid = ScreenRenderer.render(state)
+        let roles = (0..<grid.width).map { grid[$0, AppState.listTop].role }
+        #expect(roles.contains(.progressDone) || roles.contains(.progressTodo), "\(roles)")
+        #expect(roles.filter { $0 == .selectedRow }.count > grid.width / 2)
+    }
+
     @Test("the detail pane of a split download: its live connections and a dropped mirror")
     func splitDetail() {
         var split = Fixtures.download(

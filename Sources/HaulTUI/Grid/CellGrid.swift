@@ -63,10 +63,13 @@ public struct CellGrid: Equatable, Sendable {
         }
     }
 
-    /// Recolours columns `x..<x+count` of row `y`, keeping the characters.
-    public mutating func recolor(x: Int, y: Int, count: Int, role: Role) {
+    /// Recolours columns `x..<x+count` of row `y`, keeping the characters, and the cells of the
+    /// roles in `keeping` as they are (a selected row keeps its progress bar).
+    public mutating func recolor(x: Int, y: Int, count: Int, role: Role, keeping: Set<Role> = []) {
         guard y >= 0, y < height else { return }
-        for column in max(x, 0)..<min(x + count, width) { cells[y * width + column].role = role }
+        for column in max(x, 0)..<min(x + count, width) where !keeping.contains(cells[y * width + column].role) {
+            cells[y * width + column].role = role
+        }
     }
 
     // MARK: - Text

@@ -72,7 +72,10 @@ enum QueueListView {
             drawRow(
                 download, activity: state.activity[download.id] ?? DownloadActivity(), columns: columns, now: state.now,
                 y: y, grid: &grid)
-            if index == selectedIndex { grid.recolor(x: 0, y: y, count: grid.width, role: .selectedRow) }
+            if index == selectedIndex {
+                grid.recolor(
+                    x: 0, y: y, count: grid.width, role: .selectedRow, keeping: [.progressDone, .progressTodo])
+            }
         }
         if state.visible.isEmpty {
             let note =
