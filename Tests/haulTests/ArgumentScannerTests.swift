@@ -158,7 +158,26 @@ struct ArgumentScannerTests {
             words.split(whereSeparator: \.isWhitespace).sorted() == [
                 "--max-concurrent-downloads", "--max-connection-per-server", "--max-connections-per-host",
             ])
+        // An option with few values completes them.
+        let values = Process()
+        values.executableURL = URL(fileURLWithPath: "/bin/bash")
+        values.arguments = [
+            "-c",
+            script + "\nCOMP_WORDS=(haul get --check-certificate ''); COMP_CWORD=3; _haul; echo \"${COMPREPLY[*]}\"",
+        ]
+        let valuesOutput = Pipe()
+        values.standardOutput = valuesOutput
+        try values.run()
+        values.waitUntilExit()
+        #expect(
+            String(decoding: valuesOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "true false\n")
+        #expect(CompletionScript.script(for: "zsh")?.contains("order:(default inorder)") == true)
+        #expect(CompletionScript.script(for: "fish")?.contains("-l theme -r -a 'default") == true)
         let manual = ManualPage.roff(version: "1", abstract: "a", discussion: "d", usage: ["haul"])
+        for section in ["KEYS", "EXAMPLES", "FILES", "ENVIRONMENT", "EXIT STATUS"] {
+            #expect(manual.contains(".SH \(section)\n"), "\(section)")
+        }
+        #expect(manual.contains("retry every failed download") && manual.contains("NO_COLOR"))
         #expect(manual.contains("\\-j, \\-\\-max\\-concurrent\\-downloads <n>"))
         #expect(ManualPage.escaped(".x") == "\\&.x")
     }

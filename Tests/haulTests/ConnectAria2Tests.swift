@@ -22,9 +22,10 @@ struct ConnectAria2Tests {
             saving: directory.appendingPathComponent("out"), ["--max-overall-download-limit=400K"])
         defer { aria2.stop() }
         let port = aria2.port
+        // aria2's clients' ws:// form, said back as typed.
         let session = try TmuxSession.haul(
-            ["--connect", "http://127.0.0.1:\(port)/jsonrpc", "--rpc-secret", "sesame"], in: directory)
-        let attached = await session.wait { $0.contains("attached to http://127.0.0.1:\(port)/jsonrpc") }
+            ["--connect", "ws://127.0.0.1:\(port)/jsonrpc", "--rpc-secret", "sesame"], in: directory)
+        let attached = await session.wait { $0.contains("attached to ws://127.0.0.1:\(port)/jsonrpc") }
         #expect(attached.held, "\(attached.text)")
 
         let key = UUID().uuidString
@@ -46,6 +47,11 @@ struct ConnectAria2Tests {
             text.split(separator: "\n").contains { $0.contains("6000000") && $0.contains("%") && !$0.contains(" 0%") }
         }
         #expect(moving.held, "\(moving.text)")
+        // Quitting says the daemon goes on, not that the queue is saved here.
+        try session.send("q")
+        let asked = await session.wait { $0.contains("(y/n)") }
+        #expect(asked.text.contains("The daemon goes on with it") && !asked.text.contains("saved"), "\(asked.text)")
+        try session.send("n")
         try session.send("d")
         _ = await session.wait { $0.contains("(y/n)") }
         try session.send("y")

@@ -120,6 +120,22 @@ struct DaemonTests {
         #expect(requests.count == 2 && requests.last?.range?.hasPrefix("bytes=") == true, "\(requests)")
     }
 
+    @Test("a second daemon on a port in use says so, names --rpc-listen-port, and exits 1")
+    func portInUse() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let daemon = try await DaemonProcess.start(in: directory)
+        defer { daemon.stop() }
+        let other = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(other) }
+        let second = try await HaulProcess.run(["daemon", "--rpc-listen-port", String(daemon.port)], in: other)
+        #expect(second.status == 1, "\(second.stderr)")
+        #expect(
+            second.stderr.contains(
+                "port is in use (another haul daemon, or aria2c?); choose another with "
+                    + "--rpc-listen-port") && !second.stderr.contains("errno"), "\(second.stderr)")
+    }
+
     @Test("haul get and haul URL hand their downloads to a running daemon (with -v, not); haul alone attaches")
     func handOff() async throws {
         let server = try FaultServer.shared()
