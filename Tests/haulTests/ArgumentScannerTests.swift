@@ -143,34 +143,13 @@ struct ArgumentScannerTests {
         }
         #expect(CompletionScript.script(for: "tcsh") == nil)
         // bash completes as a user types: haul get --max-con<TAB>.
-        let bash = Process()
-        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
-        let script = try #require(CompletionScript.script(for: "bash"))
-        bash.arguments = [
-            "-c", script + "\nCOMP_WORDS=(haul get --max-con); COMP_CWORD=2; _haul; echo \"${COMPREPLY[*]}\"",
-        ]
-        let output = Pipe()
-        bash.standardOutput = output
-        try bash.run()
-        bash.waitUntilExit()
-        let words = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let words = try Self.bashCompletes("haul get --max-con", word: 2)
         #expect(
             words.split(whereSeparator: \.isWhitespace).sorted() == [
                 "--max-concurrent-downloads", "--max-connection-per-server", "--max-connections-per-host",
             ])
         // An option with few values completes them.
-        let values = Process()
-        values.executableURL = URL(fileURLWithPath: "/bin/bash")
-        values.arguments = [
-            "-c",
-            script + "\nCOMP_WORDS=(haul get --check-certificate ''); COMP_CWORD=3; _haul; echo \"${COMPREPLY[*]}\"",
-        ]
-        let valuesOutput = Pipe()
-        values.standardOutput = valuesOutput
-        try values.run()
-        values.waitUntilExit()
-        #expect(
-            String(decoding: valuesOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "true false\n")
+        #expect(try Self.bashCompletes("haul get --check-certificate ''", word: 3) == "true false\n")
         #expect(CompletionScript.script(for: "zsh")?.contains("order:(default inorder)") == true)
         #expect(CompletionScript.script(for: "fish")?.contains("-l theme -r -a 'default") == true)
         let manual = ManualPage.roff(version: "1", abstract: "a", discussion: "d", usage: ["haul"])
@@ -180,5 +159,21 @@ struct ArgumentScannerTests {
         #expect(manual.contains("retry every failed download") && manual.contains("NO_COLOR"))
         #expect(manual.contains("\\-j, \\-\\-max\\-concurrent\\-downloads <n>"))
         #expect(ManualPage.escaped(".x") == "\\&.x")
+    }
+
+    /// What bash's completion (`haul --generate-completion-script bash`) offers for the word at
+    /// index `word` of the command line `words`, as bash prints `COMPREPLY`.
+    static func bashCompletes(_ words: String, word: Int) throws -> String {
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+        let script = try #require(CompletionScript.script(for: "bash"))
+        bash.arguments = [
+            "-c", script + "\nCOMP_WORDS=(\(words)); COMP_CWORD=\(word); _haul; echo \"${COMPREPLY[*]}\"",
+        ]
+        let output = Pipe()
+        bash.standardOutput = output
+        try bash.run()
+        bash.waitUntilExit()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 }
