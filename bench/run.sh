@@ -12,7 +12,7 @@
 set -euo pipefail
 
 ROUNDS=${1:-3}
-SCENARIOS=${SCENARIOS:-A B C D E F G Q U}
+SCENARIOS=${SCENARIOS:-A B C D E F F10 F100 G Q U}
 wants() { [[ " $SCENARIOS " == *" $1 "* ]]; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
@@ -159,6 +159,9 @@ EMULATOR_PIDS=()
 trap 'kill $NGINX_PID "${EMULATOR_PIDS[@]}" 2>/dev/null; wait $NGINX_PID 2>/dev/null || true; release_runs' EXIT
 start_emulator EMU_CAPPED "$PORT_H2" --rate $((2 << 20)) --delay 25
 start_emulator EMU_RTT "$PORT_H2" --delay 25
+# Scenario F again at 10 ms and at 100 ms of round trip.
+start_emulator EMU_RTT10 "$PORT_H2" --delay 5
+start_emulator EMU_RTT100 "$PORT_H2" --delay 50
 URL_E="https://127.0.0.1:$EMU_CAPPED/64m.bin"
 URL_G="https://127.0.0.1:$EMU_RTT/1g.bin"
 
@@ -166,6 +169,8 @@ for i in $(seq -w 0 999); do echo "http://127.0.0.1:$PORT/small/f$i"; done > "$D
 sed "s#http://127.0.0.1:$PORT/#https://127.0.0.1:$PORT_H2/#" "$DATA/small/list.txt" > "$DATA/list-h2.txt"
 sed "s#http://127.0.0.1:$PORT/#https://127.0.0.1:$PORT_H1/#" "$DATA/small/list.txt" > "$DATA/list-h1.txt"
 sed "s#http://127.0.0.1:$PORT/#https://127.0.0.1:$EMU_RTT/#" "$DATA/small/list.txt" > "$DATA/list-f.txt"
+sed "s#http://127.0.0.1:$PORT/#https://127.0.0.1:$EMU_RTT10/#" "$DATA/small/list.txt" > "$DATA/list-f10.txt"
+sed "s#http://127.0.0.1:$PORT/#https://127.0.0.1:$EMU_RTT100/#" "$DATA/small/list.txt" > "$DATA/list-f100.txt"
 
 # MARK: - Measuring
 # Tools take turns within each round; the best round of each is kept. Scenario A removes each
@@ -200,6 +205,7 @@ declare -A COMMAND=(
   [E:aria2c]="aria2c -q -x16 -s16 -k1M --ca-certificate=$CERT --file-allocation=none --allow-overwrite=true -o file $URL_E"
   [E:axel]="axel -q -k -n 16 -o file $URL_E"
   [F:haul]="$HAUL get -q -j 16 --ca-certificate $CERT -i $DATA/list-f.txt -d files"
+  [F:haul-defaults]="$HAUL get -q --ca-certificate $CERT -i $DATA/list-f.txt -d files"
   [F:curl]="curl -s -Z --parallel-max 16 --cacert $CERT --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/list-f.txt")"
   [F:wget2]="wget2 -q --no-config --max-threads=16 --ca-certificate=$CERT -i $DATA/list-f.txt -P files"
   [F:aria2c]="aria2c -q -j16 --ca-certificate=$CERT --file-allocation=none -i $DATA/list-f.txt -d files"
@@ -209,6 +215,13 @@ declare -A COMMAND=(
   # measured): it runs over HTTP/1.1 here, as its fastest.
   [G:wget2]="wget2 -q --no-config --no-http2 --ca-certificate=$CERT -O file $URL_G"
 )
+# F10 and F100: F's commands on the lists through the 10 ms and 100 ms links.
+for key in "${!COMMAND[@]}"; do
+  [[ $key == F:* ]] || continue
+  COMMAND[F10:${key#F:}]="${COMMAND[$key]//list-f.txt/list-f10.txt}"
+  COMMAND[F100:${key#F:}]="${COMMAND[$key]//list-f.txt/list-f100.txt}"
+done
+F_TOOLS=(haul haul-defaults curl wget2 aria2c)
 D_TOOLS=(haul-h2 haul-h1 curl-h2 curl-h1 loop-unnamed-h2 loop-unnamed-h1)
 TOOLS=(haul curl wget2 aria2c)
 # HAUL_BASELINE=PATH: another haul binary (an earlier build) runs every haul command too, in
@@ -216,7 +229,7 @@ TOOLS=(haul curl wget2 aria2c)
 BEFORE=() D_BEFORE=()
 if [ -n "${HAUL_BASELINE:-}" ]; then
   [ -x "$HAUL_BASELINE" ] || { echo "bench: HAUL_BASELINE=$HAUL_BASELINE is not a program" >&2; exit 2; }
-  for key in A:haul B:haul C:haul D:haul-h2 D:haul-h1 E:haul F:haul G:haul; do
+  for key in A:haul B:haul C:haul D:haul-h2 D:haul-h1 E:haul F:haul F10:haul F100:haul G:haul; do
     COMMAND[$key-before]="${COMMAND[$key]/$HAUL/$HAUL_BASELINE}"
   done
   BEFORE=(haul-before) D_BEFORE=(haul-h2-before haul-h1-before)
@@ -226,7 +239,7 @@ fi
 verify() {
   case $1 in
     A|B|E|G) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
-    C|D|F) [ "$(ls "$2/files" 2>/dev/null | wc -l)" = 1000 ] && (cd "$2/files" && cat f* | sha256sum | cut -d' ' -f1) ;;
+    C|D|F|F10|F100) [ "$(ls "$2/files" 2>/dev/null | wc -l)" = 1000 ] && (cd "$2/files" && cat f* | sha256sum | cut -d' ' -f1) ;;
   esac
 }
 
@@ -304,12 +317,13 @@ for scenario in B E; do
     for name in haul aria2c axel "${BEFORE[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
 done
-if wants F; then
-  echo "scenario F, $ROUNDS rounds…" >&2
+for scenario in F F10 F100; do
+  wants "$scenario" || continue
+  echo "scenario $scenario, $ROUNDS rounds…" >&2
   for round in $(seq "$ROUNDS"); do
-    for name in "${TOOLS[@]}" "${BEFORE[@]}"; do run_once F "$name" "$round"; done
+    for name in "${F_TOOLS[@]}" "${BEFORE[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
-fi
+done
 if wants G; then
   echo "scenario G, $ROUNDS rounds…" >&2
   for round in $(seq "$ROUNDS"); do
@@ -551,8 +565,14 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   if wants F; then
   echo
   echo "Scenario F: 1000 x 16 KiB over HTTPS with HTTP/2 through the link emulator (50 ms round trip), 16 at a time"
-  small_files_table F
+  small_files_table F haul-defaults
   fi
+  for scenario in F10 F100; do
+    wants "$scenario" || continue
+    echo
+    echo "Scenario $scenario: scenario F through a link of ${scenario#F} ms round trip"
+    small_files_table "$scenario" haul-defaults
+  done
   if wants G; then
   echo
   echo "Scenario G: 1 GiB over HTTPS through the link emulator (50 ms round trip, no cap), one connection"

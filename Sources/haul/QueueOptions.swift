@@ -137,6 +137,7 @@ struct QueueOptions {
         var configuration = DownloadQueue.Configuration()
         configuration.maxConcurrentDownloads = connections.maxConcurrentDownloads
         configuration.maxConnectionsPerHost = connections.maxConnectionsPerHost
+        if let window = connections.streamWindow { configuration.streamWindow = max(window, 0) }
         configuration.defaults = download
         configuration.directory = basic.dir
         configuration.tls = tlsOptions()

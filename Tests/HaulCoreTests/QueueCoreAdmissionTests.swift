@@ -24,6 +24,43 @@ struct QueueCoreAdmissionTests {
             ])
     }
 
+    @Test("with -j taken, a host that answered over HTTP/2 gets queued downloads as streams, up to its window")
+    func streams() {
+        var core = CoreHarness {
+            $0.maxConcurrentDownloads = 1
+            $0.streamWindow = 3
+        }
+        let uris = [
+            "h1": "https://h2.test/1", "o1": "https://other.test/1", "h2": "https://h2.test/2",
+            "h3": "https://h2.test/3", "h4": "https://h2.test/4",
+        ]
+        #expect(
+            core.add(["h1", "o1", "h2", "h3", "h4"], uri: { uris[$0] ?? "" }) == [
+                "added h1,o1,h2,h3,h4", "h1 active", "start c1 h1 https://h2.test/1",
+            ])
+        // Over HTTP/2, its host's next downloads start until 3 are in flight; other.test's waits.
+        #expect(
+            core.answer(1, 200, ["Content-Length": "10"], httpVersion: "HTTP/2").prefix(4) == [
+                "h2 active", "start c2 h2 https://h2.test/2", "h3 active", "start c3 h3 https://h2.test/3",
+            ])
+        #expect(core.core.state.streams == ["h2", "h3"])
+        // A stream that ends makes room for the host's next; the -j slot goes to the queue's next.
+        #expect(
+            core.send(.cancel("h2")) == ["cancel c2", "h2 cancelled", "h4 active", "start c4 h4 https://h2.test/4"])
+        #expect(
+            core.send(.cancel("h1")) == [
+                "cancel c1", "h1 cancelled", "o1 active", "start c5 o1 https://other.test/1",
+            ])
+    }
+
+    @Test("over HTTP/1.1 a host gets -j downloads at a time, no streams")
+    func noStreamsOverHTTP1() {
+        var core = CoreHarness { $0.maxConcurrentDownloads = 1 }
+        #expect(core.add(["a", "b"], uri: { "https://h1.test/\($0)" }).count == 3)
+        #expect(!core.answer(1, 200, ["Content-Length": "10"]).contains("b active"))
+        #expect(core.core.state.streams.isEmpty)
+    }
+
     @Test("a host at its cap holds back its next download while later ones from other hosts start")
     func hostCap() {
         var core = CoreHarness { $0.maxConnectionsPerHost = 1 }

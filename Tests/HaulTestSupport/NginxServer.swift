@@ -19,8 +19,9 @@ public final class NginxServer: Sendable {
     private let process: Process
 
     /// Starts nginx with `files` (path → bytes) in its document root; those under `metalink/`
-    /// are served as `application/metalink4+xml`.
-    public static func start(files: [String: [UInt8]]) throws -> NginxServer {
+    /// are served as `application/metalink4+xml`. `serverLines` go into its server block
+    /// (`keepalive_requests 40;`).
+    public static func start(files: [String: [UInt8]], serverLines: String = "") throws -> NginxServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-nginx-\(UUID().uuidString)")
         let root = directory.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -33,7 +34,8 @@ public final class NginxServer: Sendable {
         try makeCertificates(in: directory)
         let port = try LoopbackPort.free()
         let config = directory.appendingPathComponent("nginx.conf")
-        try configuration(directory: directory.path, port: port).write(to: config, atomically: true, encoding: .utf8)
+        try configuration(directory: directory.path, port: port, serverLines: serverLines).write(
+            to: config, atomically: true, encoding: .utf8)
 
         let process = Process()
         process.executableURL = URL(
@@ -68,7 +70,7 @@ public final class NginxServer: Sendable {
 
     // MARK: - Set-up
 
-    private static func configuration(directory: String, port: Int) -> String {
+    private static func configuration(directory: String, port: Int, serverLines: String) -> String {
         """
         user root;
         worker_processes 1;
@@ -90,6 +92,7 @@ public final class NginxServer: Sendable {
                 root \(directory)/www;
                 # Files under /metalink/ are answered as Metalinks (aria2's --follow-metalink).
                 location /metalink/ { default_type application/metalink4+xml; }
+                \(serverLines)
             }
         }
         """

@@ -11,24 +11,29 @@ extension QueueCore {
     static let hostLookahead = 1000
 
     /// Starts queued downloads, in order, while slots are free and their hosts are under the
-    /// per-host cap.
+    /// per-host cap. With every slot taken, a download from a host that answers over HTTP/2
+    /// starts as a further stream of its connection, while that host has fewer than
+    /// `streamWindow` in flight (and all such streams are fewer than twice that): on a link with
+    /// latency, small files cost round trips, not bytes, and -j downloads at a time leave the
+    /// link idle between them.
     mutating func admit() {
         var index = state.scanFrom
         var firstHeldBack: Int?
         var heldBack = 0
         let hostCap = configuration.maxConnectionsPerHost
-        while index < state.downloads.count, state.connections.count < configuration.maxConcurrentDownloads,
-            heldBack < QueueCore.hostLookahead
-        {
+        while index < state.downloads.count, heldBack < QueueCore.hostLookahead {
+            let slotFree = state.connections.count - state.streams.count < configuration.maxConcurrentDownloads
+            // With no slot, only a host with stream room is worth the scan (a scan for a full one
+            // looked at a thousand queued downloads for every one that ended).
+            guard slotFree || (state.streams.count < 2 * configuration.streamWindow && hasStreamRoom) else { break }
             var download = state.downloads[position: index]
             let id = download.id
             index += 1
             guard download.state == .queued, !state.waiting.contains(id) else { continue }
-            if hostCap > 0, !download.uris.isEmpty,
-                state.hostConnections[
-                    QueueCore.hostKey(download.uris[download.attempts % download.uris.count]), default: 0]
-                    >= hostCap
-            {
+            let host =
+                download.uris.isEmpty ? nil : QueueCore.hostKey(download.uris[download.attempts % download.uris.count])
+            let capped = hostCap > 0 && host.map { state.hostConnections[$0, default: 0] >= hostCap } == true
+            if capped || (!slotFree && !(host.map(isStreamRoom) ?? false)) {
                 firstHeldBack = firstHeldBack ?? index - 1
                 heldBack += 1
                 continue
@@ -49,11 +54,23 @@ extension QueueCore {
             }
             state.saved.remove(id)
             state.connections[id] = connection
+            if !slotFree { state.streams.insert(id) }
             state.hostConnections[connection.hostKey, default: 0] += 1
             file(download)
             ask(.start(connection))
         }
         state.scanFrom = firstHeldBack ?? index
+    }
+
+    /// Whether a host that answered over HTTP/2 has room for another stream (the hosts are few).
+    private var hasStreamRoom: Bool {
+        state.multiplexedHosts.contains { state.hostConnections[$0, default: 0] < configuration.streamWindow }
+    }
+
+    /// Whether host `key` answered over HTTP/2 and has fewer than `streamWindow` downloads in
+    /// flight: one more may go out as a stream of its connection.
+    private func isStreamRoom(_ key: String) -> Bool {
+        state.multiplexedHosts.contains(key) && state.hostConnections[key, default: 0] < configuration.streamWindow
     }
 
     /// Whether the store says the partial file of `download` holds every byte of the file, so the

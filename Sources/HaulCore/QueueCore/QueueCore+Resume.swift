@@ -16,6 +16,10 @@ extension QueueCore {
         let response = facts.response
         connection.conditionalFile = facts.conditionalFile
         state.connections[downloadID] = connection
+        if response.httpVersion == "HTTP/2", state.multiplexedHosts.insert(connection.hostKey).inserted {
+            // Its host's queued downloads may now go out as streams of this connection.
+            admit()
+        }
         show(
             downloadID,
             .response(

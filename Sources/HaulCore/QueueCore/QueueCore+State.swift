@@ -17,6 +17,11 @@ extension QueueCore {
         var connections: [GID: PlannedConnection] = [:]
         /// Active downloads per host (`QueueCore.hostKey`).
         var hostConnections: [String: Int] = [:]
+        /// Hosts whose answers came over HTTP/2: their queued downloads may go out as further
+        /// streams of the connection, beyond -j, up to `QueueConfiguration.streamWindow` in flight.
+        var multiplexedHosts: Set<String> = []
+        /// The downloads running as such streams, beyond -j.
+        var streams: Set<GID> = []
         /// The number the next planned connection gets.
         var nextConnection = 1
         /// Downloads waiting for their retry timer.
@@ -84,6 +89,7 @@ extension QueueCore {
         for helper in state.splits.removeValue(forKey: id)?.helpers ?? [] { ask(.cancel(helper.id)) }
         guard let holder = state.connections.removeValue(forKey: id) else { return nil }
         releaseHost(holder.hostKey)
+        if !state.streams.isEmpty { state.streams.remove(id) }
         return holder
     }
 

@@ -10,6 +10,7 @@ struct ConnectionOptions {
     var mirrors: [String] = []
     var maxOverallDownloadLimit = SpeedLimit.none
     var bandwidthSchedule: BandwidthSchedule?
+    var streamWindow: Int?
 
     static let options: [OptionSpec<ConnectionOptions>] = [
         .value(
@@ -37,5 +38,9 @@ struct ConnectionOptions {
             help: "Overall limits by time, the first rule that matches winning: \"08:00-18:00 1M, sat-sun "
                 + "10:00-22:00 5M, else unlimited\" (days optional; without else, the overall limit above applies)."
         ) { $0.bandwidthSchedule = try OptionValue.schedule($1) },
+        .value(
+            "stream-window", "n", hidden: true,
+            help: "Downloads from one HTTP/2 host in flight at once as streams of its connection (for measuring)."
+        ) { $0.streamWindow = try OptionValue.int($1) },
     ]
 }

@@ -68,11 +68,12 @@ struct CoreHarness {
     /// Connection `number` answers `status` with `headers`; `presumed`: the connection sent its
     /// body to a file with no name itself (`UnnamedPresumer`).
     mutating func answer(
-        _ number: Int, _ status: Int, _ headers: HTTPHeaders = [:], presumed: Bool = false
+        _ number: Int, _ status: Int, _ headers: HTTPHeaders = [:], presumed: Bool = false,
+        httpVersion: String = "HTTP/1.1"
     ) -> [String] {
         let id = connection(number)
         let url = started[number]?.request.url ?? URL(fileURLWithPath: "/")
-        let response = Response(url: url, statusCode: status, headers: headers)
+        let response = Response(url: url, statusCode: status, httpVersion: httpVersion, headers: headers)
         let request = started[number]?.request ?? Request(url: url)
         return send(.responded(id, ResponseFacts(response, currentRequest: request, presumed: presumed)))
     }
