@@ -228,5 +228,10 @@ struct AppStateTests {
         #expect(BottomBarView.heldBack(state) == nil)
         _ = state.reduce(.keys([.down]))
         #expect(BottomBarView.heldBack(state) == "b waits for a free slot: 1 of 1 downloads run (-j)")
+        // Streams of an HTTP/2 connection beyond -j are said as such.
+        _ = state.reduce(.queue(.added([Fixtures.download(3, name: "c", state: .active)])))
+        #expect(
+            BottomBarView.heldBack(state)
+                == "b waits for a free slot: 1 of 1 downloads run (-j), and 1 more as HTTP/2 streams")
     }
 }

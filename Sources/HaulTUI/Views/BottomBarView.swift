@@ -37,8 +37,12 @@ enum BottomBarView {
         guard let download = state.selectedDownload, download.state == .queued, download.nextAttemptAt == nil,
             state.counts[.active, default: 0] >= state.maxConcurrentDownloads
         else { return nil }
-        return "\(AppState.name(of: download)) waits for a free slot: \(state.counts[.active, default: 0]) of "
-            + "\(state.maxConcurrentDownloads) downloads run (-j)"
+        let active = state.counts[.active, default: 0]
+        let streams =
+            active > state.maxConcurrentDownloads
+            ? ", and \(active - state.maxConcurrentDownloads) more as HTTP/2 streams" : ""
+        return "\(AppState.name(of: download)) waits for a free slot: \(min(active, state.maxConcurrentDownloads)) of "
+            + "\(state.maxConcurrentDownloads) downloads run (-j)\(streams)"
     }
 
     private static func question(_ confirmation: AppState.Confirmation, state: AppState) -> String {
