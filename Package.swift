@@ -51,7 +51,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        .target(name: "HaulTUI", dependencies: ["HaulCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(
+            name: "HaulTUI", dependencies: ["HaulCore", "HaulNet", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "HaulCurses", dependencies: ["HaulTUI", "CNcurses"]),
         .executableTarget(
             name: "haul",

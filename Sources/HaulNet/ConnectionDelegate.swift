@@ -2,8 +2,8 @@ import Foundation
 
 // MARK: - ConnectionDelegate
 
-/// What a `Connection` tells the object that started it, in the order of the connection
-/// contract (`shared/spec/connection-contract.md`):
+/// What a `Connection` tells the object that started it, in this order (the connection
+/// contract, each rule tested in `Tests/HaulNetTests`):
 ///
 /// 1. zero or more `willSend(_:redirectResponse:)`;
 /// 2. zero or more `didReceive(_: AuthenticationChallenge)` when the server (or a proxy) asks

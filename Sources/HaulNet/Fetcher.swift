@@ -3,7 +3,7 @@ import Synchronization
 
 // MARK: - Fetcher
 
-/// A small client for small loads, built on the connection contract (the fetcher seed):
+/// A small client for small loads, built on `Connection` and its delegate's contract:
 /// `fetch` starts a load and returns at once; many run together; each is tracked by a
 /// `FetcherConnection` holding its blocks, data and response, and forgotten when it ends.
 ///
@@ -30,13 +30,13 @@ public final class Fetcher: ConnectionDelegate {
         set { settings.withLock { $0.failsOnHTTPError = newValue } }
     }
 
-    /// The cache policy of each load (default `.useProtocolPolicy`).
     /// How HTTPS servers are checked (a CA file, or no check) for `fetch` and `data(from:)`.
     public var tls: TLSOptions {
         get { settings.withLock { $0.tls } }
         set { settings.withLock { $0.tls = newValue } }
     }
 
+    /// The cache policy of each load (default `.useProtocolPolicy`).
     public var cachePolicy: CachePolicy {
         get { settings.withLock { $0.cachePolicy } }
         set { settings.withLock { $0.cachePolicy = newValue } }

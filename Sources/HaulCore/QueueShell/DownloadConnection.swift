@@ -3,8 +3,8 @@ import Synchronization
 
 // MARK: - DownloadConnection
 
-/// One connection of a download (the design card's "connection subclass holding its blocks,
-/// buffer and response"): it runs the `PlannedConnection` the queue's core decided on. Its body
+/// One connection of a download, a `Connection` subclass holding its blocks, buffer and
+/// response: it runs the `PlannedConnection` the queue's core decided on. Its body
 /// streams to the partial file on the engine thread through `FileSink`'s bounded buffer; its
 /// response and progress reach the `DownloadQueue`, its delegate. Every stored property is a
 /// constant or behind a lock.
