@@ -203,7 +203,9 @@ struct GetCommand: HaulCommand {
         reporter.report(
             "handed \(gids.count) download\(gids.count == 1 ? "" : "s") to the haul running on "
                 + "\(options.stateDirectoryPath); waiting for them")
-        let (completed, lastError) = LocalHandOff.wait(for: gids, on: running) { reporter.report($0) }
+        let (completed, lastError) = LocalHandOff.wait(
+            for: gids, on: running, report: { reporter.report($0) },
+            progress: { reporter.showStatus(of: $0, waiting: $1) })
         if completed < gids.count { throw ExitStatus((lastError ?? .unknown).rawValue) }
     }
 

@@ -51,15 +51,20 @@ enum LocalHandOff {
     }
 
     /// Waits until every download of `gids` has ended on the running haul, saying each ending
-    /// on `report`; returns the number completed and the code of the last failure.
+    /// on `report` and, at each poll (4 a second), the running ones and how many wait to
+    /// `progress`; returns the number completed and the code of the last failure.
     static func wait(
-        for gids: [GID], on client: RPCClient, report: (String) -> Void
+        for gids: [GID], on client: RPCClient, report: (String) -> Void,
+        progress: ([(download: Download, speed: Double)], _ waiting: Int) -> Void = { _, _ in }
     ) -> (completed: Int, lastError: ErrorCode?) {
         var pending = Set(gids)
         var completed = 0
         var lastError: ErrorCode?
         while !pending.isEmpty {
-            let keys: JSONValue = ["gid", "status", "files", "errorCode", "errorMessage", "totalLength"]
+            let keys: JSONValue = [
+                "gid", "status", "files", "errorCode", "errorMessage", "totalLength", "completedLength",
+                "downloadSpeed",
+            ]
             let calls = pending.sorted().map { ("aria2.tellStatus", [JSONValue.string($0.description), keys]) }
             let polled = StartedWork(async: { () throws(RPCClient.Failure) in try await client.multicall(calls) })
                 .outcome()
@@ -67,6 +72,7 @@ enum LocalHandOff {
                 report("haul: the running haul stopped answering; its queue keeps the downloads")
                 return (completed, .unfinished)
             }
+            var active: [(download: Download, speed: Double)] = []
             for (gid, result) in zip(pending.sorted(), results) {
                 guard case .success(let record) = result else {
                     // Taken off the running haul's queue before it ended.
@@ -75,7 +81,11 @@ enum LocalHandOff {
                     report("\(gid): removed from the running haul's queue")
                     continue
                 }
-                guard let (download, _) = Aria2Status.download(from: record), download.state.isFinal else { continue }
+                guard let (download, speed) = Aria2Status.download(from: record) else { continue }
+                guard download.state.isFinal else {
+                    if download.state == .active { active.append((download, speed)) }
+                    continue
+                }
                 pending.remove(download.id)
                 let name = TextSanitizer.visible(download.destination ?? download.displayURI)
                 switch download.state {
@@ -87,6 +97,7 @@ enum LocalHandOff {
                     report("\(name): \(download.lastError ?? "stopped")")
                 }
             }
+            progress(active, pending.count - active.count)
             if !pending.isEmpty { Thread.sleep(forTimeInterval: 0.25) }
         }
         return (completed, lastError)

@@ -259,6 +259,16 @@ final class ProgressReporter: Sendable {
         write(isTerminal ? "\r\u{1B}[K" + line : line + "\n")
     }
 
+    /// The status line of downloads another haul runs for this command (a hand-off), on a
+    /// terminal only and not with `-q`: what `tick` shows of this run's own.
+    func showStatus(of active: [(download: Download, speed: Double)], waiting: Int) {
+        guard isTerminal, !quiet, !active.isEmpty else { return }
+        let line = ProgressReporter.statusLine(
+            active: active, waiting: waiting, width: ProgressReporter.terminalWidth - 1)
+        state.withLock { $0.lineShown = true }
+        write("\r\u{1B}[K" + line)
+    }
+
     /// The width in columns of the terminal stderr is (80 when it cannot be asked).
     static var terminalWidth: Int {
         var size = winsize()

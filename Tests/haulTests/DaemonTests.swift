@@ -120,6 +120,22 @@ struct DaemonTests {
         #expect(requests.count == 2 && requests.last?.range?.hasPrefix("bytes=") == true, "\(requests)")
     }
 
+    @Test("haul get on a terminal shows the status line of the downloads it handed to a running daemon")
+    func handOffProgress() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let daemon = try await DaemonProcess.start(in: directory)
+        defer { daemon.stop() }
+        // 600 KB at 64 KiB every 100 ms: about a second, so the line shows before the end.
+        let url = server.url("/file/600000?key=\(UUID().uuidString)&pace=65536").absoluteString
+        let session = try TmuxSession.haul(["get", url, "-d", "mine"], in: directory, width: 80, height: 24)
+        let shown = await session.wait { $0.contains("handed 1 download") && $0.contains("%") }
+        #expect(shown.held, "\(shown.text)")
+        let ended = await session.wait { $0.contains("EXIT=") }
+        #expect(ended.text.contains("saved by the run") && ended.text.contains("EXIT=0"), "\(ended.text)")
+    }
+
     @Test("a second daemon on a port in use says so, names --rpc-listen-port, and exits 1")
     func portInUse() async throws {
         let directory = try HaulProcess.scratch()
