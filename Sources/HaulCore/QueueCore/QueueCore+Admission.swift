@@ -30,8 +30,11 @@ extension QueueCore {
             let id = download.id
             index += 1
             guard download.state == .queued, !state.waiting.contains(id) else { continue }
+            // The key is made only when a cap or a full set of slots asks (the plan makes it again
+            // for the connection): this runs for every download admitted.
             let host =
-                download.uris.isEmpty ? nil : QueueCore.hostKey(download.uris[download.attempts % download.uris.count])
+                download.uris.isEmpty || (hostCap == 0 && slotFree)
+                ? nil : QueueCore.hostKey(download.uris[download.attempts % download.uris.count])
             let capped = hostCap > 0 && host.map { state.hostConnections[$0, default: 0] >= hostCap } == true
             if capped || (!slotFree && !(host.map(isStreamRoom) ?? false)) {
                 firstHeldBack = firstHeldBack ?? index - 1
