@@ -36,6 +36,10 @@
       (multi, extra, count, timeout, ready))                                                      \
     X(CURLMcode, curl_multi_wakeup, (CURLM *multi), (multi))                                      \
     X(CURLMsg *, curl_multi_info_read, (CURLM *multi, int *queued), (multi, queued))              \
+    X(CURLMcode, curl_multi_socket_action,                                                        \
+      (CURLM *multi, curl_socket_t socket, int events, int *running),                             \
+      (multi, socket, events, running))                                                           \
+    X(CURLMcode, curl_multi_timeout, (CURLM *multi, long *milliseconds), (multi, milliseconds))   \
     X(CURLSHcode, curl_share_cleanup, (CURLSH *share), (share))
 
 /// Those that return nothing, also given a handle or a list.
@@ -59,7 +63,12 @@
     X(haul_easy_getinfo_string, CURLcode, curl_easy_getinfo, CURL, CURLINFO, const char **)       \
     X(haul_easy_getinfo_pointer, CURLcode, curl_easy_getinfo, CURL, CURLINFO, void **)            \
     X(haul_share_setopt_long, CURLSHcode, curl_share_setopt, CURLSH, CURLSHoption, long)          \
-    X(haul_multi_setopt_long, CURLMcode, curl_multi_setopt, CURLM, CURLMoption, long)
+    X(haul_easy_setopt_prereq_callback, CURLcode, curl_easy_setopt, CURL, CURLoption,             \
+      haul_prereq_callback)                                                                       \
+    X(haul_multi_setopt_long, CURLMcode, curl_multi_setopt, CURLM, CURLMoption, long)             \
+    X(haul_multi_setopt_pointer, CURLMcode, curl_multi_setopt, CURLM, CURLMoption, void *)        \
+    X(haul_multi_setopt_socket_callback, CURLMcode, curl_multi_setopt, CURLM, CURLMoption,        \
+      haul_socket_callback)
 
 #define HAUL_CURL_FIELD(type, name, parameters, arguments) type(*name) parameters;
 #define HAUL_CURL_PROCEDURE_FIELD(name, parameters, arguments) void(*name) parameters;
@@ -76,6 +85,10 @@ static struct {
     CURLSHcode (*curl_share_setopt)(CURLSH *share, CURLSHoption option, ...);
     CURLMcode (*curl_multi_setopt)(CURLM *multi, CURLMoption option, ...);
 } curl;
+
+/// OpenSSL's `SSL_get0_alpn_selected`, from the libssl libcurl loaded; NULL when libcurl uses
+/// another TLS library.
+static void (*alpn_selected)(const void *ssl, const unsigned char **protocol, unsigned int *length);
 
 static pthread_once_t loading = PTHREAD_ONCE_INIT;
 /// Whether `haul_curl_preload` started a load on a thread of its own.
@@ -114,6 +127,8 @@ static void load(void) {
     HAUL_CURL_RESOLVE(curl_easy_getinfo)
     HAUL_CURL_RESOLVE(curl_share_setopt)
     HAUL_CURL_RESOLVE(curl_multi_setopt)
+    // Looked up through libcurl's own dependencies; optional.
+    *(void **)&alpn_selected = dlsym(library, "SSL_get0_alpn_selected");
     // Before any other libcurl call: every one waits for this load.
     CURLcode initialized = curl.curl_global_init(CURL_GLOBAL_DEFAULT);
     if (initialized != CURLE_OK) {
@@ -217,4 +232,16 @@ CURLcode haul_easy_setopt_xferinfo_callback(CURL *handle, haul_xferinfo_callback
 }
 CURLcode haul_easy_setopt_seek_callback(CURL *handle, haul_seek_callback value) {
     return curl.curl_easy_setopt(handle, CURLOPT_SEEKFUNCTION, value);
+}
+
+bool haul_easy_negotiated_h2(CURL *handle) {
+    struct curl_tlssessioninfo *session = NULL;
+    if (alpn_selected == NULL || curl.curl_easy_getinfo(handle, CURLINFO_TLS_SSL_PTR, &session) != CURLE_OK ||
+        session == NULL || session->backend != CURLSSLBACKEND_OPENSSL || session->internals == NULL) {
+        return false;
+    }
+    const unsigned char *protocol = NULL;
+    unsigned int length = 0;
+    alpn_selected(session->internals, &protocol, &length);
+    return length == 2 && protocol != NULL && protocol[0] == 'h' && protocol[1] == '2';
 }

@@ -182,6 +182,11 @@ open class Connection: @unchecked Sendable {
         deliverEnding(holding: engine.deliveries, message)
     }
 
+    /// Tells the delegate that the hop to `url` goes over a connection that agreed on HTTP/2.
+    func engineReportMultiplexing(_ url: URL) {
+        engineDeliver { [self] delegate in delegate.connection(self, didNegotiateMultiplexingWith: url) }
+    }
+
     /// Asks the delegate whether to follow a redirect; `reply` runs on the delegate queue.
     func engineAskRedirect(_ request: Request, response: Response, reply: @escaping @Sendable (Request?) -> Void) {
         engineDeliver { [self] delegate in

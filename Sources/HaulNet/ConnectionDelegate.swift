@@ -5,7 +5,8 @@ import Foundation
 /// What a `Connection` tells the object that started it, in this order (the connection
 /// contract, each rule tested in `Tests/HaulNetTests`):
 ///
-/// 1. zero or more `willSend(_:redirectResponse:)`;
+/// 1. zero or more `willSend(_:redirectResponse:)`, and for each hop over TLS that agreed on
+///    HTTP/2 one `didNegotiateMultiplexingWith(_:)` before its response;
 /// 2. zero or more `didReceive(_: AuthenticationChallenge)` when the server (or a proxy) asks
 ///    for credentials, each answered with a `ChallengeDisposition`;
 /// 3. zero or more `didReceive(_: Response)`, each answered with a `ResponseDisposition`;
@@ -24,6 +25,11 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
     /// request to send (as given, or changed), or nil to refuse: the redirect response is then
     /// delivered as the final response, with its body. Default: follow.
     func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request?
+
+    /// The connection that carries the request to `url` (this hop's) agreed on HTTP/2 as its
+    /// TLS handshake ended: later loads to that host may go out as further streams. Comes before
+    /// that hop's response, at most once a hop; not for connections without TLS. Default: nothing.
+    func connection(_ connection: Connection, didNegotiateMultiplexingWith url: URL)
 
     /// The server answered 401 (or a proxy 407) with a challenge the request's own credentials,
     /// if it had any, did not meet. Nothing of that response has been delivered. Default:
@@ -70,6 +76,7 @@ extension ConnectionDelegate {
     ) -> ChallengeDisposition {
         .performDefaultHandling
     }
+    public func connection(_ connection: Connection, didNegotiateMultiplexingWith url: URL) {}
     public func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition { .allow }
     public func connection(_ connection: Connection, didReceive data: Data) {}
     public func connection(

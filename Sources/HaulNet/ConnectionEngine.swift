@@ -21,6 +21,15 @@ public final class ConnectionEngine: Sendable {
         /// libcurl's receive buffer per transfer; large, so a fast transfer is not thousands of
         /// tiny callbacks.
         public var receiveBufferSize = 1024 * 1024
+        /// Connections to one host that answered over HTTP/2, for the transfers that share them
+        /// (`StreamPool`): opened together, so a long list of small files from that host has
+        /// more streams in flight than one connection's.
+        public var pooledConnectionsPerHost = 4
+        /// Streams each such connection carries at the most (fewer where the server says so).
+        /// nginx's default.
+        public var streamsPerConnection = 128
+        /// The transfers one host's pooled connections carry at once.
+        public var streamsPerHost: Int { pooledConnectionsPerHost * streamsPerConnection }
         public init() {}
     }
 

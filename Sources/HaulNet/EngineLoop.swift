@@ -8,6 +8,8 @@ import Foundation
 final class EngineLoop {
     private let engine: ConnectionEngine
     private let multi: UnsafeMutableRawPointer
+    /// The connections to hosts that answered over HTTP/2, on a multi handle of their own.
+    private let pool: StreamPool
     private var transfers: [UInt64: Transfer] = [:]
     private let overallLimit = SharedLimit()
     private let handles: EasyHandlePool
@@ -32,6 +34,9 @@ final class EngineLoop {
         haul_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         haul_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxTotalConnections)
         haul_multi_setopt_long(multi, CURLMOPT_PIPELINING, haul_curlpipe_multiplex)
+        pool = StreamPool(
+            connectionsPerHost: configuration.pooledConnectionsPerHost,
+            streamsPerConnection: configuration.streamsPerConnection)
         let wake = ConnectionEngine.WakeHandle(multi: multi)
         engine.mailbox.withLock { $0.wake = wake }
     }
@@ -52,11 +57,14 @@ final class EngineLoop {
             }
             var running: Int32 = 0
             haul_curl_multi_perform(multi, &running)
+            pool.act(on: [])
             collectFinished()
-            let timeout = resumeCappedTransfers()
+            let timeout = min(resumeCappedTransfers(), pool.timeoutMilliseconds ?? .max)
             // The turn's messages go to their queues before the loop waits.
             engine.deliveries.release()
-            haul_curl_multi_poll(multi, nil, 0, timeout, nil)
+            var poolSockets = pool.waitDescriptors
+            haul_curl_multi_poll(multi, &poolSockets, UInt32(poolSockets.count), timeout, nil)
+            pool.act(on: poolSockets)
         }
     }
 
@@ -67,7 +75,7 @@ final class EngineLoop {
             // so a cancel from another thread can overtake it).
             guard !connection.isDone else { break }
             let transfer = Transfer(
-                connection: connection, multi: multi, handles: handles, overallLimit: overallLimit,
+                connection: connection, multi: multi, pool: pool, handles: handles, overallLimit: overallLimit,
                 share: cookies.share ?? sessions)
             transfers[connection.id] = transfer
             if transfers.count > peakTransfers {
@@ -119,8 +127,14 @@ final class EngineLoop {
         return Int32(next.map { $0 > now ? min(1000, ($0 - now) / 1_000_000 + 1) : 0 } ?? 1000)
     }
 
-    /// Hands every transfer libcurl reports done to its `Transfer`.
+    /// Hands every transfer libcurl reports done, on either multi handle, to its `Transfer`.
     private func collectFinished() {
+        readFinished(from: multi)
+        readFinished(from: pool.multi)
+        removeEnded()
+    }
+
+    private func readFinished(from multi: UnsafeMutableRawPointer) {
         var remaining: Int32 = 0
         while let message = haul_curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
@@ -130,7 +144,6 @@ final class EngineLoop {
             let id = UInt64(UInt(bitPattern: idPointer))
             transfers[id]?.hopCompleted(result)
         }
-        removeEnded()
     }
 
     private func removeEnded() {
@@ -156,5 +169,6 @@ final class EngineLoop {
         }
         for case .cookies(let command) in unapplied + posted { command.refuse(CookieError("the engine stopped")) }
         haul_curl_multi_cleanup(multi)
+        pool.close()
     }
 }

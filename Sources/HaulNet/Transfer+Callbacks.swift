@@ -35,9 +35,19 @@ extension Transfer {
         return bytes.count
     }
 
+    /// The hop's connection is up and its request about to go (CURLOPT_PREREQFUNCTION): one
+    /// whose TLS agreed on HTTP/2 makes its host's later transfers streams of the pool, and the
+    /// delegate is told, so more downloads may start.
+    func connected() {
+        guard let easy, haul_easy_negotiated_h2(easy) else { return }
+        pool.learnMultiplexing(of: request.url)
+        connection.engineReportMultiplexing(request.url)
+    }
+
     func headEnded() {
         guard let status = head.statusCode, status >= 200, case .headers(let answered) = phase else { return }
         let response = head.response(url: request.url)
+        if response.httpVersion == "HTTP/2", !inPool { pool.learnMultiplexing(of: request.url) }
         if let demand = authenticationChallenge(in: response) {
             if answered == nil, libcurlAnswers(demand) {
                 phase = .headers(answered: response)

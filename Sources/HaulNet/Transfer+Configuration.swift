@@ -48,7 +48,19 @@ extension Transfer {
         case .http1: options.set(CURLOPT_HTTP_VERSION, haul_http_version_1_1)
         case .http2OverTLS: options.set(CURLOPT_HTTP_VERSION, haul_http_version_2tls)
         }
-        if settings.waitsForMultiplexing { options.set(CURLOPT_PIPEWAIT, 1) }
+        // The pool's connections to a host are opened together: there none waits for another.
+        if settings.waitsForMultiplexing, !inPool {
+            options.set(CURLOPT_PIPEWAIT, 1)
+            // Told once the connection is up, before the request goes: its TLS may have agreed
+            // on HTTP/2 a round trip before a response says so. libcurl before 7.80 lacks the
+            // option; there the response tells.
+            haul_easy_setopt_prereq_callback(easy, CURLOPT_PREREQFUNCTION) { context, _, _, _, _ in
+                guard let context else { return 0 }
+                Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue().connected()
+                return 0
+            }
+            haul_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, me)
+        }
         options.set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
         options.set(CURLOPT_CONNECTTIMEOUT_MS, settings.connectTimeoutMilliseconds)
         options.set(CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedLimit)

@@ -54,6 +54,10 @@ final class Transfer {
 
     let connection: Connection
     let multi: UnsafeMutableRawPointer
+    /// The connections to hosts known to multiplex; `multi` is theirs when this transfer is one
+    /// of their streams (`inPool`).
+    let pool: StreamPool
+    var inPool: Bool { multi == pool.multi }
     var easy: UnsafeMutableRawPointer?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     var request: Request
@@ -96,16 +100,17 @@ final class Transfer {
     var resumeAt: UInt64?
 
     init(
-        connection: Connection, multi: UnsafeMutableRawPointer, handles: EasyHandlePool, overallLimit: SharedLimit,
-        share: ShareHandle?
+        connection: Connection, multi: UnsafeMutableRawPointer, pool: StreamPool, handles: EasyHandlePool,
+        overallLimit: SharedLimit, share: ShareHandle?
     ) {
         self.connection = connection
         self.handles = handles
         self.overallLimit = overallLimit
         self.share = share
-        self.multi = multi
         // The current request: the original one, with any speed cap set before the start.
         request = connection.currentRequest
+        self.pool = pool
+        self.multi = pool.takes(request) ? pool.multi : multi
         limiter = request.maxReceiveSpeed.map { TokenBucket(rate: $0) }
         easy = handles.take()
         errorBuffer.initialize(to: 0)

@@ -53,6 +53,24 @@ struct QueueCoreAdmissionTests {
             ])
     }
 
+    @Test("a host whose TLS agreed on HTTP/2 gets streams before its first response; another host does not")
+    func streamsFromTheHandshake() {
+        var core = CoreHarness {
+            $0.maxConcurrentDownloads = 1
+            $0.streamWindow = 2
+        }
+        #expect(core.add(["a", "b", "c"], uri: { "https://h2.test/\($0)" }).count == 3)
+        // A redirect's hop to another host says nothing of this one.
+        #expect(core.send(.multiplexing(core.connection(1), hostKey: "https://elsewhere.test")).isEmpty)
+        #expect(
+            core.send(.multiplexing(core.connection(1), hostKey: "https://h2.test")) == [
+                "b active", "start c2 b https://h2.test/b",
+            ])
+        // Said again (each connection's hop says it): nothing more.
+        #expect(core.send(.multiplexing(core.connection(2), hostKey: "https://h2.test")).isEmpty)
+        #expect(core.core.state.streams == ["b"])
+    }
+
     @Test("over HTTP/1.1 a host gets -j downloads at a time, no streams")
     func noStreamsOverHTTP1() {
         var core = CoreHarness { $0.maxConcurrentDownloads = 1 }

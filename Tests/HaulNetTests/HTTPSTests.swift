@@ -20,6 +20,13 @@ struct HTTPSTests {
         #expect(ok.events.last == .finished)
         #expect(ok.body == Data(HTTPSTests.body))
         #expect(ok.record.withLock { $0.response?.httpVersion } == "HTTP/2")
+        // The handshake's agreement on HTTP/2 is told first, once, before the response.
+        #expect(ok.events.prefix(2) == [.multiplexing("127.0.0.1:\(nginx.port)"), .response(200)])
+        var own = trusted
+        own.ownsConnection = true
+        let overHTTP1 = await load(own)
+        #expect(overHTTP1.record.withLock { $0.response?.httpVersion } == "HTTP/1.1")
+        #expect(overHTTP1.events.first == .response(200))
 
         let untrusted = await load(Request(url: nginx.url("/file.bin")))
         let error = try #require(untrusted.error)

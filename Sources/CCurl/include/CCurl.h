@@ -63,6 +63,8 @@ CURLMcode haul_curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned
                                int *ready);
 CURLMcode haul_curl_multi_wakeup(CURLM *multi);
 CURLMsg *haul_curl_multi_info_read(CURLM *multi, int *queued);
+CURLMcode haul_curl_multi_socket_action(CURLM *multi, curl_socket_t socket, int events, int *running);
+CURLMcode haul_curl_multi_timeout(CURLM *multi, long *milliseconds);
 
 CURLSH *haul_curl_share_init(void);
 CURLSHcode haul_curl_share_cleanup(CURLSH *share);
@@ -78,6 +80,12 @@ typedef int (*haul_seek_callback)(void *userdata, curl_off_t offset, int origin)
 typedef int (*haul_xferinfo_callback)(void *userdata, curl_off_t dltotal, curl_off_t dlnow,
                                       curl_off_t ultotal, curl_off_t ulnow);
 
+/// Signature of CURLOPT_PREREQFUNCTION.
+typedef int (*haul_prereq_callback)(void *userdata, char *primary_ip, char *local_ip, int primary_port,
+                                    int local_port);
+/// Signature of CURLMOPT_SOCKETFUNCTION.
+typedef int (*haul_socket_callback)(CURL *easy, curl_socket_t socket, int what, void *userdata, void *socketdata);
+
 // MARK: - curl_easy_setopt
 
 CURLcode haul_easy_setopt_long(CURL *handle, CURLoption option, long value);
@@ -88,6 +96,7 @@ CURLcode haul_easy_setopt_slist(CURL *handle, CURLoption option, struct curl_sli
 CURLcode haul_easy_setopt_data_callback(CURL *handle, CURLoption option, haul_data_callback value);
 CURLcode haul_easy_setopt_xferinfo_callback(CURL *handle, haul_xferinfo_callback value);
 CURLcode haul_easy_setopt_seek_callback(CURL *handle, haul_seek_callback value);
+CURLcode haul_easy_setopt_prereq_callback(CURL *handle, CURLoption option, haul_prereq_callback value);
 
 // MARK: - curl_easy_getinfo
 
@@ -96,6 +105,10 @@ CURLcode haul_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *value)
 CURLcode haul_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode haul_easy_getinfo_pointer(CURL *handle, CURLINFO info, void **value);
 
+/// Whether the TLS connection of `handle`'s transfer agreed on HTTP/2 (ALPN "h2"): false over
+/// plain TCP, before the handshake, or with a TLS library other than OpenSSL.
+bool haul_easy_negotiated_h2(CURL *handle);
+
 // MARK: - curl_share_setopt
 
 CURLSHcode haul_share_setopt_long(CURLSH *handle, CURLSHoption option, long value);
@@ -103,6 +116,8 @@ CURLSHcode haul_share_setopt_long(CURLSH *handle, CURLSHoption option, long valu
 // MARK: - curl_multi_setopt
 
 CURLMcode haul_multi_setopt_long(CURLM *handle, CURLMoption option, long value);
+CURLMcode haul_multi_setopt_pointer(CURLM *handle, CURLMoption option, void *value);
+CURLMcode haul_multi_setopt_socket_callback(CURLM *handle, CURLMoption option, haul_socket_callback value);
 
 // MARK: - Macros Swift does not import
 
@@ -116,6 +131,7 @@ static const long haul_http_version_2tls = CURL_HTTP_VERSION_2TLS;
 static const long haul_http_version_1_1 = CURL_HTTP_VERSION_1_1;
 static const CURLversion haul_curlversion_now = CURLVERSION_NOW;
 static const long haul_curlpipe_multiplex = CURLPIPE_MULTIPLEX;
+static const curl_socket_t haul_socket_timeout = CURL_SOCKET_TIMEOUT;
 /* Basic or Digest, whichever the server asks for in its 401 challenge. */
 static const long haul_auth_basic_or_digest = (long)(CURLAUTH_BASIC | CURLAUTH_DIGEST);
 /// SSH logins by password only: no key file (libcurl's default is ~/.ssh/id_rsa) and no agent.

@@ -7,11 +7,10 @@ import HaulNet
 /// each request carries (`DownloadQueue.Configuration`).
 public struct QueueConfiguration: Sendable {
     public var maxConcurrentDownloads = BuiltInOptions.maxConcurrentDownloads
-    /// Downloads from one host that may be in flight at once as streams of the HTTP/2
-    /// connection it answered on, -j's among them (the others beyond -j). 100: the fewest streams
-    /// RFC 9113 asks a server to allow, so they fit one connection; more made libcurl open a
-    /// connection for nearly each one past the server's limit (69 for 200 files at nginx's 128).
-    public var streamWindow = 100
+    /// Downloads from one host that may be in flight at once as streams of its HTTP/2
+    /// connections, -j's among them (the others beyond -j): what the engine's pooled connections
+    /// to one host carry (`ConnectionEngine.Configuration.streamsPerHost`).
+    public var streamWindow = ConnectionEngine.Configuration().streamsPerHost
     /// Active downloads from one host (scheme, host and port) at the most; 0 for no cap.
     /// A download whose host is full waits while later ones from other hosts start.
     public var maxConnectionsPerHost = 0

@@ -7,6 +7,17 @@ import HaulNet
 /// (from byte 0, or continuing what is there), start over, keep what is there, or fail. Never
 /// splice two versions of a file.
 extension QueueCore {
+    /// A connection's TLS agreed on HTTP/2 with `hostKey` (its current hop's host).
+    mutating func multiplexing(_ id: ConnectionID, hostKey: String) {
+        guard state.connection(id) != nil else { return }
+        learnMultiplexing(hostKey)
+    }
+
+    /// Host `hostKey` answers over HTTP/2: its queued downloads may now go out as streams.
+    private mutating func learnMultiplexing(_ hostKey: String) {
+        if state.multiplexedHosts.insert(hostKey).inserted { admit() }
+    }
+
     mutating func responded(_ id: ConnectionID, _ facts: ResponseFacts) {
         let downloadID = id.downloadID
         guard var connection = state.connection(id), var download = state.downloads[downloadID] else {
@@ -16,10 +27,7 @@ extension QueueCore {
         let response = facts.response
         connection.conditionalFile = facts.conditionalFile
         state.connections[downloadID] = connection
-        if response.httpVersion == "HTTP/2", state.multiplexedHosts.insert(connection.hostKey).inserted {
-            // Its host's queued downloads may now go out as streams of this connection.
-            admit()
-        }
+        if response.httpVersion == "HTTP/2" { learnMultiplexing(connection.hostKey) }
         show(
             downloadID,
             .response(

@@ -59,6 +59,7 @@ struct QueueCore {
             admit()
         case .move(let id, let move): self.move(id, move)
         case .remove(let ids): remove(ids)
+        case .multiplexing(let connection, let hostKey): multiplexing(connection, hostKey: hostKey)
         case .responded(let connection, let facts): responded(connection, facts)
         case .wrote(let connection, let written): wrote(connection, totalBytesWritten: written)
         case .bodyDone(let connection, let path): bodyDone(connection, path: path)

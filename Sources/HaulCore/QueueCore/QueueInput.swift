@@ -27,6 +27,9 @@ enum QueueInput: Sendable {
 
     // MARK: Connection messages
 
+    /// A connection's hop goes over a connection that agreed on HTTP/2: the host (of the hop's
+    /// URL) takes further downloads as streams.
+    case multiplexing(ConnectionID, hostKey: String)
     /// A connection's response, with what the shell knows beside it.
     case responded(ConnectionID, ResponseFacts)
     /// Bytes written so far by a connection (its body, from its first byte).

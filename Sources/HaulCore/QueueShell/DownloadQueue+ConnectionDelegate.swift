@@ -15,6 +15,11 @@ extension DownloadQueue {
         return request
     }
 
+    public func connection(_ connection: Connection, didNegotiateMultiplexingWith url: URL) {
+        guard let connection = connection as? DownloadConnection else { return }
+        handle(.multiplexing(connection.plan.id, hostKey: QueueCore.hostKey(url.absoluteString)))
+    }
+
     public func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition {
         guard let connection = connection as? DownloadConnection else { return .cancel }
         let id = connection.plan.id

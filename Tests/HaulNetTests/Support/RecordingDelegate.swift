@@ -13,6 +13,8 @@ final class RecordingDelegate: ConnectionDelegate {
     enum Event: Equatable, Sendable {
         case redirect(to: String, status: Int)
         case challenge(status: Int, previousFailures: Int)
+        /// `didNegotiateMultiplexingWith`, with the hop URL's host and port.
+        case multiplexing(String)
         case response(Int)
         case data(Int)
         case sent(total: Int64, expected: Int64)
@@ -102,6 +104,10 @@ final class RecordingDelegate: ConnectionDelegate {
         return challengeDecision(challenge)
     }
 
+    func connection(_ connection: Connection, didNegotiateMultiplexingWith url: URL) {
+        note(connection, .multiplexing("\(url.host ?? ""):\(url.port ?? 443)"))
+    }
+
     func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition {
         note(connection, .response(response.statusCode)) { $0.response = response }
         return disposition(response)
@@ -146,7 +152,8 @@ final class RecordingDelegate: ConnectionDelegate {
 // MARK: - Contract order
 
 extension RecordingDelegate {
-    /// Nil when the events keep the contract's order: redirects, then responses, then data
+    /// Nil when the events keep the contract's order: redirects (and HTTP/2 agreements), then
+    /// responses, then data
     /// (or download progress), then at most one offer to the cache, then at most one ending, and
     /// nothing after it. Otherwise why not.
     static func orderViolation(_ events: [Event]) -> String? {
@@ -160,6 +167,8 @@ extension RecordingDelegate {
                 if stage > 0 { return "redirect at \(index) after a response" }
             case .challenge:
                 if sawResponse { return "challenge at \(index) after a response" }
+            case .multiplexing:
+                if sawResponse { return "multiplexing at \(index) after a response" }
             case .response:
                 if offered { return "response at \(index) after the offer to the cache" }
                 stage = 1
