@@ -53,7 +53,7 @@ PROXY_VARS := http_proxy https_proxy all_proxy no_proxy HTTP_PROXY HTTPS_PROXY A
 
 # The style gate first: swift-format's rules (.swift-format: 120 columns, no force unwrap, no
 # force try) on the sources.
-test: deps-test $(VENV)/tools-2
+test: deps-test $(VENV)/tools-3
 	$(SWIFT) format lint --strict --recursive Sources Package.swift
 	$(SWIFT) build --build-tests
 	env $(addprefix -u ,$(PROXY_VARS)) $(SWIFT) test --skip-build --no-parallel
@@ -62,12 +62,13 @@ test: deps-test $(VENV)/tools-2
 # Python test tools from PyPI, in a virtual environment of the build's own: aria2p drives haul's
 # daemon as aria2's users drive aria2 (haulTests/DaemonAria2pTests); pyftpdlib (with pyOpenSSL
 # for FTPS) is the FTP server of the FTP tests; selenium drives AriaNg in Chromium
-# (haulTests/DaemonAriaNgTests); aioaria2 is a second aria2 client (haulTests/DaemonAioaria2Tests).
+# (haulTests/DaemonAriaNgTests); aioaria2 is a second aria2 client (haulTests/DaemonAioaria2Tests);
+# h2 is the HTTP/2 server that resets streams and says GOAWAY (haulTests/GetCommandStreamsTests).
 # The stamp's number changes with the list.
-$(VENV)/tools-2:
+$(VENV)/tools-3:
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check aria2p==0.12.3 pyftpdlib==2.2.0 pyopenssl==26.4.0 \
-	  selenium==4.40.0 aioaria2==1.3.7
+	  selenium==4.40.0 aioaria2==1.3.7 h2==4.1.0
 	touch $@
 
 # Every libFuzzer target for FUZZ_SECONDS each (make fuzz FUZZ_SECONDS=3600); crashes are kept
