@@ -12,7 +12,7 @@
 set -euo pipefail
 
 ROUNDS=${1:-3}
-SCENARIOS=${SCENARIOS:-A B C D E F F10 F100 G Q U}
+SCENARIOS=${SCENARIOS:-A B C D E E10 E100 F F10 F100 G Q U}
 wants() { [[ " $SCENARIOS " == *" $1 "* ]]; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
@@ -158,6 +158,9 @@ start_emulator() {  # start_emulator VARIABLE ARGS...: the emulator's port into 
 EMULATOR_PIDS=()
 trap 'kill $NGINX_PID "${EMULATOR_PIDS[@]}" 2>/dev/null; wait $NGINX_PID 2>/dev/null || true; release_runs' EXIT
 start_emulator EMU_CAPPED "$PORT_H2" --rate $((2 << 20)) --delay 25
+# Scenario E again at 10 ms and at 100 ms of round trip.
+start_emulator EMU_CAPPED10 "$PORT_H2" --rate $((2 << 20)) --delay 5
+start_emulator EMU_CAPPED100 "$PORT_H2" --rate $((2 << 20)) --delay 50
 start_emulator EMU_RTT "$PORT_H2" --delay 25
 # Scenario F again at 10 ms and at 100 ms of round trip.
 start_emulator EMU_RTT10 "$PORT_H2" --delay 5
@@ -204,6 +207,8 @@ declare -A COMMAND=(
   [E:curl]="curl -s --cacert $CERT -o file $URL_E"
   [E:aria2c]="aria2c -q -x16 -s16 -k1M --ca-certificate=$CERT --file-allocation=none --allow-overwrite=true -o file $URL_E"
   [E:axel]="axel -q -k -n 16 -o file $URL_E"
+  # No connection options: haul decides how many (--split-mode=auto).
+  [E:haul-defaults]="$HAUL get -q --ca-certificate $CERT -o file $URL_E"
   [F:haul]="$HAUL get -q -j 16 --ca-certificate $CERT -i $DATA/list-f.txt -d files"
   [F:haul-defaults]="$HAUL get -q --ca-certificate $CERT -i $DATA/list-f.txt -d files"
   [F:curl]="curl -s -Z --parallel-max 16 --cacert $CERT --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/list-f.txt")"
@@ -215,8 +220,13 @@ declare -A COMMAND=(
   # measured): it runs over HTTP/1.1 here, as its fastest.
   [G:wget2]="wget2 -q --no-config --no-http2 --ca-certificate=$CERT -O file $URL_G"
 )
-# F10 and F100: F's commands on the lists through the 10 ms and 100 ms links.
+# E10, E100, F10 and F100: E's commands through the capped 10 ms and 100 ms links, F's on the
+# lists through the 10 ms and 100 ms links.
 for key in "${!COMMAND[@]}"; do
+  if [[ $key == E:* ]]; then
+    COMMAND[E10:${key#E:}]="${COMMAND[$key]//:$EMU_CAPPED\//:$EMU_CAPPED10/}"
+    COMMAND[E100:${key#E:}]="${COMMAND[$key]//:$EMU_CAPPED\//:$EMU_CAPPED100/}"
+  fi
   [[ $key == F:* ]] || continue
   COMMAND[F10:${key#F:}]="${COMMAND[$key]//list-f.txt/list-f10.txt}"
   COMMAND[F100:${key#F:}]="${COMMAND[$key]//list-f.txt/list-f100.txt}"
@@ -229,7 +239,8 @@ TOOLS=(haul curl wget2 aria2c)
 BEFORE=() D_BEFORE=()
 if [ -n "${HAUL_BASELINE:-}" ]; then
   [ -x "$HAUL_BASELINE" ] || { echo "bench: HAUL_BASELINE=$HAUL_BASELINE is not a program" >&2; exit 2; }
-  for key in A:haul B:haul C:haul D:haul-h2 D:haul-h1 E:haul F:haul F10:haul F100:haul G:haul; do
+  for key in A:haul B:haul C:haul D:haul-h2 D:haul-h1 E:haul E:haul-defaults E10:haul-defaults \
+    E100:haul-defaults F:haul F10:haul F100:haul G:haul; do
     COMMAND[$key-before]="${COMMAND[$key]/$HAUL/$HAUL_BASELINE}"
   done
   BEFORE=(haul-before) D_BEFORE=(haul-h2-before haul-h1-before)
@@ -238,7 +249,7 @@ fi
 # verify SCENARIO DIR: prints the sha256 of what the run produced.
 verify() {
   case $1 in
-    A|B|E|G) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
+    A|B|E|E10|E100|G) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
     C|D|F|F10|F100) [ "$(ls "$2/files" 2>/dev/null | wc -l)" = 1000 ] && (cd "$2/files" && cat f* | sha256sum | cut -d' ' -f1) ;;
   esac
 }
@@ -267,7 +278,7 @@ run_once() {
   read -r wall user sys rss < <(tail -1 "$dir/time")
   [ "$1" = B ] || wall=$(echo "scale=3; ($end - $start) / 1000" | bc | sed 's/^\./0./')
   sum=$(verify "$1" "$dir" || true)
-  case $1 in A|G) expected=$EXPECTED ;; B|E) expected=$EXPECTED_CAPPED ;; *) expected=$EXPECTED_SMALL ;; esac
+  case $1 in A|G) expected=$EXPECTED ;; B|E|E10|E100) expected=$EXPECTED_CAPPED ;; *) expected=$EXPECTED_SMALL ;; esac
   if [ "$sum" != "$expected" ]; then
     echo "bench: $key round $3 produced wrong output (sha256 ${sum:-none})" >&2
     tail -5 "$dir/stderr" >&2
@@ -308,13 +319,15 @@ if wants D; then
   done
 fi
 # Scenarios B and E: axel in place of wget2; the single connection (curl) once, as it takes
-# 16 s (B) or 32 s (E).
-for scenario in B E; do
+# 16 s (B) or 32 s (E). E also runs haul with its defaults (no connection options).
+for scenario in B E E10 E100; do
   wants "$scenario" || continue
   echo "scenario $scenario, $ROUNDS rounds…" >&2
   run_once "$scenario" curl 1
+  extra=()
+  [ "$scenario" != B ] && extra=(haul-defaults)
   for round in $(seq "$ROUNDS"); do
-    for name in haul aria2c axel "${BEFORE[@]}"; do run_once "$scenario" "$name" "$round"; done
+    for name in haul "${extra[@]}" aria2c axel "${BEFORE[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
 done
 for scenario in F F10 F100; do
@@ -490,12 +503,14 @@ split_table() {
   local scenario=$1 reference=$2 label=$3 name ratio speedup tails=""
   [ "$scenario" = B ] && tails=" share of the time on the last 5% of bytes, each run |"
   echo
-  echo "| tool | wall s | CPU s | max RSS MiB | wall vs $label | faster than one connection (curl) |$tails"
-  echo "|---|---|---|---|---|---|${tails:+---|}"
-  for name in haul curl aria2c axel; do
+  echo "| tool | wall s | CPU s | max RSS MiB | wall vs $label | faster than one connection (curl) | median wall s |$tails"
+  echo "|---|---|---|---|---|---|---|${tails:+---|}"
+  local names=(haul curl aria2c axel)
+  [ "$scenario" != B ] && names=(haul haul-defaults curl aria2c axel)
+  for name in "${names[@]}"; do
     ratio=$(echo "scale=2; ${WALL[$scenario:$name]} / $reference" | bc)
     speedup=$(echo "scale=1; ${WALL[$scenario:curl]} / ${WALL[$scenario:$name]}" | bc)
-    echo "| $name | ${WALL[$scenario:$name]} | ${CPU[$scenario:$name]} | $(echo "scale=1; ${RSS[$scenario:$name]} / 1024" | bc) | ${ratio}x | ${speedup}x |${tails:+ ${TAILS[$scenario:$name]} |}"
+    echo "| $name | ${WALL[$scenario:$name]} | ${CPU[$scenario:$name]} | $(echo "scale=1; ${RSS[$scenario:$name]} / 1024" | bc) | ${ratio}x | ${speedup}x | $(median "${WALLS[$scenario:$name]}") |${tails:+ ${TAILS[$scenario:$name]} |}"
   done
 }
 # one_file_table SCENARIO REFERENCE TOOL...: the 1 GiB table, throughput against REFERENCE's and
@@ -562,6 +577,13 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo "Scenario E: 64 MiB over HTTPS (HTTP/2 offered) through the link emulator: 2 MiB/s per TCP connection, 50 ms round trip, 16 connections"
   split_table E "$(printf '%s\n' "${WALL[E:aria2c]}" "${WALL[E:axel]}" | sort -n | head -1)" "the best peer"
   fi
+  for scenario in E10 E100; do
+    wants "$scenario" || continue
+    echo
+    echo "Scenario $scenario: scenario E through a capped link of ${scenario#E} ms round trip"
+    split_table "$scenario" "$(printf '%s\n' "${WALL[$scenario:aria2c]}" "${WALL[$scenario:axel]}" | sort -n | head -1)" \
+      "the best peer"
+  done
   if wants F; then
   echo
   echo "Scenario F: 1000 x 16 KiB over HTTPS with HTTP/2 through the link emulator (50 ms round trip), 16 at a time"

@@ -17,6 +17,8 @@ public struct DownloadActivity: Sendable, Equatable {
     public var droppedMirrors: [String] = []
     /// Why more connections would help, when one crawls on a large file (`SplitHint`).
     public var hint: String?
+    /// How many connections an automatic split chose, and why (`SplitGrowth.reason`).
+    public var splitChoice: String?
 
     public init() {}
 
@@ -28,6 +30,8 @@ public struct DownloadActivity: Sendable, Equatable {
         /// A mirror given up on, and why.
         case mirrorDropped(String)
         case hint(String)
+        /// An automatic split's choice of connections, and why.
+        case splitChoice(String)
     }
 
     /// Follows `change`.
@@ -39,6 +43,7 @@ public struct DownloadActivity: Sendable, Equatable {
             self.segments = segments
         case .mirrorDropped(let text): droppedMirrors.append(text)
         case .hint(let text): hint = text
+        case .splitChoice(let text): splitChoice = text
         }
     }
 

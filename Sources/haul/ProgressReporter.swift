@@ -171,6 +171,8 @@ final class ProgressReporter: Sendable {
             if verbosity.verbose, let download { describe(response, of: download) }
         case .hint(let hint):
             state.withLock { $0.active[id]?.hint = hint }
+        case .splitChoice(let choice):
+            if verbosity.verbose, let download { report("\(label(of: download)): \(choice)") }
         case .mirrorDropped(let dropped):
             // Said once, whether or not the file still completes.
             if let download { report("\(label(of: download)): mirror dropped: \(TextSanitizer.visible(dropped))") }

@@ -18,7 +18,7 @@ struct DownloadOptionTableTests {
         "all-proxy": "socks5h://h:1080", "http-proxy": "h:3128", "https-proxy": "http://u:p@h:3128",
         "no-proxy": "*", "pause": "true", "allow-overwrite": "true", "auto-file-renaming": "false",
         "conditional-get": "true", "continue": "true", "dry-run": "false", "remote-time": "true",
-        "ftp-pasv": "false", "stream-piece-selector": "inorder", "priority": "-5",
+        "ftp-pasv": "false", "stream-piece-selector": "inorder", "priority": "-5", "split-mode": "fixed",
         "piece-hashes": "sha-1:1048576:" + String(repeating: "0a", count: 20), "follow-metalink": "mem",
         "ssh-private-key": "/k", "ssh-known-hosts": "/kh",
         "ssh-host-key-md": "md5=" + String(repeating: "1f", count: 16),

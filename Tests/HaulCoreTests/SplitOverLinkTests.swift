@@ -99,7 +99,7 @@ struct SplitOverLinkTests {
         }
     }
 
-    @Test("small files from one HTTP/2 server still share one connection")
+    @Test("small files from one HTTP/2 server share a few connections, not one each")
     func smallFilesShare() async throws {
         let files = Dictionary(uniqueKeysWithValues: (0..<20).map { ("s\($0).bin", TestPattern.bytes(count: 4096)) })
         let nginx = try NginxServer.start(files: files)
@@ -111,7 +111,9 @@ struct SplitOverLinkTests {
         let ids = try (0..<20).map { try harness.add(try #require(URL(string: link.url("/s\($0).bin")))) }
         #expect(await harness.recorder.wait(for: ids))
         #expect(ids.allSatisfy { harness.recorder.latest($0)?.state == .complete })
-        #expect(link.connections.accepted == 1, "TCP connections: \(link.connections.accepted)")
+        // The first, and the engine's pooled ones to a host that multiplexes.
+        let pooled = ConnectionEngine.Configuration().pooledConnectionsPerHost
+        #expect(link.connections.accepted <= 1 + pooled, "TCP connections: \(link.connections.accepted)")
     }
 
     @Test("a split connection that stalls after some bytes is replaced, and the file is right")

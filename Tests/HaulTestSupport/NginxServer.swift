@@ -20,8 +20,10 @@ public final class NginxServer: Sendable {
 
     /// Starts nginx with `files` (path → bytes) in its document root; those under `metalink/`
     /// are served as `application/metalink4+xml`. `serverLines` go into its server block
-    /// (`keepalive_requests 40;`).
-    public static func start(files: [String: [UInt8]], serverLines: String = "") throws -> NginxServer {
+    /// (`keepalive_requests 40;`), `httpLines` into its http block (`limit_conn_zone …;`).
+    public static func start(
+        files: [String: [UInt8]], serverLines: String = "", httpLines: String = ""
+    ) throws -> NginxServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-nginx-\(UUID().uuidString)")
         let root = directory.appendingPathComponent("www")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -34,7 +36,7 @@ public final class NginxServer: Sendable {
         try makeCertificates(in: directory)
         let port = try LoopbackPort.free()
         let config = directory.appendingPathComponent("nginx.conf")
-        try configuration(directory: directory.path, port: port, serverLines: serverLines).write(
+        try configuration(directory: directory.path, port: port, serverLines: serverLines, httpLines: httpLines).write(
             to: config, atomically: true, encoding: .utf8)
 
         let process = Process()
@@ -70,7 +72,7 @@ public final class NginxServer: Sendable {
 
     // MARK: - Set-up
 
-    private static func configuration(directory: String, port: Int, serverLines: String) -> String {
+    private static func configuration(directory: String, port: Int, serverLines: String, httpLines: String) -> String {
         """
         user root;
         worker_processes 1;
@@ -85,6 +87,7 @@ public final class NginxServer: Sendable {
             fastcgi_temp_path \(directory)/tmp-fastcgi;
             uwsgi_temp_path \(directory)/tmp-uwsgi;
             scgi_temp_path \(directory)/tmp-scgi;
+            \(httpLines)
             server {
                 listen 127.0.0.1:\(port) ssl http2;
                 ssl_certificate \(directory)/server.pem;

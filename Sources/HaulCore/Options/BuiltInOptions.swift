@@ -14,6 +14,12 @@ public enum BuiltInOptions {
     public static let maxConnectionPerServer = 1
     /// The smallest range a split gives a connection (`min-split-size`).
     public static let minSplitSize: Int64 = 20 << 20
+    /// Connections to one server a download split automatically may grow to (`split-mode`).
+    public static let autoConnectionsPerServer = 8
+    /// Connections in all such a download may grow to, over its mirrors.
+    public static let autoConnections = 16
+    /// The smallest range an automatic split gives a connection, unless `-k` says.
+    public static let autoMinSplitSize: Int64 = 1 << 20
     /// Attempts before a download fails (`max-tries`).
     public static let maxTries = 5
     /// Seconds without the speed below `lowestSpeedLimit` ends an attempt (`timeout`).

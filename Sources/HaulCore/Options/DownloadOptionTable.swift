@@ -21,6 +21,10 @@ public enum DownloadOptionTable {
             "min-split-size", \Values.minSplitSize, .size(atLeast: 1 << 20), builtIn: BuiltInOptions.minSplitSize,
             topic: .connections, short: "k", help: "No segment smaller than this is started, e.g. 1M."),
         .single(
+            "split-mode", \Values.splitMode, .oneOf("mode"), builtIn: .auto, topic: .connections,
+            help: "auto: a large file starts on one connection and gets more while they make it faster (up to 8 a "
+                + "server); fixed: -s and -x as given. Giving -s or -x means fixed."),
+        .single(
             "max-download-limit", \Values.maxDownloadLimit, .speed, builtIn: SpeedLimit.none,
             change: .live, topic: .connections,
             help: "Cap each download's speed, e.g. 500K or 2M (bytes per second; 0: no cap)."),

@@ -62,6 +62,10 @@ public struct DownloadOptions: Sendable, Equatable {
         // The shared box of no options first: comparing every value with none costs a
         // download's plan and answer several times over.
         if storage === DownloadOptions.unset || values == Values() { return defaults }
+        // A download given the run's options when it was added (`Merger`) holds the defaults
+        // already: merging them again changes nothing, and option by option it costs a download's
+        // plan and answer a good share of their time.
+        if storage === defaults.storage || values == defaults.values { return self }
         var result = DownloadOptions()
         result.values = values.merged(over: defaults.values)
         return result
@@ -86,6 +90,7 @@ extension DownloadOptions {
         public var split: Int?
         public var maxConnectionPerServer: Int?
         public var minSplitSize: Int64?
+        public var splitMode: SplitMode?
         public var maxDownloadLimit: SpeedLimit?
         public var checksum: ExpectedChecksum?
         public var maxTries: Int?

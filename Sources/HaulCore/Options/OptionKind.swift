@@ -132,6 +132,17 @@ extension GID: OptionValueText {
     }
 }
 
+extension SplitMode: OptionValueText {
+    public init(parsing text: String) throws(OptionError) {
+        guard let mode = SplitMode(rawValue: text) else {
+            throw OptionError("'\(text)' is not a split mode haul has: 'auto' or 'fixed'")
+        }
+        self = mode
+    }
+
+    public var description: String { rawValue }
+}
+
 extension SegmentPlanner.Order: OptionValueText {
     public init(parsing text: String) throws(OptionError) {
         guard let order = SegmentPlanner.Order(rawValue: text) else {

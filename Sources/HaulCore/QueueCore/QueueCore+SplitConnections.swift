@@ -23,14 +23,33 @@ extension QueueCore {
     ) -> Int64? {
         let options = options(of: download)
         let (mirrors, mirrorURIs) = mirrorRequests(of: download, first: accepted.request)
-        let perMirror = options.maxConnectionPerServer ?? BuiltInOptions.maxConnectionPerServer
-        let limit = QueueCore.splitLimit(options, mirrors: mirrors.count)
+        let automatic = QueueCore.splitsAutomatically(options)
+        let perMirror =
+            automatic
+            ? BuiltInOptions.autoConnectionsPerServer
+            : options.maxConnectionPerServer ?? BuiltInOptions.maxConnectionPerServer
+        let limit =
+            automatic
+            ? QueueCore.automaticLimit(mirrors: mirrors.count) : QueueCore.splitLimit(options, mirrors: mirrors.count)
         let response = accepted.response
         let validator = response.validator
         guard limit > 1, total > 0, validator != nil, !state.noSplit.contains(download.id), !response.isMultipartPart,
             response.statusCode == 206 || response.headers["Accept-Ranges"]?.lowercased() == "bytes"
         else { return nil }
         let planner = planner(options, length: total, maxConnections: limit)
+        if automatic {
+            guard QueueCore.mayGrow(options, total: total), total - offset >= 4 * planner.minSplitSize else {
+                return nil
+            }
+            var split = Split(
+                planner: planner, total: total, validator: validator, mirrors: mirrors, mirrorURIs: mirrorURIs,
+                mirrorLabels: mirrors.map(\.url.redactedString), perMirror: perMirror)
+            split.segments[primary] = Split.Segment(start: offset, end: total, mirror: 0, now: clock.uptime)
+            beginGrowth(download.id, limit: limit, split: &split)
+            state.splits[download.id] = split
+            watchForLaggards(download.id)
+            return total
+        }
         var completed = offset == 0 ? ByteRanges() : download.completed
         completed.insert(0..<offset)
         let ranges = planner.initialRanges(completed: completed)
@@ -60,6 +79,7 @@ extension QueueCore {
     /// Whether a body of `total` bytes of `download` would be split, as `planSplit` splits.
     func wouldSplit(_ download: Download, total: Int64) -> Bool {
         let options = options(of: download)
+        if QueueCore.splitsAutomatically(options) { return QueueCore.mayGrow(options, total: total) }
         let limit = QueueCore.splitLimit(options, mirrors: download.uris.count)
         guard limit > 1, total > 0 else { return false }
         return planner(options, length: total, maxConnections: limit).initialRanges(completed: ByteRanges()).count > 1
@@ -68,8 +88,10 @@ extension QueueCore {
     /// The segment planner for a file of `length` bytes with these options (`-k`, the piece
     /// order) over at most `maxConnections`.
     private func planner(_ options: DownloadOptions, length: Int64, maxConnections: Int) -> SegmentPlanner {
-        SegmentPlanner(
-            length: length, minSplitSize: options.minSplitSize ?? BuiltInOptions.minSplitSize,
+        let builtIn =
+            QueueCore.splitsAutomatically(options) ? BuiltInOptions.autoMinSplitSize : BuiltInOptions.minSplitSize
+        return SegmentPlanner(
+            length: length, minSplitSize: options.minSplitSize ?? builtIn,
             maxConnections: maxConnections, patience: configuration.patience,
             order: options.streamPieceSelector ?? .spread)
     }
@@ -147,9 +169,20 @@ extension QueueCore {
         {
             let target = DownloadTarget(
                 path: path, offset: segment.start, end: segment.end, keepsTail: true, mustExist: true)
+            var split = split
+            growthConnectionAnswered(helper, &split)
+            state.splits[id] = split
             return ask(.answer(helper, .becomeDownload(target)))
         }
         ask(.answer(helper, .cancel))
+        if split.growth != nil, sameServer, QueueCore.isPushBack(response.statusCode) {
+            // A server that will not take another connection from us: the others go on.
+            var split = split
+            split.forget(helper)
+            growthPushedBack(helper, why: "\(response.statusCode)", &split)
+            state.splits[id] = split
+            return shareSpeedLimit(id)
+        }
         guard sameServer else {
             let reason =
                 response.isSuccess
@@ -160,6 +193,12 @@ extension QueueCore {
         // Never splice two versions: every connection stops and the file restarts on one.
         state.noSplit.insert(id)
         startOver(id, reason: "a second connection got a different answer", refundAttempt: false)
+    }
+
+    /// Whether a status says "not another connection now" (too many requests, unavailable, a
+    /// server error) rather than "another file".
+    static func isPushBack(_ status: Int) -> Bool {
+        status == 429 || (500..<600).contains(status)
     }
 
     private static func length(_ judged: ResumeRule) -> String {
@@ -175,6 +214,9 @@ extension QueueCore {
         guard var split = state.splits[id], let segment = split.segments[helper] else { return }
         if segment.mirror != 0 { return dropMirror(of: helper, reason: error.description) }
         split.forget(helper)
+        if split.growth?.awaited.contains(helper) == true {
+            growthPushedBack(helper, why: QueueCore.pushBackWords(error), &split)
+        }
         state.splits[id] = split
         shareSpeedLimit(id)
     }

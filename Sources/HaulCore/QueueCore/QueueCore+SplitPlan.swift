@@ -25,6 +25,21 @@ extension QueueCore {
         var helpers: [PlannedConnection] = []
         /// Each running connection's segment: where it started, where it must end, what it wrote.
         var segments: [ConnectionID: Segment] = [:]
+        /// An automatic split's choice of connections, and its measuring (nil when fixed).
+        var growth: Growth?
+
+        /// Where an automatic split stands: its decision, the connections of its last step not
+        /// yet answered, and the window being measured.
+        struct Growth {
+            var decision: SplitGrowth
+            /// The last step's connections that have not answered yet; measuring starts when
+            /// none is left.
+            var awaited: Set<ConnectionID> = []
+            /// The longest a connection of the last step took to answer (seconds).
+            var slowestAnswer = 0.0
+            /// When the window being measured began, and the bytes done then.
+            var windowStart: (at: Double, bytes: Int64)?
+        }
 
         struct Segment {
             let start: Int64
@@ -57,6 +72,7 @@ extension QueueCore {
         /// The mirror for a new connection: `preferred` (the mirror of a connection that just
         /// finished) while it is in use and has room, else the usable one with fewest connections.
         func mirror(preferring preferred: Int?) -> Int? {
+            if let growth, segments.count >= growth.decision.connections { return nil }
             let load = segments.values.reduce(into: [Int: Int]()) { $0[$1.mirror, default: 0] += 1 }
             let usable = mirrors.indices.filter { dropped[$0] == nil && load[$0, default: 0] < perMirror }
             if let preferred, usable.contains(preferred) { return preferred }

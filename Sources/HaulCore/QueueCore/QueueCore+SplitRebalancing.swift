@@ -127,7 +127,7 @@ extension QueueCore {
     // MARK: - Pieces
 
     /// Stops the connection of segment `key` and forgets it.
-    private mutating func retire(_ key: ConnectionID, _ split: inout Split) {
+    mutating func retire(_ key: ConnectionID, _ split: inout Split) {
         split.forget(key)
         ask(.cancel(key))
     }

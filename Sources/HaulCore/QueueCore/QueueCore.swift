@@ -75,6 +75,7 @@ struct QueueCore {
         case .timerFired(.retry(let id)): retryDue(id)
         case .timerFired(.settleSpeeds): settleSpeeds()
         case .timerFired(.checkLaggards(let id)): replaceLaggards(of: id)
+        case .timerFired(.measureGrowth(let id)): measureGrowth(of: id)
         }
         var asked: [QueueEffect] = []
         swap(&asked, &effects)

@@ -103,4 +103,6 @@ enum QueueTimer: Sendable, Hashable {
     case settleSpeeds
     /// The periodic check of a split download's connections for laggards.
     case checkLaggards(GID)
+    /// The end of an automatically split download's measuring window (`SplitGrowth`).
+    case measureGrowth(GID)
 }

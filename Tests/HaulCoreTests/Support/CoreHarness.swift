@@ -130,6 +130,7 @@ struct CoreHarness {
         case .emit(.activity(let id, .connections(let count, _))): return "\(id) shows connections \(count)"
         case .emit(.activity(let id, .mirrorDropped(let text))): return "\(id) shows mirror dropped: \(text)"
         case .emit(.activity(let id, .hint)): return "\(id) shows a hint"
+        case .emit(.activity(let id, .splitChoice(let text))): return "\(id) shows \(text)"
         case .emit(.removed(let id)): return "removed \(id)"
         case .emit(.moved(let id, let to)): return "moved \(id) to \(to)"
         case .reserveName(let request):
@@ -146,6 +147,7 @@ struct CoreHarness {
         case .schedule(.retry(let id), let seconds): return "retry \(id) in \(seconds)s"
         case .schedule(.settleSpeeds, let seconds): return "settle speeds in \(seconds)s"
         case .schedule(.checkLaggards(let id), let seconds): return "check laggards \(id) in \(seconds)s"
+        case .schedule(.measureGrowth(let id), let seconds): return "measure growth \(id) in \(seconds)s"
         }
     }
 }
