@@ -38,7 +38,9 @@ struct QueueCoreAdmissionTests {
             core.add(["h1", "o1", "h2", "h3", "h4"], uri: { uris[$0] ?? "" }) == [
                 "added h1,o1,h2,h3,h4", "h1 active", "start c1 h1 https://h2.test/1",
             ])
-        // Over HTTP/2, its host's next downloads start until 3 are in flight; other.test's waits.
+        // Over HTTP/2, after a round trip that cost something, its host's next downloads start
+        // until 3 are in flight; other.test's waits.
+        core.clock.advance(0.05)
         #expect(
             core.answer(1, 200, ["Content-Length": "10"], httpVersion: "HTTP/2").prefix(4) == [
                 "h2 active", "start c2 h2 https://h2.test/2", "h3 active", "start c3 h3 https://h2.test/3",
@@ -62,6 +64,7 @@ struct QueueCoreAdmissionTests {
         #expect(core.add(["a", "b", "c"], uri: { "https://h2.test/\($0)" }).count == 3)
         // A redirect's hop to another host says nothing of this one.
         #expect(core.send(.multiplexing(core.connection(1), hostKey: "https://elsewhere.test")).isEmpty)
+        core.clock.advance(0.03)
         #expect(
             core.send(.multiplexing(core.connection(1), hostKey: "https://h2.test")) == [
                 "b active", "start c2 b https://h2.test/b",
@@ -69,6 +72,19 @@ struct QueueCoreAdmissionTests {
         // Said again (each connection's hop says it): nothing more.
         #expect(core.send(.multiplexing(core.connection(2), hostKey: "https://h2.test")).isEmpty)
         #expect(core.core.state.streams == ["b"])
+    }
+
+    @Test("a host that agreed on HTTP/2 at once (a near link, loopback) gets no streams beyond -j")
+    func nearHostNoStreams() {
+        var core = CoreHarness {
+            $0.maxConcurrentDownloads = 1
+            $0.streamWindow = 4
+        }
+        #expect(core.add(["a", "b", "c"], uri: { "https://near.test/\($0)" }).count == 3)
+        core.clock.advance(0.002)
+        #expect(core.send(.multiplexing(core.connection(1), hostKey: "https://near.test")).isEmpty)
+        #expect(!core.answer(1, 200, ["Content-Length": "10"], httpVersion: "HTTP/2").contains("b active"))
+        #expect(core.core.state.streams.isEmpty && core.core.state.nearHosts == ["https://near.test"])
     }
 
     @Test("over HTTP/1.1 a host gets -j downloads at a time, no streams")

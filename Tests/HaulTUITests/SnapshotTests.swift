@@ -55,7 +55,7 @@ struct SnapshotTests {
         #expect(roles.filter { $0 == .selectedRow }.count > grid.width / 2)
     }
 
-    @Test("the detail pane of a split download: its live connections and a dropped mirror")
+    @Test("the detail pane of a split download: its live connections, why so many, and a dropped mirror")
     func splitDetail() {
         var split = Fixtures.download(
             1, name: "big.iso", state: .active, total: 64 << 20, done: 20 << 20)
@@ -78,6 +78,7 @@ struct SnapshotTests {
         _ = state.reduce(
             .queue(
                 .activity(id: split.id, .mirrorDropped("https://gone.example.net/big.iso: it answered 404 Not Found"))))
+        _ = state.reduce(.queue(.activity(id: split.id, .splitChoice("3 connections: the server refused more (503)"))))
         _ = state.reduce(.keys([.enter]))
         expectSnapshot(ScreenRenderer.render(state), named: "detail-split-100x30")
     }

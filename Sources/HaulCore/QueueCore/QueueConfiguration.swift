@@ -11,6 +11,10 @@ public struct QueueConfiguration: Sendable {
     /// connections, -j's among them (the others beyond -j): what the engine's pooled connections
     /// to one host carry (`ConnectionEngine.Configuration.streamsPerHost`).
     public var streamWindow = ConnectionEngine.Configuration().streamsPerHost
+    /// A host whose first download agreed on HTTP/2 sooner than this (seconds, a TLS handshake
+    /// of two round trips of 5 ms) is near: it gets no streams beyond -j (on loopback they cost
+    /// a fifth more time, and won nothing).
+    public var nearAnswer = 0.01
     /// Active downloads from one host (scheme, host and port) at the most; 0 for no cap.
     /// A download whose host is full waits while later ones from other hosts start.
     public var maxConnectionsPerHost = 0

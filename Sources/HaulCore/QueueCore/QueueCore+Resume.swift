@@ -13,9 +13,18 @@ extension QueueCore {
         learnMultiplexing(hostKey)
     }
 
-    /// Host `hostKey` answers over HTTP/2: its queued downloads may now go out as streams.
+    /// Host `hostKey` answers over HTTP/2: unless it answered at once (a near host), its queued
+    /// downloads may now go out as streams.
     private mutating func learnMultiplexing(_ hostKey: String) {
-        if state.multiplexedHosts.insert(hostKey).inserted { admit() }
+        guard !state.multiplexedHosts.contains(hostKey), !state.nearHosts.contains(hostKey) else { return }
+        // A host reached by a redirect was never asked first: it cannot be judged, and streams
+        // cost little where they do not help.
+        if let asked = state.firstAsked.removeValue(forKey: hostKey), clock.uptime - asked < configuration.nearAnswer {
+            state.nearHosts.insert(hostKey)
+        } else {
+            state.multiplexedHosts.insert(hostKey)
+            admit()
+        }
     }
 
     mutating func responded(_ id: ConnectionID, _ facts: ResponseFacts) {

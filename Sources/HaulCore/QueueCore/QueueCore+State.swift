@@ -22,6 +22,12 @@ extension QueueCore {
         var multiplexedHosts: Set<String> = []
         /// The downloads running as such streams, beyond -j.
         var streams: Set<GID> = []
+        /// When the first download from each host not yet judged was started (uptime): how long
+        /// the host took to agree on HTTP/2 says whether the link has latency worth streams.
+        var firstAsked: [String: Double] = [:]
+        /// Hosts that agreed on HTTP/2 within `QueueConfiguration.nearAnswer`: there a round trip
+        /// costs less than a file's own work, and streams beyond -j would only add work.
+        var nearHosts: Set<String> = []
         /// The number the next planned connection gets.
         var nextConnection = 1
         /// Downloads waiting for their retry timer.

@@ -61,7 +61,7 @@ enum DetailView {
         }
         let activity = state.activity[download.id] ?? DownloadActivity()
         if let hint = activity.hint { lines.append(("hint", hint, .muted)) }
-        if let choice = activity.splitChoice { lines.append(("connections", choice, .muted)) }
+        if let choice = activity.splitChoice { lines.append(("split", choice, .muted)) }
         for dropped in activity.droppedMirrors {
             lines.append(("mirror dropped", TextSanitizer.visible(dropped), .error))
         }
