@@ -15,44 +15,16 @@ public final class FTPServer: Sendable {
     public static let user = "haul"
     public static let password = "secret"
 
-    public struct SetupError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// `sizeReply`: every SIZE is answered `213 sizeReply`, as a lying or broken server answers.
     public init(
         root: URL, tls: (certificate: String, key: String)? = nil, rate: Int? = nil, sizeReply: String? = nil
     ) throws {
-        guard let python = TestVenv.python else {
-            throw SetupError(description: "no .build/venv/bin/python: run `make test`, which makes it with pyftpdlib")
-        }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Scripts/ftp_server.py").path
         logPath = root.path + ".ftp.log"
-        var arguments = [script, root.path, logPath]
+        var arguments = [root.path, logPath]
         if let tls { arguments += ["--tls", tls.certificate, tls.key] }
         if let rate { arguments += ["--rate", String(rate)] }
         if let sizeReply { arguments += ["--size", sizeReply] }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        // "port N", once it listens.
-        var line = ""
-        while !line.contains("\n") {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            line += String(decoding: data, as: UTF8.self)
-        }
-        guard let port = Int(line.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
-        else {
-            process.terminate()
-            throw SetupError(description: "the FTP server did not start: '\(line)'")
-        }
-        self.port = port
+        (process, port) = try TestVenv.startServer("ftp_server.py", arguments, what: "FTP (pyftpdlib)")
     }
 
     deinit {

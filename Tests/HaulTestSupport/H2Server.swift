@@ -29,53 +29,24 @@ public final class H2Server: Sendable {
         public var goaways: Int
     }
 
-    public struct SetupError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
     /// `delayMilliseconds`: each body starts that long after its request. `reset`: paths whose
     /// first request is reset after a quarter of the body. `goAwayAfter`: each connection says
     /// GOAWAY after that many requests.
     public init(
         size: Int = 16384, delayMilliseconds: Int = 0, reset: [String] = [], goAwayAfter: Int? = nil
     ) throws {
-        guard let python = TestVenv.python else {
-            throw SetupError(description: "no .build/venv/bin/python: run `make test`, which makes it with h2")
-        }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-h2-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try NginxServer.makeCertificates(in: directory)
         caFile = directory.appendingPathComponent("ca.pem").path
         statsPath = directory.appendingPathComponent("stats.json").path
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Scripts/h2_server.py").path
         var arguments = [
-            script, directory.appendingPathComponent("server.pem").path,
-            directory.appendingPathComponent("server.key").path, statsPath, "--size", String(size),
-            "--delay", String(delayMilliseconds),
+            directory.appendingPathComponent("server.pem").path, directory.appendingPathComponent("server.key").path,
+            statsPath, "--size", String(size), "--delay", String(delayMilliseconds),
         ]
         for path in reset { arguments += ["--reset", path] }
         if let goAwayAfter { arguments += ["--goaway-after", String(goAwayAfter)] }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try process.run()
-        // "port N", once it listens.
-        var line = ""
-        while !line.contains("\n") {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            line += String(decoding: data, as: UTF8.self)
-        }
-        guard let port = Int(line.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
-        else {
-            process.terminate()
-            throw SetupError(description: "the HTTP/2 server did not start: '\(line)'")
-        }
-        self.port = port
+        (process, port) = try TestVenv.startServer("h2_server.py", arguments, what: "HTTP/2 (h2)")
     }
 
     deinit {
