@@ -4,7 +4,7 @@ import HaulNet
 // MARK: - InputFile
 
 /// The queue format aria2c users keep (`aria2c -i`, `--save-session`), which also reads
-/// `wget -i` lists: see `shared/spec/input-file.md`. Errors never abort the file: each bad
+/// `wget -i` lists: see docs/downloads.md, queue files. Errors never abort the file: each bad
 /// line gets one `FILE:LINE: what is wrong` problem and the valid entries are kept.
 public enum InputFile {
     /// One thing wrong with one line.

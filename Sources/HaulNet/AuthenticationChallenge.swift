@@ -4,7 +4,7 @@ import Foundation
 
 /// A server's demand for credentials: a 401 with `WWW-Authenticate`, or a 407 with
 /// `Proxy-Authenticate` from a proxy. The delegate is asked what to do before any response is
-/// delivered (contract rule 2).
+/// delivered (docs/connection-contract.md, rule 2).
 public struct AuthenticationChallenge: Sendable {
     /// The 401 or 407, with its headers (its body is delivered only if the challenge is
     /// answered with `performDefaultHandling`).

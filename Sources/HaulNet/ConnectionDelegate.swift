@@ -2,8 +2,8 @@ import Foundation
 
 // MARK: - ConnectionDelegate
 
-/// What a `Connection` tells the object that started it, in this order (the connection
-/// contract, each rule tested in `Tests/HaulNetTests`):
+/// What a `Connection` tells the object that started it, in this order (docs/connection-contract.md,
+/// each rule tested in `Tests/HaulNetTests`):
 ///
 /// 1. zero or more `willSend(_:redirectResponse:)`, and for each hop over TLS that agreed on
 ///    HTTP/2 one `didNegotiateMultiplexingWith(_:)` before its response;

@@ -3,7 +3,7 @@ import Foundation
 // MARK: - FetcherConnection
 
 /// The connection subclass behind one `Fetcher` load: it holds the load's two blocks, the data
-/// received so far and the response (the "private class" of the fetcher seed).
+/// received so far and the response (docs/connection-contract.md, the fetcher).
 ///
 /// **Threading:** its mutable state is touched only on the fetcher's delegate queue, and under
 /// `lock` so that `Fetcher.cancelAll()` may read it from any thread.

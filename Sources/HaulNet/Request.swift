@@ -120,7 +120,7 @@ public enum RequestBody: Sendable {
     /// `length` nil sends the body chunked. `open` is called on the engine thread each time the
     /// body is sent: first, after a 307 or 308, and when libcurl must send it again on the same
     /// hop (an authentication retry). It must return a fresh, unread stream; nil fails the
-    /// connection with `bodyStream` (contract rule 6). It is a provider on the request rather
+    /// connection with `bodyStream` (docs/connection-contract.md, rule 6). It is a provider on the request rather
     /// than a delegate message because libcurl asks for the rewind inside a callback on the
     /// engine thread, which must not wait for the delegate queue.
     case stream(length: Int64?, open: @Sendable () -> (any RequestBodyStream)?)

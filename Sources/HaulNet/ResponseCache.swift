@@ -3,7 +3,7 @@ import Synchronization
 
 // MARK: - ResponseCache
 
-/// Responses kept on disk for later loads of the same URL (contract rule 7): one file per URL,
+/// Responses kept on disk for later loads of the same URL (docs/connection-contract.md, rule 7): one file per URL,
 /// at most `capacity` bytes in all, the least recently used dropped first.
 ///
 /// A connection created with a cache consults it before loading, by its request's
@@ -108,7 +108,7 @@ public final class ResponseCache: Sendable {
         }
     }
 
-    // MARK: - Storing rules (contract rule 7)
+    // MARK: - Storing rules (docs/connection-contract.md, rule 7)
 
     /// Whether `response`, received from the server for `request`, may be stored: an http or
     /// https GET of the whole resource, a 2xx other than 206, not answered from the cache, a
