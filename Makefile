@@ -52,9 +52,9 @@ build:
 PROXY_VARS := http_proxy https_proxy all_proxy no_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY NO_PROXY
 
 # The style gate first: swift-format's rules (.swift-format: 120 columns, no force unwrap, no
-# force try) on the sources.
+# force try) on the sources and the tests.
 test: deps-test $(VENV)/tools-3
-	$(SWIFT) format lint --strict --recursive Sources Package.swift
+	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 	$(SWIFT) build --build-tests
 	env $(addprefix -u ,$(PROXY_VARS)) $(SWIFT) test --skip-build --no-parallel
 	bash Tests/HaulFuzz/fuzz.sh 4

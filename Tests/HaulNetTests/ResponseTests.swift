@@ -5,7 +5,8 @@ import Testing
 
 @Suite("Response and header parsing")
 struct ResponseTests {
-    private let url = URL(string: "http://example.test/dir/report%20final.pdf?x=1")!
+    private let url =
+        URL(string: "http://example.test/dir/report%20final.pdf?x=1") ?? preconditionFailure("not a URL")
 
     @Test("filename* (RFC 5987) wins over filename")
     func extendedFilename() {

@@ -106,7 +106,7 @@ public final class FaultServer: Sendable {
 
     /// `http://127.0.0.1:PORT` followed by `path`.
     public func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)")!
+        URL(string: "http://127.0.0.1:\(port)\(path)") ?? preconditionFailure("not a URL path: \(path)")
     }
 
     public func shutdown() {

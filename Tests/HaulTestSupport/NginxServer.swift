@@ -61,7 +61,7 @@ public final class NginxServer: Sendable {
     }
 
     public func url(_ path: String, host: String = "127.0.0.1") -> URL {
-        URL(string: "https://\(host):\(port)\(path)")!
+        URL(string: "https://\(host):\(port)\(path)") ?? preconditionFailure("not a URL path: \(path)")
     }
 
     public func stop() {

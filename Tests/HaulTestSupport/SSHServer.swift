@@ -73,7 +73,7 @@ public final class SSHServer: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let strings = arguments.map { strdup($0) }
-        defer { strings.forEach { free($0) } }
+        defer { for string in strings { free(string) } }
         var argv = strings + [nil]
         var pid: pid_t = 0
         guard posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ) == 0 else {

@@ -35,7 +35,11 @@ public enum TestPattern {
             forEachRun(offset: offset, count: buffer.count) { run in
                 guard equal else { return }
                 run.withUnsafeBytes { expected in
-                    equal = memcmp(buffer.baseAddress! + position, expected.baseAddress!, expected.count) == 0
+                    guard let base = buffer.baseAddress, let run = expected.baseAddress else {
+                        equal = expected.isEmpty
+                        return
+                    }
+                    equal = memcmp(base + position, run, expected.count) == 0
                 }
                 position += run.count
             }
