@@ -25,7 +25,7 @@ endef
 RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev zlib1g-dev libssl-dev libxml2
 TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux microsocks aria2 python3 python3-venv openssh-server chromium \
 	chromium-driver
-BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time bc python3 gcc linux-perf
+BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time bc python3 gcc linux-perf valgrind
 # Python test tools (aria2p) live here, made by make test.
 VENV       := .build/venv
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -35,7 +35,7 @@ FUZZ_SECONDS ?= 600
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: run build test fuzz deps deps-test deps-bench packages install bench clean
+.PHONY: run build test fuzz deps deps-test deps-bench packages install bench bench-check clean
 
 run: deps build
 	.build/$(CONFIG)/haul $(ARGS)
@@ -79,6 +79,12 @@ fuzz:
 bench: deps-bench
 	$(release_build)
 	$(SWIFT) build -c release --product LinkEmulatorTool
+
+# The figures that do not move with the machine (instructions, memory per queued entry) against
+# bench/thresholds.json; exit status 1 when one is above its threshold.
+bench-check: deps-bench
+	$(release_build)
+	bash bench/check.sh
 	bash bench/run.sh
 
 deps:

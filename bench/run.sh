@@ -640,4 +640,22 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   fi
 } | tee "$OUT/latest.md"
 
+# The run as data: bench/results/DATE.json, each tool's best and median wall, CPU and RSS by
+# scenario, with the machine; history is these files, not prose.
+RECORD="$HERE/results/$(date -u '+%Y-%m-%dT%H%MZ').json"
+number() { awk -v value="$1" 'BEGIN { printf "%g", value }'; }
+{
+  printf '{"date": "%s", "machine": "%s", "filesOn": "%s", "rounds": %s, "commit": "%s", "runs": [' \
+    "$(date -u '+%Y-%m-%dT%H:%M:%SZ')" "$MACHINE" "$RUNS_FS" "$ROUNDS" "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null)"
+  separator=""
+  for key in $(printf '%s\n' "${!WALL[@]}" | sort); do
+    printf '%s\n  {"scenario": "%s", "tool": "%s", "wall": %s, "medianWall": %s, "cpu": %s, "rssKiB": %s}' \
+      "$separator" "${key%%:*}" "${key#*:}" "$(number "${WALL[$key]}")" "$(number "$(median "${WALLS[$key]}")")" \
+      "$(number "${CPU[$key]}")" "$(number "${RSS[$key]}")"
+    separator=","
+  done
+  printf '\n]}\n'
+} > "$RECORD"
+echo "bench: the record is $RECORD" >&2
+
 rm -rf "$OUT/trash"
