@@ -1,4 +1,3 @@
-import CMalloc
 import Foundation
 import HaulCore
 import HaulNet
@@ -35,24 +34,7 @@ enum Haul {
 
     /// Reads the command line (config.toml's options first) and runs the command.
     static func main() {
-        // First, while haul is one thread (see DescriptorTable).
-        DescriptorTable.reserve()
-        // A queue file of a million lines is parsed into blocks of tens of megabytes, then let
-        // go piece by piece as its downloads are made. By default glibc then serves such blocks
-        // from its heap, where freed ones stay in the process among live small ones: some
-        // 40 MB of a million-entry run's peak. Mapped on their own, they leave when freed.
-        // Above the engine's 1 MiB receive buffers, one a transfer: mapping those would cost
-        // two calls and their page faults for every small file.
-        _ = haul_map_allocations_from(2 << 20)
-        // libcurl allocates a transfer's receive buffer as it starts and frees it as it ends.
-        // Freed at the top of the engine thread's heap, glibc gave each back to the system
-        // (`madvise`, a TLB flush on every core) and the next transfer faulted it in again:
-        // 5 % of the engine thread's time in a run of 1000 small files. Up to 16 MiB (16
-        // transfers' buffers) stays in the heap for the next.
-        _ = haul_trim_heaps_above(16 << 20)
-        // Loading libcurl and its 27 libraries (4 to 6 ms) runs on the other core while this
-        // thread parses the command line; the thread that loads it then runs the engine.
-        ConnectionEngine.startShared()
+        ProcessTuning.apply()
         let given = daemonSpelledAsAria2(Array(CommandLine.arguments.dropFirst()))
         do {
             if let answer = try answer(to: given) {

@@ -1,5 +1,6 @@
-import HaulCore
 import Testing
+
+@testable import HaulCore
 
 @Suite("gids")
 struct GIDTests {
@@ -61,5 +62,20 @@ struct GIDTests {
         let many = (1...10_000).compactMap { GID(UInt64($0) << 32) }
         let set = Set(many)
         #expect(set.count == 10_000 && many.allSatisfy(set.contains))
+    }
+
+    @Test("the hash hook is WordHash's, through OneWordHashable, for gids and connection ids alike")
+    func oneHashHook() throws {
+        let gid = try #require(GID(0xfeed))
+        let connection = ConnectionID(number: 42, downloadID: gid)
+        for seed in [0, 3, -1] {
+            #expect(gid._rawHashValue(seed: seed) == WordHash.value(0xfeed, seed: seed))
+            #expect(connection._rawHashValue(seed: seed) == WordHash.value(42, seed: seed))
+        }
+        // Equal by number alone, as the core compares connections, and so hashed alike.
+        #expect(connection == ConnectionID(number: 42, downloadID: try #require(GID(1))))
+        var table: [ConnectionID: Int] = [:]
+        for number in 0..<5000 { table[ConnectionID(number: number, downloadID: gid)] = number }
+        #expect((0..<5000).allSatisfy { table[ConnectionID(number: $0, downloadID: gid)] == $0 })
     }
 }

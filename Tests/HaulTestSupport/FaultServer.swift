@@ -106,7 +106,10 @@ public final class FaultServer: Sendable {
 
     /// `http://127.0.0.1:PORT` followed by `path`.
     public func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)") ?? preconditionFailure("not a URL path: \(path)")
+        guard let url = URL(string: "http://127.0.0.1:\(port)\(path)") else {
+            preconditionFailure("not a URL path: \(path)")
+        }
+        return url
     }
 
     public func shutdown() {

@@ -61,7 +61,10 @@ public final class NginxServer: Sendable {
     }
 
     public func url(_ path: String, host: String = "127.0.0.1") -> URL {
-        URL(string: "https://\(host):\(port)\(path)") ?? preconditionFailure("not a URL path: \(path)")
+        guard let url = URL(string: "https://\(host):\(port)\(path)") else {
+            preconditionFailure("not a URL path: \(path)")
+        }
+        return url
     }
 
     public func stop() {

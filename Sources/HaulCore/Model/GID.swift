@@ -7,7 +7,7 @@ import Synchronization
 /// stays a number: 8 bytes beside each download, where its text would be a 16-byte string on the
 /// heap, one byte too long to be kept inline (some 80 MB for a queue of a million), and it hashes
 /// and compares as one word.
-public struct GID: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct GID: OneWordHashable, Comparable, Sendable, CustomStringConvertible {
     /// The number the 16 hex digits spell.
     public let value: UInt64
 
@@ -43,10 +43,7 @@ public struct GID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public static func < (lhs: GID, rhs: GID) -> Bool { lhs.value < rhs.value }
 
-    /// The hash tables use (`WordHash`), in place of SipHash over the one word.
-    public func _rawHashValue(seed: Int) -> Int {
-        WordHash.value(value, seed: seed)
-    }
+    public var hashWord: UInt64 { value }
 
     /// A new gid: the one after the last this process made, counting from a random start. A
     /// queue file's entries then get neighbouring gids, which the store's index takes in one

@@ -43,7 +43,7 @@ enum QueueEffect: Sendable {
 
 /// Which connection: numbered by the core, in the order it planned them, and the download it
 /// serves. The number alone tells connections apart (and is all that is hashed).
-struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
+struct ConnectionID: OneWordHashable, Sendable, CustomStringConvertible {
     let number: Int
     let downloadID: GID
 
@@ -51,12 +51,7 @@ struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
 
     static func == (lhs: ConnectionID, rhs: ConnectionID) -> Bool { lhs.number == rhs.number }
 
-    func hash(into hasher: inout Hasher) { hasher.combine(number) }
-
-    /// The hash tables use (`WordHash`), in place of SipHash over the one word.
-    func _rawHashValue(seed: Int) -> Int {
-        WordHash.value(UInt64(UInt(bitPattern: number)), seed: seed)
-    }
+    var hashWord: UInt64 { UInt64(UInt(bitPattern: number)) }
 }
 
 /// A connection the core decided to open: what the shell needs to start it, and what the core
