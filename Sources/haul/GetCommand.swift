@@ -37,132 +37,52 @@ struct GetCommand: HaulCommand {
         try GetCommand.download(options)
     }
 
-    /// Runs the queue `options` describe to its end without the full-screen UI.
+    /// Runs the queue `options` describe to its end without the full-screen UI, in phases: what
+    /// needs no queue of its own (a hand-off, `-o -`, a dry run), else the run's start
+    /// (`GetRun.start`), its downloads queued, their end waited for, and the run's end.
     static func download(_ options: QueueOptions) throws {
         var options = options
         try options.askForPassword()
         // A file-size limit (ulimit -f) must fail the download with EFBIG, not kill haul.
         signal(SIGXFSZ, SIG_IGN)
-        let continuing = !options.namesDownloads
         let reporter = ProgressReporter(
             .init(
                 quiet: options.basic.quiet, verbose: options.basic.verbose,
                 dryRun: options.download.dryRun == true))
+        if try runWithoutQueue(options, reporter: reporter) { return }
+        let (run, entries) = try GetRun.start(options, reporter: reporter)
+        defer { run.scheduler?.stop() }
+        let (ids, alreadySaved) = try run.queueDownloads(consume entries)
+        let ended = run.waitForDownloads(ids, alreadySaved: alreadySaved)
+        try run.end(ended)
+    }
+
+    /// Runs what needs no queue of its own: downloads handed to a running haul, `-o -`, or a dry
+    /// run. False when none applies.
+    private static func runWithoutQueue(_ options: QueueOptions, reporter: ProgressReporter) throws -> Bool {
+        let continuing = !options.namesDownloads
         let toStandardOutput = !continuing && options.basic.out == QueueOptions.standardOutput
         // With -v the requests are shown, so they are made here: a running haul would make them
         // where this terminal cannot see them.
         let runningHaul =
             continuing || toStandardOutput || options.download.dryRun == true || options.basic.verbose
             ? nil : LocalHandOff.runningHaul(stateDirectory: options.stateDirectoryPath)
-        guard !toStandardOutput, options.download.dryRun != true, runningHaul == nil else {
-            let configuration = try runConfiguration(of: options, reporter: reporter)
-            let (entries, _) = try readEntries(of: options, continuing: continuing)
-            if let runningHaul {
-                try handOff(entries, options: options, to: runningHaul, reporter: reporter)
-            } else if let entry = entries.first, toStandardOutput {
-                try self.toStandardOutput(
-                    entry, configuration: configuration,
-                    showsProgress: !options.basic.quiet && isatty(STDERR_FILENO) == 1)
-            } else {
-                try dryRun(entries, configuration: configuration, reporter: reporter)
-            }
-            return
-        }
-        // A small store (a new one, or a history: some 1.5 ms) opens on this thread, which has
-        // time to spare while the other core loads libcurl; a thread started for it waited for a
-        // core until the load had ended. A large one (a long queue an earlier run left) opens on
-        // the other core while this thread sets up the run, reads the queue file and starts the
-        // engine. A failure of either ends the run once both are done, and is said here.
-        let statePath = options.getStateDirectoryPath
-        let open = { @Sendable () throws -> StoredQueue.Opened in try StoredQueue.Opened(stateDirectory: statePath) }
-        let opening =
-            StoredQueue.Opened.opensQuickly(stateDirectory: statePath) ? StartedWork(here: open) : StartedWork(open)
+        guard toStandardOutput || options.download.dryRun == true || runningHaul != nil else { return false }
         let configuration = try runConfiguration(of: options, reporter: reporter)
-        let storeFailed = Mutex(false)
-        let hooks = try options.hookRunner { reporter.report("haul: \($0)") }
-        try options.startCookies { reporter.report($0) }
-        let read = Result { try readEntries(of: options, continuing: continuing) }
-        // Made as haul started: its thread is loading libcurl, or running.
-        let engine = ConnectionEngine.shared
-        let opened = opening.outcome()
-        // The queue file's failure first, as when the store was opened after it. Consumed: a
-        // result kept beside `entries` would hold a million entries (some 46 MB) to the end.
-        let (entries, rejected) = try (consume read).get()
-        let stored = options.queue(
-            of: try QueueOptions.opened(opened) { reporter.report($0) }, configuration: configuration,
-            engine: engine,
-            onStoreError: { error in
-                storeFailed.withLock { $0 = true }
-                reporter.report("\(error)")
-            },
-            onEvent: { event in
-                hooks?.handle(event)
-                reporter.handle(event)
-            })
-        // The run ends the process: the queue is not taken apart first.
-        KeptUntilExit.keep(stored)
-        let queue = stored.queue
-        let scheduler = options.startSchedule(on: queue) { reporter.report("bandwidth schedule: \($0)") }
-        defer { scheduler?.stop() }
-        let ids: [GID]
-        // Saved by an earlier run that was stopped before it could end cleanly.
-        var alreadySaved = 0
-        if continuing {
-            ids = stored.continueUnfinished()
-            guard !ids.isEmpty else {
-                throw UsageError(
-                    "nothing to continue in \(stored.store.path): give URLs or a queue file with -i FILE")
-            }
-            if !options.basic.quiet {
-                reporter.report("continuing \(ids.count) unfinished download\(ids.count == 1 ? "" : "s")")
-            }
+        let (entries, _) = try readEntries(of: options, continuing: continuing)
+        if let runningHaul {
+            try handOff(entries, options: options, to: runningHaul, reporter: reporter)
+        } else if let entry = entries.first, toStandardOutput {
+            try self.toStandardOutput(
+                entry, configuration: configuration, showsProgress: !options.basic.quiet && isatty(STDERR_FILENO) == 1)
         } else {
-            // Consumed: the entries of a long queue file are not kept beside their downloads.
-            let continuation = stored.continueOrAdd(consume entries)
-            ids = continuation.ids
-            alreadySaved = continuation.complete
-            reportFiles(continuation, quiet: options.basic.quiet, to: reporter)
+            try dryRun(entries, configuration: configuration, reporter: reporter)
         }
-        let interruptHandlers = stopOnInterrupt(stored, options: options)
-        let paused = queue.count(in: [.paused])
-        let running = ids.count - paused - alreadySaved
-        if paused > 0, !options.basic.quiet {
-            reporter.report("\(paused) paused \(paused == 1 ? "entry is" : "entries are") queued but not run")
-        }
-        if alreadySaved > 0, !options.basic.quiet {
-            reportAlreadySaved(ids, count: alreadySaved, in: queue, to: reporter)
-        }
-        // Once the last downloads are running, the complete ones are written meanwhile.
-        let lastWave = 2 * options.connections.maxConcurrentDownloads
-        let ended = withExtendedLifetime(interruptHandlers) {
-            reporter.waitUntilDone(count: running, nearEnd: (lastWave, stored.settle))
-        }
-        hooks?.waitForRunning()
-        // Finished downloads leave the stored queue; the store's history keeps them.
-        stored.finish()
-        let cookiesKept = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
-
-        if let saveSession = options.basic.saveSession {
-            do {
-                try queue.saveSession(to: saveSession)
-            } catch {
-                FileHandle.standardError.write(Data("\(error)\n".utf8))
-                throw ExitStatus(1)
-            }
-        }
-        if storeFailed.withLock({ $0 }) {
-            reporter.report(
-                "haul: the queue's store could not be written; "
-                    + "a later run may not know what this one saved")
-        }
-        if ended.completed < ended.total {
-            throw ExitStatus(reporter.lastErrorCode?.rawValue ?? ErrorCode.unknown.rawValue)
-        }
-        if rejected > 0 || !cookiesKept || storeFailed.withLock({ $0 }) { throw ExitStatus(1) }
+        return true
     }
 
     /// The queue's configuration from `options`, its warnings reported.
-    private static func runConfiguration(
+    static func runConfiguration(
         of options: QueueOptions, reporter: ProgressReporter
     ) throws -> DownloadQueue.Configuration {
         var configuration = try options.configuration { reporter.report($0) }
@@ -172,7 +92,7 @@ struct GetCommand: HaulCommand {
 
     /// The downloads `options` name, their problems reported; a run that names downloads but
     /// where none is usable ends here.
-    private static func readEntries(
+    static func readEntries(
         of options: QueueOptions, continuing: Bool
     ) throws -> (entries: [QueueEntry], rejected: Int) {
         let (entries, rejected) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
@@ -243,7 +163,7 @@ struct GetCommand: HaulCommand {
 
     /// Says which unfinished files are continued (and which could not be), and which existing
     /// files `-c` would have continued: the first few by name, then how many more.
-    private static func reportFiles(
+    static func reportFiles(
         _ continuation: StoredQueue.Continuation, quiet: Bool, to reporter: ProgressReporter
     ) {
         for problem in continuation.problems { reporter.report("warning: \(problem)") }
@@ -265,7 +185,7 @@ struct GetCommand: HaulCommand {
 
     /// Says which files are complete already (saved by an earlier run, and unchanged), as
     /// `wget -c` does: the first few by name, then how many more.
-    private static func reportAlreadySaved(
+    static func reportAlreadySaved(
         _ ids: [GID], count: Int, in queue: DownloadQueue,
         to reporter: ProgressReporter
     ) {
@@ -291,7 +211,7 @@ struct GetCommand: HaulCommand {
 
     /// On SIGINT or SIGTERM: writes the queue's last progress to the store (and the cookies, if
     /// asked), says how to go on, and exits 7 (aria2's "unfinished downloads").
-    private static func stopOnInterrupt(_ stored: StoredQueue, options: QueueOptions) -> [any DispatchSourceSignal] {
+    static func stopOnInterrupt(_ stored: StoredQueue, options: QueueOptions) -> [any DispatchSourceSignal] {
         StopSignals.handle([SIGINT, SIGTERM]) {
             stored.flush()
             _ = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }

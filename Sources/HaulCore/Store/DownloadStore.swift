@@ -64,7 +64,7 @@ public final class DownloadStore: Sendable {
 
     /// The database file.
     public let path: String
-    private let database: DatabaseQueue
+    let database: DatabaseQueue
 
     /// Opens (creating and migrating it when needed) the store at `path`.
     public init(path: String) throws(StoreError) {
@@ -228,124 +228,5 @@ public final class DownloadStore: Sendable {
         var lines = options.pairs(includingSecrets: true).map { "\($0)=\($1)" }
         if let root = options.nameRoot { lines.append("\(nameRootKey)=\(root)") }
         return lines.joined(separator: "\n")
-    }
-
-    // MARK: - Writing
-
-    /// Writes `batch` in one transaction.
-    func write(_ batch: Batch) throws(StoreError) {
-        StateLockMarker.assertNotHeld("a write to the store")
-        guard !batch.isEmpty else { return }
-        do {
-            try database.write { db in
-                let now = Date().timeIntervalSince1970
-                var next = try Int64.fetchOne(db, sql: "SELECT MAX(position) FROM download").map { $0 + 1 } ?? 0
-                var upsert = try BoundStatement(
-                    db,
-                    sql: """
-                        INSERT INTO download (id, position, uris, options, state, directory, destination, total_bytes,
-                                              completed, validator, attempts, last_error, updated_at, error_code,
-                                              failure_note)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT(id) DO UPDATE SET uris = excluded.uris, options = excluded.options,
-                            state = excluded.state, directory = excluded.directory,
-                            destination = COALESCE(excluded.destination, download.destination),
-                            total_bytes = excluded.total_bytes, completed = excluded.completed,
-                            validator = excluded.validator, attempts = excluded.attempts,
-                            last_error = excluded.last_error, updated_at = excluded.updated_at,
-                            error_code = excluded.error_code, failure_note = excluded.failure_note
-                        """)
-                // An ending enters the history once: not when the stored row already has it.
-                // OR FAIL: an INSERT … SELECT that may abort copies every page it changes to a
-                // statement journal first (16 KiB twice a row, four times the insert itself),
-                // to undo only itself; this one writes one row, and a failure fails the batch.
-                var history = try BoundStatement(
-                    db,
-                    sql: """
-                        INSERT OR FAIL INTO history (download_id, uri, destination, bytes, state, error, finished_at)
-                        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
-                        WHERE NOT EXISTS (SELECT 1 FROM download WHERE id = ?8 AND state = ?5)
-                        """)
-                // Interned options (see DownloadOptions.Interner) are turned into text once.
-                var lastOptions: (options: DownloadOptions, text: String)?
-                // A download removed in this batch keeps only its history: a run of small files
-                // that are added, saved and taken off the queue within one checkpoint writes no
-                // row for them at all.
-                let removed = Set(batch.removals)
-                for download in batch.allUpserts {
-                    if download.state == .complete || download.state == .failed {
-                        history.bind(download.id)
-                        history.bind(download.displayURI)
-                        history.bind(download.destination)
-                        history.bind(download.bytesDone)
-                        history.bind(download.state.rawValue)
-                        history.bind(download.lastError)
-                        history.bind(now)
-                        history.bind(key: download.id)
-                        try history.run()
-                    }
-                    if !removed.isEmpty, removed.contains(download.id) { continue }
-                    let options: String
-                    if let lastOptions, lastOptions.options.sharesValues(with: download.options) {
-                        options = lastOptions.text
-                    } else {
-                        options = DownloadStore.text(of: download.options)
-                        lastOptions = (download.options, options)
-                    }
-                    // Made without joining or formatting when there is nothing to join: a queue
-                    // file's million paused entries are mostly one URI and no ranges.
-                    let uris = download.uris.joined(separator: "\n")
-                    let completed = download.completed.isEmpty ? "" : download.completed.description
-                    upsert.bind(key: download.id)
-                    upsert.bind(next)
-                    upsert.bind(uris)
-                    upsert.bind(options)
-                    upsert.bind(download.state.rawValue)
-                    upsert.bind(download.directory)
-                    upsert.bind(download.destination)
-                    upsert.bind(download.totalBytes)
-                    upsert.bind(completed)
-                    upsert.bind(download.validator)
-                    upsert.bind(download.attempts)
-                    upsert.bind(download.lastError)
-                    upsert.bind(now)
-                    upsert.bind(download.errorCode.map { Int($0.rawValue) })
-                    upsert.bind(download.failureNote)
-                    try upsert.run()
-                    next += 1
-                }
-                var advance = try BoundStatement(
-                    db, sql: "UPDATE download SET completed = ?, total_bytes = ?, updated_at = ? WHERE id = ?")
-                for (id, progress) in batch.progress {
-                    advance.bind(progress.completed.description)
-                    advance.bind(progress.totalBytes)
-                    advance.bind(now)
-                    advance.bind(key: id)
-                    try advance.run()
-                }
-                // A run whose downloads were all added and removed between two checkpoints (a
-                // `haul get` of small files) stored none of them: with no row in the table, their
-                // removals delete nothing, and one statement each made 1,000 at such a run's end.
-                if !batch.removals.isEmpty,
-                    try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM download)") == true
-                {
-                    var delete = try BoundStatement(db, sql: "DELETE FROM download WHERE id = ?")
-                    for id in batch.removals {
-                        delete.bind(key: id)
-                        try delete.run()
-                    }
-                }
-                if let order = batch.order {
-                    var place = try BoundStatement(db, sql: "UPDATE download SET position = ? WHERE id = ?")
-                    for (index, id) in order.enumerated() {
-                        place.bind(index)
-                        place.bind(key: id)
-                        try place.run()
-                    }
-                }
-            }
-        } catch {
-            throw StoreError("cannot save the queue to \(path): \(error)")
-        }
     }
 }
