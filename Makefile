@@ -35,7 +35,7 @@ FUZZ_SECONDS ?= 600
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: run build test fuzz deps deps-test deps-bench packages install bench bench-check clean
+.PHONY: run build test check fuzz deps deps-test deps-bench packages install bench bench-check clean
 
 run: deps build
 	.build/$(CONFIG)/haul $(ARGS)
@@ -58,6 +58,15 @@ test: deps-test $(VENV)/tools-3
 	$(SWIFT) build --build-tests
 	env $(addprefix -u ,$(PROXY_VARS)) $(SWIFT) test --skip-build --no-parallel
 	bash Tests/HaulFuzz/fuzz.sh 4
+
+# The unit set: the suites under Tests/*/Unit, which start no server and touch no network (no
+# browser either); seconds while working. make test runs them with the rest (Tests/*/Integration).
+UNIT_SUITES = $(shell for f in Tests/*/Unit/*.swift; do t=$$(basename $$(dirname $$(dirname $$f))); \
+	sed -n 's/^struct \([A-Za-z0-9]*Tests\).*/\1/p' $$f | sed "s/^/$$t./"; done | paste -sd'|')
+
+check:
+	$(SWIFT) build --build-tests
+	env $(addprefix -u ,$(PROXY_VARS)) $(SWIFT) test --skip-build --filter '^($(UNIT_SUITES))/'
 
 # Python test tools from PyPI, in a virtual environment of the build's own: aria2p drives haul's
 # daemon as aria2's users drive aria2 (haulTests/DaemonAria2pTests); pyftpdlib (with pyOpenSSL

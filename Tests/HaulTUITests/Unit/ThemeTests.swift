@@ -6,7 +6,7 @@ import Testing
 /// Themes: the shipped files, errors that name file, line and key, colour mapping, config.
 @Suite("Themes")
 struct ThemeTests {
-    static let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("../../Themes").standardized.path
 
     @Test("every shipped theme loads, and the catalog lists default first")

@@ -11,6 +11,7 @@ struct Aria2OptionListTests {
     @Test("docs/aria2-options.md is current (HAUL_RECORD_SNAPSHOTS=1 rewrites it)")
     func current() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/aria2-options.md")
         if ProcessInfo.processInfo.environment["HAUL_RECORD_SNAPSHOTS"] == "1" {
             try Aria2OptionList.markdown.write(to: file, atomically: true, encoding: .utf8)

@@ -17,7 +17,7 @@ struct DaemonAioaria2Tests {
         defer { HaulProcess.cleanUp(directory) }
         let daemon = try await DaemonProcess.start(in: directory, ["--rpc-secret", "sesame"])
         defer { daemon.stop() }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Scripts/aioaria2_drive.py").path
         let output = try await DaemonAria2pTests.run(
             python,

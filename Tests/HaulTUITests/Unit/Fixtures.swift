@@ -88,7 +88,8 @@ enum Fixtures {
 /// fails, so a new snapshot is looked at before it is committed; `HAUL_RECORD_SNAPSHOTS=1`
 /// rewrites them all.
 func expectSnapshot(_ grid: CellGrid, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Snapshots")
     let file = directory.appendingPathComponent(name + ".txt")
     let text = grid.text + "\n"
     let record = ProcessInfo.processInfo.environment["HAUL_RECORD_SNAPSHOTS"] == "1"

@@ -6,7 +6,7 @@ import Testing
 /// installed by `make test` in `.build/venv`, against the fault server's files.
 @Suite("haul daemon with aria2p", .serialized, .enabled(if: Aria2pTools.python != nil || Aria2pTools.required))
 struct DaemonAria2pTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Scripts/aria2p_drive.py").path
 
     @Test("aria2p adds, lists, pauses, resumes and removes; files are whole; notifications come in order")

@@ -15,6 +15,7 @@ import Testing
 struct DaemonAriaNgTests {
     /// AriaNg's build, in the project's parent directory (`shared/clients/ariang`).
     static let ariang = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/clients/ariang")
 
     @Test(
@@ -46,7 +47,7 @@ struct DaemonAriaNgTests {
             gids.append(try Self.result(added.body))
         }
         for _ in 0..<100 where !daemon.stderr.contains("failed") { try await Task.sleep(for: .milliseconds(50)) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Scripts/ariang_drive.py").path
         let output = try await DaemonAria2pTests.run(
             python,

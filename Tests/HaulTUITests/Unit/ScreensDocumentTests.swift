@@ -60,7 +60,8 @@ struct ScreensDocumentTests {
     ]
 
     static var markdown: String {
-        let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
+        let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Snapshots")
         var text = """
             # haul: the screens
 
@@ -86,6 +87,7 @@ struct ScreensDocumentTests {
     @Test("docs/screens.md holds the current snapshots (HAUL_RECORD_SNAPSHOTS=1 rewrites it)")
     func current() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/screens.md")
         if ProcessInfo.processInfo.environment["HAUL_RECORD_SNAPSHOTS"] == "1" {
             try Self.markdown.write(to: file, atomically: true, encoding: .utf8)
