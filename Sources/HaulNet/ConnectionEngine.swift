@@ -92,7 +92,7 @@ public final class ConnectionEngine: Sendable {
     /// Makes the shared engine as haul starts: libcurl's load (its 27 libraries, some 5 ms) runs
     /// on another CPU beside the caller's work, and the thread that made it runs the engine. A
     /// thread made during the load would wait for it (glibc's loader lock), then start on its
-    /// maker's CPU: 2 to 3 ms of a run of small files, before the first transfer could start.
+    /// maker's CPU, delaying the first transfer of a run of small files.
     ///
     /// **Threading:** any thread; returns without waiting for the load, once the caller has set
     /// up OpenSSL for it (`LibcurlLoader.preload`, some 0.7 ms).

@@ -5,7 +5,7 @@ import Foundation
 /// The process's table of file descriptors, grown once as haul starts. Linux begins a process
 /// with room for 64 descriptors and grows the table when one more is needed; in a process of
 /// several threads each growth waits for an RCU grace period before the old table is freed
-/// (`expand_files`, `synchronize_rcu`): 10 to 17 ms on a virtual machine, which stalled the
+/// (`expand_files`, `synchronize_rcu`): milliseconds on a virtual machine, which stalled the
 /// engine thread as a run of small files opened its 65th descriptor (16 connections, their
 /// files, the files made ahead, the store). Grown while haul is one thread, it costs a few
 /// microseconds, and a run of 16 downloads never grows it again.

@@ -19,7 +19,7 @@ public struct Download: Sendable, Identifiable, Equatable {
     /// Mirrors of one file, as text (see `QueueEntry`).
     public var uris: URIList
     // The state and the attempt count fill the word the URIs leave (their 17 bytes take 24):
-    // a download is 80 bytes, not 88 (8 MB for a queue of a million).
+    // a download is 80 bytes, not 88 (megabytes for a queue of a million).
     public var state: State = .queued
     private var attemptCount: Int32 = 0
     /// The download's own options (queue-file option lines); the queue's defaults fill the rest.

@@ -5,7 +5,7 @@ import Synchronization
 /// A download's id, aria2's gid: a number other than zero, written as 16 lowercase hex digits
 /// wherever it leaves haul (RPC, queue files, sessions, the store, hooks, file marks). Inside it
 /// stays a number: 8 bytes beside each download, where its text would be a 16-byte string on the
-/// heap, one byte too long to be kept inline (some 80 MB for a queue of a million), and it hashes
+/// heap, one byte too long to be kept inline (tens of megabytes for a queue of a million), and it hashes
 /// and compares as one word.
 public struct GID: OneWordHashable, Comparable, Sendable, CustomStringConvertible {
     /// The number the 16 hex digits spell.

@@ -1,7 +1,7 @@
 // MARK: - URIList
 
 /// A download's URIs, mirrors of one file, as text. Most downloads have one: it is kept inline,
-/// without an array of its own, which would cost a heap block per download (some 50 MB in a
+/// without an array of its own, which would cost a heap block per download (tens of megabytes in a
 /// queue of a million).
 ///
 /// **Threading:** a value.

@@ -171,7 +171,7 @@ public final class DownloadQueue: ConnectionDelegate {
     /// `startingHere`: the effects (the first downloads' starts among them) run before this
     /// returns, on the calling thread, through `callbackQueue.sync`; not from `callbackQueue`
     /// itself. Handed to `callbackQueue`, the first piece of a queue file began its effects
-    /// only as its caller finished matching the rest (uprobes: 1.4 ms later in a run of 1000
+    /// only as its caller finished matching the rest (later, in a run of 1000
     /// files), however soon it was queued: the queue's worker thread did not run before.
     @discardableResult
     public func restore(_ downloads: consuming [Download], startingHere: Bool = false) -> [GID] {

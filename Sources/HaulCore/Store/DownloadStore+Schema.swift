@@ -75,7 +75,7 @@ extension DownloadStore {
                     """)
         }
         // Stores made before it keyed a download by its gid's 16 hex digits, which took an index
-        // of its own beside the table (a million paused entries: 133 MB stored, 107 MB now, and
+        // of its own beside the table (a million paused entries take a fifth less room, and
         // some 0.4 s less to store them). Such a table is made again, each download keeping its
         // gid (as its number) and place; one whose gid text cannot be read (a store edited by
         // hand) or names a gid another row took already (in other letters' case) gets a new gid.

@@ -75,7 +75,7 @@ public final class DownloadStore: Sendable {
         configuration.label = "haul.store"
         configuration.prepareDatabase { db in
             // A new store is made without syncs: its switch to WAL and its empty tables would
-            // otherwise wait for five of them (3 to 4 ms before a run's first download) to keep
+            // otherwise wait for five of them (milliseconds before a run's first download) to keep
             // nothing. The first checkpoint syncs what it made. In WAL mode NORMAL survives a
             // killed process; only a power cut may lose the last commits, and checkpoints never
             // claim bytes that were not synced.

@@ -68,7 +68,7 @@ public final class StoredQueue: Sendable {
     /// Takes the downloads complete so far off the stored queue (the history keeps them) and
     /// writes them on the checkpointer's queue, without waiting: `haul get` calls it as its last
     /// downloads run, so that `finish` has only theirs to write once they end (a thousand small
-    /// files' history rows were some 3 ms between the last file and the exit). Done on the
+    /// files' history rows were a wait between the last file and the exit). Done on the
     /// `callbackQueue`, between its blocks: a download the queue holds complete has had its
     /// ending filed with the checkpointer there (an ending's effects run in the block that
     /// handled it), so no removal goes ahead of the ending it must follow.
@@ -118,7 +118,7 @@ public final class StoredQueue: Sendable {
     /// completed ones stay complete.
     ///
     /// They are queued in pieces: first enough to keep every slot busy for a while
-    /// (`firstPiece`), started on this thread before the rest is matched (some 1.3 µs an entry,
+    /// (`firstPiece`), started on this thread before the rest is matched (a cost for every entry,
     /// which the first transfer of a run of 1000 files waited for), then `chunk` at a time,
     /// each stored while the next is matched. Not to be called on the queue's `callbackQueue`,
     /// whose events it waits for.
@@ -129,7 +129,7 @@ public final class StoredQueue: Sendable {
         continuation.ids.reserveCapacity(entries.count)
         queue.reserveCapacity(adding: entries.count)
         // Held as pieces, each let go once queued: the entries of a million-line file are some
-        // 46 MB that would otherwise last until the last download is made.
+        // tens of megabytes that would otherwise last until the last download is made.
         let first = min(chunk, StoredQueue.firstPiece(queue.configuration.maxConcurrentDownloads))
         var pieces = StoredQueue.pieces(of: entries.count, first: first, size: chunk).map { Array(entries[$0]) }
         _ = consume entries
