@@ -89,13 +89,13 @@ public final class ConnectionEngine: Sendable {
         thread.start()
     }
 
-    /// Makes the shared engine as haul starts: libcurl's load (its 27 libraries, some 5 ms) runs
+    /// Makes the shared engine as haul starts: libcurl's load (its 27 libraries) runs
     /// on another CPU beside the caller's work, and the thread that made it runs the engine. A
     /// thread made during the load would wait for it (glibc's loader lock), then start on its
     /// maker's CPU, delaying the first transfer of a run of small files.
     ///
     /// **Threading:** any thread; returns without waiting for the load, once the caller has set
-    /// up OpenSSL for it (`LibcurlLoader.preload`, some 0.7 ms).
+    /// up OpenSSL for it (`LibcurlLoader.preload`).
     public static func startShared() {
         _ = shared
     }

@@ -3,7 +3,7 @@ import CCurl
 // MARK: - EasyHandlePool
 
 /// libcurl easy handles kept for the next transfer rather than freed: making one and freeing
-/// it cost some 13,000 instructions a transfer, more than the rest of a small file's start.
+/// it cost more than the rest of a small file's start.
 /// A handle is reset as it is given back, so a transfer's first hop takes it as it is, and
 /// `Transfer.configure` resets it only before a later hop (a redirect, a login):
 /// `curl_easy_reset` clears every option, the error buffer and the login state, and keeps only

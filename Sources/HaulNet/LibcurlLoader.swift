@@ -11,7 +11,7 @@ public enum LibcurlLoader {
     /// `continuation` with whether libcurl loaded, and lives as long as it runs: the shared
     /// engine's loop runs on it (a thread made while the load is under way would wait for it to
     /// end, and start on its creator's CPU). Meanwhile the caller sets up OpenSSL as
-    /// `curl_global_init` would (its configuration file read, some 0.7 ms), which libcurl then
+    /// `curl_global_init` would (its configuration file read), which libcurl then
     /// finds done. Returns false, having started nothing, when no thread could be made: the
     /// first call then loads, and `continuation` is not run.
     ///

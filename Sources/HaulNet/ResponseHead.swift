@@ -53,7 +53,7 @@ struct ResponseHead {
     }
 
     /// Whether `line` starts `HTTP/`: a status line, not a field. Against the prefix's bytes
-    /// (walking a string's UTF-8 view for it cost a hundred instructions a header line).
+    /// (walking a string's UTF-8 view for it is costly on every header line).
     static func isStatusLine(_ line: UnsafeRawBufferPointer) -> Bool {
         line.starts(with: statusLinePrefix)
     }

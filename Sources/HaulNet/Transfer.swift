@@ -75,7 +75,7 @@ final class Transfer {
     var hops = 0
     /// Whether the easy handle has carried a hop of this transfer: a later hop (a redirect, a
     /// login) starts from a reset, while the first takes it as the pool gives it, reset already
-    /// or new (a second reset cost 2,600 instructions a transfer).
+    /// or new (a second reset is a cost on every transfer).
     var handleCarriedHop = false
     var heldBody: [UInt8] = []
     /// The parts of a `multipart/x-mixed-replace` body, and the response that announced them.

@@ -3,8 +3,8 @@ import Foundation
 // MARK: - ProcessEnvironment
 
 /// The environment haul was started with, read once. `ProcessInfo.processInfo.environment`
-/// makes a new dictionary of every variable each time it is asked (some 0.35 million
-/// instructions with 40 variables), and a start asks several times: for the config file, the
+/// makes a new dictionary of every variable each time it is asked, and a start asks several
+/// times: for the config file, the
 /// state directory, the cache. haul never changes its own environment.
 public enum ProcessEnvironment {
     /// Every variable of the environment, by name. **Threading:** any thread.

@@ -60,7 +60,7 @@ struct PlannedConnection: Sendable {
     /// What is fixed when the connection is planned, in one box: a plan is copied into the
     /// core's table, into its start effect and into the shell's connection, and read back at
     /// each of its messages; a copy of the box is one reference, where the request alone holds
-    /// a dozen (7,600 instructions a small file went to copying and destroying plans).
+    /// a dozen (copying and destroying plans was a good share of a small file's work).
     private struct Fixed: Sendable {
         let id: ConnectionID
         let request: Request

@@ -21,7 +21,7 @@ extension DownloadStore {
     ///   goes through the migrator, then is marked with `schemaVersion`.
     ///
     /// The migrator is kept off the common paths: setting up its generic types on first use was
-    /// 4.1 of the 6.5 million instructions of opening a store, before a run's first download.
+    /// most of the work of opening a store, before a run's first download.
     static func bringUpToDate(_ database: DatabaseQueue, isNew: Bool) throws {
         if isNew {
             try database.write { db in
@@ -61,7 +61,7 @@ extension DownloadStore {
         migrator.registerMigration(migrations.v1, foreignKeyChecks: .immediate) { db in try makeTables(in: db) }
         // Stores made before it keyed history rows with AUTOINCREMENT. The rows are never
         // deleted, so their ids never come back anyway, and it cost a write to sqlite_sequence
-        // with every row (about 4,300 instructions of 28,000 a row in SQLite). Such a table is
+        // with every row (a sixth of a row's work in SQLite). Such a table is
         // made again, each row keeping its id and order.
         migrator.registerMigration(migrations.v2, foreignKeyChecks: .immediate) { db in
             guard try definition(of: "history", in: db).contains("AUTOINCREMENT") else { return }
