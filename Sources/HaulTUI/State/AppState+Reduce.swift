@@ -28,6 +28,10 @@ extension AppState {
             if let shown = message {
                 message = shown.aged(by: 1)
             }
+            if let last = receivedAtTick, time > last.time {
+                receivedSpeed = Double(max(receivedBytes &- last.bytes, 0)) / time.timeIntervalSince(last.time)
+            }
+            receivedAtTick = (receivedBytes, time)
             speedHistory.append(totalSpeed)
             if speedHistory.count > AppState.historyLength {
                 speedHistory.removeFirst(speedHistory.count - AppState.historyLength)

@@ -109,6 +109,13 @@ public struct AppState: Sendable {
     public internal(set) var counts: [Download.State: Int] = [:]
     /// Bytes a second of each active download.
     var activeSpeeds: [GID: Double] = [:]
+    /// Bytes received in all since the screen began (each download's gains, never taken back),
+    /// and its count at the last tick: the speed of many small files, each done in one write
+    /// before it ever shows a speed of its own.
+    var receivedBytes: Int64 = 0
+    var receivedAtTick: (bytes: Int64, time: Date)?
+    /// Bytes a second received over the last tick.
+    var receivedSpeed: Double = 0
     /// What each download's attempt shows (speed, connections, response), beside `downloads`.
     public internal(set) var activity: [GID: DownloadActivity] = [:]
     /// Bytes received and file sizes summed over the queue (sizes where known), and the bytes
@@ -207,7 +214,9 @@ public struct AppState: Sendable {
         return schedule.summary(limit: globalLimit, detail: detail, now: now, timeZone: timeZone)
     }
 
-    public var totalSpeed: Double { activeSpeeds.values.reduce(0, +) }
+    /// The header's speed: the active downloads' speeds summed, or what arrived over the last
+    /// tick when that is more (small files end before they show one).
+    public var totalSpeed: Double { max(activeSpeeds.values.reduce(0, +), receivedSpeed) }
 
     public var selectedDownload: Download? { selected.flatMap { downloads[$0] } }
 

@@ -234,4 +234,24 @@ struct AppStateTests {
             BottomBarView.heldBack(state)
                 == "b waits for a free slot: 1 of 1 downloads run (-j), and 1 more as HTTP/2 streams")
     }
+
+    @Test("small files that end in one write each still show in the header's speed: what arrived over a tick")
+    func speedOfSmallFiles() {
+        let files = (1...40).map { Fixtures.download($0, name: "f\($0)", state: .active, total: 16384) }
+        var state = Fixtures.state(width: 120, height: 40, files, speeds: [:])
+        _ = state.reduce(.tick(Fixtures.now))
+        #expect(state.totalSpeed == 0)
+        // Each arrives whole and ends, showing no speed of its own.
+        for file in files {
+            var done = file
+            done.completed = ByteRanges([0..<16384])
+            done.state = .complete
+            _ = state.reduce(.queue(.stateChanged(done, from: .active)))
+        }
+        _ = state.reduce(.tick(Fixtures.now.addingTimeInterval(2)))
+        #expect(state.totalSpeed == Double(40 * 16384) / 2)
+        // Nothing more arrives: the next tick says so.
+        _ = state.reduce(.tick(Fixtures.now.addingTimeInterval(3)))
+        #expect(state.totalSpeed == 0)
+    }
 }
