@@ -31,6 +31,19 @@ final class ProgressReporter: Sendable {
         var lineShown = false
         /// aria2's code for the last download that failed.
         var lastErrorCode: ErrorCode?
+        /// Bytes received by every download of the run, and their speed over the last two
+        /// seconds: small files end in one write each, before they show a speed of their own.
+        var received: Int64 = 0
+        var receivedSample: SpeedSample?
+        var receivedSpeed: Double = 0
+
+        /// Counts what `download` gained since `before`.
+        mutating func count(_ download: Download, after before: Download) {
+            let gained = download.bytesDone.subtractingReportingOverflow(before.bytesDone)
+            guard !gained.overflow, gained.partialValue > 0 else { return }
+            let sum = received.addingReportingOverflow(gained.partialValue)
+            received = sum.overflow ? .max : sum.partialValue
+        }
     }
 
     /// An active download as the reporter follows it.
@@ -97,7 +110,13 @@ final class ProgressReporter: Sendable {
             state.withLock { $0.active[download.id]?.download = download }
         case .progress(let id, let progress):
             guard followsRunning else { return }
-            state.withLock { $0.active[id]?.follow(progress) }
+            state.withLock { state in
+                guard var followed = state.active[id] else { return }
+                let before = followed.download
+                followed.follow(progress)
+                state.count(followed.download, after: before)
+                state.active[id] = followed
+            }
         case .activity(let id, let change):
             guard followsRunning else { return }
             followed(id, change)
@@ -114,7 +133,9 @@ final class ProgressReporter: Sendable {
                 state.active[download.id, default: Followed(download: download)].download = download
                 return nil
             }
-            return state.active.removeValue(forKey: download.id)
+            let followed = state.active.removeValue(forKey: download.id)
+            if let followed { state.count(download, after: followed.download) }
+            return followed
         }
         // Only what is shown is formatted: with -q most events show nothing.
         var label: String { self.label(of: download) }
@@ -249,12 +270,16 @@ final class ProgressReporter: Sendable {
 
     private func tick() {
         let line = state.withLock { state -> String? in
+            let now = ProcessInfo.processInfo.systemUptime
+            var sample = state.receivedSample ?? SpeedSample(bytes: state.received, at: now)
+            sample.measure(&state.receivedSpeed, bytes: state.received, at: now)
+            state.receivedSample = sample
             let active = state.active.values.map { ($0.download, $0.speed) }
             guard !active.isEmpty else { return nil }
             state.lineShown = isTerminal
             let waiting = state.added - state.ended - active.count
             return ProgressReporter.statusLine(
-                active: active, waiting: waiting,
+                active: active, waiting: waiting, received: state.receivedSpeed,
                 width: isTerminal ? ProgressReporter.terminalWidth - 1 : Int.max)
         }
         guard let line else { return }
@@ -280,14 +305,16 @@ final class ProgressReporter: Sendable {
 
     /// `name  45.1 MiB / 1.0 GiB  4%  812.3 MiB/s  ETA 0:12` (or `3 active` for several), within
     /// `width` columns, as curl and wget fit theirs: the name is shortened in the middle first,
-    /// then the waiting count and the ETA go; size, percent and speed stay.
-    static func statusLine(active: [(download: Download, speed: Double)], waiting: Int, width: Int = Int.max) -> String
-    {
+    /// then the waiting count and the ETA go; size, percent and speed stay. The speed is the
+    /// active downloads' summed, or what the run `received` a second when that is more.
+    static func statusLine(
+        active: [(download: Download, speed: Double)], waiting: Int, received: Double = 0, width: Int = Int.max
+    ) -> String {
         // Summed in 128 bits: sizes are a server's numbers, and many large ones overflow Int64.
         let done = Int64(clamping: active.reduce(Int128(0)) { $0 + Int128(max($1.download.bytesDone, 0)) })
         let known = active.allSatisfy { $0.download.totalBytes >= 0 }
         let expected = Int64(clamping: active.reduce(Int128(0)) { $0 + Int128(max($1.download.totalBytes, 0)) })
-        let speed = active.reduce(0) { $0 + $1.speed }
+        let speed = max(active.reduce(0) { $0 + $1.speed }, received)
         let name =
             active.count == 1
             ? TextSanitizer.visible(active[0].download.shownName)

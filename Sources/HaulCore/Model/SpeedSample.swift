@@ -5,10 +5,10 @@
 /// the speed is the bytes since the oldest mark in the window over the time since it. (An
 /// average of rates, each over a stretch of its own length, counted a burst let through a cap
 /// as often as the silence after it, and showed 390 KiB/s for a file growing at 200.) Used for
-/// each download and for each connection of a split one.
+/// each download, for each connection of a split one, and for all of `haul get`'s downloads.
 ///
-/// **Threading:** a value; the queue keeps it under its lock.
-struct SpeedSample {
+/// **Threading:** a value; its owner keeps it under its lock.
+public struct SpeedSample: Sendable {
     static let interval = 0.2
     static let window = 2.0
     static let idleAfter = 1.0
@@ -18,14 +18,15 @@ struct SpeedSample {
     /// When the attempt's first progress came.
     let startedAt: Double
 
-    init(bytes: Int64, at time: Double) {
+    /// A sample whose first mark is `bytes` at `time` (seconds, a monotonic clock).
+    public init(bytes: Int64, at time: Double) {
         marks = [(time, bytes)]
         startedAt = time
     }
 
     /// Marks `bytes` at `now` when the interval has passed since the last mark, and sets
     /// `speed` to the rate over the window.
-    mutating func measure(_ speed: inout Double, bytes: Int64, at now: Double) {
+    public mutating func measure(_ speed: inout Double, bytes: Int64, at now: Double) {
         guard let last = marks.last, now - last.time >= SpeedSample.interval else { return }
         marks.append((now, bytes))
         while marks.count > 2, now - marks[1].time >= SpeedSample.window { marks.removeFirst() }

@@ -50,6 +50,19 @@ struct ProgressReporterTests {
         #expect(slow.contains("ETA"))
     }
 
+    @Test("small files that show no speed of their own: the status line says what the run received")
+    func receivedSpeed() {
+        var file = Download(uris: ["http://127.0.0.1/f.bin"])
+        file.totalBytes = 16384
+        let idle = ProgressReporter.statusLine(active: [(file, 0), (file, 0)], waiting: 400)
+        #expect(idle.contains("0 B/s"), "\(idle)")
+        let line = ProgressReporter.statusLine(active: [(file, 0), (file, 0)], waiting: 400, received: 2_097_152)
+        #expect(line.contains("2.0 MiB/s"), "\(line)")
+        // A faster sum of the active downloads' own speeds wins.
+        let fast = ProgressReporter.statusLine(active: [(file, 4_194_304)], waiting: 0, received: 2_097_152)
+        #expect(fast.contains("4.0 MiB/s"), "\(fast)")
+    }
+
     @Test("-q prints the failure alone: no saved file, no dropped mirror, no hint")
     func quiet() {
         let lines = Lines()
