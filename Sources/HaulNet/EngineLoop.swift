@@ -130,7 +130,7 @@ final class EngineLoop {
     /// Hands every transfer libcurl reports done, on either multi handle, to its `Transfer`.
     private func collectFinished() {
         readFinished(from: multi)
-        readFinished(from: pool.multi)
+        if pool.isInUse { readFinished(from: pool.multi) }
         removeEnded()
     }
 

@@ -79,8 +79,13 @@ final class StreamPool {
         sockets.map { curl_waitfd(fd: $0.key, events: $0.value, revents: 0) }
     }
 
+    /// Whether any transfer may be on the pool: none is before a host is learned, and the loop
+    /// then leaves the pool's multi handle alone.
+    var isInUse: Bool { !origins.isEmpty }
+
     /// How long (ms) the loop may wait before the pool's next timeout; nil for none due.
     var timeoutMilliseconds: Int32? {
+        guard isInUse else { return nil }
         var milliseconds = -1
         haul_curl_multi_timeout(multi, &milliseconds)
         return milliseconds < 0 ? nil : Int32(clamping: milliseconds)
@@ -89,6 +94,7 @@ final class StreamPool {
     /// Lets libcurl act on the sockets `curl_multi_poll` found ready, then on its due timeouts
     /// (new transfers start from a timeout of zero).
     func act(on ready: [curl_waitfd]) {
+        guard isInUse else { return }
         var running: Int32 = 0
         for descriptor in ready where descriptor.revents != 0 {
             var events: Int32 = 0

@@ -85,14 +85,18 @@ public struct SplitGrowth: Equatable, Sendable {
 
     /// A server refused or cut an added connection: settles on the `running` ones left.
     public mutating func pushedBack(running: Int, why: String) {
-        connections = max(min(running, connections), 1)
-        settle("\(SplitGrowth.count(connections)): the server refused more (\(why))")
+        settle(on: running, "the server refused more (\(why))")
     }
 
     /// What is left is too little for more connections: settles on the `running` ones.
     public mutating func finish(running: Int) {
+        settle(on: running, "too little left for more")
+    }
+
+    /// Settles on the `running` connections (at most those it had, at least one), saying `why`.
+    private mutating func settle(on running: Int, _ why: String) {
         connections = max(min(running, connections), 1)
-        settle("\(SplitGrowth.count(connections)): too little left for more")
+        settle("\(SplitGrowth.count(connections)): \(why)")
     }
 
     private mutating func grow(from rate: Double) -> Step {
