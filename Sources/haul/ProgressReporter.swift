@@ -39,10 +39,7 @@ final class ProgressReporter: Sendable {
 
         /// Counts what `download` gained since `before`.
         mutating func count(_ download: Download, after before: Download) {
-            let gained = download.bytesDone.subtractingReportingOverflow(before.bytesDone)
-            guard !gained.overflow, gained.partialValue > 0 else { return }
-            let sum = received.addingReportingOverflow(gained.partialValue)
-            received = sum.overflow ? .max : sum.partialValue
+            received = received.adding(saturating: download.bytesGained(since: before))
         }
     }
 

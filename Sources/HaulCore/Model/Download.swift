@@ -122,6 +122,13 @@ public struct Download: Sendable, Identifiable, Equatable {
     /// Bytes already written to the partial file.
     public var bytesDone: Int64 { completed.count }
 
+    /// Bytes this copy of the download has written beyond `earlier`'s (0 when it has fewer: a
+    /// new attempt that starts over): what arrived between the two, for a total speed.
+    public func bytesGained(since earlier: Download) -> Int64 {
+        let gained = bytesDone.subtractingReportingOverflow(earlier.bytesDone)
+        return gained.overflow ? 0 : max(gained.partialValue, 0)
+    }
+
     /// The first URI with any password shown as `***`, for screens and logs.
     public var displayURI: String {
         guard let first = uris.first else { return id.description }

@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulNet
 
 // MARK: - Queue events
 
@@ -73,11 +74,7 @@ extension AppState {
     @discardableResult
     private mutating func replace(_ download: Download) -> Bool {
         guard let old = downloads.updateValue(download, forKey: download.id) else { return false }
-        let gained = download.bytesDone.subtractingReportingOverflow(old.bytesDone)
-        if !gained.overflow, gained.partialValue > 0 {
-            let sum = receivedBytes.addingReportingOverflow(gained.partialValue)
-            receivedBytes = sum.overflow ? .max : sum.partialValue
-        }
+        receivedBytes = receivedBytes.adding(saturating: download.bytesGained(since: old))
         totals.count(old, -1)
         totals.count(download, 1)
         if (!filter.isEmpty || sort == .name) && old.destination != download.destination { visibleDirty = true }
