@@ -9,7 +9,7 @@ extension StringProtocol {
     /// Without leading and trailing HTTP white space (space, tab) and, with `lineEnds`, CR and
     /// LF. Works on the UTF-8 bytes: header lines are parsed for every response, and
     /// Foundation's `trimmingCharacters(in:)` costs a bridged CharacterSet each time.
-    func trimmingHTTPWhitespace(lineEnds: Bool = true) -> Substring {
+    public func trimmingHTTPWhitespace(lineEnds: Bool = true) -> Substring {
         let text = Substring(self)
         let utf8 = text.utf8
         guard let first = utf8.firstIndex(where: { !isHTTPWhitespace($0, lineEnds: lineEnds) }),

@@ -198,8 +198,8 @@ extension DownloadOptions {
         /// control character but tab, which could smuggle in a header of their own.
         public static func headerField(_ line: String) -> (name: String, value: String)? {
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            let name = trimmingWhitespace(line[..<colon])
-            let value = trimmingWhitespace(line[line.index(after: colon)...])
+            let name = String(line[..<colon].trimmingHTTPWhitespace(lineEnds: false))
+            let value = String(line[line.index(after: colon)...].trimmingHTTPWhitespace(lineEnds: false))
             guard !name.isEmpty, name.unicodeScalars.allSatisfy(isTokenScalar),
                 !value.unicodeScalars.contains(where: { $0 != "\t" && TextSanitizer.isUnsafe($0) })
             else {
@@ -215,15 +215,6 @@ extension DownloadOptions {
             case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
             default: "!#$%&'*+-.^_`|~".unicodeScalars.contains(scalar)
             }
-        }
-
-        /// `text` without the spaces and tabs around it (HTTP's optional whitespace).
-        private static func trimmingWhitespace(_ text: Substring) -> String {
-            let isWhitespace = { (character: Character) in character == " " || character == "\t" }
-            guard let first = text.firstIndex(where: { !isWhitespace($0) }),
-                let last = text.lastIndex(where: { !isWhitespace($0) })
-            else { return "" }
-            return String(text[first...last])
         }
 
         /// Whether a header carries a credential: Authorization, Cookie, or a name that says it
