@@ -59,11 +59,7 @@ extension QueueCore {
             state.connections[id] = connection
             if !slotFree { state.streams.insert(id) }
             state.hostConnections[connection.hostKey, default: 0] += 1
-            if state.firstAsked[connection.hostKey] == nil, !state.multiplexedHosts.contains(connection.hostKey),
-                !state.nearHosts.contains(connection.hostKey)
-            {
-                state.firstAsked[connection.hostKey] = clock.uptime
-            }
+            if state.firstAsked[connection.hostKey] == nil { state.firstAsked[connection.hostKey] = clock.uptime }
             file(download)
             ask(.start(connection))
         }

@@ -19,7 +19,7 @@ extension QueueCore {
         guard !state.multiplexedHosts.contains(hostKey), !state.nearHosts.contains(hostKey) else { return }
         // A host reached by a redirect was never asked first: it cannot be judged, and streams
         // cost little where they do not help.
-        if let asked = state.firstAsked.removeValue(forKey: hostKey), clock.uptime - asked < configuration.nearAnswer {
+        if let asked = state.firstAsked[hostKey], clock.uptime - asked < configuration.nearAnswer {
             state.nearHosts.insert(hostKey)
         } else {
             state.multiplexedHosts.insert(hostKey)

@@ -22,8 +22,8 @@ extension QueueCore {
         var multiplexedHosts: Set<String> = []
         /// The downloads running as such streams, beyond -j.
         var streams: Set<GID> = []
-        /// When the first download from each host not yet judged was started (uptime): how long
-        /// the host took to agree on HTTP/2 says whether the link has latency worth streams.
+        /// When the first download from each host was started (uptime): how long the host took
+        /// to agree on HTTP/2 says whether the link has latency worth streams.
         var firstAsked: [String: Double] = [:]
         /// Hosts that agreed on HTTP/2 within `QueueConfiguration.nearAnswer`: there a round trip
         /// costs less than a file's own work, and streams beyond -j would only add work.
