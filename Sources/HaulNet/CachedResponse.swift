@@ -15,6 +15,13 @@ public struct CachedResponse: Sendable {
     /// must have the same ones to be answered with this response.
     public var varyingRequestHeaders: [String: String]
 
+    /// A response and its body as stored at `storedAt`.
+    ///
+    /// - Parameters:
+    ///   - response: The response's status line and headers.
+    ///   - data: Its whole body.
+    ///   - storedAt: When it was received or last confirmed; now by default.
+    ///   - varyingRequestHeaders: The request's values of the fields the response's `Vary` names.
     public init(response: Response, data: Data, storedAt: Date = Date(), varyingRequestHeaders: [String: String] = [:])
     {
         self.response = response
@@ -46,13 +53,16 @@ public struct CachedResponse: Sendable {
 
     /// Seconds since the origin produced the response: its `Age` when stored, plus the time
     /// since it was stored.
+    ///
+    /// - Parameter now: The time to measure at.
+    /// - Returns: The response's age in seconds, never negative.
     public func age(at now: Date) -> TimeInterval {
         let ageWhenStored = response.headers["Age"].flatMap { TimeInterval($0.trimmingHTTPWhitespace()) } ?? 0
         return max(0, ageWhenStored) + max(0, now.timeIntervalSince(storedAt))
     }
 
     /// Whether the response may answer a request at `now` without asking the server.
-    public func isFresh(at now: Date = Date()) -> Bool {
+    func isFresh(at now: Date = Date()) -> Bool {
         age(at: now) < freshnessLifetime
     }
 

@@ -63,6 +63,14 @@ open class Connection: @unchecked Sendable {
     /// queue per load. The delegate still gets `connection(_:didReceive:)`, and only a
     /// `.cancel` from it counts: it cancels the load. nil from `presuming` asks the delegate as
     /// usual. Not with a `cache`.
+    ///
+    /// - Parameters:
+    ///   - request: What to load.
+    ///   - delegate: Receives every message of the contract; held strongly until the load ends.
+    ///   - queue: Where the delegate's messages run, one at a time and in order.
+    ///   - engine: The engine thread that runs the transfer; `.shared` unless a test runs its own.
+    ///   - cache: A response cache to read and fill, or nil.
+    ///   - presuming: Answers the final response on the engine thread, or nil to always ask the delegate.
     public init(
         request: Request, delegate: any ConnectionDelegate, queue: any DelegateQueue,
         engine: ConnectionEngine = .shared, cache: ResponseCache? = nil,
@@ -124,6 +132,8 @@ open class Connection: @unchecked Sendable {
 
     /// Changes the receive-speed cap (bytes per second, nil for none), before the load starts
     /// or while it runs.
+    ///
+    /// - Parameter bytesPerSecond: The new cap, or nil to lift it. Safe from any thread.
     public func setMaxReceiveSpeed(_ bytesPerSecond: Int64?) {
         // Kept in the request too: a load not yet started begins with it.
         state.withLock { $0.currentRequest.maxReceiveSpeed = bytesPerSecond }
@@ -132,6 +142,9 @@ open class Connection: @unchecked Sendable {
 
     /// Ends a download's body at file offset `end` (only ever earlier than its target's), so
     /// another connection can take the rest of a segment; it ends successfully there.
+    ///
+    /// - Parameter end: The file offset where the body now stops; ignored when it is not earlier
+    ///   than the current end. Safe from any thread.
     public func limitDownload(toFileOffset end: Int64) {
         engine.submit(.limitDownload(id, end))
     }

@@ -24,45 +24,99 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
     /// The connection is about to follow a redirect (`redirectResponse` is the 3xx). Return the
     /// request to send (as given, or changed), or nil to refuse: the redirect response is then
     /// delivered as the final response, with its body. Default: follow.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection that is redirected.
+    ///   - request: The request for the `Location`, with the method and body the status calls for.
+    ///   - redirectResponse: The 3xx response whose `Location` led to `request`.
+    /// - Returns: The request to send next, or nil to stop at `redirectResponse`.
     func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request?
 
     /// The connection that carries the request to `url` (this hop's) agreed on HTTP/2 as its
     /// TLS handshake ended: later loads to that host may go out as further streams. Comes before
     /// that hop's response, at most once a hop; not for connections without TLS. Default: nothing.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection whose hop negotiated HTTP/2.
+    ///   - url: The hop's URL (the host that multiplexes).
     func connection(_ connection: Connection, didNegotiateMultiplexingWith url: URL)
 
     /// The server answered 401 (or a proxy 407) with a challenge the request's own credentials,
     /// if it had any, did not meet. Nothing of that response has been delivered. Default:
     /// `.performDefaultHandling` (the 401 or 407 becomes the final response).
+    ///
+    /// - Parameters:
+    ///   - connection: The connection that was challenged.
+    ///   - challenge: The protection space, the failures so far and the credential proposed.
+    /// - Returns: Whether to answer with a credential, go on without one, or cancel the load.
     func connection(_ connection: Connection, didReceive challenge: AuthenticationChallenge) -> ChallengeDisposition
 
     /// A final response arrived. Default: `.allow`.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection that received the response.
+    ///   - response: The status line and headers; for a cached answer, the stored response.
+    /// - Returns: Whether the body is delivered as data, written to a file, or not wanted.
     func connection(_ connection: Connection, didReceive response: Response) -> ResponseDisposition
 
     /// The next bytes of the body: only the bytes since the previous call.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection whose body arrived.
+    ///   - data: The bytes since the previous call, never empty.
     func connection(_ connection: Connection, didReceive data: Data)
 
     /// Request-body progress. `totalBytesExpectedToWrite` is -1 for a body of unknown length.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection sending a request body.
+    ///   - bytesWritten: Bytes sent since the previous call.
+    ///   - totalBytesWritten: Bytes of the body sent so far.
+    ///   - totalBytesExpectedToWrite: The body's length, or -1.
     func connection(
         _ connection: Connection, didSendBodyData bytesWritten: Int64, totalBytesWritten: Int64,
         totalBytesExpectedToWrite: Int64)
 
     /// Progress of a body that became a download: bytes written to its file since the previous
     /// call, in all, and expected (-1 when unknown).
+    ///
+    /// - Parameters:
+    ///   - connection: The connection writing the download.
+    ///   - bytesWritten: Bytes written since the previous call.
+    ///   - totalBytesWritten: Bytes of this body written so far.
+    ///   - totalBytesExpectedToWrite: The body's length, or -1 when the server did not say.
     func connection(
         _ connection: Connection, didWriteData bytesWritten: Int64, totalBytesWritten: Int64,
         totalBytesExpectedToWrite: Int64)
 
     /// A download's body is complete in the file at `path`; `connectionDidFinishLoading` follows.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection that wrote the download.
+    ///   - path: The file's path; for an unnamed file, the name it was given.
     func connection(_ connection: Connection, didFinishDownloadingTo path: String)
 
     /// The response just loaded may be stored in the connection's cache (see
     /// `ResponseCache.mayStore`). Return it, a changed copy, or nil to keep it out. Comes after
     /// the last data and before `connectionDidFinishLoading`, at most once. Default: as given.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection that loaded the response.
+    ///   - cachedResponse: The response, its body and the request headers its `Vary` names.
+    /// - Returns: What to store, or nil to store nothing.
     func connection(_ connection: Connection, willCacheResponse cachedResponse: CachedResponse) -> CachedResponse?
 
+    /// The load ended successfully: the whole body was delivered (or written). The last message
+    /// for this connection. Default: nothing.
+    ///
+    /// - Parameter connection: The connection that finished.
     func connectionDidFinishLoading(_ connection: Connection)
 
+    /// The load failed; nothing more comes for this connection. Default: nothing.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection that failed.
+    ///   - error: What failed, with libcurl's code and words where libcurl reported it.
     func connection(_ connection: Connection, didFailWithError error: ConnectionError)
 }
 
@@ -128,6 +182,14 @@ public struct DownloadTarget: Sendable, Equatable {
     /// `UnnamedFile`); the body starts at offset 0.
     public var unnamed: UnnamedFile?
 
+    /// A body written to the file at `path` from `offset` on.
+    ///
+    /// - Parameters:
+    ///   - path: The file to write; made when missing unless `mustExist`.
+    ///   - offset: The file offset of the body's first byte.
+    ///   - end: The file offset where the body must stop, or nil for its natural end.
+    ///   - keepsTail: Whether bytes past the body's end stay (other connections fill them).
+    ///   - mustExist: Whether a missing file fails the load rather than being made.
     public init(path: String, offset: Int64 = 0, end: Int64? = nil, keepsTail: Bool = false, mustExist: Bool = false) {
         self.path = path
         self.offset = offset
@@ -137,6 +199,8 @@ public struct DownloadTarget: Sendable, Equatable {
     }
 
     /// A body written to a file with no name, named when it is complete.
+    ///
+    /// - Parameter unnamed: The directory's unnamed file that receives the body.
     public init(unnamed: UnnamedFile) {
         self.init(path: unnamed.directory)
         self.unnamed = unnamed

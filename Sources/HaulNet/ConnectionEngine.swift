@@ -30,6 +30,7 @@ public final class ConnectionEngine: Sendable {
         public var streamsPerConnection = 128
         /// The transfers one host's pooled connections carry at once.
         public var streamsPerHost: Int { pooledConnectionsPerHost * streamsPerConnection }
+        /// No cap on connections, a 1 MiB receive buffer, four pooled connections of 128 streams a host.
         public init() {}
     }
 
@@ -77,6 +78,8 @@ public final class ConnectionEngine: Sendable {
     let deliveries = DeliveryBatch()
 
     /// An engine of its own, on a thread of its own (tests).
+    ///
+    /// - Parameter configuration: Its limits; the defaults unless a test needs others.
     public convenience init(configuration: Configuration = Configuration()) {
         self.init(configuration: configuration, loadingLibcurl: false)
     }
@@ -124,6 +127,8 @@ public final class ConnectionEngine: Sendable {
     /// Caps the receive speed of all this engine's transfers together (bytes a second; nil for
     /// none). Transfers draw from one shared budget, each also within its own cap. Takes effect
     /// at once, for running transfers too.
+    ///
+    /// - Parameter bytesPerSecond: The shared cap, or nil to lift it. Safe from any thread.
     public func setMaxOverallReceiveSpeed(_ bytesPerSecond: Int64?) {
         submit(.setMaxOverallReceiveSpeed(bytesPerSecond))
     }
@@ -132,11 +137,19 @@ public final class ConnectionEngine: Sendable {
     /// which first takes the cookies of the Netscape-format files at `paths`. Returns how many
     /// cookies the store then holds. Waits for the engine thread; do not call it from a
     /// delegate queue the engine waits on.
+    ///
+    /// - Parameter paths: Cookie files to load (`--load-cookies`); empty to start with none.
+    /// - Returns: How many cookies the store holds after loading.
+    /// - Throws: `CookieError` when libcurl cannot make the store or refuses to read the files
+    ///   (a missing or unreadable file is read as holding no cookies, as libcurl reads it).
     public func useCookies(loadingFrom paths: [String]) throws(CookieError) -> Int {
         try perform { reply in .cookies(.turnOn(paths, reply)) }
     }
 
     /// Writes the cookie store to `path` (Netscape format, mode 0600). Waits for the engine thread.
+    ///
+    /// - Parameter path: The file to write (`--save-cookies`); replaced if it exists.
+    /// - Throws: `CookieError` when cookies are not on or the file cannot be written.
     public func saveCookies(to path: String) throws(CookieError) {
         try perform { reply in .cookies(.save(path, reply)) }
     }

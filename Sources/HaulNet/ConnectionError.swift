@@ -57,6 +57,15 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
     /// Extra detail: the file path, the refused Location, the stream's error.
     public let detail: String?
 
+    /// A failure of `kind` while loading `url`.
+    ///
+    /// - Parameters:
+    ///   - kind: What failed, for the caller to choose what to do.
+    ///   - url: The URL being loaded, or nil when there was none yet.
+    ///   - curlCode: libcurl's `CURLcode`, when libcurl reported it.
+    ///   - curlMessage: libcurl's own description of the failure.
+    ///   - systemError: The `errno` of a failed file operation.
+    ///   - detail: A path, a refused `Location` or a stream's error, for the message.
     public init(
         kind: Kind, url: URL?, curlCode: Int? = nil, curlMessage: String? = nil,
         systemError: Int32? = nil, detail: String? = nil

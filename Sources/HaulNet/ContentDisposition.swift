@@ -6,6 +6,10 @@ import Foundation
 /// RFC 5987 `filename*` form over the plain `filename`.
 public enum ContentDisposition {
     /// The file name the header carries, decoded but not sanitized; nil when it has none.
+    ///
+    /// - Parameter header: A `Content-Disposition` value, such as `attachment; filename="a.iso"`.
+    /// - Returns: `filename*` (RFC 5987, percent-decoded) when it decodes, else `filename`; nil when
+    ///   neither is there or both are empty. Pass it through the name gate before using it as a path.
     public static func filename(in header: String) -> String? {
         let parameters = parameters(in: header)
         if let extended = parameters["filename*"], let decoded = decodeExtendedValue(extended), !decoded.isEmpty {
@@ -19,6 +23,9 @@ public enum ContentDisposition {
 
     /// The `name=value` parameters after the first `;` of a header value, names lower-cased,
     /// quoted strings unquoted (with `\` escapes undone).
+    ///
+    /// - Parameter header: A header value such as `attachment; filename="a b.iso"`.
+    /// - Returns: The parameters by lower-cased name; a later duplicate replaces an earlier one.
     public static func parameters(in header: String) -> [String: String] {
         var result: [String: String] = [:]
         var characters = Array(header)[...]

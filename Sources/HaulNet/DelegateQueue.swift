@@ -12,6 +12,8 @@ import Synchronization
 /// one at a time and in order even on a concurrent queue.
 public protocol DelegateQueue: AnyObject, Sendable {
     /// Runs `work` on this queue, asynchronously.
+    ///
+    /// - Parameter work: The message to run; it runs once.
     func enqueue(_ work: @escaping @Sendable () -> Void)
 }
 

@@ -5,6 +5,9 @@
 /// such a hash also keeps, or checks, what it stands for.
 public enum FNV1a {
     /// The hash of `text`'s UTF-8 bytes.
+    ///
+    /// - Parameter text: Any text.
+    /// - Returns: FNV-1a's 64-bit hash: the same on every run and machine, unlike `hashValue`.
     public static func hash(_ text: String) -> UInt64 {
         // On the bytes in place: each saved file's mark hashes its URI on the engine thread.
         text.withUTF8Bytes { bytes in
@@ -18,6 +21,9 @@ public enum FNV1a {
     }
 
     /// The hash of `text`'s UTF-8 bytes as 16 hex digits.
+    ///
+    /// - Parameter text: Any text.
+    /// - Returns: `hash(text)` in lowercase hex, zero-padded to 16 digits (a stable file name).
     public static func hex(_ text: String) -> String {
         let hex = String(hash(text), radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex

@@ -59,6 +59,11 @@ public final class Fetcher: ConnectionDelegate {
     private let settings = Mutex(Settings())
     private let active = Mutex<[ObjectIdentifier: FetcherConnection]>([:])
 
+    /// A fetcher whose loads run on `engine`; its blocks run on a serial queue of its own.
+    ///
+    /// - Parameters:
+    ///   - engine: The engine thread that runs the transfers; `.shared` unless a test runs its own.
+    ///   - cache: A response cache to answer from and fill (a queue file loaded by URL), or nil.
     public init(engine: ConnectionEngine = .shared, cache: ResponseCache? = nil) {
         self.engine = engine
         self.cache = cache
@@ -71,6 +76,11 @@ public final class Fetcher: ConnectionDelegate {
 
     /// Starts loading `url` and returns at once. At the end, `completion` gets the body and the
     /// response; an HTTP status of 400 or more, or a failed transfer, calls `failure` instead.
+    ///
+    /// - Parameters:
+    ///   - url: What to load, with a GET.
+    ///   - completion: Gets the whole body and the final response, on the fetcher's queue.
+    ///   - failure: Gets the failure (a status of 400 or more is `.httpStatus`), on the fetcher's queue.
     public func fetch(
         _ url: URL, completion: @escaping @Sendable (Data, Response) -> Void,
         failure: @escaping @Sendable (ConnectionError) -> Void
@@ -107,12 +117,22 @@ public final class Fetcher: ConnectionDelegate {
 
     /// Loads `url` and returns its body and response; throws `ConnectionError` as `failure`
     /// would get it, and `CancellationError` when the task is cancelled.
+    ///
+    /// - Parameter url: What to load, with a GET.
+    /// - Returns: The whole body and the final response.
+    /// - Throws: `ConnectionError` when the load fails or the status is 400 or more;
+    ///   `CancellationError` when the task is cancelled (the load is cancelled too).
     public func data(from url: URL) async throws -> (Data, Response) {
         try await data(for: request(for: url))
     }
 
     /// Loads `request` as it is (its method, body, timeout and socket) and returns the body and
     /// response, as `data(from:)` does.
+    ///
+    /// - Parameter request: The request to send.
+    /// - Returns: The whole body and the final response.
+    /// - Throws: `ConnectionError` when the load fails or the status is 400 or more;
+    ///   `CancellationError` when the task is cancelled (the load is cancelled too).
     public func data(for request: Request) async throws -> (Data, Response) {
         let started = Mutex<FetcherConnection?>(nil)
         return try await withTaskCancellationHandler {

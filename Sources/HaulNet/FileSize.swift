@@ -10,6 +10,9 @@ public enum FileSize {
     public static let largest: Int64 = 1 << 53
 
     /// `value` when it is a size haul takes (0 through `largest`), else nil.
+    ///
+    /// - Parameter value: A size a server, a file or a client sent.
+    /// - Returns: `value`, or nil when it is negative or larger than `largest` (8 PiB).
     public static func checked(_ value: Int64) -> Int64? {
         value >= 0 && value <= largest ? value : nil
     }
@@ -17,6 +20,9 @@ public enum FileSize {
 
 extension Int64 {
     /// `self + other`, held at `Int64.max` or `Int64.min` rather than overflowing.
+    ///
+    /// - Parameter other: The number to add.
+    /// - Returns: The sum, or the bound it would have passed.
     public func adding(saturating other: Int64) -> Int64 {
         let (sum, overflowed) = addingReportingOverflow(other)
         guard overflowed else { return sum }
@@ -25,6 +31,9 @@ extension Int64 {
 
     /// `self / divisor` rounded up, for a positive divisor and a non-negative `self`, without
     /// the `self + divisor - 1` that overflows near `Int64.max`.
+    ///
+    /// - Parameter divisor: A positive number (a piece size, a connection count).
+    /// - Returns: The smallest whole number of `divisor`s that covers `self`.
     public func dividedRoundingUp(by divisor: Int64) -> Int64 {
         let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
         return remainder > 0 ? quotient + 1 : quotient
@@ -34,6 +43,8 @@ extension Int64 {
 extension FixedWidthInteger {
     /// `value` rounded toward zero and held at the type's bounds; NaN is 0. For what is worked
     /// out in floating point from others' numbers (a speed, the time left at it).
+    ///
+    /// - Parameter value: A number worked out in floating point.
     public init(saturating value: Double) {
         if value.isNaN {
             self = 0

@@ -16,6 +16,9 @@ public enum HTTPDate {
     /// The date in `text` (spaces and tabs around it aside), or nil when it is not an
     /// IMF-fixdate. Read off its UTF-8 bytes in place: a saved file's Last-Modified is read on
     /// the engine thread, once a file.
+    ///
+    /// - Parameter text: A header value such as `Sun, 06 Nov 1994 08:49:37 GMT`.
+    /// - Returns: The date, or nil for any other form (RFC 850 and asctime dates included).
     public static func parse(_ text: String) -> Date? {
         text.withUTF8Bytes { all -> Date? in
             // "Sun, 06 Nov 1994 08:49:37 GMT": 29 ASCII bytes in fixed places.
@@ -57,6 +60,9 @@ public enum HTTPDate {
     }
 
     /// `date` as an IMF-fixdate.
+    ///
+    /// - Parameter date: Any date; the fraction of a second is dropped.
+    /// - Returns: `date` in GMT, such as `Sun, 06 Nov 1994 08:49:37 GMT`.
     public static func format(_ date: Date) -> String {
         var time = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()

@@ -9,6 +9,11 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public struct Field: Sendable, Equatable {
         public var name: String
         public var value: String
+        /// A field of `name` (as sent, in its own case) with `value`.
+        ///
+        /// - Parameters:
+        ///   - name: The field name; compared case-insensitively.
+        ///   - value: The field value, without the line end.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -17,6 +22,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     public internal(set) var fields: [Field] = []
 
+    /// No fields.
     public init() {}
 
     /// Makes room for `count` fields.
@@ -24,6 +30,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         fields.reserveCapacity(count)
     }
 
+    /// The fields in the order written: `["Accept": "*/*", "X-A": "1"]`.
+    ///
+    /// - Parameter elements: Name and value pairs; a name may repeat.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
@@ -31,15 +40,25 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     // MARK: - Reading
 
     /// The first value of the field `name` (compared case-insensitively), or nil.
+    ///
+    /// - Parameter name: A field name, in any case.
+    /// - Returns: The value of the first field of that name, or nil when there is none.
     public subscript(name: String) -> String? {
         fields.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
     /// Every value of the field `name`, in order.
+    ///
+    /// - Parameter name: A field name, in any case.
+    /// - Returns: The values of every field of that name (`Set-Cookie` may come many times).
     public func values(for name: String) -> [String] {
         fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 
+    /// Whether any field is named `name`.
+    ///
+    /// - Parameter name: A field name, in any case.
+    /// - Returns: True when at least one field has that name.
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
     public var count: Int { fields.count }
@@ -49,17 +68,27 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     // MARK: - Writing
 
     /// Appends a field, keeping any earlier field of the same name.
+    ///
+    /// - Parameters:
+    ///   - name: The field name, sent as written.
+    ///   - value: The field value.
     public mutating func add(_ name: String, _ value: String) {
         fields.append(Field(name: name, value: value))
     }
 
     /// Replaces every field named `name` with one field holding `value`.
+    ///
+    /// - Parameters:
+    ///   - name: The field name, in any case; the new field is written as given.
+    ///   - value: The field value.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)
         add(name, value)
     }
 
     /// Removes every field named `name`.
+    ///
+    /// - Parameter name: A field name, in any case.
     public mutating func remove(_ name: String) {
         fields.removeAll { $0.name.caseInsensitiveEquals(name) }
     }

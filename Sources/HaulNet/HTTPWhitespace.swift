@@ -9,6 +9,10 @@ extension StringProtocol {
     /// Without leading and trailing HTTP white space (space, tab) and, with `lineEnds`, CR and
     /// LF. Works on the UTF-8 bytes: header lines are parsed for every response, and
     /// Foundation's `trimmingCharacters(in:)` costs a bridged CharacterSet each time.
+    ///
+    /// - Parameter lineEnds: Whether CR and LF are trimmed too (a raw header line) or kept (a value).
+    /// - Returns: The text between the first and last byte that is not such white space; empty when
+    ///   there is none.
     public func trimmingHTTPWhitespace(lineEnds: Bool = true) -> Substring {
         let text = Substring(self)
         let utf8 = text.utf8

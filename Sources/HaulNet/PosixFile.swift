@@ -10,6 +10,11 @@ public enum PosixFile {
     /// `mkdir -p` does. Nil when `path` is a directory at the end; else which directory could
     /// not be made and why, in the system's words: `/srv/x: Not a directory` (Foundation's
     /// error for this says only "NSCocoaErrorDomain error 512").
+    ///
+    /// - Parameters:
+    ///   - path: The directory to make; relative to the working directory unless it starts with `/`.
+    ///   - mode: The permissions of each directory made; the umask still applies.
+    /// - Returns: nil on success, else `dir: reason` for the first directory that could not be made.
     public static func makeDirectories(_ path: String, mode: mode_t = 0o777) -> String? {
         // As mkdir(""): no directory is named.
         guard !path.isEmpty else { return "'': \(String(cString: strerror(ENOENT)))" }
@@ -31,6 +36,12 @@ public enum PosixFile {
     /// Creates a new file with a name no one can predict beside `path` (`path.tmp-XXXXXX`, by
     /// `mkstemp`: created with O_EXCL, so never an existing file or a link someone planted) and
     /// gives it `mode`. Returns its descriptor and path, or nil with errno set.
+    ///
+    /// - Parameters:
+    ///   - path: The file the temporary one will replace; the new file goes in its directory.
+    ///   - mode: The new file's permissions (0600 for secrets), set with `fchmod`, so the umask
+    ///     does not change them.
+    /// - Returns: The open descriptor and the new file's path, or nil (errno says why).
     public static func createTemporary(beside path: String, mode: mode_t) -> (descriptor: Int32, path: String)? {
         var template = Array((path + ".tmp-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer in
@@ -51,6 +62,11 @@ public enum PosixFile {
 
     /// Writes all of `bytes` to `descriptor`, retrying after signals. False when the file took
     /// only part of them: errno says why (ENOSPC when a write took nothing).
+    ///
+    /// - Parameters:
+    ///   - bytes: What to write.
+    ///   - descriptor: An open file descriptor, written at its current offset.
+    /// - Returns: True when every byte was written.
     public static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32) -> Bool {
         bytes.withUnsafeBytes { buffer in
             writeAll(buffer) { base, count, _ in write(descriptor, base, count) }

@@ -13,6 +13,13 @@ public struct Proxies: Sendable, Equatable {
     /// addresses, or `*` for every host.
     public var bypass: String?
 
+    /// Proxies as `--all-proxy`, `--http-proxy`, `--https-proxy` and `--no-proxy` give them.
+    ///
+    /// - Parameters:
+    ///   - all: The proxy for every scheme without its own (`http://`, `https://`, `socks5://`…).
+    ///   - http: The proxy for `http://` hops.
+    ///   - https: The proxy for `https://` hops.
+    ///   - bypass: Hosts reached directly, comma-separated, as `no_proxy` lists them.
     public init(all: String? = nil, http: String? = nil, https: String? = nil, bypass: String? = nil) {
         self.all = all
         self.http = http
@@ -21,6 +28,9 @@ public struct Proxies: Sendable, Equatable {
     }
 
     /// The proxy for a hop to `url`, or nil when none is set for its scheme.
+    ///
+    /// - Parameter url: The hop's URL; its scheme picks the proxy.
+    /// - Returns: The proxy's URL as given, or nil to connect directly.
     public func proxy(for url: URL) -> String? {
         proxy(forScheme: url.scheme?.lowercased())
     }
@@ -36,7 +46,7 @@ public struct Proxies: Sendable, Equatable {
 
     /// The proxy a hop to `url` goes through: `proxy(for:)`, unless `bypass` names its host
     /// (`*`, the host, or a domain the host is in, as libcurl matches `CURLOPT_NOPROXY`).
-    public func proxyUsed(for url: URL) -> String? {
+    func proxyUsed(for url: URL) -> String? {
         guard let proxy = proxy(for: url) else { return nil }
         let host = (url.host ?? "").lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         let bypassed = (bypass ?? "").split(separator: ",").contains { entry in

@@ -15,10 +15,16 @@ import Foundation
 public struct Request: Sendable {
     @usableFromInline var box: Box
 
+    /// A GET of `url` with every other field at its default.
+    ///
+    /// - Parameter url: What to load.
     public init(url: URL) {
         box = Box(Fields(url: url))
     }
 
+    /// A request with `fields`, boxed once (for a request built with many fields set).
+    ///
+    /// - Parameter fields: Every field of the request.
     public init(_ fields: Fields) {
         box = Box(fields)
     }
@@ -27,6 +33,8 @@ public struct Request: Sendable {
     public var fields: Fields { box.fields }
 
     /// Changes several fields at once, in one new box.
+    ///
+    /// - Parameter change: Sets the fields; runs once, at once.
     @inlinable
     public mutating func modify(_ change: (inout Fields) -> Void) {
         var fields = box.fields
@@ -35,6 +43,9 @@ public struct Request: Sendable {
     }
 
     /// A field, read from the shared box; set in a new box.
+    ///
+    /// - Parameter field: The field's key path in `Fields`.
+    /// - Returns: The field's value.
     @inlinable
     public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
         get { box.fields[keyPath: field] }
@@ -95,6 +106,9 @@ public struct Request: Sendable {
         /// How an SFTP load logs in and knows the server.
         public var ssh = SSHOptions()
 
+        /// A GET of `url` with every other field at its default.
+        ///
+        /// - Parameter url: What to load.
         public init(url: URL) {
             self.url = url
         }
@@ -137,6 +151,10 @@ public enum RequestBody: Sendable {
 /// A source of request-body bytes, read on the engine thread.
 public protocol RequestBodyStream: AnyObject {
     /// Fills `buffer` with up to its count of bytes and returns how many it wrote; 0 at the end.
+    ///
+    /// - Parameter buffer: Where to put the bytes; never empty.
+    /// - Returns: How many bytes were written into `buffer`, or 0 when the body has ended.
+    /// - Throws: Any error: the upload is aborted and the load fails with `.bodyStream`.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
@@ -156,6 +174,11 @@ public enum CachePolicy: Sendable, Equatable {
 public struct ByteRange: Sendable, Equatable {
     public var lowerBound: Int64
     public var upperBound: Int64?
+    /// The bytes from `lowerBound` through `upperBound` (inclusive), or to the end when it is nil.
+    ///
+    /// - Parameters:
+    ///   - lowerBound: The first byte's offset.
+    ///   - upperBound: The last byte's offset, or nil for the end of the resource.
     public init(from lowerBound: Int64, through upperBound: Int64? = nil) {
         self.lowerBound = lowerBound
         self.upperBound = upperBound
@@ -168,6 +191,11 @@ public struct ByteRange: Sendable, Equatable {
 public struct Credentials: Sendable, Equatable, CustomStringConvertible {
     public var user: String
     public var password: String
+    /// A login of `user` with `password`.
+    ///
+    /// - Parameters:
+    ///   - user: The user name.
+    ///   - password: The password; kept out of `description`.
     public init(user: String, password: String) {
         self.user = user
         self.password = password
@@ -181,6 +209,11 @@ public struct TLSOptions: Sendable, Equatable {
     public var verifyPeer = true
     /// A PEM file of certificate authorities to trust instead of the system's.
     public var caFile: String?
+    /// TLS checks, on by default.
+    ///
+    /// - Parameters:
+    ///   - verifyPeer: Whether the peer's certificate and name are verified (`--insecure` turns it off).
+    ///   - caFile: A PEM file of certificate authorities to trust instead of the system's.
     public init(verifyPeer: Bool = true, caFile: String? = nil) {
         self.verifyPeer = verifyPeer
         self.caFile = caFile

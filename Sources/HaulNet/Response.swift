@@ -26,6 +26,15 @@ public struct Response: Sendable {
     /// queue's.
     public let expectedContentLength: Int64
 
+    /// A response as the engine or a cache builds it; `expectedContentLength` is read from `headers`.
+    ///
+    /// - Parameters:
+    ///   - url: The URL that answered.
+    ///   - statusCode: The status code; 0 for a scheme without one.
+    ///   - reasonPhrase: The reason phrase; empty for the standard one of `statusCode`.
+    ///   - httpVersion: The protocol of the status line, such as `HTTP/2`.
+    ///   - headers: The response's header fields.
+    ///   - isFromCache: Whether a `ResponseCache` answered.
     public init(
         url: URL, statusCode: Int, reasonPhrase: String = "", httpVersion: String = "HTTP/1.1",
         headers: HTTPHeaders = HTTPHeaders(), isFromCache: Bool = false
@@ -108,7 +117,7 @@ public struct Response: Sendable {
     // MARK: - Reason phrases
 
     /// The reason phrase RFC 9110 gives a status code, for servers (HTTP/2) that send none.
-    public static func standardReason(for status: Int) -> String {
+    static func standardReason(for status: Int) -> String {
         switch status {
         case 200: "OK"
         case 201: "Created"

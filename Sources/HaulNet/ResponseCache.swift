@@ -29,6 +29,12 @@ public final class ResponseCache: Sendable {
 
     /// Opens (creating it if needed) the cache in `directory`, dropping the least recently used
     /// entries if they exceed `capacity`.
+    ///
+    /// - Parameters:
+    ///   - directory: Where the entries are kept; made with mode 0700 when missing.
+    ///   - capacity: The most bytes the entries may take, more than 0.
+    /// - Throws: `ResponseCacheError` when the capacity is not positive or the directory cannot be
+    ///   made or written.
     public init(directory: String, capacity: Int64) throws(ResponseCacheError) {
         guard capacity > 0 else {
             throw ResponseCacheError(directory: directory, detail: "the capacity must be more than 0 bytes")
@@ -56,7 +62,7 @@ public final class ResponseCache: Sendable {
 
     /// The stored response for `request`'s URL, if any and if the request has the values its
     /// `Vary` names. Marks it used.
-    public func cachedResponse(for request: Request) -> CachedResponse? {
+    func cachedResponse(for request: Request) -> CachedResponse? {
         let name = ResponseCache.fileName(for: request.url)
         return entries.withLock { entries -> CachedResponse? in
             guard entries[name] != nil else { return nil }
@@ -78,6 +84,12 @@ public final class ResponseCache: Sendable {
 
     /// Stores `cached` as the answer to `request`'s URL, replacing any earlier one, then drops
     /// the least recently used entries beyond the capacity.
+    ///
+    /// - Parameters:
+    ///   - cached: The response and body to store.
+    ///   - request: The request it answers; its URL is the key.
+    /// - Throws: `ResponseCacheError` when the body is larger than `maximumEntrySize` or the entry
+    ///   cannot be written.
     public func store(_ cached: CachedResponse, for request: Request) throws(ResponseCacheError) {
         guard Int64(cached.data.count) <= maximumEntrySize else {
             throw ResponseCacheError(
@@ -93,7 +105,7 @@ public final class ResponseCache: Sendable {
     }
 
     /// Forgets the response stored for `request`'s URL.
-    public func removeCachedResponse(for request: Request) {
+    func removeCachedResponse(for request: Request) {
         let name = ResponseCache.fileName(for: request.url)
         entries.withLock { entries in
             if entries.removeValue(forKey: name) != nil { unlink(path(name)) }
@@ -114,7 +126,7 @@ public final class ResponseCache: Sendable {
     /// https GET of the whole resource, a 2xx other than 206, not answered from the cache, a
     /// cache policy that stores, no `no-store` on either side, no `Vary: *`, not a multipart
     /// stream, and a body (when its length is announced) within `maximumEntrySize`.
-    public func mayStore(_ response: Response, for request: Request) -> Bool {
+    func mayStore(_ response: Response, for request: Request) -> Bool {
         ResponseCache.isCacheable(request) && request.cachePolicy.storesResponses
             && (200..<300).contains(response.statusCode) && response.statusCode != 206
             && !response.isFromCache

@@ -18,6 +18,13 @@ public struct SSHOptions: Sendable, Equatable {
     /// as this user wherever the client points it.
     public var mayUseOwnIdentity = true
 
+    /// How to log in and which host key to trust.
+    ///
+    /// - Parameters:
+    ///   - privateKey: The private key file to log in with, or nil.
+    ///   - knownHosts: An OpenSSH known-hosts file; `~/.ssh/known_hosts` when nil.
+    ///   - hostKeyMD5: The host key's MD5 in hex; with it the known-hosts file is not read.
+    ///   - hostKeySHA256: The host key's SHA-256 in base64; with it the known-hosts file is not read.
     public init(
         privateKey: String? = nil, knownHosts: String? = nil, hostKeyMD5: String? = nil, hostKeySHA256: String? = nil
     ) {

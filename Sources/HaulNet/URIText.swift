@@ -7,6 +7,11 @@
 public enum URIText {
     /// `uri` as written: whole with `includingSecrets`, else without the password of its
     /// `user:password@` part (the user name stays).
+    ///
+    /// - Parameters:
+    ///   - uri: A URI as the user or a queue file gave it.
+    ///   - includingSecrets: Whether the password may be shown: only where the user asked for it.
+    /// - Returns: The text to print or store.
     public static func shown(_ uri: String, includingSecrets: Bool) -> String {
         guard !includingSecrets, let info = userInfo(in: uri), let colon = uri[info].firstIndex(of: ":") else {
             return uri
@@ -15,6 +20,9 @@ public enum URIText {
     }
 
     /// `uri` without its `user[:password]@` part.
+    ///
+    /// - Parameter uri: A URI that may carry a login.
+    /// - Returns: `uri` with the user name and password removed, or as given when it has none.
     public static func withoutUserInfo(_ uri: String) -> String {
         guard let info = userInfo(in: uri) else { return uri }
         return String(uri[..<info.lowerBound] + uri[uri.index(after: info.upperBound)...])
@@ -32,6 +40,10 @@ public enum URIText {
 
     /// Where `uri`'s authority lies (`user:password@host:port`): after `scheme://`, or from the
     /// start when there is none (`schemeEnd` nil), up to the path, query or fragment.
+    ///
+    /// - Parameter uri: A URI, with or without a scheme.
+    /// - Returns: Where `scheme://` ends (nil when there is none) and the range of the authority, which
+    ///   is empty for a URI with no authority.
     public static func authority(in uri: String) -> (schemeEnd: String.Index?, range: Range<String.Index>) {
         let (schemeEnd, range) = uri.withUTF8Bytes(authority(inBytes:))
         let utf8 = uri.utf8
@@ -41,6 +53,9 @@ public enum URIText {
 
     /// `authority(in:)` as offsets into the URI's UTF-8 bytes. Read as bytes: the queue asks it
     /// of every download it admits.
+    ///
+    /// - Parameter bytes: A URI's UTF-8 bytes.
+    /// - Returns: The offset just past `scheme://` (nil when there is none) and the authority's offsets.
     public static func authority(inBytes bytes: UnsafeBufferPointer<UInt8>) -> (schemeEnd: Int?, range: Range<Int>) {
         var schemeEnd: Int?
         var index = 0
@@ -65,6 +80,10 @@ public enum URIText {
     /// The last segment of `uri`'s path when it is printable ASCII without `%`, `;` or `\\`
     /// (so `URL.lastPathComponent` would give it as it is), read as bytes without parsing a
     /// URL: a queue of a million and every small file's response ask.
+    ///
+    /// - Parameter uri: A URI.
+    /// - Returns: The plain last segment, or nil when the path is empty or needs a real URL parser
+    ///   (percent escapes, parameters, non-ASCII): ask `URL` then.
     public static func plainLastSegment(of uri: String) -> String? {
         uri.withUTF8Bytes { bytes -> String? in
             let (schemeEnd, authority) = authority(inBytes: bytes)

@@ -16,6 +16,13 @@ public struct UnnamedFile: Sendable, Equatable {
     public var spillAfter: Int64?
     public var spill: Namer?
 
+    /// A body written to a file with no name in `directory`.
+    ///
+    /// - Parameters:
+    ///   - directory: Where the file is made and named (the same file system as its name).
+    ///   - spillAfter: The length past which the body is named early by `spill`, or nil for never.
+    ///   - name: Names the complete file; runs on the engine thread after the last write.
+    ///   - spill: Names the file early when it grows past `spillAfter`.
     public init(directory: String, spillAfter: Int64? = nil, name: @escaping Namer, spill: Namer? = nil) {
         self.directory = directory
         self.spillAfter = spillAfter
@@ -25,6 +32,11 @@ public struct UnnamedFile: Sendable, Equatable {
 
     /// Two are equal when they make their file in the same directory and spill at the same
     /// length; their namers (closures) are not compared.
+    ///
+    /// - Parameters:
+    ///   - lhs: One file.
+    ///   - rhs: The other.
+    /// - Returns: Whether both go in the same directory and spill alike.
     public static func == (lhs: UnnamedFile, rhs: UnnamedFile) -> Bool {
         lhs.directory == rhs.directory && lhs.spillAfter == rhs.spillAfter
             && (lhs.spill == nil) == (rhs.spill == nil)

@@ -63,6 +63,9 @@ public final class UnnamedFilePool: Sendable {
 
     /// A writable file with no name, mode 0644, in `directory`'s file system: one made ahead
     /// if there is one, else made now. Returns -1 and sets `errno` when none can be made.
+    ///
+    /// - Parameter directory: The directory whose file system the file must be on.
+    /// - Returns: An open descriptor, or -1 with `errno` set.
     public func take(in directory: String) -> Int32 {
         let (taken, refill, surplus) = stock.withLock { stock -> (Int32?, Bool, [Int32]) in
             stock.clock += 1

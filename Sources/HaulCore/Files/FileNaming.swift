@@ -45,7 +45,7 @@ public enum FileNaming {
 
     /// The path of the first of `name`, `name.1.ext`, `name.2.ext`… in `directory` that neither
     /// exists nor has a partial file, unless `allowOverwrite` (then `name` itself).
-    public static func uniqueDestination(for name: String, in directory: String, allowOverwrite: Bool) -> String {
+    static func uniqueDestination(for name: String, in directory: String, allowOverwrite: Bool) -> String {
         StateLockMarker.assertNotHeld("looking for a free file name")
         if allowOverwrite { return path(for: name, in: directory) }
         return candidates(for: name, in: directory).first { !isTaken($0) } ?? path(for: name, in: directory)
@@ -85,7 +85,7 @@ public enum FileNaming {
 
     /// The path a download of `url` is saved as before any response names it, as aria2 and wget
     /// see it: `out`, else the URL's last path segment, in `directory`.
-    public static func expectedPath(out: String?, url: URL, directory: String) -> String? {
+    static func expectedPath(out: String?, url: URL, directory: String) -> String? {
         expectedName(out: out, url: url).map { path(for: $0, in: directory) }
     }
 
@@ -105,7 +105,7 @@ public enum FileNaming {
     /// Whether `path` is taken: by a file, by its partial file, or by the partial file of a
     /// download named `path.part` (which becomes `path.part` when it is renamed), so a
     /// download's name and its `.part` are reserved together.
-    public static func isTaken(_ path: String) -> Bool {
+    static func isTaken(_ path: String) -> Bool {
         exists(path) || exists(path + partialSuffix) || exists(path + partialSuffix + partialSuffix)
     }
 
@@ -113,7 +113,7 @@ public enum FileNaming {
     /// Unless `replacing`, an existing file is never replaced (`RENAME_NOREPLACE`): when
     /// something took `destination` meanwhile (another download, another program), the file
     /// gets the next free name (`name.1.ext`…) instead.
-    public static func moveIntoPlace(
+    static func moveIntoPlace(
         _ partial: String, to destination: String,
         replacing: Bool
     ) throws(OptionError) -> String {

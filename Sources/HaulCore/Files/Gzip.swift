@@ -10,7 +10,7 @@ public enum Gzip {
     }
 
     /// True when `bytes` start with the gzip magic number.
-    public static func isCompressed(_ bytes: some Collection<UInt8>) -> Bool {
+    static func isCompressed(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.starts(with: [0x1F, 0x8B])
     }
 

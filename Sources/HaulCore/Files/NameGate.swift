@@ -21,7 +21,7 @@ import HaulNet
 public enum NameGate {
     /// A name as a server may give it: `name` made one plain file name, or nil when nothing of
     /// it is usable.
-    public static func serverName(_ name: String) -> String? {
+    static func serverName(_ name: String) -> String? {
         FileNaming.sanitize(name)
     }
 
@@ -33,7 +33,7 @@ public enum NameGate {
     /// Why a file named `name` in `folder` (absolute) may not be made for a client whose names
     /// stay below `root`, or nil once every folder from the root down is there and is no link.
     /// Makes the root as `mkdir -p` does (the user named it) and the folders below it one by one.
-    public static func openFolder(_ folder: String, named name: String?, below root: String) -> String? {
+    static func openFolder(_ folder: String, named name: String?, below root: String) -> String? {
         let standardRoot = lexical(root)
         let standardFolder = lexical(folder)
         let prefix = standardRoot.hasSuffix("/") ? standardRoot : standardRoot + "/"

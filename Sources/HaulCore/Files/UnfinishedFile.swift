@@ -59,7 +59,7 @@ public struct UnfinishedFile: Sendable, Equatable {
 
     /// Makes the file `download`'s partial file and gives `download` its progress: `NAME`
     /// becomes `NAME.part` (never replacing one).
-    public func continueAs(_ download: inout Download) throws(OptionError) {
+    func continueAs(_ download: inout Download) throws(OptionError) {
         let partial = FileNaming.partialPath(of: destination)
         if dataPath != partial, haul_rename_noreplace(dataPath, partial) != 0 {
             throw OptionError(

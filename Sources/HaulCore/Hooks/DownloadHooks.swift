@@ -58,7 +58,7 @@ public struct DownloadHooks: Sendable, Equatable {
     }
 
     /// The run of the hook for `moment` about `download`, if one is set.
-    public func invocation(_ moment: Moment, for download: Download) -> Invocation? {
+    func invocation(_ moment: Moment, for download: Download) -> Invocation? {
         guard let words = commands[moment] else { return nil }
         return Invocation(
             moment: moment, download: download.id,

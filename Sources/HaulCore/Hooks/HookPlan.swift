@@ -14,7 +14,7 @@ public struct HookPlan: Sendable {
     }
 
     /// The hooks `event` calls for, in order.
-    public mutating func invocations(for event: DownloadEvent) -> [DownloadHooks.Invocation] {
+    mutating func invocations(for event: DownloadEvent) -> [DownloadHooks.Invocation] {
         switch event {
         case .stateChanged(let download, _):
             switch download.state {

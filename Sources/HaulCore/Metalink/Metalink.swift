@@ -34,7 +34,7 @@ public struct Metalink: Sendable, Equatable {
     public var files: [File]
 
     /// Whether `uri` or a path names a Metalink by its suffix (`.meta4`, `.metalink`).
-    public static func isMetalinkName(_ text: String) -> Bool {
+    static func isMetalinkName(_ text: String) -> Bool {
         // Read as bytes in place: every line of a queue file is asked, and every completion.
         text.withUTF8Bytes { bytes in
             let path = bytes[..<(bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex)]

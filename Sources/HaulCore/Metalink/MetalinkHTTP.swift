@@ -26,7 +26,7 @@ public enum MetalinkHTTP {
 
     /// The URIs of `rel=duplicate` links in `values` (Link header values), by `pri`, then in
     /// the order given.
-    public static func duplicates(in values: [String]) -> [String] {
+    static func duplicates(in values: [String]) -> [String] {
         var found: [(uri: String, priority: Int, order: Int)] = []
         for link in values.flatMap(splitLinks) {
             guard link.hasPrefix("<"), let close = link.firstIndex(of: ">") else { continue }

@@ -47,7 +47,7 @@ public struct PieceHashes: Sendable, Equatable, CustomStringConvertible {
 
     /// The byte ranges of the pieces of the file at `path` (of `total` bytes) whose digest is
     /// not theirs, among those wholly inside `within` (all when nil): empty when they are good.
-    public func badPieces(
+    func badPieces(
         ofFileAt path: String, total: Int64, within: Range<Int64>? = nil
     ) throws(OptionError) -> [Range<Int64>] {
         let span = within ?? 0..<total

@@ -35,7 +35,7 @@ public enum ByteCount {
     }
 
     /// `bytes` as an option's value is written: `20M`, `512K`, or bytes when neither divides it.
-    public static func optionText(_ bytes: Int64) -> String {
+    static func optionText(_ bytes: Int64) -> String {
         if bytes > 0, bytes % (1 << 20) == 0 { return "\(bytes >> 20)M" }
         if bytes > 0, bytes % (1 << 10) == 0 { return "\(bytes >> 10)K" }
         return String(bytes)

@@ -31,7 +31,7 @@ public struct ByteRanges: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The parts of `0..<length` not covered, in order.
-    public func gaps(upTo length: Int64) -> [Range<Int64>] {
+    func gaps(upTo length: Int64) -> [Range<Int64>] {
         var gaps: [Range<Int64>] = []
         var position: Int64 = 0
         for range in ranges where position < length {

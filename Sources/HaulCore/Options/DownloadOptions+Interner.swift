@@ -14,7 +14,7 @@ extension DownloadOptions {
         public init() {}
 
         /// `options`, or an equal set seen lately (sharing its box).
-        public mutating func intern(_ options: DownloadOptions) -> DownloadOptions {
+        mutating func intern(_ options: DownloadOptions) -> DownloadOptions {
             // The same box first: a queue file's lines without options all hold the shared box
             // of none, and comparing every value cost their parse a fifth of its time.
             if recent.contains(where: { $0.sharesValues(with: options) }) { return options }

@@ -196,7 +196,7 @@ extension DownloadOptions {
         /// The name and value of a `Name: value` header line, or nil when it is not one: the name
         /// is a non-empty HTTP token (RFC 9110), and neither holds a line break or another
         /// control character but tab, which could smuggle in a header of their own.
-        public static func headerField(_ line: String) -> (name: String, value: String)? {
+        static func headerField(_ line: String) -> (name: String, value: String)? {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             let name = String(line[..<colon].trimmingHTTPWhitespace(lineEnds: false))
             let value = String(line[line.index(after: colon)...].trimmingHTTPWhitespace(lineEnds: false))

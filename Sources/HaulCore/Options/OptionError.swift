@@ -17,7 +17,7 @@ public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The option `name` is not one haul knows.
-    public static func unknownOption(_ name: String) -> OptionError {
+    static func unknownOption(_ name: String) -> OptionError {
         OptionError(unknown: name)
     }
 }

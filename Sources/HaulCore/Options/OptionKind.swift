@@ -96,7 +96,7 @@ extension OptionKind where Value: OptionValueText {
 
 extension OptionKind where Value: OptionValueText & CaseIterable {
     /// One of a few values, each reading and writing its own text.
-    public static func oneOf(_ valueName: String) -> OptionKind {
+    static func oneOf(_ valueName: String) -> OptionKind {
         OptionKind(
             valueName, parse: { text throws(OptionError) in try Value(parsing: text) },
             format: { value, _ in value.description }, choices: Value.allCases.map(\.description))

@@ -70,7 +70,7 @@ public struct BandwidthSchedule: Sendable, Equatable {
 
     /// When the limit next changes after `minuteOfWeek` (minutes ahead) and to what; nil when it
     /// never does.
-    public func nextChange(after minuteOfWeek: Int, fallback: Int64?) -> (minutes: Int, limit: Int64?)? {
+    func nextChange(after minuteOfWeek: Int, fallback: Int64?) -> (minutes: Int, limit: Int64?)? {
         let now = limit(at: minuteOfWeek, fallback: fallback)
         for ahead in 1...Self.minutesPerWeek {
             let then = limit(at: minuteOfWeek + ahead, fallback: fallback)

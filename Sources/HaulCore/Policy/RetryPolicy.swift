@@ -37,7 +37,7 @@ public struct RetryPolicy: Sendable {
     }
 
     /// The decision after attempt number `attempt` (from 1) failed with `failure`.
-    public func decide(
+    func decide(
         attempt: Int, failure: Failure, now: Date = Date(),
         jitter: Double = Double.random(in: 0.8...1.2)
     ) -> Decision {

@@ -49,7 +49,7 @@ public enum SSHHostKeyDigest: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Pins `ssh`'s host key to this digest.
-    public func pin(_ ssh: inout SSHOptions) {
+    func pin(_ ssh: inout SSHOptions) {
         switch self {
         case .md5(let hex): ssh.hostKeyMD5 = hex
         case .sha256(let base64): ssh.hostKeySHA256 = base64

@@ -14,7 +14,7 @@ public enum TextSanitizer {
     }
 
     /// `text` with escape sequences and control characters removed.
-    public static func stripped(_ text: String) -> String {
+    static func stripped(_ text: String) -> String {
         rewrite(text, droppingSequences: true) { _ in "" }
     }
 

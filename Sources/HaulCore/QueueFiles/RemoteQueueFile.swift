@@ -46,7 +46,7 @@ public final class RemoteQueueFile: Sendable {
     }
 
     /// `$XDG_CACHE_HOME/haul/responses`, else `~/.cache/haul/responses`.
-    public static func cacheDirectory(environment: [String: String]) -> String {
+    static func cacheDirectory(environment: [String: String]) -> String {
         XDGDirectory.cache.path(environment: environment) + "/responses"
     }
 

@@ -157,7 +157,7 @@ public final class DownloadQueue: ConnectionDelegate {
     /// through `merger`): a download keeps every option it was started with, across restarts,
     /// so a later `haul get` with no arguments continues it with its certificate, headers and
     /// limits.
-    public func newDownload(for entry: QueueEntry, merger: inout DownloadOptions.Merger) -> Download {
+    func newDownload(for entry: QueueEntry, merger: inout DownloadOptions.Merger) -> Download {
         let options = merger.merge(entry.options)
         var download = Download(id: entry.gid ?? GID.next(), uris: entry.uris, options: options)
         download.directory = directory(for: entry)

@@ -106,7 +106,7 @@ public struct SegmentPlanner: Sendable {
     /// The first ranges for a file of which `completed` is already on disk: the gaps, cut while
     /// there are connections to spare and both parts stay at least `minSplitSize` (the largest
     /// halved; in order, a piece cut off the front of the last).
-    public func initialRanges(completed: ByteRanges) -> [Range<Int64>] {
+    func initialRanges(completed: ByteRanges) -> [Range<Int64>] {
         var ranges = completed.gaps(upTo: length)
         guard !ranges.isEmpty else { return [] }
         while ranges.count < maxConnections, let index = rangeToCut(ranges), let cut = cutPoint(of: ranges[index]) {
@@ -143,7 +143,7 @@ public struct SegmentPlanner: Sendable {
     /// Near the end, when nothing can be split: the second half of what the segment that will
     /// finish last has left, for an idle connection to race (see `Race`). Segments with less
     /// than two alignment units left are not worth a new request.
-    public func tailToRace(in segments: [Segment]) -> Race? {
+    func tailToRace(in segments: [Segment]) -> Race? {
         guard steal(from: segments) == nil,
             let last = segments.filter({ $0.remaining >= 2 * SegmentPlanner.alignment })
                 .max(by: { estimatedFinish($0) < estimatedFinish($1) })
@@ -156,7 +156,7 @@ public struct SegmentPlanner: Sendable {
 
     /// Connections to drop so their ranges can be taken over: stalled ones, and ones far slower
     /// than the median of the others once they have had time to get going.
-    public func laggards(in segments: [Segment]) -> [Int] {
+    func laggards(in segments: [Segment]) -> [Int] {
         let running = segments.filter { $0.remaining > 0 }
         guard running.count > 1 else { return running.filter { $0.idle >= patience.stall }.map(\.id) }
         return running.compactMap { segment in

@@ -84,7 +84,7 @@ public struct SplitGrowth: Equatable, Sendable {
     }
 
     /// A server refused or cut an added connection: settles on the `running` ones left.
-    public mutating func pushedBack(running: Int, why: String) {
+    mutating func pushedBack(running: Int, why: String) {
         settle(on: running, "the server refused more (\(why))")
     }
 

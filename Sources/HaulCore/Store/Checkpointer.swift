@@ -49,7 +49,7 @@ public final class Checkpointer: DownloadJournal {
     }
 
     /// Where the queue order comes from when a download is moved.
-    public func setOrderSource(_ source: @escaping @Sendable () -> [GID]) {
+    func setOrderSource(_ source: @escaping @Sendable () -> [GID]) {
         pending.withLock { $0.orderSource = source }
     }
 
@@ -139,13 +139,13 @@ public final class Checkpointer: DownloadJournal {
 
     /// Writes what is pending on the checkpointer's queue now, outside the once-a-second
     /// rhythm, without waiting for it.
-    public func writeSoon() {
+    func writeSoon() {
         writer.async { [self] in checkpoint() }
     }
 
     /// Returns once the writes already on their way are done: a long queue file waits here so
     /// that no more than a few pieces of it are held for the store at once.
-    public func catchUp() {
+    func catchUp() {
         writer.sync {}
     }
 

@@ -158,7 +158,7 @@ public final class DownloadStore: Sendable {
     }
 
     /// The newest file each URI saved, by the URI as the history keeps it (`displayURI`).
-    public func savedFiles() throws(StoreError) -> [String: SavedFile] {
+    func savedFiles() throws(StoreError) -> [String: SavedFile] {
         do {
             return try database.read { db in
                 var files: [String: SavedFile] = [:]

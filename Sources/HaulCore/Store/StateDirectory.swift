@@ -49,7 +49,7 @@ public final class StateDirectory: Sendable {
     public var databasePath: String { StateDirectory.databasePath(in: path) }
 
     /// The database file of the store in the state directory at `path`.
-    public static func databasePath(in path: String) -> String {
+    static func databasePath(in path: String) -> String {
         path + "/haul.sqlite"
     }
 }

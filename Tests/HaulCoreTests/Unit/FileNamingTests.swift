@@ -1,7 +1,8 @@
 import Foundation
-import HaulCore
-import HaulNet
 import Testing
+
+@testable import HaulCore
+@testable import HaulNet
 
 @Suite("File naming")
 struct FileNamingTests {
