@@ -52,9 +52,11 @@ build:
 PROXY_VARS := http_proxy https_proxy all_proxy no_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY NO_PROXY
 
 # The style gate first: swift-format's rules (.swift-format: 120 columns, no force unwrap, no
-# force try) on the sources and the tests.
+# force try, doc comments that match their signatures) on the sources and the tests, and DocC's
+# sections on every public function of HaulNet and HaulCore (Tests/Lint/api_docs.py).
 test: deps-test $(VENV)/tools-3
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
+	python3 Tests/Lint/api_docs.py Sources/HaulNet Sources/HaulCore
 	$(SWIFT) build --build-tests
 	env $(addprefix -u ,$(PROXY_VARS)) $(SWIFT) test --skip-build --no-parallel
 	bash Tests/HaulFuzz/fuzz.sh 4

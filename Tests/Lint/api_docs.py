@@ -55,7 +55,7 @@ def signature(lines, start):
 
 def parameters(text):
     """The argument list of a declaration's text (after any generic clause), split at top-level commas."""
-    match = re.search(r"\b(?:func\s+[^\s(<]+|init[?!]?|subscript)\s*(?:<[^(]*>)?\s*\(", text)
+    match = re.search(r"\b(?:func\s+(?:\w+|[^\w\s(]+)|init[?!]?|subscript)\s*(?:<[^(]*>)?\s*\(", text)
     if not match:
         return [], ""
     depth, body = 1, ""
@@ -85,10 +85,13 @@ def parameters(text):
 
 def key(kind, text):
     """A declaration's name and argument labels: `connection(_:didReceive:)` is ("connection", ("_", "didReceive"))."""
-    name = re.search(r"\bfunc\s+([^\s(<]+)", text) if kind == "func" else None
+    name = re.search(r"\bfunc\s+(\w+|[^\w\s(]+)", text) if kind == "func" else None
     arguments, _ = parameters(text)
     labels = tuple(part.split(":", 1)[0].split()[0] for part in arguments if part.split(":", 1)[0].split())
-    return (name.group(1) if name else kind, labels)
+    base = name.group(1) if name else kind
+    if not re.match(r"\w", base):
+        labels = ("_",) * len(labels)
+    return (base, labels)
 
 
 def requirements(paths):

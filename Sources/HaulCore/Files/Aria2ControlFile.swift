@@ -31,6 +31,11 @@ public struct Aria2ControlFile: Sendable, Equatable {
 
     /// Reads the control file at `path`: nil when there is none, an error naming the file when it
     /// is not one haul can read.
+    ///
+    /// - Parameter path: The control file's path (`NAME.aria2`); a link is not followed.
+    /// - Returns: The parsed file, or nil when nothing is at `path`.
+    /// - Throws: `OptionError` naming the file when it is not a regular file, is too long, cannot be
+    ///   read, or does not parse.
     public static func read(at path: String) throws(OptionError) -> Aria2ControlFile? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
@@ -47,6 +52,10 @@ public struct Aria2ControlFile: Sendable, Equatable {
     }
 
     /// Parses a control file's bytes; the error says which field is wrong.
+    ///
+    /// - Parameter bytes: The whole control file.
+    /// - Throws: `OptionError` naming the field that is cut short or out of range (the version, the
+    ///   piece length, the bitfield's length…).
     public init(parsing bytes: [UInt8]) throws(OptionError) {
         var reader = Reader(bytes: bytes)
         let version = try reader.integer(2, "version", bigEndian: true)

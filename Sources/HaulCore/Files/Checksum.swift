@@ -8,6 +8,12 @@ import Foundation
 /// (swift-crypto has no SHA-224).
 public enum Checksum {
     /// The lower-case hex digest of the file at `path`, read in 1 MiB pieces.
+    ///
+    /// - Parameters:
+    ///   - path: The file to read.
+    ///   - algorithm: The digest to take.
+    /// - Returns: The digest of the whole file, in lower-case hex.
+    /// - Throws: `OptionError` when the file cannot be read or OpenSSL lacks the algorithm.
     public static func digest(
         ofFileAt path: String, algorithm: ExpectedChecksum.Algorithm
     ) throws(OptionError) -> String {
@@ -18,6 +24,14 @@ public enum Checksum {
     /// The lower-case hex digests of the file at `path` (of its bytes in `range`, when given)
     /// taken `pieceLength` bytes at a time (the last piece may be shorter), or of all of it when
     /// `pieceLength` is nil.
+    ///
+    /// - Parameters:
+    ///   - path: The file to read.
+    ///   - algorithm: The digest to take.
+    ///   - pieceLength: The length of each piece (a Metalink's piece hashes), or nil for one digest.
+    ///   - range: The bytes to read, or nil for the whole file.
+    /// - Returns: One lower-case hex digest per piece, in order.
+    /// - Throws: `OptionError` when the file cannot be read or OpenSSL lacks the algorithm.
     public static func digests(
         ofFileAt path: String, algorithm: ExpectedChecksum.Algorithm, pieceLength: Int64?,
         range: Range<Int64>? = nil

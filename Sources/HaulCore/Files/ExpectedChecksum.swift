@@ -23,6 +23,9 @@ public struct ExpectedChecksum: Sendable, Equatable, CustomStringConvertible {
     public let hex: String
 
     /// Parses `TYPE=HEX`; the message of the error says what is wrong.
+    ///
+    /// - Parameter text: `--checksum`'s value, such as `sha-256=6b86b2…`.
+    /// - Throws: `OptionError` when the form, the algorithm or the digest's length or digits are wrong.
     public init(parsing text: String) throws(OptionError) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2 else {
@@ -41,6 +44,10 @@ public struct ExpectedChecksum: Sendable, Equatable, CustomStringConvertible {
 
     /// The digest `name` names: aria2 writes `sha-256`; sha256sum's users write `sha256`; both
     /// name one algorithm.
+    ///
+    /// - Parameter name: An algorithm's name in any case: `sha-256`, `sha256`, `md5`…
+    /// - Returns: The algorithm.
+    /// - Throws: `OptionError` listing the names haul knows when `name` is none of them.
     public static func algorithm(named name: String) throws(OptionError) -> Algorithm {
         let lowered = name.lowercased()
         guard

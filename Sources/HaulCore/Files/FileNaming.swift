@@ -16,11 +16,17 @@ public enum FileNaming {
     public static let partialSuffix = ".part"
 
     /// The partial file of a download saved as `destination`: `destination.part`.
+    ///
+    /// - Parameter destination: The download's final path.
+    /// - Returns: The path it is written to until it is whole.
     public static func partialPath(of destination: String) -> String {
         destination + partialSuffix
     }
 
     /// The name a server's response suggests, sanitized; `fallbackName` when none is usable.
+    ///
+    /// - Parameter response: The final response; its `Content-Disposition` or URL suggests a name.
+    /// - Returns: One plain file name, never empty.
     public static func name(for response: Response) -> String {
         response.suggestedFilename.flatMap(NameGate.serverName) ?? fallbackName
     }
@@ -28,6 +34,9 @@ public enum FileNaming {
     /// `name` made safe as a single path component, or nil when nothing usable is left.
     /// Removes escape sequences, control characters and separators; refuses `.` and `..`;
     /// cuts to `maximumNameBytes` keeping the extension.
+    ///
+    /// - Parameter name: A name from anywhere (a server, a URL, a queue file).
+    /// - Returns: The safe name, or nil when nothing usable is left.
     public static func sanitize(_ name: String) -> String? {
         // Most names are plain: printable ASCII, no separator, no leading dot, short enough.
         if !name.isEmpty, name.utf8.count <= maximumNameBytes, name.utf8.first != UInt8(ascii: "."),
@@ -64,6 +73,11 @@ public enum FileNaming {
     }
 
     /// `name` inside `directory`.
+    ///
+    /// - Parameters:
+    ///   - name: A file name.
+    ///   - directory: The folder; a trailing `/` is not doubled.
+    /// - Returns: The joined path.
     public static func path(for name: String, in directory: String) -> String {
         (directory.hasSuffix("/") ? directory : directory + "/") + name
     }
@@ -71,6 +85,9 @@ public enum FileNaming {
     /// `path` split at its last `/` (trailing ones aside): its folder ("/" at the root, "" for a
     /// bare name) and its last component, as `NSString`'s path methods give them (a doubled `/`
     /// inside is kept: it names the same folder), without their cost on every saved file.
+    ///
+    /// - Parameter path: Any path.
+    /// - Returns: The folder and the last component.
     public static func folderAndName(of path: String) -> (folder: String, name: String) {
         path.withUTF8Bytes { bytes in
             func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
@@ -90,12 +107,23 @@ public enum FileNaming {
     }
 
     /// The name of `expectedPath`: `out`, else the URL's last path segment, sanitized.
+    ///
+    /// - Parameters:
+    ///   - out: The name the user gave (`out=`, `-o`), or nil.
+    ///   - url: The download's URL.
+    /// - Returns: The name, or nil when the URL's last segment is not usable either (the response
+    ///   will name the file).
     public static func expectedName(out: String?, url: URL) -> String? {
         out ?? NameGate.serverName(url.lastPathComponent)
     }
 
     /// `expectedName` for the URI `uri`; a last path segment with nothing to decode in it is
     /// read off the text, without parsing a URL (a queue of a million pays for each parse).
+    ///
+    /// - Parameters:
+    ///   - out: The name the user gave (`out=`, `-o`), or nil.
+    ///   - uri: The download's URI as written.
+    /// - Returns: The name, or nil when the URI names none that is usable.
     public static func expectedName(out: String?, uri: String) -> String? {
         if let out { return out }
         if let segment = URIText.plainLastSegment(of: uri) { return NameGate.serverName(segment) }

@@ -26,6 +26,9 @@ public enum NameGate {
     }
 
     /// Whether `component` is one plain name: what `serverName` leaves unchanged.
+    ///
+    /// - Parameter component: One path component.
+    /// - Returns: True when the gate would keep it as it is.
     public static func isPlainName(_ component: some StringProtocol) -> Bool {
         FileNaming.sanitize(String(component)) == String(component)
     }
@@ -77,6 +80,10 @@ public enum NameGate {
 
     /// `path` without `.`, `..` or doubled slashes, worked out on the text alone (no link is
     /// followed: that is the walk's to check).
+    ///
+    /// - Parameter path: An absolute path.
+    /// - Returns: The same path, absolute, with `.` and empty components dropped and each `..` taking
+    ///   away the component before it (never above the root).
     public static func lexical(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/") {

@@ -34,6 +34,10 @@ public struct UnfinishedFile: Sendable, Equatable {
     /// The unfinished file at `destination`, if there is one: with its aria2 control file, the
     /// data in `NAME` or (taken over earlier) `NAME.part`; without one, a non-empty `NAME`.
     /// Throws when a control file is there but cannot be read.
+    ///
+    /// - Parameter destination: The download's final path.
+    /// - Returns: What is there to continue, or nil when there is nothing.
+    /// - Throws: `OptionError` naming the control file when it cannot be read.
     public static func find(at destination: String) throws(OptionError) -> UnfinishedFile? {
         let partial = FileNaming.partialPath(of: destination)
         if let control = try Aria2ControlFile.read(at: destination + Aria2ControlFile.suffix) {

@@ -14,6 +14,9 @@ public enum XDGDirectory: Sendable {
     case config
 
     /// haul's directory of this kind for `environment`.
+    ///
+    /// - Parameter environment: The variables to read; the process's own by default.
+    /// - Returns: The directory's path, ending in `/haul`; not created here.
     public func path(environment: [String: String] = ProcessEnvironment.variables) -> String {
         let (variable, underHome) =
             switch self {
@@ -26,6 +29,11 @@ public enum XDGDirectory: Sendable {
     }
 
     /// `path` with a leading `~` (alone or before `/`) made the home directory, as a shell does.
+    ///
+    /// - Parameters:
+    ///   - path: A path as a user typed it.
+    ///   - environment: The variables to read `HOME` from; the process's own by default.
+    /// - Returns: The path with `~` expanded; any other path as it is (`~user` included).
     public static func expandingTilde(
         _ path: String,
         environment: [String: String] = ProcessEnvironment.variables
@@ -35,6 +43,9 @@ public enum XDGDirectory: Sendable {
     }
 
     /// `$HOME` (as curl and the shell read it), else the account's home directory.
+    ///
+    /// - Parameter environment: The variables to read `HOME` from; the process's own by default.
+    /// - Returns: The home directory's path.
     public static func home(environment: [String: String] = ProcessEnvironment.variables) -> String {
         environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
     }

@@ -31,6 +31,12 @@ public struct DownloadHooks: Sendable, Equatable {
     public var directory: String
     public var workingDirectory: String
 
+    /// No commands yet; `set(_:_:)` adds them.
+    ///
+    /// - Parameters:
+    ///   - timeLimit: Seconds a hook may run (`--hook-time-limit`).
+    ///   - directory: The queue's download directory, for a download's path.
+    ///   - workingDirectory: The directory hooks run in and relative paths are taken from.
     public init(timeLimit: Double = 60, directory: String = ".", workingDirectory: String = "/") {
         self.timeLimit = timeLimit
         self.directory = directory
@@ -39,6 +45,11 @@ public struct DownloadHooks: Sendable, Equatable {
 
     /// Sets the command run at `moment` from its text; throws when it holds no program or an
     /// unclosed quote.
+    ///
+    /// - Parameters:
+    ///   - moment: When the command runs.
+    ///   - text: The command as a shell would read it (quotes and backslashes), run without one.
+    /// - Throws: `OptionError` when the text has no words or an unclosed quote.
     public mutating func set(_ moment: Moment, _ text: String) throws(OptionError) {
         let words = try DownloadHooks.words(of: text)
         guard !words.isEmpty else { throw OptionError("--\(moment.rawValue) names no program") }
@@ -47,11 +58,19 @@ public struct DownloadHooks: Sendable, Equatable {
 
     /// Whether `name` is a hook option: one that runs a command, so a queue file or an RPC
     /// client may not set it.
+    ///
+    /// - Parameter name: An option's long name, without `--`.
+    /// - Returns: True for `on-download-*` and aria2's `on-bt-download-*`.
     public static func isHookOption(_ name: String) -> Bool {
         name.hasPrefix("on-download-") || name.hasPrefix("on-bt-download-")
     }
 
     /// Why a hook option is refused where `place` gives it.
+    ///
+    /// - Parameters:
+    ///   - name: The hook option's name.
+    ///   - place: Where it was given (`a queue file`, `an RPC request`).
+    /// - Returns: The message for the user.
     public static func refusal(of name: String, in place: String) -> String {
         "option '\(name)' runs a command as you: haul takes it from its command line or config file, "
             + "never from \(place)"

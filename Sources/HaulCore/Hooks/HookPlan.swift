@@ -9,6 +9,9 @@ public struct HookPlan: Sendable {
     /// Downloads whose start hook ran and which have not ended or paused since.
     private var running: Set<GID> = []
 
+    /// A plan with no download started yet.
+    ///
+    /// - Parameter hooks: The commands to call for.
     public init(hooks: DownloadHooks) {
         self.hooks = hooks
     }

@@ -30,12 +30,20 @@ public final class HookRunner: Sendable {
     private let report: @Sendable (String) -> Void
     private let running = DispatchGroup()
 
+    /// A runner of `hooks`; nothing runs before the first `handle(_:)`.
+    ///
+    /// - Parameters:
+    ///   - hooks: The commands to run.
+    ///   - report: Gets one line for each hook that could not start, failed or ran too long; on
+    ///     the hook's thread.
     public init(hooks: DownloadHooks, report: @escaping @Sendable (String) -> Void) {
         state = Mutex(State(plan: HookPlan(hooks: hooks)))
         self.report = report
     }
 
     /// Starts the hooks `event` calls for, after any of the same download's still running.
+    ///
+    /// - Parameter event: A download event from the queue; most call for no hook.
     public func handle(_ event: DownloadEvent) {
         let (fresh, timeLimit) = state.withLock { state in
             var fresh: [DownloadHooks.Invocation] = []

@@ -47,6 +47,9 @@ public struct Metalink: Sendable, Equatable {
 
     /// Whether `text` names a Metalink on this machine: a path (no scheme) ending `.meta4` or
     /// `.metalink`.
+    ///
+    /// - Parameter text: A command-line argument or a queue file's URI.
+    /// - Returns: True for a local path ending `.meta4` or `.metalink`.
     public static func isLocalMetalink(_ text: String) -> Bool {
         isMetalinkName(text) && !text.contains("://")
     }
@@ -57,6 +60,12 @@ public struct Metalink: Sendable, Equatable {
     /// the Metalink (its name, checksum, piece hashes and gid aside: they were the document's).
     /// `fromServer`: a server sent the document (followed, or named by a URL), so each name is
     /// made one plain file name (`NameGate.serverName`); a file left with none is left out.
+    ///
+    /// - Parameters:
+    ///   - locations: Country codes whose mirrors go first among equal priorities.
+    ///   - inherited: The options of the entry that named the Metalink.
+    ///   - fromServer: Whether a server sent the document, so its names are untrusted.
+    /// - Returns: An entry per file that has at least one mirror (and, from a server, a usable name).
     public func entries(
         preferring locations: [String] = [], inheriting inherited: DownloadOptions = DownloadOptions(),
         fromServer: Bool

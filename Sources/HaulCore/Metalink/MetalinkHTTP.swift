@@ -47,6 +47,9 @@ public enum MetalinkHTTP {
 
     /// The strongest digest in `values` (Digest header values) haul knows: `SHA-512`, `SHA-384`,
     /// `SHA-256`, `SHA` (SHA-1) or `MD5`, each base64.
+    ///
+    /// - Parameter values: The response's `Digest` header values (`SHA-256=base64`, comma-separated).
+    /// - Returns: The strongest known digest as a checksum to verify, or nil when none is usable.
     public static func digest(in values: [String]) -> ExpectedChecksum? {
         let names: [String: ExpectedChecksum.Algorithm] = [
             "md5": .md5, "sha": .sha1, "sha-256": .sha256, "sha-384": .sha384, "sha-512": .sha512,

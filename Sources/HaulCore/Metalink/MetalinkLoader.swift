@@ -12,6 +12,11 @@ public struct MetalinkLoader {
     /// aria2's `--metalink-location`: mirrors in these countries first among equals.
     let locations: [String]
 
+    /// A loader that fetches a Metalink named by URL with `fetch`.
+    ///
+    /// - Parameters:
+    ///   - locations: `--metalink-location`'s country codes.
+    ///   - fetch: Loads a URL's body (bounded by `Metalink.sizeLimit`); throws what went wrong.
     public init(locations: [String], fetch: @escaping (URL) throws(InputFile.FileError) -> Data) {
         self.locations = locations
         self.fetch = fetch
@@ -19,6 +24,12 @@ public struct MetalinkLoader {
 
     /// `entries`, each naming a Metalink replaced by the entries of its files; what was left out
     /// of a Metalink goes to `report`. Throws when a named Metalink cannot be read at all.
+    ///
+    /// - Parameters:
+    ///   - entries: Queue entries, from the command line or a queue file.
+    ///   - report: Gets one line for each file of a Metalink left out, and why.
+    /// - Returns: The entries with each Metalink replaced by its files, in order.
+    /// - Throws: `MetalinkParser.Failure` naming the Metalink that cannot be fetched or parsed.
     public func expand(_ entries: [QueueEntry], report: (String) -> Void) throws(MetalinkParser.Failure) -> [QueueEntry]
     {
         guard Self.namesMetalink(entries) else { return entries }
@@ -43,6 +54,9 @@ public struct MetalinkLoader {
     }
 
     /// Whether any of `entries` names a Metalink (its one URI ends `.meta4` or `.metalink`).
+    ///
+    /// - Parameter entries: Queue entries.
+    /// - Returns: True when at least one has a single URI naming a Metalink.
     public static func namesMetalink(_ entries: [QueueEntry]) -> Bool {
         entries.contains { $0.uris.count == 1 && $0.uris.first.map(Metalink.isMetalinkName) == true }
     }

@@ -51,6 +51,12 @@ public final class MetalinkParser {
 
     /// Reads the Metalink in the file at `path` (bounded by `Metalink.sizeLimit`), named `source`
     /// in problems.
+    ///
+    /// - Parameters:
+    ///   - path: The document's path.
+    ///   - source: How to name it in messages.
+    /// - Returns: The Metalink and the problems found in it (files or mirrors left out).
+    /// - Throws: `Failure` when the file cannot be read, is too large or is not a Metalink 4 document.
     public static func parse(contentsOf path: String, source: String) throws(Failure) -> Result {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             let reason = String(cString: strerror(errno))
@@ -62,6 +68,12 @@ public final class MetalinkParser {
     }
 
     /// Reads `data`, named `source` in problems (a path or a URL).
+    ///
+    /// - Parameters:
+    ///   - data: The document.
+    ///   - source: How to name it in messages (a path or a URL).
+    /// - Returns: The Metalink and the problems found in it (files or mirrors left out).
+    /// - Throws: `Failure` when the data is empty, too large or not a Metalink 4 document.
     public static func parse(_ data: Data, source: String) throws(Failure) -> Result {
         let shown = TextSanitizer.visible(source)
         guard data.contains(where: { !Self.blank.contains($0) }) else {

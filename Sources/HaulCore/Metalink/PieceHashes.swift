@@ -12,6 +12,14 @@ public struct PieceHashes: Sendable, Equatable, CustomStringConvertible {
     /// Lower-case hex, one a piece, in order.
     public let hashes: [String]
 
+    /// Piece hashes of `length`-byte pieces.
+    ///
+    /// - Parameters:
+    ///   - algorithm: The digest of each piece.
+    ///   - length: The length of every piece but the last, more than 0 and at most 8 PiB.
+    ///   - hashes: One hex digest per piece, in order, in any case.
+    /// - Throws: `OptionError` when the length is out of range, there are no hashes, or one is not
+    ///   the algorithm's number of hex digits.
     public init(algorithm: ExpectedChecksum.Algorithm, length: Int64, hashes: [String]) throws(OptionError) {
         guard length > 0, length <= FileSize.largest else {
             throw OptionError("a piece length is more than 0 and at most \(FileSize.largest) bytes, not \(length)")
@@ -27,6 +35,9 @@ public struct PieceHashes: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Reads `TYPE:LENGTH:HEX,HEX,…`.
+    ///
+    /// - Parameter text: Such as `sha-256:1048576:6b86…,d4735e…`.
+    /// - Throws: `OptionError` saying which part is wrong.
     public init(parsing text: String) throws(OptionError) {
         let parts = text.split(separator: ":", maxSplits: 2).map(String.init)
         guard parts.count == 3, let length = Int64(parts[1]) else {
@@ -41,6 +52,9 @@ public struct PieceHashes: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether these pieces fit a file of `total` bytes: as many as it takes to cover it.
+    ///
+    /// - Parameter total: The file's length.
+    /// - Returns: True when there is exactly one hash for each piece of such a file.
     public func fit(_ total: Int64) -> Bool {
         FileSize.checked(total) != nil && total > 0 && Int64(hashes.count) == total.dividedRoundingUp(by: length)
     }

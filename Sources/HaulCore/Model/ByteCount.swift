@@ -14,6 +14,10 @@ public enum ByteCount {
     }
 
     /// Parses a size with an optional K/M/G (or KiB/MiB/GiB) suffix, at most `FileSize.largest`.
+    ///
+    /// - Parameter text: Such as `500K`, `2M`, `1.5GiB` or `1048576`; spaces around are ignored.
+    /// - Returns: The number of bytes (K is 1024).
+    /// - Throws: `ParseError` when the text is not such a size or is larger than `FileSize.largest`.
     public static func parse(_ text: String) throws(ParseError) -> Int64 {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         var digits = Substring(trimmed)
@@ -42,6 +46,9 @@ public enum ByteCount {
     }
 
     /// `1.2 GiB`, `830.0 MiB`, `512 B`.
+    ///
+    /// - Parameter bytes: A number of bytes.
+    /// - Returns: The number in the largest unit that keeps it at 1 or more, with one decimal above bytes.
     public static func format(_ bytes: Int64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(bytes)

@@ -8,8 +8,12 @@ import HaulNet
 public struct ByteRanges: Sendable, Equatable, CustomStringConvertible {
     public private(set) var ranges: [Range<Int64>] = []
 
+    /// No bytes.
     public init() {}
 
+    /// The bytes of `ranges`, merged.
+    ///
+    /// - Parameter ranges: Ranges in any order; they may overlap.
     public init(_ ranges: [Range<Int64>]) {
         for range in ranges { insert(range) }
     }
@@ -26,6 +30,9 @@ public struct ByteRanges: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether every byte of `0..<length` is covered.
+    ///
+    /// - Parameter length: A file's length.
+    /// - Returns: True when the ranges hold every byte from 0 up to `length`.
     public func covers(length: Int64) -> Bool {
         length <= 0 || prefixLength >= length
     }
@@ -45,6 +52,8 @@ public struct ByteRanges: Sendable, Equatable, CustomStringConvertible {
     // MARK: - Changing
 
     /// Adds `range`, merging it with any range it overlaps or touches.
+    ///
+    /// - Parameter range: The bytes written; an empty range changes nothing.
     public mutating func insert(_ range: Range<Int64>) {
         guard !range.isEmpty else { return }
         // The first range that ends at or after `range` starts: everything before stays.
@@ -63,6 +72,8 @@ public struct ByteRanges: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Takes `range` out: what it covers is no longer held.
+    ///
+    /// - Parameter range: The bytes to forget; an empty range changes nothing.
     public mutating func remove(_ range: Range<Int64>) {
         guard !range.isEmpty else { return }
         ranges = ranges.flatMap { held -> [Range<Int64>] in
@@ -73,6 +84,7 @@ public struct ByteRanges: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Forgets every byte: a download that starts over.
     public mutating func removeAll() {
         ranges.removeAll()
     }
@@ -87,6 +99,8 @@ public struct ByteRanges: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `description`'s form; nil when the text is not in it or a range ends past
     /// `FileSize.largest`.
+    ///
+    /// - Parameter text: Such as `0-1048576,2097152-3145728` (half-open ranges); empty for none.
     public init?(parsing text: String) {
         guard !text.isEmpty else { return }
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {

@@ -10,6 +10,10 @@ public struct ContentRange: Sendable, Equatable {
     /// The whole resource's length, or nil when the server sent `*`.
     public let total: Int64?
 
+    /// The header's range, or nil when it is not `bytes FIRST-LAST/TOTAL` with `FIRST ≤ LAST <
+    /// TOTAL` and every number a size haul takes.
+    ///
+    /// - Parameter header: The `Content-Range` value.
     public init?(_ header: String) {
         let text = header.trimmingCharacters(in: .whitespaces)
         guard text.lowercased().hasPrefix("bytes ") else { return nil }

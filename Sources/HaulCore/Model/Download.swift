@@ -108,11 +108,22 @@ public struct Download: Sendable, Identifiable, Equatable {
         if value == nil, record[0] == AttemptRecord() { record.removeAll() }
     }
 
+    /// A download of `uris`, waiting, with nothing written.
+    ///
+    /// - Parameters:
+    ///   - id: Its gid; a new one unless the queue file or a client chose one.
+    ///   - uris: The URIs of the file: the first and its mirrors.
+    ///   - options: Its options; the queue's for any not set.
     public init(id: GID = .next(), uris: [String], options: DownloadOptions = DownloadOptions()) {
         self.init(id: id, uris: URIList(uris), options: options)
     }
 
     /// A download of `uris` (a queue entry's, shared rather than copied).
+    ///
+    /// - Parameters:
+    ///   - id: Its gid; a new one unless the queue file or a client chose one.
+    ///   - uris: The URIs of the file: the first and its mirrors.
+    ///   - options: Its options; the queue's for any not set.
     public init(id: GID = .next(), uris: URIList, options: DownloadOptions = DownloadOptions()) {
         self.id = id
         self.uris = uris
@@ -124,6 +135,9 @@ public struct Download: Sendable, Identifiable, Equatable {
 
     /// Bytes this copy of the download has written beyond `earlier`'s (0 when it has fewer: a
     /// new attempt that starts over): what arrived between the two, for a total speed.
+    ///
+    /// - Parameter earlier: The same download as it was before.
+    /// - Returns: The bytes gained, never negative.
     public func bytesGained(since earlier: Download) -> Int64 {
         let gained = bytesDone.subtractingReportingOverflow(earlier.bytesDone)
         return gained.overflow ? 0 : max(gained.partialValue, 0)
@@ -137,6 +151,9 @@ public struct Download: Sendable, Identifiable, Equatable {
 
     /// `uri` with any password shown as `***`. A URI without an `@` has none, and is not parsed:
     /// a small file asks this several times.
+    ///
+    /// - Parameter uri: A URI that may carry a login.
+    /// - Returns: The URI fit to show or log.
     public static func displayed(_ uri: String) -> String {
         guard uri.containsUTF8Byte(UInt8(ascii: "@")) else { return uri }
         return URL(string: uri)?.redactedString ?? uri

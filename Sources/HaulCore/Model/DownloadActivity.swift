@@ -20,6 +20,7 @@ public struct DownloadActivity: Sendable, Equatable {
     /// How many connections an automatic split chose, and why (`SplitGrowth.reason`).
     public var splitChoice: String?
 
+    /// An attempt that has just begun: no speed, connections or response yet.
     public init() {}
 
     /// One change, as `DownloadEvent.activity` carries it.
@@ -35,6 +36,8 @@ public struct DownloadActivity: Sendable, Equatable {
     }
 
     /// Follows `change`.
+    ///
+    /// - Parameter change: What the running attempt reported.
     public mutating func apply(_ change: Change) {
         switch change {
         case .response(let response): self.response = response
@@ -55,6 +58,13 @@ public struct DownloadActivity: Sendable, Equatable {
         public let mirror: String
         public let speed: Double
 
+        /// A segment as the split reports it.
+        ///
+        /// - Parameters:
+        ///   - range: The part of the file this connection fetches.
+        ///   - written: Bytes of `range` written so far.
+        ///   - mirror: The URI it fetches from, without a password.
+        ///   - speed: Its bytes a second.
         public init(range: Range<Int64>, written: Int64, mirror: String, speed: Double) {
             self.range = range
             self.written = written

@@ -37,6 +37,12 @@ public struct DownloadProgress: Sendable, Equatable {
     public var totalBytes: Int64
     public var speed: Double
 
+    /// Progress as the queue reports it.
+    ///
+    /// - Parameters:
+    ///   - completed: The bytes in the partial file.
+    ///   - totalBytes: The whole length, or -1 while unknown.
+    ///   - speed: Bytes a second, smoothed.
     public init(completed: ByteRanges, totalBytes: Int64, speed: Double) {
         self.completed = completed
         self.totalBytes = totalBytes

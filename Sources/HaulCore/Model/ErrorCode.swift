@@ -81,6 +81,11 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
     /// A failed attempt in a word or two, for a queue row: the status and its reason when the
     /// server answered (`404 Not Found`), `refused` when no connection was made, else the code's
     /// `shortText`.
+    ///
+    /// - Parameters:
+    ///   - failure: What failed the attempt.
+    ///   - reason: The response's reason phrase, when the server answered.
+    /// - Returns: Such as `404 Not Found`, `refused` or `timed out`.
     public static func note(for failure: RetryPolicy.Failure, reason: String?) -> String {
         switch failure {
         case .status(let code, _):
@@ -102,6 +107,8 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
     }
 
     /// The code for a failed attempt.
+    ///
+    /// - Parameter failure: What failed the attempt.
     public init(_ failure: RetryPolicy.Failure) {
         switch failure {
         case .status(let code, _): self.init(status: code)
@@ -112,6 +119,8 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
     }
 
     /// The code for an HTTP (or FTP reply mapped to HTTP) status that failed a download.
+    ///
+    /// - Parameter status: The status code.
     public init(status: Int) {
         switch status {
         case 404, 410: self = .notFound
@@ -123,6 +132,8 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
     }
 
     /// The code for a transfer that failed with `kind`.
+    ///
+    /// - Parameter kind: The engine's kind of failure.
     public init(_ kind: ConnectionError.Kind) {
         switch kind {
         case .cannotResolveHost: self = .nameResolution
@@ -139,6 +150,10 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
     }
 
     /// The code for a file-system failure with `errno`: a full disk (or quota) is told apart.
+    ///
+    /// - Parameters:
+    ///   - errno: The failed operation's `errno`, or nil when unknown.
+    ///   - otherwise: The code when it is not a full disk.
     public init(fileError errno: Int32?, otherwise: ErrorCode = .fileIO) {
         self = errno == ENOSPC || errno == EDQUOT || errno == EFBIG ? .diskFull : otherwise
     }

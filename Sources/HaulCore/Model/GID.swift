@@ -12,12 +12,16 @@ public struct GID: OneWordHashable, Comparable, Sendable, CustomStringConvertibl
     public let value: UInt64
 
     /// The gid `value` (not zero: zero is no gid to aria2).
+    ///
+    /// - Parameter value: The gid's 64 bits.
     public init?(_ value: UInt64) {
         guard value != 0 else { return nil }
         self.value = value
     }
 
     /// The gid `text` spells: exactly 16 hex digits, either case, not all zero; nil otherwise.
+    ///
+    /// - Parameter text: A gid as aria2 writes it, such as `2089b05ecca3d829`.
     public init?(_ text: some StringProtocol) {
         var number: UInt64 = 0
         var count = 0
@@ -49,6 +53,8 @@ public struct GID: OneWordHashable, Comparable, Sendable, CustomStringConvertibl
     /// queue file's entries then get neighbouring gids, which the store's index takes in one
     /// pass rather than at a million random places, and two runs still meet only by a chance
     /// of one in billions. Any thread.
+    ///
+    /// - Returns: A gid no other download of this process has.
     public static func next() -> GID {
         while true {
             if let gid = GID(counter.wrappingAdd(1, ordering: .relaxed).oldValue) { return gid }

@@ -36,6 +36,12 @@ public struct QueueEntry: Sendable, Equatable {
     }
 
     /// An entry of `uris` with `options`; a gid among them becomes the entry's `gid`.
+    ///
+    /// - Parameters:
+    ///   - uris: The file's URIs: the first and its mirrors.
+    ///   - options: The entry's own options, `gid` among them.
+    ///   - line: The queue file's line it came from, for messages; 0 when none.
+    ///   - origin: Who wrote it; `.remote` limits what its options may do.
     public init(uris: [String], options: DownloadOptions = DownloadOptions(), line: Int = 0, origin: Origin = .user) {
         self.uris = URIList(uris)
         self.origin = origin
@@ -49,6 +55,10 @@ public struct QueueEntry: Sendable, Equatable {
 
     /// Why `text` cannot be a download's URI, or nil when it can: http, https, ftp or ftps
     /// with a host.
+    ///
+    /// - Parameter text: A URI as given.
+    /// - Returns: A message naming what is wrong (a control character, no URI, no scheme, a scheme
+    ///   haul does not fetch, no host), or nil.
     public static func uriProblem(_ text: String) -> String? {
         if isPlainWebURI(text) { return nil }
         if text.unicodeScalars.contains(where: TextSanitizer.isUnsafe) {

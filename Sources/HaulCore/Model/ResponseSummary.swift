@@ -50,6 +50,9 @@ public final class ResponseSummary: Sendable, Equatable {
     }
 
     /// The kept header `name`'s value (names as in `keptHeaders`).
+    ///
+    /// - Parameter name: A header name as kept (`Content-Type`, `Last-Modified`…).
+    /// - Returns: Its value, or nil when the response had none.
     public func header(_ name: String) -> String? {
         headers.first { $0.name == name }?.value
     }

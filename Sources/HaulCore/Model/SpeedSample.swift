@@ -19,6 +19,10 @@ public struct SpeedSample: Sendable {
     let startedAt: Double
 
     /// A sample whose first mark is `bytes` at `time` (seconds, a monotonic clock).
+    ///
+    /// - Parameters:
+    ///   - bytes: The bytes done so far.
+    ///   - time: Now, in seconds of a monotonic clock.
     public init(bytes: Int64, at time: Double) {
         marks = [(time, bytes)]
         startedAt = time
@@ -26,6 +30,11 @@ public struct SpeedSample: Sendable {
 
     /// Marks `bytes` at `now` when the interval has passed since the last mark, and sets
     /// `speed` to the rate over the window.
+    ///
+    /// - Parameters:
+    ///   - speed: The speed to update, bytes a second; left alone until an interval has passed.
+    ///   - bytes: The bytes done so far.
+    ///   - now: Now, in seconds of the same clock.
     public mutating func measure(_ speed: inout Double, bytes: Int64, at now: Double) {
         guard let last = marks.last, now - last.time >= SpeedSample.interval else { return }
         marks.append((now, bytes))

@@ -36,6 +36,9 @@ extension OneWordHashable {
     }
 
     /// The hash tables use (`WordHash`), in place of SipHash over the one word.
+    ///
+    /// - Parameter seed: The table's per-process seed.
+    /// - Returns: The hash of `hashWord` mixed with `seed`.
     public func _rawHashValue(seed: Int) -> Int {
         WordHash.value(hashWord, seed: seed)
     }

@@ -26,12 +26,19 @@ public enum Aria2OptionCatalog {
     public static var names: [String] { scopes.keys.sorted() }
 
     /// Where aria2 takes `name`, or nil when aria2 has no option of that name.
+    ///
+    /// - Parameter name: An option's long name, without `--`.
+    /// - Returns: Where aria2 takes it (per download, changed while active or waiting, global), or
+    ///   nil for a name aria2 does not have.
     public static func scope(of name: String) -> Scope? {
         scopes[name]
     }
 
     /// The warning for an option `name` haul does not implement, whether aria2 has it or not
     /// (a queue file's line, an RPC client's option, a config.toml setting).
+    ///
+    /// - Parameter name: The option's name as given.
+    /// - Returns: One line: unknown, BitTorrent-only, or aria2's with what haul does instead.
     public static func ignored(_ name: String) -> String {
         guard scope(of: name) != nil else { return "unknown option '\(name)'; ignored" }
         if isBitTorrent(name) { return "option '\(name)' is for BitTorrent, which haul does not speak; ignored" }
@@ -41,6 +48,9 @@ public enum Aria2OptionCatalog {
 
     /// What haul does instead of aria2's option `name`, for one it has no option for and does
     /// something else.
+    ///
+    /// - Parameter name: An aria2 option's name.
+    /// - Returns: Such as `haul daemon` for `enable-rpc`, or nil when haul has nothing to say.
     public static func haulsWay(instead name: String) -> String? {
         insteads[name]
     }
@@ -57,6 +67,9 @@ public enum Aria2OptionCatalog {
     ]
 
     /// Whether `name` is one of aria2's BitTorrent options.
+    ///
+    /// - Parameter name: An option's long name.
+    /// - Returns: True for `bt-*`, `seed-*`, `dht-*` and aria2's other torrent options.
     public static func isBitTorrent(_ name: String) -> Bool {
         ["bt-", "seed-", "dht-", "enable-dht", "peer-", "torrent-"].contains { name.hasPrefix($0) }
             || ["select-file", "index-out", "listen-port", "enable-peer-exchange", "follow-torrent"].contains(name)

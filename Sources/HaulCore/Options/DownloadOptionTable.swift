@@ -142,6 +142,9 @@ public enum DownloadOptionTable {
     ]
 
     /// The option named `name` (aria2's name), or nil when haul has none.
+    ///
+    /// - Parameter name: A long option name, without `--` (`max-connection-per-server`).
+    /// - Returns: The option's row: its help, value, built-in value and how it reaches a download.
     public static func option(named name: String) -> DownloadOption? {
         byName[name]
     }

@@ -11,6 +11,7 @@ extension DownloadOptions {
         private static let remembered = 4
         private var recent: [DownloadOptions] = []
 
+        /// An interner that has seen no options yet.
         public init() {}
 
         /// `options`, or an equal set seen lately (sharing its box).
@@ -37,11 +38,17 @@ extension DownloadOptions {
         public let defaults: DownloadOptions
         private var last: (own: DownloadOptions, merged: DownloadOptions)?
 
+        /// A merger over `defaults`.
+        ///
+        /// - Parameter defaults: The options of the run (command line and config over the built-in ones).
         public init(over defaults: DownloadOptions) {
             self.defaults = defaults
         }
 
         /// `own` merged over the defaults (`merged(over:)`).
+        ///
+        /// - Parameter own: A download's own options.
+        /// - Returns: The options in effect for it, sharing a box with the previous call's when `own` did.
         public mutating func merge(_ own: DownloadOptions) -> DownloadOptions {
             if let last, last.own.sharesValues(with: own) { return last.merged }
             let merged = own.merged(over: defaults)

@@ -22,6 +22,7 @@ public struct DownloadOptions: Sendable, Equatable {
     private static let unset = Storage(Values())
     private var storage: Storage
 
+    /// No option set: every value comes from whatever these are merged over.
     public init() {
         storage = DownloadOptions.unset
     }
@@ -32,6 +33,10 @@ public struct DownloadOptions: Sendable, Equatable {
         set { storage = Storage(newValue) }
     }
 
+    /// An option's value, by its key path in `Values` (`options.maxTries`).
+    ///
+    /// - Parameter keyPath: The option's field.
+    /// - Returns: The field's value; an optional field is nil while its option is not set.
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Values, Value>) -> Value {
         get { values[keyPath: keyPath] }
         set { values[keyPath: keyPath] = newValue }
@@ -48,6 +53,11 @@ public struct DownloadOptions: Sendable, Equatable {
 
     /// Sets the option `name` (aria2's name, without `--`) from its text. Throws when the name is
     /// unknown or the value does not fit, saying why.
+    ///
+    /// - Parameters:
+    ///   - name: A long option name, such as `max-tries`.
+    ///   - value: The option's text, as on the command line.
+    /// - Throws: `OptionError` when the name is unknown (`isUnknownOption`) or the value does not fit.
     public mutating func set(_ name: String, _ value: String) throws(OptionError) {
         // Changed in place: the box is let go first, so the values (a long header list among
         // them) are not copied for each option set, which made n `header` options cost n².
@@ -58,6 +68,9 @@ public struct DownloadOptions: Sendable, Equatable {
     }
 
     /// These options, with every option `defaults` sets and these do not (headers: both).
+    ///
+    /// - Parameter defaults: The options to fall back on (the run's, or the built-in ones).
+    /// - Returns: The options in effect.
     public func merged(over defaults: DownloadOptions) -> DownloadOptions {
         // The shared box of no options first: comparing every value with none costs a
         // download's plan and answer several times over.
@@ -74,6 +87,9 @@ public struct DownloadOptions: Sendable, Equatable {
     /// Every set option as (name, value) in a fixed order, as a queue file writes them. Without
     /// `includingSecrets`, `http-passwd`, `ftp-passwd` and Authorization, Cookie and Proxy-Authorization
     /// headers are left out.
+    ///
+    /// - Parameter includingSecrets: Whether passwords and secret headers are written.
+    /// - Returns: The pairs, in the option table's order; `header` may appear several times.
     public func pairs(includingSecrets: Bool) -> [(String, String)] {
         values.pairs(includingSecrets: includingSecrets)
     }
@@ -156,11 +172,18 @@ extension DownloadOptions {
         /// daemon does, and the store keeps it (`DownloadStore.nameRootKey`).
         public var nameRoot: String?
 
+        /// Every option unset.
         public init() {}
 
         // MARK: - Setting by name
 
         /// Sets the option `name` from its text (`DownloadOptionTable`); see `DownloadOptions.set`.
+        ///
+        /// - Parameters:
+        ///   - name: A long option name, such as `max-tries`.
+        ///   - value: The option's text, as on the command line.
+        /// - Throws: `OptionError` when the name is unknown, the value holds a control character or does
+        ///   not fit.
         public mutating func set(_ name: String, _ value: String) throws(OptionError) {
             // No option's value holds a line break, an escape or another control character (a
             // tab aside): one would end up in a request header, a path, or a saved queue file
@@ -187,6 +210,9 @@ extension DownloadOptions {
         // MARK: - Writing
 
         /// Every set option as (name, value); see `DownloadOptions.pairs`.
+        ///
+        /// - Parameter includingSecrets: Whether passwords and secret headers are written.
+        /// - Returns: The pairs, in the option table's order.
         public func pairs(includingSecrets: Bool) -> [(String, String)] {
             DownloadOptionTable.all.flatMap { option in
                 option.texts(self, includingSecrets).map { (option.name, $0) }

@@ -6,6 +6,10 @@ public struct OptionError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The option's name is not one haul knows (rather than its value being wrong).
     public let isUnknownOption: Bool
 
+    /// A value refused for `description`'s reason.
+    ///
+    /// - Parameter description: What is wrong and how to put it right, as a sentence's end: the
+    ///   caller puts the option's name or the file's line before it.
     public init(_ description: String) {
         self.description = description
         isUnknownOption = false

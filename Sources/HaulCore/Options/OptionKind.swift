@@ -60,6 +60,9 @@ extension OptionKind where Value == String {
 
 extension OptionKind where Value == Int {
     /// A whole number in `range`.
+    ///
+    /// - Parameter range: The numbers allowed.
+    /// - Returns: A kind whose text is a decimal number.
     public static func integer(_ range: ClosedRange<Int>) -> OptionKind {
         OptionKind(
             "n", parse: { text throws(OptionError) in try DownloadOptions.Values.integer(text, in: range) },
@@ -69,6 +72,9 @@ extension OptionKind where Value == Int {
 
 extension OptionKind where Value == Int64 {
     /// A size such as `1M`, at least `minimum`.
+    ///
+    /// - Parameter minimum: The smallest size allowed, in bytes.
+    /// - Returns: A kind whose text is a size with an optional K, M or G.
     public static func size(atLeast minimum: Int64) -> OptionKind {
         OptionKind(
             "size", parse: { text throws(OptionError) in try DownloadOptions.Values.size(text, atLeast: minimum) },
@@ -87,6 +93,9 @@ extension OptionKind where Value == Bool {
 
 extension OptionKind where Value: OptionValueText {
     /// A value of a type that reads and writes its own text.
+    ///
+    /// - Parameter valueName: How help names the value (`SPEED`, `TYPE=HEX`).
+    /// - Returns: A kind that reads and writes through `Value`'s `OptionValueText`.
     public static func parsed(_ valueName: String) -> OptionKind {
         OptionKind(
             valueName, parse: { text throws(OptionError) in try Value(parsing: text) },
@@ -108,6 +117,10 @@ extension OptionKind where Value: OptionValueText & CaseIterable {
 /// A value that reads itself from an option's text, saying what was wrong, and writes the text
 /// that reads back as itself.
 public protocol OptionValueText: Sendable, Equatable, CustomStringConvertible {
+    /// The value `text` spells.
+    ///
+    /// - Parameter text: The option's text.
+    /// - Throws: `OptionError` saying what is wrong with it.
     init(parsing text: String) throws(OptionError)
 }
 

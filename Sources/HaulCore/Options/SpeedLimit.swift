@@ -10,16 +10,23 @@ public struct SpeedLimit: Sendable, Hashable, CustomStringConvertible {
     public static let none = SpeedLimit(bytesPerSecond: 0)
 
     /// A limit of `bytesPerSecond`; 0 or less is none.
+    ///
+    /// - Parameter bytesPerSecond: The cap.
     public init(bytesPerSecond: Int64) {
         self.bytesPerSecond = max(0, bytesPerSecond)
     }
 
     /// A limit of `bytesPerSecond`, none when nil.
+    ///
+    /// - Parameter bytesPerSecond: The cap, or nil for none.
     public init(_ bytesPerSecond: Int64?) {
         self.init(bytesPerSecond: bytesPerSecond ?? 0)
     }
 
     /// A speed as aria2 writes it: a size with K or M (binary), 0 for none.
+    ///
+    /// - Parameter text: Such as `500K`, `2M` or `0`.
+    /// - Throws: `OptionError` when the text is not a size.
     public init(parsing text: String) throws(OptionError) {
         do {
             self.init(bytesPerSecond: try ByteCount.parse(text))

@@ -35,6 +35,9 @@ public struct BandwidthSchedule: Sendable, Equatable {
     let otherwise: Int64??
 
     /// Reads a schedule; throws naming the rule that is wrong and why.
+    ///
+    /// - Parameter text: Such as `mon-fri 08:00-18:00 1M, sat-sun 10:00-22:00 5M, else unlimited`.
+    /// - Throws: `OptionError` naming the rule that is wrong and why.
     public init(parsing text: String) throws(OptionError) {
         var rules: [Rule] = []
         var otherwise: Int64??
@@ -62,6 +65,11 @@ public struct BandwidthSchedule: Sendable, Equatable {
 
     /// The limit in force at `minuteOfWeek` (0 is Sunday 00:00), given `fallback` for when no rule
     /// matches and there is no `else`; nil for none.
+    ///
+    /// - Parameters:
+    ///   - minuteOfWeek: Minutes since Sunday 00:00; any number, taken modulo a week.
+    ///   - fallback: The limit when no rule matches and there is no `else`.
+    /// - Returns: The limit in bytes a second, or nil for none.
     public func limit(at minuteOfWeek: Int, fallback: Int64?) -> Int64? {
         let minute = ((minuteOfWeek % Self.minutesPerWeek) + Self.minutesPerWeek) % Self.minutesPerWeek
         if let rule = rules.first(where: { $0.matches(minute) }) { return rule.limit }

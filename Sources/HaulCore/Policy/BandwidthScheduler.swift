@@ -19,6 +19,12 @@ public final class BandwidthScheduler: Sendable {
         public let nextChange: Date?
         public let nextLimit: Int64?
 
+        /// A status of `limit` until `nextChange`, then `nextLimit`.
+        ///
+        /// - Parameters:
+        ///   - limit: The limit in force, bytes a second, or nil for none.
+        ///   - nextChange: When the schedule changes it next, or nil for never.
+        ///   - nextLimit: The limit from then on, or nil for none.
         public init(limit: Int64?, nextChange: Date?, nextLimit: Int64?) {
             self.limit = limit
             self.nextChange = nextChange
@@ -33,6 +39,13 @@ public final class BandwidthScheduler: Sendable {
         /// `limit` (the one in force: the schedule's, or one set by hand since) as a person reads
         /// it, with when the schedule changes it (`until 18:00`; `until Mon 08:00` a day or more
         /// from `now`) and to what (`then none`), as `detail` asks.
+        ///
+        /// - Parameters:
+        ///   - limit: The limit in force.
+        ///   - detail: How much of the next change to tell.
+        ///   - now: The time now, to choose between a time and a day and time.
+        ///   - timeZone: The zone the times are shown in.
+        /// - Returns: Such as `limit 1.0 MiB/s until 18:00, then none`.
         public func summary(limit: Int64?, detail: Detail, now: Date, timeZone: TimeZone) -> String {
             let text = Status.limitText(limit)
             guard detail != .none, let change = nextChange else { return text }
@@ -54,6 +67,9 @@ public final class BandwidthScheduler: Sendable {
         }
 
         /// `limit 1.0 MiB/s`, or `no limit`.
+        ///
+        /// - Parameter limit: Bytes a second, or nil for none.
+        /// - Returns: The text the header and messages show.
         public static func limitText(_ limit: Int64?) -> String {
             limit.map { "limit \(ByteCount.format($0))/s" } ?? "no limit"
         }
@@ -69,10 +85,15 @@ public final class BandwidthScheduler: Sendable {
     private let reported = Mutex<Status?>(nil)
     private let stopped = Atomic(false)
 
+    /// A scheduler of `schedule`; nothing is applied before the first `check` or `start`.
+    ///
     /// - Parameters:
-    ///   - fallback: the limit when no rule matches and the schedule has no `else`.
-    ///   - clock: the time now (tests move it by hand); `timeZone` says what the rules' times mean.
-    ///   - apply: sets the queue's overall limit.
+    ///   - schedule: The rules, in the user's words parsed.
+    ///   - fallback: The limit when no rule matches and the schedule has no `else`.
+    ///   - timeZone: What the rules' days and times mean; the machine's by default.
+    ///   - clock: The time now (tests move it by hand).
+    ///   - apply: Sets the queue's overall limit (nil: none), on the checking thread.
+    ///   - onStatus: Gets the status each time the limit changes, on the checking thread.
     public init(
         _ schedule: BandwidthSchedule, fallback: Int64?, timeZone: TimeZone = .current,
         clock: @escaping @Sendable () -> Date = { Date() }, apply: @escaping @Sendable (Int64?) -> Void,
@@ -89,6 +110,9 @@ public final class BandwidthScheduler: Sendable {
     }
 
     /// The status at `date`.
+    ///
+    /// - Parameter date: The time to look at.
+    /// - Returns: The schedule's limit then, and when and to what it changes next.
     public func status(at date: Date) -> Status {
         let minute = minuteOfWeek(date)
         let limit = schedule.limit(at: minute, fallback: fallback)
@@ -116,6 +140,8 @@ public final class BandwidthScheduler: Sendable {
     }
 
     /// Checks now, then every `interval` seconds on a thread of its own until `stop`.
+    ///
+    /// - Parameter interval: Seconds between checks.
     public func start(every interval: Double = 10) {
         check()
         Thread.detachNewThread { [weak self] in
@@ -127,6 +153,7 @@ public final class BandwidthScheduler: Sendable {
         }
     }
 
+    /// Stops the checks `start` began; the limit last applied stays. Any thread.
     public func stop() {
         stopped.store(true, ordering: .relaxed)
     }

@@ -22,6 +22,8 @@ public struct Netrc: Sendable, Equatable {
     }
 
     /// Parses netrc text. A `machine` without a login is kept out (nothing to send).
+    ///
+    /// - Parameter text: A netrc file's text (`machine`, `login`, `password`, `default`, `macdef`).
     public init(parsing text: String) {
         var tokens = Netrc.tokens(in: text)[...]
         var host: String?? = nil  // .some(nil) is the default entry
@@ -56,6 +58,10 @@ public struct Netrc: Sendable, Equatable {
     }
 
     /// Reads the file at `path`; nil when it does not exist.
+    ///
+    /// - Parameter path: The netrc file (`~/.netrc` unless `--netrc-path` says).
+    /// - Returns: Its entries, or nil when there is no file.
+    /// - Throws: `OptionError` when the file exists but cannot be read.
     public static func load(path: String) throws(OptionError) -> Netrc? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -66,12 +72,18 @@ public struct Netrc: Sendable, Equatable {
 
     /// Whether the file at `path` can be read by others than its owner (curl warns, aria2
     /// refuses: haul warns).
+    ///
+    /// - Parameter path: The netrc file.
+    /// - Returns: True when its group or others may read or write it.
     public static func isShared(path: String) -> Bool {
         var status = stat()
         return stat(path, &status) == 0 && status.st_mode & 0o077 != 0
     }
 
     /// The login and password for `host`: its own entry, else the default one.
+    ///
+    /// - Parameter host: A host name, in any case.
+    /// - Returns: The entry to log in with, or nil when there is neither.
     public func entry(for host: String) -> Entry? {
         machines[host.lowercased()] ?? fallback
     }

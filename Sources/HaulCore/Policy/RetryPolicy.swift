@@ -14,6 +14,11 @@ public struct RetryPolicy: Sendable {
     public var baseDelay: Double = 1
     public var maxDelay: Double = 60
 
+    /// A policy of `maxTries` attempts.
+    ///
+    /// - Parameters:
+    ///   - maxTries: Attempts in all (`-m`); 0 for no limit.
+    ///   - fixedWait: Seconds between attempts (`--retry-wait`), or nil for exponential backoff.
     public init(maxTries: Int = 5, fixedWait: Double? = nil) {
         self.maxTries = maxTries
         self.fixedWait = fixedWait
@@ -71,6 +76,11 @@ public struct RetryPolicy: Sendable {
     }
 
     /// Seconds from a Retry-After value: delta-seconds, or an HTTP-date (IMF-fixdate).
+    ///
+    /// - Parameters:
+    ///   - value: The header's value.
+    ///   - now: The time to count an HTTP-date from.
+    /// - Returns: Seconds to wait (0 for a date in the past), or nil when the value is neither form.
     public static func parseRetryAfter(_ value: String, now: Date = Date()) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         // Seconds are digits only (RFC 9110, 10.2.3): "Inf", "1e3" or "0x10", which Double reads,
@@ -89,11 +99,16 @@ public struct RetryPolicy: Sendable {
 /// timer they fire by hand instead of sleeping.
 public protocol RetryTimer: Sendable {
     /// Runs `work` after `seconds`, on any thread.
+    ///
+    /// - Parameters:
+    ///   - seconds: The delay.
+    ///   - work: What to run; once.
     func schedule(after seconds: Double, _ work: @escaping @Sendable () -> Void)
 }
 
 /// The real timer: Dispatch's global queue.
 public struct DispatchRetryTimer: RetryTimer {
+    /// The timer of Dispatch's global queue.
     public init() {}
     public func schedule(after seconds: Double, _ work: @escaping @Sendable () -> Void) {
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: work)

@@ -5,6 +5,9 @@
 public enum TextSanitizer {
     /// `text` with every control character made visible (`^X`, `^[` for ESC, or `\u{…}`), so an
     /// escape sequence shows as text (`^[[2J`) and never acts on the terminal.
+    ///
+    /// - Parameter text: Text from a server, a file or a client.
+    /// - Returns: The text safe to draw or log; printable text is unchanged.
     public static func visible(_ text: String) -> String {
         rewrite(text, droppingSequences: false) { scalar in
             if scalar.value < 0x20 { return "^" + String(Unicode.Scalar(UInt8(scalar.value) + 0x40)) }
@@ -21,6 +24,9 @@ public enum TextSanitizer {
     // MARK: - Scanning
 
     /// Whether `scalar` is a control character (C0, C1, DEL) or a bidirectional control.
+    ///
+    /// - Parameter scalar: One Unicode scalar.
+    /// - Returns: True when drawing it raw could move the cursor, change the terminal or reorder text.
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true

@@ -38,6 +38,7 @@ public struct QueueConfiguration: Sendable {
     /// aria2's `--metalink-location`: a followed Metalink's mirrors in these countries (lower
     /// case) first among those of equal priority.
     public var metalinkLocations: [String] = []
+    /// The queue's defaults: aria2's, with every body at most `resumable-above` unnamed until whole.
     public init() {}
 }
 
@@ -48,6 +49,11 @@ extension QueueConfiguration {
     /// timeout, TLS settings, User-Agent, Referer, headers, login (the options' own, else the
     /// netrc entry for the host), proxies and speed limits. Every attempt, a dry run and a body
     /// sent to stdout ask alike. Built as the request's fields, boxed once.
+    ///
+    /// - Parameters:
+    ///   - url: The URI to load (a mirror, or where a redirect led).
+    ///   - options: The download's options in effect.
+    /// - Returns: The request an attempt sends.
     public func request(for url: URL, options: DownloadOptions) -> Request {
         var request = Request.Fields(url: url)
         request.timeoutInterval = Double(options.timeout ?? BuiltInOptions.timeout)

@@ -18,6 +18,12 @@ public enum InputFile {
         /// `message` quotes the file (a URI, an option's name or value), which may come from
         /// anyone: its control characters are made visible, so no escape sequence in it reaches
         /// the terminal the problem is printed on.
+        ///
+        /// - Parameters:
+        ///   - file: The queue file's name as the user knows it (a path, `-`, a URL without password).
+        ///   - line: The line the problem is on, from 1.
+        ///   - message: What is wrong with the line.
+        ///   - isWarning: Whether the line is kept despite it.
         public init(file: String, line: Int, message: String, isWarning: Bool) {
             self.file = TextSanitizer.visible(file)
             self.line = line
@@ -58,6 +64,13 @@ public enum InputFile {
     /// Reads the queue file at `path` (`-` for standard input), gzip-compressed or not, a
     /// megabyte at a time: a file the user named, so its entries are the user's
     /// (`QueueEntry.Origin.user`).
+    ///
+    /// - Parameters:
+    ///   - path: The queue file, or `-` for standard input.
+    ///   - limit: The most bytes of text read, after inflating gzip.
+    /// - Returns: The entries and each line's problems.
+    /// - Throws: `FileError` when the file cannot be opened or read, is not valid gzip, or is longer
+    ///   than `limit`.
     public static func read(contentsOf path: String, limit: Int64 = defaultLimit) throws(FileError) -> ReadResult {
         try read(contentsOf: path, limit: limit, halvesFrom: Halves.shortest)
     }
@@ -96,6 +109,14 @@ public enum InputFile {
     }
 
     /// Reads queue-file bytes; `name` is used in problem messages, `origin` says who wrote them.
+    ///
+    /// - Parameters:
+    ///   - bytes: The file's bytes, gzip-compressed or not.
+    ///   - name: How to name the file in problems.
+    ///   - origin: Who wrote it; a `.remote` list's `dir` and names are refused or gated.
+    ///   - limit: The most bytes of text read, after inflating gzip.
+    /// - Returns: The entries and each line's problems.
+    /// - Throws: `FileError` when the bytes are not valid gzip or are longer than `limit`.
     public static func read(
         _ bytes: some ContiguousBytes, name: String, origin: QueueEntry.Origin,
         limit: Int64 = defaultLimit
@@ -110,6 +131,11 @@ public enum InputFile {
     /// The queue-file text for `entries`: URIs joined by TAB, then ` name=value` for each set
     /// option. Secrets (http-passwd, Authorization/Cookie headers, passwords in URIs) only when
     /// `includingSecrets`.
+    ///
+    /// - Parameters:
+    ///   - entries: The entries to write, in order.
+    ///   - includingSecrets: Whether passwords and secret headers are written.
+    /// - Returns: The text, each entry ending in a line break.
     public static func render(_ entries: some Sequence<QueueEntry>, includingSecrets: Bool) -> String {
         entries.map { text(of: $0, includingSecrets: includingSecrets) }.joined()
     }
@@ -118,6 +144,12 @@ public enum InputFile {
     /// it), mode 0600: even without the secrets haul knows of, a queue's URLs may carry tokens.
     /// The text is written as it is made, a piece at a time, so a long queue is never held as
     /// one text in memory.
+    ///
+    /// - Parameters:
+    ///   - entries: The entries to write, in order.
+    ///   - path: The file to write; replaced if it exists.
+    ///   - includingSecrets: Whether passwords and secret headers are written.
+    /// - Throws: `FileError` when the file cannot be made, written or renamed; `path` is then unchanged.
     public static func save(
         _ entries: some Sequence<QueueEntry>, to path: String, includingSecrets: Bool
     ) throws(FileError) {
@@ -131,6 +163,12 @@ public enum InputFile {
     /// Writes `downloads` to `path` as `save` does, each entry with its download's gid, so that
     /// reading the file back continues them (what `--save-session` writes). Downloads that share
     /// their options (a queue file's) have their option lines made once.
+    ///
+    /// - Parameters:
+    ///   - downloads: The downloads to write, in queue order.
+    ///   - path: The file to write; replaced if it exists.
+    ///   - includingSecrets: Whether passwords and secret headers are written.
+    /// - Throws: `FileError` when the file cannot be made, written or renamed; `path` is then unchanged.
     public static func saveSession(
         _ downloads: some Sequence<Download>, to path: String, includingSecrets: Bool
     ) throws(FileError) {

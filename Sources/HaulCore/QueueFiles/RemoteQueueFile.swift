@@ -21,6 +21,11 @@ public final class RemoteQueueFile: Sendable {
     /// keeps no longer body in memory.
     public let limit: Int64
 
+    /// A reader that loads through `fetcher`, at most `limit` bytes a file.
+    ///
+    /// - Parameters:
+    ///   - fetcher: The fetcher to load with; its body limit is set to `limit`.
+    ///   - limit: The most bytes of a queue file, after inflating gzip.
     public init(fetcher: Fetcher, limit: Int64 = InputFile.defaultLimit) {
         self.fetcher = fetcher
         self.limit = limit
@@ -29,6 +34,13 @@ public final class RemoteQueueFile: Sendable {
 
     /// A reader whose fetcher keeps responses in `cacheDirectory(environment:)`. A cache that
     /// cannot be opened is reported to `warn` and the file is loaded without one.
+    ///
+    /// - Parameters:
+    ///   - environment: The variables to find the cache directory by; the process's own by default.
+    ///   - limit: The most bytes of a queue file.
+    ///   - tls: How certificates are checked (`--ca-certificate`, `--insecure`).
+    ///   - warn: Gets a line when the cache cannot be opened.
+    /// - Returns: The reader.
     public static func standard(
         environment: [String: String] = ProcessEnvironment.variables,
         limit: Int64 = InputFile.defaultLimit, tls: TLSOptions = TLSOptions(), warn: (String) -> Void
@@ -52,6 +64,9 @@ public final class RemoteQueueFile: Sendable {
 
     /// The URL `argument` names when it is a URI haul loads (`QueueEntry.uriProblem` finds
     /// none); nil for a path.
+    ///
+    /// - Parameter argument: A command-line argument or a typed path.
+    /// - Returns: The URL, or nil when `argument` is to be read as a path.
     public static func url(in argument: String) -> URL? {
         QueueEntry.uriProblem(argument) == nil ? URL(string: argument) : nil
     }
@@ -60,6 +75,11 @@ public final class RemoteQueueFile: Sendable {
 
     /// Loads the queue file at `url` and reads it as `InputFile.read(_:name:origin:limit:)` does
     /// (its entries `.remote`), naming it by its URL without any password.
+    ///
+    /// - Parameters:
+    ///   - url: The queue file's URL.
+    ///   - completion: Gets the entries and problems, or why the file could not be had; on the
+    ///     fetcher's queue.
     public func read(
         _ url: URL, completion: @escaping @Sendable (Result<InputFile.ReadResult, InputFile.FileError>) -> Void
     ) {
@@ -75,6 +95,10 @@ public final class RemoteQueueFile: Sendable {
     }
 
     /// `read(_:completion:)`, waiting for it: for the command line, before anything else runs.
+    ///
+    /// - Parameter url: The queue file's URL.
+    /// - Returns: The entries and each line's problems.
+    /// - Throws: `InputFile.FileError` when the load fails or the file cannot be read.
     public func read(_ url: URL) throws(InputFile.FileError) -> InputFile.ReadResult {
         let data = try load(url).mapError(Self.asQueueFile).get()
         return try InputFile.read(data, name: url.redactedString, origin: .remote, limit: limit)
@@ -86,6 +110,10 @@ public final class RemoteQueueFile: Sendable {
     }
 
     /// The body at `url` (at most `limit` bytes), through the cache.
+    ///
+    /// - Parameters:
+    ///   - url: What to load.
+    ///   - completion: Gets the body or why it could not be had; on the fetcher's queue.
     public func load(_ url: URL, completion: @escaping @Sendable (Result<Data, InputFile.FileError>) -> Void) {
         let name = url.redactedString
         fetcher.fetch(
@@ -96,6 +124,9 @@ public final class RemoteQueueFile: Sendable {
     }
 
     /// `load(_:completion:)`, waiting for it.
+    ///
+    /// - Parameter url: What to load.
+    /// - Returns: The body, or why it could not be had.
     public func load(_ url: URL) -> Result<Data, InputFile.FileError> {
         let result = Mutex<Result<Data, InputFile.FileError>?>(nil)
         let done = DispatchSemaphore(value: 0)

@@ -15,6 +15,8 @@ public struct URIList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
     private var storage: Storage
 
     /// The list of `uris`, in order.
+    ///
+    /// - Parameter uris: The URIs: the first and its mirrors.
     public init(_ uris: [String]) {
         switch uris.count {
         case 0: storage = .none
@@ -24,6 +26,8 @@ public struct URIList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
     }
 
     /// The list of the URIs written as an array literal.
+    ///
+    /// - Parameter uris: The URIs: the first and its mirrors.
     public init(arrayLiteral uris: String...) {
         self.init(uris)
     }
@@ -38,6 +42,10 @@ public struct URIList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
         }
     }
 
+    /// The URI at `position`.
+    ///
+    /// - Parameter position: An index from 0 below `count`.
+    /// - Returns: The URI there.
     public subscript(position: Int) -> String {
         switch storage {
         case .none: preconditionFailure("no URI at \(position) of none")
@@ -49,6 +57,9 @@ public struct URIList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
     }
 
     /// The URIs as one text, `separator` between them; a single URI is that URI, not a copy.
+    ///
+    /// - Parameter separator: What goes between two URIs (a TAB in a queue file).
+    /// - Returns: The joined text.
     public func joined(separator: String) -> String {
         switch storage {
         case .none: ""
@@ -58,11 +69,15 @@ public struct URIList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
     }
 
     /// Adds mirrors at the end.
+    ///
+    /// - Parameter uris: The mirrors, in order.
     public mutating func append(contentsOf uris: some Sequence<String>) {
         for uri in uris { append(uri) }
     }
 
     /// Adds a mirror at the end.
+    ///
+    /// - Parameter uri: The mirror.
     public mutating func append(_ uri: String) {
         switch storage {
         case .none: storage = .one(uri)
@@ -77,6 +92,12 @@ public struct URIList: RandomAccessCollection, ExpressibleByArrayLiteral, Equata
     /// These mirrors with each of `removing` taken off (its first occurrence), then `adding` put
     /// at `position` among the rest (the end when nil or past it), as aria2's `changeUri` changes
     /// them; and how many were taken off.
+    ///
+    /// - Parameters:
+    ///   - removing: URIs to take off; one not in the list is passed over.
+    ///   - adding: URIs to put in.
+    ///   - position: Where among the rest to put them, from 0; nil for the end.
+    /// - Returns: The new list and how many were taken off.
     public func changed(removing: [String], adding: [String], at position: Int?) -> (uris: URIList, removed: Int) {
         var uris = Array(self)
         var removed = 0

@@ -39,6 +39,11 @@ extension DownloadQueue {
 
     /// A challenge the request's credentials did not answer: kept to say why the login failed;
     /// the 401 or 407 itself becomes the response.
+    ///
+    /// - Parameters:
+    ///   - connection: The download's connection.
+    ///   - challenge: The challenge, kept for the failure's message.
+    /// - Returns: `.performDefaultHandling`: the queue answers no challenge itself.
     public func connection(
         _ connection: Connection,
         didReceive challenge: AuthenticationChallenge

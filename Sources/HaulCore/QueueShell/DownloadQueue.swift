@@ -52,6 +52,13 @@ public final class DownloadQueue: ConnectionDelegate {
 
     /// `journal` (if any) keeps every change; `onEvent` runs on `callbackQueue`, after the journal
     /// has filed the event.
+    ///
+    /// - Parameters:
+    ///   - configuration: The run's settings: directory, `-j`, the options under every download's.
+    ///   - engine: The engine thread its transfers run on; `.shared` unless a test runs its own.
+    ///   - timer: Waits between attempts; a test passes one it fires by hand.
+    ///   - journal: The store that files every change, or nil to keep nothing.
+    ///   - onEvent: Gets every event, in order, on `callbackQueue`.
     public convenience init(
         configuration: Configuration = Configuration(), engine: ConnectionEngine = .shared,
         timer: any RetryTimer = DispatchRetryTimer(), journal: (any DownloadJournal)? = nil,
@@ -97,6 +104,9 @@ public final class DownloadQueue: ConnectionDelegate {
 
     /// The ids of the downloads in `states`, in queue order (without copying the downloads, which
     /// for a long queue would cost memory).
+    ///
+    /// - Parameter states: The states to look for.
+    /// - Returns: The gids, in queue order.
     public func ids(in states: Set<Download.State>) -> [GID] {
         reading { state in
             state.downloads.ids { states.contains($0.state) }
@@ -104,23 +114,36 @@ public final class DownloadQueue: ConnectionDelegate {
     }
 
     /// How many downloads are in `states` (no copy of them).
+    ///
+    /// - Parameter states: The states to look for.
+    /// - Returns: The number of downloads in one of them.
     public func count(in states: Set<Download.State>) -> Int {
         reading { state in state.downloads.count { states.contains($0.state) } }
     }
 
     /// The downloads at `positions` of the queue order (clamped): a long queue read in pieces,
     /// each copied under the lock, none of it all at once.
+    ///
+    /// - Parameter positions: Indices of the queue order; those past the end are passed over.
+    /// - Returns: Copies of the downloads there.
     public func downloads(at positions: Range<Int>) -> [Download] {
         reading { state in
             Array(state.downloads.downloads(at: positions))
         }
     }
 
+    /// A copy of download `id` as it is now.
+    ///
+    /// - Parameter id: The download's gid.
+    /// - Returns: The download, or nil when the queue has none of that gid.
     public func download(_ id: GID) -> Download? {
         reading { $0.downloads[id] }
     }
 
     /// What download `id`'s attempt shows (speed, connections, response), if it has run.
+    ///
+    /// - Parameter id: The download's gid.
+    /// - Returns: Its running attempt's activity, or nil when it has not run in this process.
     public func activity(_ id: GID) -> DownloadActivity? {
         reading { $0.activity[id] }
     }
@@ -132,6 +155,9 @@ public final class DownloadQueue: ConnectionDelegate {
     // MARK: - Commands
 
     /// Queues `entry` (paused if its options say `pause=true`) and returns its id.
+    ///
+    /// - Parameter entry: The download to add.
+    /// - Returns: Its gid.
     @discardableResult
     public func add(_ entry: QueueEntry) -> GID {
         add([entry])[0]
@@ -140,6 +166,9 @@ public final class DownloadQueue: ConnectionDelegate {
     /// Queues `entries` in order, with one event, and returns their ids: those they were added
     /// with. A gid an entry names that another download has already (a client may choose one,
     /// or guess the next) is not taken: the download gets a new one (`DownloadTable.append`).
+    ///
+    /// - Parameter entries: The downloads to add.
+    /// - Returns: Their gids, in the entries' order.
     @discardableResult
     public func add(_ entries: [QueueEntry]) -> [GID] {
         var merger = DownloadOptions.Merger(over: configuration.defaults)
@@ -173,6 +202,11 @@ public final class DownloadQueue: ConnectionDelegate {
     /// itself. Handed to `callbackQueue`, the first piece of a queue file began its effects
     /// only as its caller finished matching the rest (later, in a run of 1000
     /// files), however soon it was queued: the queue's worker thread did not run before.
+    ///
+    /// - Parameters:
+    ///   - downloads: The stored downloads, in queue order.
+    ///   - startingHere: Whether the first effects run before this returns, on this thread.
+    /// - Returns: Their gids (new ones for any that collided with a download already queued).
     @discardableResult
     public func restore(_ downloads: consuming [Download], startingHere: Bool = false) -> [GID] {
         // In place: a restored queue of 100,000 is not copied.
@@ -184,6 +218,8 @@ public final class DownloadQueue: ConnectionDelegate {
 
     /// Makes room for `count` more downloads, so a long queue file added in pieces does not
     /// grow the queue's tables piece by piece (each growth holds the old table and the new).
+    ///
+    /// - Parameter count: How many downloads are about to be added.
     public func reserveCapacity(adding count: Int) {
         locked.withLock { $0.core.state.reserveCapacity(adding: count) }
     }
@@ -204,50 +240,52 @@ public final class DownloadQueue: ConnectionDelegate {
         ((path.hasPrefix("/") ? path : base + "/" + path) as NSString).standardizingPath
     }
 
-    /// Stops a queued or active download, keeping what it received.
     public func pause(_ id: GID) { command(.pause(id)) }
 
-    /// Queues a paused download again; it continues from where it stopped.
     public func resume(_ id: GID) { command(.resume(id)) }
 
-    /// Stops a download for good, keeping its partial file so `retry` can continue it.
     public func cancel(_ id: GID) { command(.cancel(id)) }
 
-    /// Queues a failed or cancelled download again, with a fresh count of attempts.
     public func retry(_ id: GID) { command(.retry(id)) }
 
-    /// Gives a download the user name and password to answer its server's challenge with (its
-    /// `http-user` and `http-passwd`), and queues it again, with a fresh count of attempts, if
-    /// it had failed or was cancelled.
     public func authenticate(_ id: GID, user: String, password: String) {
         command(.authenticate(id, user: user, password: password))
     }
 
-    /// Changes one download's speed cap (bytes a second; nil for none), at once if it is running.
     public func setMaxDownloadLimit(_ id: GID, _ bytesPerSecond: Int64?) {
         command(.setMaxDownloadLimit(id, bytesPerSecond))
     }
 
     /// Gives download `id` the options `options` over its own (`QueueCore.changeOptions`): an
     /// active one starts its attempt again with them, keeping what it received.
+    ///
+    /// - Parameters:
+    ///   - id: The download.
+    ///   - options: The options to set; those not set keep their values.
     public func changeOptions(_ id: GID, _ options: DownloadOptions) {
         command(.changeOptions(id, options))
     }
 
     /// Takes `removing` off download `id`'s URIs and puts `adding` at `position` among the rest
     /// (`QueueCore.changeURIs`).
+    ///
+    /// - Parameters:
+    ///   - id: The download.
+    ///   - removing: URIs to take off (the first occurrence of each).
+    ///   - adding: URIs to put in.
+    ///   - position: Where among the rest, from 0; nil for the end.
     public func changeURIs(_ id: GID, removing: [String], adding: [String], at position: Int?) {
         command(.changeURIs(id, removing: removing, adding: adding, at: position))
     }
 
     /// Runs at most `count` downloads at once from now on (a lower count stops none: it admits
     /// no more until fewer run).
+    ///
+    /// - Parameter count: Downloads at once; less than 1 counts as 1.
     public func setMaxConcurrentDownloads(_ count: Int) {
         command(.setMaxConcurrentDownloads(count))
     }
 
-    /// Caps all downloads together (bytes a second; nil for none), shared by the running
-    /// transfers, at once.
     public func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {
         engine.setMaxOverallReceiveSpeed(SpeedLimit(bytesPerSecond).cap)
     }
@@ -259,18 +297,15 @@ public final class DownloadQueue: ConnectionDelegate {
         case to(Int)
     }
 
-    /// Moves a download in the queue order; a download moved ahead of others is admitted first.
     public func move(_ id: GID, _ move: Move) { command(.move(id, move)) }
 
     /// Takes a download off the queue (its files stay).
+    ///
+    /// - Parameter id: The download; an unknown gid changes nothing.
     public func remove(_ id: GID) { remove([id]) }
 
-    /// Takes downloads off the queue (their files stay), in one pass over the queue order.
     public func remove(_ ids: [GID]) { command(.remove(ids)) }
 
-    /// Takes download `id` off the queue and deletes its file and partial file; returns the
-    /// paths it deleted. Runs file-system calls: call it off any thread that must not wait on
-    /// the disk (the UI's loop).
     @discardableResult
     public func remove(_ id: GID, deletingFiles: Bool) -> [String] {
         let download = self.download(id)

@@ -31,6 +31,16 @@ public struct SegmentPlanner: Sendable {
         /// Seconds since it last wrote a byte.
         public var idle: Double
 
+        /// A segment as its connection reports it.
+        ///
+        /// - Parameters:
+        ///   - id: The connection's number within the download.
+        ///   - start: The first byte of its share.
+        ///   - next: The next byte it writes; `start` when nil (nothing written).
+        ///   - end: The byte after its share.
+        ///   - speed: Bytes a second, smoothed.
+        ///   - age: Seconds since the connection started.
+        ///   - idle: Seconds since it last wrote a byte.
         public init(
             id: Int, start: Int64, next: Int64? = nil, end: Int64, speed: Double = 0, age: Double = 0, idle: Double = 0
         ) {
@@ -72,6 +82,14 @@ public struct SegmentPlanner: Sendable {
         /// How often the queue looks for laggards (seconds).
         public var checkEvery = 1.0
 
+        /// The queue's patience: 3 s of grace, a tenth of the median, 10 s without a byte, checked
+        /// each second.
+        ///
+        /// - Parameters:
+        ///   - grace: Seconds a connection runs before it is judged.
+        ///   - laggardFraction: The share of the others' median speed below which it is a laggard.
+        ///   - stall: Seconds without a byte after which it is dropped whatever its speed.
+        ///   - checkEvery: Seconds between looks for laggards.
         public init(grace: Double = 3.0, laggardFraction: Double = 0.1, stall: Double = 10.0, checkEvery: Double = 1.0)
         {
             self.grace = grace
@@ -90,6 +108,14 @@ public struct SegmentPlanner: Sendable {
     /// Ranges start on multiples of this, so writes stay aligned.
     public static let alignment: Int64 = 16 * 1024
 
+    /// A planner for a file of `length` bytes.
+    ///
+    /// - Parameters:
+    ///   - length: The file's length.
+    ///   - minSplitSize: The smallest segment started (`-k`).
+    ///   - maxConnections: The most connections at once (`-s` within `-x` for each server).
+    ///   - patience: When a connection counts as a laggard.
+    ///   - order: Whether connections cut halves of the largest part or pieces from the front.
     public init(
         length: Int64, minSplitSize: Int64, maxConnections: Int, patience: Patience = Patience(),
         order: Order = .spread
@@ -130,6 +156,10 @@ public struct SegmentPlanner: Sendable {
     /// For a connection that is free: half of the segment with the most left to fetch (in order:
     /// what lies a piece beyond where the last segment is), if both parts stay at least
     /// `minSplitSize`.
+    ///
+    /// - Parameter segments: The running connections' segments.
+    /// - Returns: The range the free connection takes and the segment it is cut from, or nil when no
+    ///   segment is long enough to halve.
     public func steal(from segments: [Segment]) -> Split? {
         let victim =
             switch order {

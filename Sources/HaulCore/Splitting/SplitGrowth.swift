@@ -45,6 +45,10 @@ public struct SplitGrowth: Equatable, Sendable {
     /// The speed before the last step.
     private var before: Measure?
 
+    /// Growth that starts on one connection.
+    ///
+    /// - Parameter limit: The most connections allowed (`-x` within the overall cap); at most 1
+    ///   settles at once.
     public init(limit: Int) {
         self.limit = max(limit, 1)
         if self.limit == 1 { settle("1 connection: no more allowed") }
@@ -52,6 +56,9 @@ public struct SplitGrowth: Equatable, Sendable {
 
     /// The download's total speed (bytes a second), measured over a window once the last
     /// step's connections were all running. Returns what to do next.
+    ///
+    /// - Parameter rate: Bytes a second over the window, all connections together.
+    /// - Returns: Add or remove connections (to `connections`), hold, or measure again.
     public mutating func measured(rate: Double) -> Step {
         guard !isSettled else { return .hold }
         guard rate > 0 else { return .again }
@@ -89,6 +96,8 @@ public struct SplitGrowth: Equatable, Sendable {
     }
 
     /// What is left is too little for more connections: settles on the `running` ones.
+    ///
+    /// - Parameter running: The connections running now, which the download keeps.
     public mutating func finish(running: Int) {
         settle(on: running, "too little left for more")
     }

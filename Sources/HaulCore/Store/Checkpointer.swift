@@ -42,6 +42,11 @@ public final class Checkpointer: DownloadJournal {
 
     /// `onError` runs on the checkpointer's queue (or the caller's, for `recordDestination`) when
     /// a write fails; the changes are kept and tried again at the next checkpoint.
+    ///
+    /// - Parameters:
+    ///   - store: The store to write to.
+    ///   - interval: Seconds between checkpoints.
+    ///   - onError: Gets each failed write's error.
     public init(store: DownloadStore, interval: Double = 1, onError: @escaping @Sendable (StoreError) -> Void) {
         self.store = store
         self.interval = interval
@@ -56,6 +61,8 @@ public final class Checkpointer: DownloadJournal {
     // MARK: - Recording
 
     /// Files `event` for the next checkpoint.
+    ///
+    /// - Parameter event: A queue event; an activity event is not stored.
     public func record(_ event: DownloadEvent) {
         // What an attempt shows is not stored.
         if case .activity = event { return }
@@ -90,6 +97,8 @@ public final class Checkpointer: DownloadJournal {
     /// queue's older events for it were all recorded before this call, on the same queue). A
     /// checkpoint that took its batch just before and commits just after carries no destination
     /// for it, and the store never lets a missing destination replace a recorded one.
+    ///
+    /// - Parameter download: The download, with its destination.
     public func recordDestination(of download: Download) {
         file { $0.file(download) }
         do {

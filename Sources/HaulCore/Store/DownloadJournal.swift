@@ -5,10 +5,14 @@
 public protocol DownloadJournal: AnyObject, Sendable {
     /// Files a change. Runs on the queue's `callbackQueue`, for every event, in order, before
     /// the queue's `onEvent` sees it.
+    ///
+    /// - Parameter event: The queue's event.
     func record(_ event: DownloadEvent)
 
     /// Makes `download`, just given its destination, durable before its partial file is
     /// created, so a process killed in between leaves no partial file the journal cannot name.
     /// Runs on the queue's `callbackQueue` and returns when the record is written.
+    ///
+    /// - Parameter download: The download, with its destination.
     func recordDestination(of download: Download)
 }

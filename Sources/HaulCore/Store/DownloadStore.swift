@@ -28,6 +28,12 @@ public final class DownloadStore: Sendable {
         public let bytes: Int64
         public let finishedAt: Date
 
+        /// A file of `bytes` saved at `destination` when `finishedAt`.
+        ///
+        /// - Parameters:
+        ///   - destination: The file's path.
+        ///   - bytes: Its length.
+        ///   - finishedAt: When the download completed.
         public init(destination: String, bytes: Int64, finishedAt: Date) {
             self.destination = destination
             self.bytes = bytes
@@ -67,6 +73,10 @@ public final class DownloadStore: Sendable {
     let database: DatabaseQueue
 
     /// Opens (creating and migrating it when needed) the store at `path`.
+    ///
+    /// - Parameter path: The store's file (`haul.sqlite` in the state directory); made 0600 when new.
+    /// - Throws: `StoreError` when the file cannot be opened, switched to write-ahead logging or
+    ///   migrated to this haul's schema.
     public init(path: String) throws(StoreError) {
         self.path = path
         let isNew = DownloadStore.createsFile(at: path)
@@ -108,6 +118,10 @@ public final class DownloadStore: Sendable {
     // MARK: - Reading
 
     /// Every stored download in queue order.
+    ///
+    /// - Returns: The downloads in queue order, and a line for each value that could not be read back
+    ///   (its download is kept, without it).
+    /// - Throws: `StoreError` when the store cannot be read.
     public func load() throws(StoreError) -> Contents {
         do {
             return try database.read { db in
@@ -134,6 +148,10 @@ public final class DownloadStore: Sendable {
     }
 
     /// The newest `limit` history entries, newest first.
+    ///
+    /// - Parameter limit: The most entries returned.
+    /// - Returns: The entries, newest first.
+    /// - Throws: `StoreError` when the file cannot be read.
     public func history(limit: Int = 100) throws(StoreError) -> [HistoryEntry] {
         do {
             return try database.read { db in

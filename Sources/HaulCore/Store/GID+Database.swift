@@ -5,6 +5,10 @@ import GRDB
 extension GID: DatabaseValueConvertible {
     public var databaseValue: DatabaseValue { description.databaseValue }
 
+    /// The gid a stored value spells.
+    ///
+    /// - Parameter dbValue: A column's value.
+    /// - Returns: The gid, or nil when the value is not 16 hex digits.
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> GID? {
         String.fromDatabaseValue(dbValue).flatMap { GID($0) }
     }

@@ -12,11 +12,18 @@ public final class StateDirectory: Sendable {
     private let lockDescriptor: Int32
 
     /// The default location for `environment` (normally the process's).
+    ///
+    /// - Parameter environment: The variables to read `XDG_STATE_HOME` and `HOME` from.
+    /// - Returns: `$XDG_STATE_HOME/haul`, else `~/.local/state/haul`.
     public static func defaultPath(environment: [String: String] = ProcessEnvironment.variables) -> String {
         XDGDirectory.state.path(environment: environment)
     }
 
     /// Creates `path` if missing and takes its lock; throws when another haul holds it.
+    ///
+    /// - Parameter path: The state directory; made with mode 0700 when missing.
+    /// - Throws: `StoreError` when the directory or its lock file cannot be made, or another haul
+    ///   holds the lock (naming its pid and `--state-dir`).
     public init(path: String) throws(StoreError) {
         self.path = path
         if let failure = PosixFile.makeDirectories(path, mode: 0o700) {

@@ -18,6 +18,9 @@ extension StoredQueue {
         public let problems: [String]
 
         /// Opens the store in `stateDirectory`, taking its lock, and reads it.
+        ///
+        /// - Parameter stateDirectory: The state directory's path.
+        /// - Throws: `StoreError` when the directory cannot be locked or the store opened or read.
         public init(stateDirectory: String) throws(StoreError) {
             directory = try StateDirectory(path: stateDirectory)
             store = try DownloadStore(path: directory.databasePath)
@@ -29,6 +32,9 @@ extension StoredQueue {
         /// Whether the store in `stateDirectory` opens in a millisecond or two: there is none
         /// yet, or it and its log hold less than 8 MiB (a history of thousands of downloads, not a
         /// long unfinished queue).
+        ///
+        /// - Parameter stateDirectory: The state directory's path.
+        /// - Returns: True when opening it cannot keep a start waiting.
         public static func opensQuickly(stateDirectory: String) -> Bool {
             let database = StateDirectory.databasePath(in: stateDirectory)
             let bytes = [database, database + "-wal"].reduce(Int64(0)) { total, path in

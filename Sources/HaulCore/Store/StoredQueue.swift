@@ -25,6 +25,15 @@ public final class StoredQueue: Sendable {
     /// `onStoreError` runs when a checkpoint cannot be written (the changes are kept for the next).
     /// `maxDownloadResults`: the queue keeps at most this many ended downloads, the oldest
     /// leaving it (`--max-download-result`); nil keeps all.
+    ///
+    /// - Parameters:
+    ///   - opened: The store, locked and read.
+    ///   - configuration: The queue's settings.
+    ///   - engine: The engine thread its transfers run on.
+    ///   - checkpointInterval: Seconds between writes of the queue's changes.
+    ///   - maxDownloadResults: The most ended downloads kept, or nil for all.
+    ///   - onStoreError: Gets each failed write's error.
+    ///   - onEvent: Gets every event, after the store has filed it, on the queue's `callbackQueue`.
     public init(
         opened: Opened, configuration: DownloadQueue.Configuration, engine: ConnectionEngine = .shared,
         checkpointInterval: Double = 1, maxDownloadResults: Int? = nil,
@@ -122,6 +131,11 @@ public final class StoredQueue: Sendable {
     /// which the first transfer of a run of 1000 files waited for), then `chunk` at a time,
     /// each stored while the next is matched. Not to be called on the queue's `callbackQueue`,
     /// whose events it waits for.
+    ///
+    /// - Parameters:
+    ///   - entries: The downloads asked for (the command line, a queue file).
+    ///   - chunk: How many are matched and stored at a time after the first piece.
+    /// - Returns: The downloads' gids and what was continued, complete or left by another tool.
     public func continueOrAdd(_ entries: consuming [QueueEntry], chunk: Int = 50_000) -> Continuation {
         var continuation = Continuation()
         var matcher = EntryMatcher(stored: stored, queue: queue, store: store)
@@ -153,6 +167,11 @@ public final class StoredQueue: Sendable {
     /// naming a stored download is that download, already queued; the others are added at the
     /// end, `chunk` at a time, so a long queue file shows its count growing. Returns how many
     /// were added. Off the UI's loop: it looks at the disk.
+    ///
+    /// - Parameters:
+    ///   - entries: The downloads asked for.
+    ///   - chunk: How many are added at a time.
+    /// - Returns: How many were added anew.
     @discardableResult
     public func addAfterRestore(_ entries: consuming [QueueEntry], chunk: Int = 50_000) -> Int {
         var continuation = Continuation()
@@ -181,6 +200,9 @@ public final class StoredQueue: Sendable {
     /// Queues every stored download as it was (the full-screen UI's queue), then `entries`, each
     /// continuing a stored download it names (see `continueOrAdd`) or added at the end.
     /// Returns how many entries continued a stored download.
+    ///
+    /// - Parameter entries: The downloads asked for (the command line, a queue file).
+    /// - Returns: How many continued a stored download.
     @discardableResult
     public func restoreAll(adding entries: [QueueEntry]) -> Int {
         var continuation = Continuation()
@@ -192,6 +214,8 @@ public final class StoredQueue: Sendable {
     }
 
     /// Queues every stored download that was queued or running when its run ended.
+    ///
+    /// - Returns: Their gids, in queue order.
     public func continueUnfinished() -> [GID] {
         queue.restore(stored.filter { $0.state == .queued || $0.state == .active })
     }
