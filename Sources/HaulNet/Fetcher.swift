@@ -80,7 +80,8 @@ public final class Fetcher: ConnectionDelegate {
     /// - Parameters:
     ///   - url: What to load, with a GET.
     ///   - completion: Gets the whole body and the final response, on the fetcher's queue.
-    ///   - failure: Gets the failure (a status of 400 or more is `.httpStatus`), on the fetcher's queue.
+    ///   - failure: Gets the failure, on the fetcher's queue; a status of 400 or more is
+    ///     `.httpStatus` while `failsOnHTTPError`.
     public func fetch(
         _ url: URL, completion: @escaping @Sendable (Data, Response) -> Void,
         failure: @escaping @Sendable (ConnectionError) -> Void
@@ -120,8 +121,9 @@ public final class Fetcher: ConnectionDelegate {
     ///
     /// - Parameter url: What to load, with a GET.
     /// - Returns: The whole body and the final response.
-    /// - Throws: `ConnectionError` when the load fails or the status is 400 or more;
-    ///   `CancellationError` when the task is cancelled (the load is cancelled too).
+    /// - Throws: `ConnectionError` when the load fails, or the status is 400 or more while
+    ///   `failsOnHTTPError`; `CancellationError` when the task is cancelled (the load is
+    ///   cancelled too).
     public func data(from url: URL) async throws -> (Data, Response) {
         try await data(for: request(for: url))
     }
@@ -131,8 +133,9 @@ public final class Fetcher: ConnectionDelegate {
     ///
     /// - Parameter request: The request to send.
     /// - Returns: The whole body and the final response.
-    /// - Throws: `ConnectionError` when the load fails or the status is 400 or more;
-    ///   `CancellationError` when the task is cancelled (the load is cancelled too).
+    /// - Throws: `ConnectionError` when the load fails, or the status is 400 or more while
+    ///   `failsOnHTTPError`; `CancellationError` when the task is cancelled (the load is
+    ///   cancelled too).
     public func data(for request: Request) async throws -> (Data, Response) {
         let started = Mutex<FetcherConnection?>(nil)
         return try await withTaskCancellationHandler {
