@@ -47,8 +47,9 @@ import Synchronization
 ///   (1 Sep 2026 10:00 GMT), gets a 304. `ranges=ignore` (always 200) or `ranges=416`,
 ///   `ifrange=ignore` (serve the range even when
 ///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE),
-///   `disposition=V` (a Content-Disposition header), `unasked206=whole|half` (a request without
-///   Range gets a 206 of the whole file, or of its first half), `corrupt=O` (byte O is wrong in
+///   `disposition=V` (a Content-Disposition header), `validators=none` (no ETag, no
+///   Last-Modified), `unasked206=whole|half` (a request without Range gets a 206 of the whole
+///   file, or of its first half), `corrupt=O` (byte O is wrong in
 ///   every body that holds it: a mirror with bad data), `corruptEvery=N` (every byte at a multiple
 ///   of N is wrong), `duplicate=URL` (a Link header naming URL
 ///   as a mirror, RFC 6249), `digest=V` (a Digest header of V).
@@ -327,6 +328,10 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         var headers = ["ETag": etag, "Accept-Ranges": "bytes", "Last-Modified": lastModified]
+        if query["validators"] == "none" {
+            headers["ETag"] = nil
+            headers["Last-Modified"] = nil
+        }
         if let disposition = query["disposition"] { headers["Content-Disposition"] = disposition }
         if let mirror = query["duplicate"] { headers["Link"] = "<\(mirror)>; rel=duplicate; pri=1; geo=de" }
         if let digest = query["digest"] { headers["Digest"] = digest }

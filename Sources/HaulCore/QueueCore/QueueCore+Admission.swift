@@ -122,9 +122,13 @@ extension QueueCore {
         var resumeOffset: Int64 = 0
         let prefix = download.completed.prefixLength
         // Without a validator only a file the user asked to continue (`-c`) is resumed, as wget
-        // does: its first bytes came from another tool, which kept none. That the partial file
-        // still holds them is checked when the answer comes (`QueueInput.named`).
-        if prefix > 0, download.validator != nil || options.continueExisting == true, download.partialPath != nil {
+        // does (its first bytes came from another tool, which kept none), or one this run began
+        // with a known length (`state.resumableHere`). That the partial file still holds them is
+        // checked when the answer comes (`QueueInput.named`).
+        let resumable =
+            download.validator != nil || options.continueExisting == true
+            || (state.resumableHere.contains(download.id) && download.totalBytes > 0)
+        if prefix > 0, resumable, download.partialPath != nil {
             resumeOffset = prefix
             request.modify { fields in
                 fields.byteRange = ByteRange(from: resumeOffset)

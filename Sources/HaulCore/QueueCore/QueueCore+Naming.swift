@@ -67,6 +67,11 @@ extension QueueCore {
     /// Files `download` as its accepted body starts (`Download.startsBody`).
     private mutating func startsWriting(_ download: inout Download, offset: Int64, total: Int64, validator: String?) {
         download.startsBody(at: offset, of: total, validator: validator)
+        if validator == nil, total > 0 {
+            state.resumableHere.insert(download.id)
+        } else {
+            state.resumableHere.remove(download.id)
+        }
         file(download)
     }
 

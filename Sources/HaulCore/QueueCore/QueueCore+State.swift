@@ -45,6 +45,12 @@ extension QueueCore {
         var watchedSplits: Set<GID> = []
         /// Downloads whose server disagreed between connections: one connection from now on.
         var noSplit: Set<GID> = []
+        /// Downloads whose partial file this run began under a response of known length but no
+        /// validator (no ETag, no Last-Modified): a later attempt of this run continues it with a
+        /// Range, and the answer must be of the same length (`ResumeRule`), as wget and aria2
+        /// continue within a run. A later run starts such a file over: nothing says the
+        /// resource did not change in between.
+        var resumableHere: Set<GID> = []
         /// What each download's attempt shows (speed, connections, response), beside its record.
         var activity: [GID: DownloadActivity] = [:]
         /// The last progress sample of each active attempt, for its speed.

@@ -94,6 +94,23 @@ struct DownloadQueueTests {
         #expect(data.count == 3_000_000 && TestPattern.matches(data))
     }
 
+    @Test("a dropped transfer from a server with no validator resumes within the run with a Range alone")
+    func resumeAfterDropWithoutValidator() async throws {
+        let harness = try QueueHarness()
+        defer { harness.cleanUp() }
+        let key = key()
+        let id = try harness.add(
+            url("/file/3000000?key=\(key)&drop=1600000&validators=none"), [("out", "v.bin"), ("resumable-above", "0")])
+        #expect(await harness.recorder.wait(for: [id]))
+        #expect(harness.recorder.latest(id)?.state == .complete)
+        let requests = try FaultServer.shared().fileRequests.requests(for: key)
+        #expect(requests.count == 2)
+        #expect(requests.last?.range?.hasPrefix("bytes=") == true && requests.last?.range != "bytes=0-")
+        #expect(requests.last?.ifRange == nil)
+        let data = try harness.contents("v.bin")
+        #expect(data.count == 3_000_000 && TestPattern.matches(data))
+    }
+
     @Test(
         "a server that changes version, ignores ranges or answers 416 makes haul start over",
         arguments: ["etag=changing", "etag=changing&ifrange=ignore", "ranges=ignore", "ranges=416"])

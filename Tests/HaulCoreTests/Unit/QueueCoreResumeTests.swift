@@ -55,6 +55,55 @@ struct QueueCoreResumeTests {
         #expect(core.download("r")?.attempts == 1, "the attempt that found the change is not counted")
     }
 
+    /// A 20 MB body of a server that sends no validator, 5 MB of it written when its
+    /// connection was lost.
+    static func lostWithoutValidator(_ core: inout CoreHarness, _ headers: HTTPHeaders) {
+        _ = core.add(["n"])
+        _ = core.answer(1, 200, headers)
+        _ = core.name(1, "/dl/n")
+        _ = core.send(.wrote(core.connection(1), totalBytesWritten: 5_000_000))
+        _ = core.fail(1, .connectionLost)
+    }
+
+    @Test("a body with a length but no validator is continued within the run with a Range, and must keep its length")
+    func continuesWithinRun() {
+        var core = CoreHarness()
+        Self.lostWithoutValidator(&core, ["Content-Length": "20000000"])
+        #expect(core.send(.timerFired(.retry("n"))) == ["n active", "start c2 n http://a.test/n bytes=5000000-"])
+        #expect(
+            core.answer(2, 206, ["Content-Range": "bytes 5000000-19999998/19999999"]) == [
+                "n shows response 206", "answer c2 cancel", "cancel c2",
+                "n queued: the connection was lost before the whole body arrived", "n active",
+                "start c3 n http://a.test/n",
+            ], "a 206 of another length is another file: started over")
+        #expect(core.download("n")?.completed == ByteRanges())
+    }
+
+    @Test("the same answer of the same length is written after the bytes kept")
+    func continuesWithinRunSameLength() {
+        var core = CoreHarness()
+        Self.lostWithoutValidator(&core, ["Content-Length": "20000000"])
+        _ = core.send(.timerFired(.retry("n")))
+        #expect(
+            core.answer(2, 206, ["Content-Range": "bytes 5000000-19999999/20000000"]) == [
+                "n shows response 206", "name c2 from 5000000 of 20000000",
+            ])
+    }
+
+    @Test(
+        "without a validator, a body of unknown length, or one stored by an earlier run, starts over")
+    func startsOverWithoutValidator() {
+        var core = CoreHarness()
+        Self.lostWithoutValidator(&core, ["Transfer-Encoding": "chunked"])
+        #expect(core.send(.timerFired(.retry("n"))) == ["n active", "start c2 n http://a.test/n"])
+        var restored = CoreHarness()
+        #expect(
+            restored.add(["r"], { _ in }) {
+                Self.partial(&$0)
+                $0.validator = nil
+            } == ["added r", "r active", "start c1 r http://a.test/r"])
+    }
+
     @Test("a 416 saying the file ends where the partial data does: the file is looked at, not fetched again")
     func wholeAlready() {
         var core = CoreHarness()
