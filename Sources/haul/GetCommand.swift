@@ -175,6 +175,11 @@ struct GetCommand: HaulCommand {
         reportFirst(continuation.unfinished.lazy.map(\.summary), of: continuation.unfinished.count, to: reporter) {
             "and \($0) more unfinished files continued"
         }
+        let startingOver = continuation.startingOver.lazy.map {
+            "\(TextSanitizer.visible($0)) starts over: its server sent no ETag or Last-Modified to show that the "
+                + "data kept is still current; -c continues it anyway"
+        }
+        reportFirst(startingOver, of: startingOver.count, to: reporter) { "and \($0) more downloads start over" }
         let continuable = continuation.continuable.lazy.map {
             "\(TextSanitizer.visible($0)) exists: the download is saved beside it; -c continues it instead"
         }

@@ -155,7 +155,10 @@ final class ProgressReporter: Sendable {
             if let partial = download.partialPath, download.bytesDone > 0, !reason.contains(partial),
                 FileManager.default.fileExists(atPath: partial)
             {
-                reason += " (received data kept in \(TextSanitizer.visible(partial)))"
+                let later =
+                    download.continuesPartialData(options: download.options, startedHere: false)
+                    ? "" : "; a later run starts it over unless -c is given: the server sent no ETag or Last-Modified"
+                reason += " (received data kept in \(TextSanitizer.visible(partial))\(later))"
             }
             state.withLock { $0.lastErrorCode = download.errorCode ?? .unknown }
             report("failed \(TextSanitizer.visible(download.displayURI)): \(reason)")

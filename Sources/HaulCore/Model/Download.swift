@@ -95,6 +95,20 @@ public struct Download: Sendable, Identifiable, Equatable {
         self.validator = validator
     }
 
+    /// Whether an attempt continues the partial data rather than starting over: data read under
+    /// a validator (sent back as If-Range), data the user asked to continue (`-c`, as wget
+    /// continues a file another tool left), or data this run began under a response of known
+    /// length but no validator. Any other partial data may be of an older version of the file:
+    /// it is dropped.
+    ///
+    /// - Parameters:
+    ///   - options: The download's options in effect.
+    ///   - startedHere: Whether this process began the partial data.
+    /// - Returns: True when a Range request may continue it.
+    public func continuesPartialData(options: DownloadOptions, startedHere: Bool) -> Bool {
+        validator != nil || options.continueExisting == true || (startedHere && totalBytes > 0)
+    }
+
     /// Sets a field of `record` to `value` (`assign` says which), the record made when the first
     /// value arrives and dropped when the last is cleared (so equal downloads compare equal). A
     /// closure, not a key path: a key path is applied by the runtime, and a small file sets

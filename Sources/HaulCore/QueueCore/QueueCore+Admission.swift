@@ -121,13 +121,10 @@ extension QueueCore {
         var request = configuration.request(for: url, options: options)
         var resumeOffset: Int64 = 0
         let prefix = download.completed.prefixLength
-        // Without a validator only a file the user asked to continue (`-c`) is resumed, as wget
-        // does (its first bytes came from another tool, which kept none), or one this run began
-        // with a known length (`state.resumableHere`). That the partial file still holds them is
-        // checked when the answer comes (`QueueInput.named`).
-        let resumable =
-            download.validator != nil || options.continueExisting == true
-            || (state.resumableHere.contains(download.id) && download.totalBytes > 0)
+        // That the partial file still holds the bytes is checked when the answer comes
+        // (`QueueInput.named`).
+        let resumable = download.continuesPartialData(
+            options: options, startedHere: state.resumableHere.contains(download.id))
         if prefix > 0, resumable, download.partialPath != nil {
             resumeOffset = prefix
             request.modify { fields in

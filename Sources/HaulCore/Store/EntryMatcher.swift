@@ -51,6 +51,11 @@ struct EntryMatcher {
         let gid = download.options.gid
         download.options = fresh.options
         download.options.gid = gid
+        if download.completed.prefixLength > 0, let destination = download.destination,
+            !download.continuesPartialData(options: download.options, startedHere: false)
+        {
+            continuation.startingOver.append(FileNaming.folderAndName(of: destination).name)
+        }
         if ![.queued, .active, .complete].contains(download.state) {
             download.state = fresh.state
             download.attempts = 0

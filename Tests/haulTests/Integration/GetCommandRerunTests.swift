@@ -50,6 +50,29 @@ struct GetCommandRerunTests {
         #expect(server.fileRequests.requests(for: key).count == 3)
         #expect(try Data(contentsOf: directory.appendingPathComponent("dl/20000.1")).count == 20_000)
     }
+
+    @Test(
+        "data kept from a server with no validator: the failure says a later run starts it over, the next run says it does, -c continues it"
+    )
+    func noValidator() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        for (key, continues) in [(UUID().uuidString, false), (UUID().uuidString, true)] {
+            let url = server.url("/file/3000000?key=\(key)&drop=1600000&validators=none").absoluteString
+            let options = ["-d", "dl", "-o", "\(key).bin", "--resumable-above=0"]
+            let first = try await HaulProcess.run(["get", url, "-m", "1"] + options, in: directory)
+            #expect(first.status != 0)
+            #expect(first.stderr.contains("a later run starts it over unless -c is given"), "\(first.stderr)")
+            let second = try await HaulProcess.run(["get", url] + options + (continues ? ["-c"] : []), in: directory)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(second.stderr.contains("\(key).bin starts over") != continues, "\(second.stderr)")
+            let ranges = server.fileRequests.requests(for: key).map(\.range)
+            #expect(ranges.count == 2 && (ranges.last.flatMap { $0 } != nil) == continues, "\(ranges)")
+            let data = try Data(contentsOf: directory.appendingPathComponent("dl/\(key).bin"))
+            #expect(data.count == 3_000_000 && TestPattern.matches(data))
+        }
+    }
 }
 
 /// A store that cannot be written (the disk is full) fails the run, so the user knows a later
