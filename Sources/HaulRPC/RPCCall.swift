@@ -23,7 +23,7 @@ public struct RPCCall: Sendable, Equatable {
         switch object["params"] {
         case nil, .null: return .success(RPCCall(id: id, method: method))
         case .array(let params): return .success(RPCCall(id: id, method: method, params: params))
-        default: return .failure(RPCFailure(id: id, error: .invalidParams("params must be an array")))
+        default: return .failure(RPCFailure(id: id, error: .paramsNotArray))
         }
     }
 

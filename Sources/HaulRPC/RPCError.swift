@@ -25,7 +25,13 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
         RPCError("No such method: \(RPCError.shown(name))")
     }
 
-    public static func invalidParams(_ why: String) -> RPCError { RPCError(code: -32602, "Invalid params: \(why)") }
+    /// A request whose `params` is not an array: JSON-RPC's -32602 (and so HTTP 500), as aria2
+    /// answers it.
+    public static let paramsNotArray = RPCError(code: -32602, "Invalid params: params must be an array")
+
+    /// A parameter of the wrong type or value, or one missing: aria2's code 1 (and so HTTP 400),
+    /// as aria2 answers it ("The parameter at 0 has wrong type."), saying which and why.
+    public static func invalidParams(_ why: String) -> RPCError { RPCError("Invalid params: \(why)") }
 
     public static func gidNotFound(_ gid: String) -> RPCError {
         RPCError("GID \(RPCError.shown(gid)) is not found")

@@ -48,7 +48,7 @@ struct RPCEndpointTests {
             ("{", -32700), ("[]", -32600), ("42", -32600), ("{\"id\":1}", -32600),
             ("{\"id\":1,\"method\":\"aria2.nothing\",\"params\":[\"token:s\"]}", 1),
             ("{\"id\":1,\"method\":\"aria2.tellStatus\",\"params\":\"x\"}", -32602),
-            ("{\"id\":1,\"method\":\"aria2.tellStatus\",\"params\":[\"token:s\"]}", -32602),
+            ("{\"id\":1,\"method\":\"aria2.tellStatus\",\"params\":[\"token:s\"]}", 1),
         ])
     func unreadable(text: String, code: Int) throws {
         let reply = try #require(JSONValue.parse(endpoint.reply(to: Data(text.utf8), from: "t")))
@@ -250,7 +250,7 @@ struct RPCEndpointTests {
         #expect(result("aria2.changePosition", [.string(gids[0]), -9, "POS_END"]) == .int(0))
         #expect(result("aria2.changePosition", [.string(gids[0]), 0, "POS_END"]) == .int(3))
         #expect(queue.ids.last?.description == gids[0])
-        #expect(errorCode(call("aria2.changePosition", [.string(gids[0]), 0, "POS_WHERE"])) == -32602)
+        #expect(errorCode(call("aria2.changePosition", [.string(gids[0]), 0, "POS_WHERE"])) == 1)
     }
 
     @Test("the window of a list, from the front and from the back")
@@ -343,7 +343,7 @@ struct RPCEndpointTests {
         let first = try #require(gids.first?.string.flatMap { queue.download(text: $0) })
         #expect(first.uris.first == "http://127.0.0.1:9/b" && first.options.out == "a.iso" && first.state == .paused)
         #expect(first.options.dir == directory.path)
-        #expect(errorCode(call("aria2.addMetalink", [.string("not base64!")])) == -32602)
+        #expect(errorCode(call("aria2.addMetalink", [.string("not base64!")])) == 1)
         let html = Data("<html/>".utf8).base64EncodedString()
         #expect("\(call("aria2.addMetalink", [.string(html)]))".contains("is not a Metalink"))
         #expect(errorCode(call("aria2.addTorrent", [.string(html)])) == 1)

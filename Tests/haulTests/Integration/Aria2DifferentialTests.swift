@@ -25,10 +25,21 @@ struct Aria2DifferentialTests {
             let body: [String: Any] = [
                 "jsonrpc": "2.0", "id": "d", "method": method, "params": ["token:\(token)"] + params,
             ]
+            return try await send(JSONSerialization.data(withJSONObject: body))
+        }
+
+        /// Sends `method` with `params` as written (no secret added): what a client that gets
+        /// `params` wrong sends.
+        func raw(_ method: String, params: String) async throws -> (Int, [String: Any]) {
+            try await send(
+                Data("{\"jsonrpc\":\"2.0\",\"id\":\"d\",\"method\":\"\(method)\",\"params\":\(params)}".utf8))
+        }
+
+        private func send(_ body: Data) async throws -> (Int, [String: Any]) {
             var request = URLRequest(url: URL(fileURLWithPath: "/"))
             request.url = URL(string: "http://127.0.0.1:\(port)/jsonrpc")
             request.httpMethod = "POST"
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.httpBody = body
             let (status, text) = try await DaemonProcess.send(request)
             let reply = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
             return (status, reply)
@@ -100,6 +111,17 @@ struct Aria2DifferentialTests {
             #expect(methodStatus == 400 && Self.code(method) == 1, "\(who): \(methodStatus) \(method)")
             let (gidStatus, missing) = try await daemon.call("aria2.tellStatus", ["0123456789abcdef"])
             #expect(gidStatus == 400 && Self.code(missing) == 1, "\(who): \(gidStatus) \(missing)")
+            // A parameter of the wrong type or missing is the method's error (1); params that
+            // are not an array are the request's (-32602).
+            for (method, params) in [
+                ("aria2.tellStatus", [5]), ("aria2.tellStatus", []), ("aria2.tellWaiting", [0, -1]),
+                ("aria2.addUri", [["http://127.0.0.1:9/b.bin"], "options"]), ("system.multicall", [5]),
+            ] as [(String, [Any])] {
+                let (status, reply) = try await daemon.call(method, params)
+                #expect(status == 400 && Self.code(reply) == 1, "\(who) \(method) \(params): \(status) \(reply)")
+            }
+            let (arrayStatus, notArray) = try await daemon.raw("aria2.tellStatus", params: "\"x\"")
+            #expect(arrayStatus == 500 && Self.code(notArray) == -32602, "\(who): \(arrayStatus) \(notArray)")
             // What a status gives, as strings.
             let (_, told) = try await daemon.call("aria2.tellStatus", [gid])
             let fields = try #require(told["result"] as? [String: Any], "\(who): \(told)")
