@@ -53,13 +53,22 @@ public struct QueueEntry: Sendable, Equatable {
         }
     }
 
+    /// The longest URI taken: far above what servers accept (nginx refuses a request line over
+    /// 8 KiB by default), so a hostile queue file cannot fill the memory or the terminal with one.
+    public static let longestURI = 65_536
+
     /// Why `text` cannot be a download's URI, or nil when it can: http, https, ftp or ftps
     /// with a host.
     ///
     /// - Parameter text: A URI as given.
-    /// - Returns: A message naming what is wrong (a control character, no URI, no scheme, a scheme
-    ///   haul does not fetch, no host), or nil.
+    /// - Returns: A message naming what is wrong (too long, a control character, no URI, no
+    ///   scheme, a scheme haul does not fetch, no host), or nil.
     public static func uriProblem(_ text: String) -> String? {
+        let length = text.utf8.count
+        if length > longestURI {
+            return "'\(TextSanitizer.visible(String(text.prefix(60))))…' is \(length) bytes long; "
+                + "haul takes URIs of at most \(longestURI) (servers refuse far shorter ones)"
+        }
         if isPlainWebURI(text) { return nil }
         if text.unicodeScalars.contains(where: TextSanitizer.isUnsafe) {
             return "'\(TextSanitizer.visible(text))' holds a control character (a stray CR or escape)"

@@ -20,12 +20,20 @@ struct InputFileParser {
     /// True after a URI line none of whose URIs could be used: its option lines are skipped.
     private var skippingDroppedEntry = false
 
+    /// UTF-8's byte-order mark.
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     init(name: String, origin: QueueEntry.Origin) {
         self.name = name
         self.origin = origin
     }
 
     mutating func consume(line: String, number: Int) {
+        // A byte-order mark an editor put before the first line is no part of a URI (aria2c and
+        // wget2 take it as one, and fail the entry).
+        if number == 1, line.utf8.starts(with: InputFileParser.byteOrderMark) {
+            return consume(line: String(line.utf8.dropFirst(3)) ?? "", number: number)
+        }
         // Bytes, not Characters: a million lines are not cut into graphemes to find the first.
         guard let first = line.utf8.first, first != UInt8(ascii: "#") else { return }
         if first == 0x20 || first == 0x09 {

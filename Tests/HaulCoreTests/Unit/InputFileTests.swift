@@ -29,6 +29,8 @@ struct InputFileTests {
             ("http:///nohost", false),
             ("http//h/f", false),
             ("mailto:a@b", false),
+            ("http://h/" + String(repeating: "a", count: QueueEntry.longestURI - 9), true),
+            ("http://h/" + String(repeating: "a", count: QueueEntry.longestURI - 8), false),
         ])
     func uriCheck(uri: String, usable: Bool) {
         #expect((QueueEntry.uriProblem(uri) == nil) == usable, "\(uri)")
@@ -98,6 +100,13 @@ struct InputFileTests {
         #expect(result.entries.count == 2)
         #expect(result.entries[0].uris.count == 2)
         #expect(result.entries[0].options.split == 4 && result.entries[0].options.maxTries == 3)
+    }
+
+    @Test("a byte-order mark before the first line is dropped; one anywhere else is no URI")
+    func byteOrderMark() throws {
+        let result = try read("\u{FEFF}http://h.test/a\r\n\u{FEFF}http://h.test/b\n")
+        #expect(result.entries.map { Array($0.uris) } == [["http://h.test/a"]])
+        #expect(result.problems.map(\.line) == [2])
     }
 
     @Test("bad lines get one FILE:LINE message each and the rest is queued")
