@@ -76,38 +76,23 @@ struct DownloadQueueTests {
         #expect(try FaultServer.shared().fileRequests.requests(for: key).map(\.range) == ["bytes=500000-", nil])
     }
 
-    @Test("a dropped transfer resumes with Range and If-Range and ends whole")
-    func resumeAfterDrop() async throws {
+    @Test(
+        "a dropped transfer resumes with Range, and If-Range where the server sent a validator, and ends whole",
+        arguments: [("", "\"v1\""), ("&validators=none", nil)] as [(String, String?)])
+    func resumeAfterDrop(fault: String, ifRange: String?) async throws {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
         let key = key()
         let id = try harness.add(
-            url("/file/3000000?key=\(key)&drop=1600000"), [("out", "r.bin"), ("resumable-above", "0")])
+            url("/file/3000000?key=\(key)&drop=1600000\(fault)"), [("out", "r.bin"), ("resumable-above", "0")])
         #expect(await harness.recorder.wait(for: [id]))
         #expect(harness.recorder.latest(id)?.state == .complete)
         let requests = try FaultServer.shared().fileRequests.requests(for: key)
         #expect(requests.count == 2)
-        #expect(requests[0].range == nil)
-        #expect(requests[1].range?.hasPrefix("bytes=") == true && requests[1].range != "bytes=0-")
-        #expect(requests[1].ifRange == "\"v1\"")
-        let data = try harness.contents("r.bin")
-        #expect(data.count == 3_000_000 && TestPattern.matches(data))
-    }
-
-    @Test("a dropped transfer from a server with no validator resumes within the run with a Range alone")
-    func resumeAfterDropWithoutValidator() async throws {
-        let harness = try QueueHarness()
-        defer { harness.cleanUp() }
-        let key = key()
-        let id = try harness.add(
-            url("/file/3000000?key=\(key)&drop=1600000&validators=none"), [("out", "v.bin"), ("resumable-above", "0")])
-        #expect(await harness.recorder.wait(for: [id]))
-        #expect(harness.recorder.latest(id)?.state == .complete)
-        let requests = try FaultServer.shared().fileRequests.requests(for: key)
-        #expect(requests.count == 2)
+        #expect(requests.first?.range == nil)
         #expect(requests.last?.range?.hasPrefix("bytes=") == true && requests.last?.range != "bytes=0-")
-        #expect(requests.last?.ifRange == nil)
-        let data = try harness.contents("v.bin")
+        #expect(requests.last?.ifRange == ifRange)
+        let data = try harness.contents("r.bin")
         #expect(data.count == 3_000_000 && TestPattern.matches(data))
     }
 
