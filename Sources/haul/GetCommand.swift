@@ -176,8 +176,8 @@ struct GetCommand: HaulCommand {
             "and \($0) more unfinished files continued"
         }
         let startingOver = continuation.startingOver.lazy.map {
-            "\(TextSanitizer.visible($0)) starts over: its server sent no ETag or Last-Modified to show that the "
-                + "data kept is still current; -c continues it anyway"
+            "\(TextSanitizer.visible($0)) starts over: its server sends no validator (ETag, Last-Modified or file "
+                + "time) to show that the data kept is still current; -c continues it anyway"
         }
         reportFirst(startingOver, of: startingOver.count, to: reporter) { "and \($0) more downloads start over" }
         let continuable = continuation.continuable.lazy.map {
