@@ -161,6 +161,19 @@ struct GetCommand: HaulCommand {
         }
     }
 
+    /// That the download saved as `name` drops the data an earlier run kept, and why.
+    static func startsOver(_ name: String) -> String {
+        "\(TextSanitizer.visible(name)) starts over: no validator (ETag, Last-Modified) from its server"
+    }
+
+    /// The names of the downloads among `downloads` that drop the data an earlier run kept.
+    static func startingOver(_ downloads: [Download]) -> [String] {
+        downloads.compactMap { download in
+            download.losesPartialDataOnRestart
+                ? download.destination.map { FileNaming.folderAndName(of: $0).name } : nil
+        }
+    }
+
     /// Says which unfinished files are continued (and which could not be), and which existing
     /// files `-c` would have continued: the first few by name, then how many more.
     static func reportFiles(
@@ -175,10 +188,7 @@ struct GetCommand: HaulCommand {
         reportFirst(continuation.unfinished.lazy.map(\.summary), of: continuation.unfinished.count, to: reporter) {
             "and \($0) more unfinished files continued"
         }
-        let startingOver = continuation.startingOver.lazy.map {
-            "\(TextSanitizer.visible($0)) starts over: its server sends no validator (ETag, Last-Modified or file "
-                + "time) to show that the data kept is still current; -c continues it anyway"
-        }
+        let startingOver = continuation.startingOver.lazy.map { startsOver($0) + "; -c continues it anyway" }
         reportFirst(startingOver, of: startingOver.count, to: reporter) { "and \($0) more downloads start over" }
         let continuable = continuation.continuable.lazy.map {
             "\(TextSanitizer.visible($0)) exists: the download is saved beside it; -c continues it instead"
@@ -207,7 +217,7 @@ struct GetCommand: HaulCommand {
     private static let shownFirst = 5
 
     /// The first `shownFirst` of `lines` (of `count` in all), then `more` with how many were left out.
-    private static func reportFirst(
+    static func reportFirst(
         _ lines: some Sequence<String>, of count: Int, to reporter: ProgressReporter, more: (Int) -> String
     ) {
         for line in lines.prefix(shownFirst) { reporter.report(line) }

@@ -81,6 +81,11 @@ struct GetRun {
         }
         if !options.basic.quiet {
             reporter.report("continuing \(ids.count) unfinished download\(ids.count == 1 ? "" : "s")")
+            let restored = Set(ids)
+            let startingOver = GetCommand.startingOver(stored.stored.filter { restored.contains($0.id) })
+            GetCommand.reportFirst(startingOver.lazy.map(GetCommand.startsOver), of: startingOver.count, to: reporter) {
+                "and \($0) more downloads start over"
+            }
         }
         return (ids, 0)
     }

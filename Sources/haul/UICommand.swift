@@ -123,6 +123,11 @@ struct UICommand: HaulCommand {
         let limit = options.overallLimit()
         let queueFileLimit = options.queueFileLimit()
         stored.restoreAll(adding: entries)
+        let startingOver = GetCommand.startingOver(stored.stored.filter { $0.state != .complete })
+        if let first = startingOver.first {
+            let more = startingOver.count > 1 ? " (and \(startingOver.count - 1) more)" : ""
+            inbox.postNotice(GetCommand.startsOver(first) + more, isError: false)
+        }
         let scheduler = options.startSchedule(on: stored.queue) { inbox.postSchedule($0) }
         defer { scheduler?.stop() }
 

@@ -109,6 +109,12 @@ public struct Download: Sendable, Identifiable, Equatable {
         validator != nil || options.continueExisting == true || (startedHere && totalBytes > 0)
     }
 
+    /// Whether a later run drops the partial data rather than continuing it: there is some, and
+    /// `continuesPartialData` refuses data this process did not begin (no validator, no `-c`).
+    public var losesPartialDataOnRestart: Bool {
+        completed.prefixLength > 0 && destination != nil && !continuesPartialData(options: options, startedHere: false)
+    }
+
     /// Sets a field of `record` to `value` (`assign` says which), the record made when the first
     /// value arrives and dropped when the last is cleared (so equal downloads compare equal). A
     /// closure, not a key path: a key path is applied by the runtime, and a small file sets

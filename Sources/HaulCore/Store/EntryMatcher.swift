@@ -51,9 +51,7 @@ struct EntryMatcher {
         let gid = download.options.gid
         download.options = fresh.options
         download.options.gid = gid
-        if download.completed.prefixLength > 0, let destination = download.destination,
-            !download.continuesPartialData(options: download.options, startedHere: false)
-        {
+        if download.losesPartialDataOnRestart, let destination = download.destination {
             continuation.startingOver.append(FileNaming.folderAndName(of: destination).name)
         }
         if ![.queued, .active, .complete].contains(download.state) {

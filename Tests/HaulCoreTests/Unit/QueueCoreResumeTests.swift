@@ -104,6 +104,21 @@ struct QueueCoreResumeTests {
             } == ["added r", "r active", "start c1 r http://a.test/r"])
     }
 
+    @Test(
+        "which partial data a later run drops: none kept, a validator or -c keep it; data without them is dropped",
+        arguments: [
+            (nil, nil, 400, true), ("\"v1\"", nil, 400, false), (nil, true, 400, false), (nil, nil, 0, false),
+        ] as [(String?, Bool?, Int64, Bool)])
+    func laterRun(validator: String?, continueExisting: Bool?, kept: Int64, drops: Bool) {
+        var download = Download(id: "r", uris: ["http://a.test/r"])
+        Self.partial(&download)
+        download.validator = validator
+        download.options.continueExisting = continueExisting
+        download.completed = kept > 0 ? ByteRanges([0..<kept]) : ByteRanges()
+        #expect(download.losesPartialDataOnRestart == drops)
+        #expect(download.continuesPartialData(options: download.options, startedHere: true))
+    }
+
     @Test("a 416 saying the file ends where the partial data does: the file is looked at, not fetched again")
     func wholeAlready() {
         var core = CoreHarness()
