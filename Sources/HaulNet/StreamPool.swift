@@ -52,7 +52,7 @@ final class StreamPool {
     /// Notes that the host of `url` answered over HTTP/2: its later transfers come here.
     func learnMultiplexing(of url: URL) {
         guard let origin = StreamPool.origin(of: url) else { return }
-        if !origins.contains(origin) { origins.insert(origin) }
+        origins.insert(origin)
     }
 
     /// Whether `request` goes out on the pool: its host multiplexes, and it does not ask for a

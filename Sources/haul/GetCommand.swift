@@ -188,7 +188,9 @@ struct GetCommand: HaulCommand {
         reportFirst(continuation.unfinished.lazy.map(\.summary), of: continuation.unfinished.count, to: reporter) {
             "and \($0) more unfinished files continued"
         }
-        let startingOver = continuation.startingOver.lazy.map { startsOver($0) + "; -c continues it anyway" }
+        let startingOver = startingOver(continuation.startingOver).lazy.map {
+            startsOver($0) + "; -c continues it anyway"
+        }
         reportFirst(startingOver, of: startingOver.count, to: reporter) { "and \($0) more downloads start over" }
         let continuable = continuation.continuable.lazy.map {
             "\(TextSanitizer.visible($0)) exists: the download is saved beside it; -c continues it instead"

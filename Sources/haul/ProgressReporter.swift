@@ -156,10 +156,10 @@ final class ProgressReporter: Sendable {
                 FileManager.default.fileExists(atPath: partial)
             {
                 let later =
-                    download.continuesPartialData(options: download.options, startedHere: false)
-                    ? ""
-                    : "; a later run starts it over unless -c is given: the server sends no validator (ETag, "
+                    download.losesPartialDataOnRestart
+                    ? "; a later run starts it over unless -c is given: the server sends no validator (ETag, "
                         + "Last-Modified or file time)"
+                    : ""
                 reason += " (received data kept in \(TextSanitizer.visible(partial))\(later))"
             }
             state.withLock { $0.lastErrorCode = download.errorCode ?? .unknown }

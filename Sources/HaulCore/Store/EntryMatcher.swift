@@ -51,9 +51,7 @@ struct EntryMatcher {
         let gid = download.options.gid
         download.options = fresh.options
         download.options.gid = gid
-        if download.losesPartialDataOnRestart, let destination = download.destination {
-            continuation.startingOver.append(FileNaming.folderAndName(of: destination).name)
-        }
+        if download.losesPartialDataOnRestart { continuation.startingOver.append(download) }
         if ![.queued, .active, .complete].contains(download.state) {
             download.state = fresh.state
             download.attempts = 0

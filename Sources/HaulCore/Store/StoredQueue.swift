@@ -115,10 +115,9 @@ public final class StoredQueue: Sendable {
         /// Unfinished files that could not be continued, each with why (those downloads start
         /// from the beginning, beside them).
         public var problems: [String] = []
-        /// Downloads of an earlier run whose partial data is dropped: their server sent no
-        /// validator to show it is still current (`Download.continuesPartialData`), and `-c`
-        /// was not given. By their file names.
-        public var startingOver: [String] = []
+        /// Downloads of an earlier run whose partial data is dropped
+        /// (`Download.losesPartialDataOnRestart`), as they were stored.
+        public var startingOver: [Download] = []
     }
 
     /// Pieces of a long queue file queued before the store is let catch up.
