@@ -92,6 +92,18 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public mutating func remove(_ name: String) {
         fields.removeAll { $0.name.caseInsensitiveEquals(name) }
     }
+
+    /// Whether a field carries a credential: Authorization, Cookie, or a name that says it holds a
+    /// token, key, secret, password or session (`X-Auth-Token`, `X-API-Key`…). Such a field is
+    /// never shown or saved unless asked for, and never follows a redirect to another origin.
+    ///
+    /// - Parameter header: A field's name, or a whole `Name: value` line.
+    /// - Returns: True when the name is one of a credential.
+    public static func isCredential(_ header: String) -> Bool {
+        let name = header.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces).lowercased()
+        return ["authorization", "cookie", "auth", "token", "key", "secret", "passw", "session", "credential"]
+            .contains { name.contains($0) }
+    }
 }
 
 extension String {

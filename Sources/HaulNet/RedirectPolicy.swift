@@ -7,8 +7,6 @@ import Foundation
 /// same origin, and only to http, https, ftp or ftps.
 enum RedirectPolicy {
     static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
-    /// Headers that carry secrets and never go to another origin.
-    static let originBoundHeaders = ["Authorization", "Cookie", "Proxy-Authorization"]
 
     static func isRedirect(_ response: Response) -> Bool {
         redirectStatuses.contains(response.statusCode) && response.headers["Location"] != nil
@@ -41,7 +39,7 @@ enum RedirectPolicy {
         }
         if !sameOrigin(request.url, target) {
             next.credentials = nil
-            for name in originBoundHeaders { next.headers.remove(name) }
+            next.headers.fields.removeAll { HTTPHeaders.isCredential($0.name) }
         }
         return .success(Request(next))
     }

@@ -116,7 +116,8 @@ extension Aria2Methods {
     /// download's mirrors and puts `addUris` at `position` (0-based, among those left; the end
     /// when absent), and returns how many of each it took off and put, as aria2 does (a URI that
     /// is not one haul loads is not put). What was received stays: refreshing an expired link
-    /// continues the file.
+    /// continues the file. A network client that changes the owner's download takes its
+    /// credentials away (`QueueCore.changeURIs`): they were given for its URIs, not the client's.
     func changeUri(_ params: RPCParams) throws(RPCError) -> JSONValue {
         let download = try download(params)
         guard try params.integer(1, "fileIndex") == 1 else {
@@ -129,7 +130,9 @@ extension Aria2Methods {
         guard !left.isEmpty else {
             throw RPCError("download \(download.id) would have no URI left: add one as you take the last off")
         }
-        queue.changeURIs(download.id, removing: removing, adding: adding, at: position)
+        queue.changeURIs(
+            download.id, removing: removing, adding: adding, at: position,
+            by: settings.clientIsOwner ? .owner : .networkClient)
         return [.int(Int64(removed)), .int(Int64(adding.count))]
     }
 

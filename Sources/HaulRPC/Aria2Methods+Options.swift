@@ -11,9 +11,15 @@ import HaulCore
 extension Aria2Methods {
     /// A client's options for a new download, at parameter `index`, over the defaults
     /// `changeGlobalOption` gave: `dir` and `out` inside the allowed directory (`dir` defaults to
-    /// its root); no file on this machine named by a client over the network; no gid in use.
+    /// its root); from a client over the network, only the options its source may set
+    /// (`DownloadOption.settableBy`), and a download that carries no credential of the owner's
+    /// (`DownloadOptions.source`); no gid in use.
     func downloadOptions(_ params: RPCParams, _ index: Int) throws(RPCError) -> DownloadOptions {
         var options = DownloadOptions()
+        if !settings.clientIsOwner {
+            options.nameRoot = settings.allowedDirectory.root
+            options.source = .networkClient
+        }
         for (name, value) in try params.options(index) {
             try set(name, value, in: &options, for: "a new download")
         }
@@ -22,7 +28,6 @@ extension Aria2Methods {
         }
         options = options.merged(over: addedDefaults.withLock { $0 })
         if options.dir == nil { options.dir = settings.allowedDirectory.root }
-        if !settings.clientIsOwner { options.nameRoot = settings.allowedDirectory.root }
         return options
     }
 
@@ -30,14 +35,16 @@ extension Aria2Methods {
     private func set(
         _ name: String, _ value: String, in options: inout DownloadOptions, for purpose: String
     ) throws(RPCError) {
+        if !settings.clientIsOwner,
+            let refusal = DownloadOptionTable.option(named: name)?.refusal(of: value, from: .networkClient)
+        {
+            throw RPCError(refusal)
+        }
         switch name {
         case "dir": options.dir = try settings.allowedDirectory.directory(value)
         case "out":
             try settings.allowedDirectory.check(out: value)
             options.out = value
-        case "ssh-private-key" where !settings.clientIsOwner, "ssh-known-hosts" where !settings.clientIsOwner,
-            "ca-certificate" where !settings.clientIsOwner:
-            throw RPCError("option '\(name)' names a file on the daemon's machine: set it where the daemon starts")
         default:
             do throws(OptionError) {
                 try options.set(name, value)

@@ -114,6 +114,8 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             send(.methodNotAllowed, Data("use POST or GET on /jsonrpc\n".utf8), context: context, closing: false)
             return
         }
+        // A closed connection asks nothing more of `work`: the server's stop waits for it once.
+        guard context.channel.isActive else { return }
         let peer = context.remoteAddress?.ipAddress ?? "unknown"
         let endpoint = endpoint
         let loop = context.eventLoop

@@ -46,6 +46,10 @@ public final class RPCServer: Sendable {
     private let socketPath: String?
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
+    /// The connections open now, closed by `stop`.
+    private let open: OpenConnections
+    /// Where calls are answered, off the event loop; `stop` waits for what is on it.
+    let work: DispatchQueue
 
     /// Binds and starts serving `endpoint`. Throws when listening on every address without a
     /// secret, or when the port cannot be bound (saying which).
@@ -137,7 +141,8 @@ public final class RPCServer: Sendable {
                 }
             }
         do {
-            return RPCServer(group: group, channel: try bind(bootstrap), hub: hub, socketPath: socketPath)
+            return RPCServer(
+                group: group, channel: try bind(bootstrap), open: open, work: work, hub: hub, socketPath: socketPath)
         } catch {
             try? group.syncShutdownGracefully()
             guard (error as? IOError)?.errnoCode == EADDRINUSE else {
@@ -195,6 +200,11 @@ public final class RPCServer: Sendable {
             }
         }
 
+        /// Every connection open now.
+        var all: [any Channel] {
+            channels.withLock { Array($0.byID.values) }
+        }
+
         func leave(_ channel: any Channel) {
             channels.withLock { open in
                 let id = ObjectIdentifier(channel)
@@ -204,17 +214,27 @@ public final class RPCServer: Sendable {
         }
     }
 
-    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, hub: NotificationHub, socketPath: String?) {
+    private init(
+        group: MultiThreadedEventLoopGroup, channel: any Channel, open: OpenConnections, work: DispatchQueue,
+        hub: NotificationHub, socketPath: String?
+    ) {
         self.socketPath = socketPath
         self.group = group
         self.channel = channel
+        self.open = open
+        self.work = work
         self.hub = hub
         port = channel.localAddress?.port ?? 0
     }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening and closes every connection, in an order that leaves nothing to the event
+    /// loop once it is gone: no new connection, no new request, then the calls under way answered
+    /// (their replies go to closed connections, on the loop that is still there), then the loop.
+    /// Not on `work` or the event loop: it waits for both.
     public func stop() {
         try? channel.close().wait()
+        for connection in open.all { try? connection.close().wait() }
+        work.sync {}
         try? group.syncShutdownGracefully()
         if let socketPath { unlink(socketPath) }
     }

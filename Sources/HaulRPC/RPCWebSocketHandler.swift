@@ -66,7 +66,8 @@ final class RPCWebSocketHandler: ChannelInboundHandler {
     /// Answers the oldest pending message on `work`, then (its hold waited out on the loop)
     /// sends the reply and goes on to the next.
     private func answerFirst(context: ChannelHandlerContext) {
-        guard let data = pending.first else { return }
+        // A closed connection asks nothing more of `work`: the server's stop waits for it once.
+        guard let data = pending.first, context.channel.isActive else { return }
         // A client that does not read its replies gets no more of them made meanwhile.
         guard context.channel.isWritable else {
             waitingForRoom = true

@@ -96,6 +96,8 @@ enum Haul {
             return ManualPage.roff(version: version, abstract: abstract, discussion: overview, usage: usage)
         case "--generate-aria2-options":
             return Aria2OptionList.markdown
+        case "--generate-option-sources":
+            return OptionSourceList.markdown
         default:
             break
         }

@@ -56,14 +56,14 @@ enum FuzzTarget: String, CaseIterable {
     /// A queue file read, written and read again is the same queue, and no problem message
     /// carries an escape character to the terminal.
     private static func queueFile(_ bytes: [UInt8]) {
-        guard let first = try? InputFile.read(bytes, name: "fuzz", origin: .user, limit: 1 << 20) else { return }
+        guard let first = try? InputFile.read(bytes, name: "fuzz", origin: .queueFile, limit: 1 << 20) else { return }
         for problem in first.problems {
             require(
                 !problem.description.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{9B}" },
                 "an escape in \(problem)")
         }
         let text = InputFile.render(first.entries, includingSecrets: true)
-        guard let second = try? InputFile.read(Array(text.utf8), name: "again", origin: .user) else {
+        guard let second = try? InputFile.read(Array(text.utf8), name: "again", origin: .queueFile) else {
             fail("the written queue does not read back:\n\(text)")
         }
         require(second.entries.map(\.uris) == first.entries.map(\.uris), "URIs changed by a round trip:\n\(text)")

@@ -67,4 +67,17 @@ public final class RawConnection {
     public func isClosed(within timeout: Double) -> Bool {
         receive(timeout: timeout) == nil
     }
+
+    /// Whether the peer closes the connection within `timeout` seconds, whatever it sends first.
+    public func ends(within timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while Date() < deadline {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let left = Int32(max(deadline.timeIntervalSinceNow * 1000, 1))
+            guard poll(&poller, 1, left) > 0 else { return false }
+            if buffer.withUnsafeMutableBytes({ recv(descriptor, $0.baseAddress, $0.count, 0) }) <= 0 { return true }
+        }
+        return false
+    }
 }

@@ -20,17 +20,25 @@ import HaulNet
 /// processes on the local socket) pass as they are.
 public enum NameGate {
     /// A name as a server may give it: `name` made one plain file name, or nil when nothing of
-    /// it is usable.
+    /// it is usable. A name haul reads as state beside a file (`NAME.part`, aria2's `NAME.aria2`)
+    /// is not one a server gets: its last dot becomes `_` (`notes.txt.aria2` is saved as
+    /// `notes.txt_aria2`), so every side file haul honours was written by aria2, haul or the user.
     static func serverName(_ name: String) -> String? {
-        FileNaming.sanitize(name)
+        guard let plain = FileNaming.sanitize(name) else { return nil }
+        let lowercased = plain.lowercased()
+        guard let suffix = reservedSuffixes.first(where: { lowercased.hasSuffix($0) }) else { return plain }
+        return String(plain.dropLast(suffix.count)) + "_" + plain.suffix(suffix.count - 1)
     }
+
+    /// The endings of the side files haul reads beside a download's file.
+    static let reservedSuffixes = [FileNaming.partialSuffix, Aria2ControlFile.suffix]
 
     /// Whether `component` is one plain name: what `serverName` leaves unchanged.
     ///
     /// - Parameter component: One path component.
     /// - Returns: True when the gate would keep it as it is.
     public static func isPlainName(_ component: some StringProtocol) -> Bool {
-        FileNaming.sanitize(String(component)) == String(component)
+        serverName(String(component)) == String(component)
     }
 
     /// Why a file named `name` in `folder` (absolute) may not be made for a client whose names

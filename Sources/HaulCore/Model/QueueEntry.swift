@@ -8,9 +8,10 @@ import HaulNet
 /// queue of 100,000) and parsed when an attempt starts.
 public struct QueueEntry: Sendable, Equatable {
     public var uris: URIList
-    /// Who wrote the entry, which decides which options it may give. (Here, in the byte the
-    /// URIs leave free, so an entry takes 48 bytes: a million are read before any is queued.)
-    public var origin: Origin
+    /// Who wrote the entry, which decides which options it may give (`DownloadOption.settableBy`).
+    /// (Here, in the byte the URIs leave free, so an entry takes 48 bytes: a million are read
+    /// before any is queued.)
+    public var origin: OptionSource
     /// Its options, without a gid: entries alike share one copy (`DownloadOptions.Interner`).
     public var options: DownloadOptions
     /// The line of its URI line in the file it came from (0 when it did not come from a file).
@@ -26,23 +27,16 @@ public struct QueueEntry: Sendable, Equatable {
         set { gidNumber = newValue?.value ?? 0 }
     }
 
-    /// Who wrote a queue entry.
-    public enum Origin: Sendable, Equatable {
-        /// The user: the command line, or a file they named by its path.
-        case user
-        /// A list loaded by URL, which anyone could have written: it names no `dir`, and its
-        /// `out` names are a server's (`NameGate.serverName`).
-        case remote
-    }
-
     /// An entry of `uris` with `options`; a gid among them becomes the entry's `gid`.
     ///
     /// - Parameters:
     ///   - uris: The file's URIs: the first and its mirrors.
     ///   - options: The entry's own options, `gid` among them.
     ///   - line: The queue file's line it came from, for messages; 0 when none.
-    ///   - origin: Who wrote it; `.remote` limits what its options may do.
-    public init(uris: [String], options: DownloadOptions = DownloadOptions(), line: Int = 0, origin: Origin = .user) {
+    ///   - origin: Who wrote it, which limits what its options may do.
+    public init(
+        uris: [String], options: DownloadOptions = DownloadOptions(), line: Int = 0, origin: OptionSource = .owner
+    ) {
         self.uris = URIList(uris)
         self.origin = origin
         self.options = options

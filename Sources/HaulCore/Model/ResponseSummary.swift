@@ -34,7 +34,7 @@ public final class ResponseSummary: Sendable, Equatable {
         if everyHeader {
             headers = response.headers.map { field in
                 let secret =
-                    DownloadOptions.Values.isSecretHeader(field.name) || field.name.lowercased() == "set-cookie"
+                    HTTPHeaders.isCredential(field.name) || field.name.lowercased() == "set-cookie"
                 return Header(name: field.name, value: secret ? "***" : field.value)
             }
         } else {

@@ -1,3 +1,5 @@
+import HaulNet
+
 // MARK: - DownloadOption
 
 /// One option a download can have, declared once in `DownloadOptionTable`: its aria2 name, its
@@ -55,6 +57,22 @@ public struct DownloadOption: Sendable {
     /// How the command line offers it; nil when only queue files, the store and RPC set it, or
     /// the command line has a form of its own (`-o` takes a path, `-d` the run's directory).
     public let commandLine: CommandLine?
+    /// The least trusted source that may set it (the owner and every source above it may too).
+    public let settableBy: OptionSource
+    /// What it can do that a less trusted source must not be able to, when anything.
+    public let risk: Risk?
+    /// Why the sources below the owner, down to `settableBy`, may set it all the same, when it has
+    /// a `risk` and they may.
+    public let trustReason: String?
+
+    /// What an option can do with the user's files, traffic or logins.
+    public enum Risk: String, Sendable, CaseIterable {
+        case overwritesFiles = "it can replace a file that is there"
+        case movesTraffic = "it moves where downloads, and the logins they carry, go"
+        case weakensChecks = "it weakens the check of who answers"
+        case namesLocalFiles = "it names a file on this machine"
+        case namesFolders = "it names the folder files are written in"
+    }
 
     let assign: @Sendable (inout DownloadOptions.Values, String) throws(OptionError) -> Void
     let texts: @Sendable (DownloadOptions.Values, _ includingSecrets: Bool) -> [String]
@@ -64,7 +82,8 @@ public struct DownloadOption: Sendable {
     static func single<Value>(
         _ name: String, _ field: WritableKeyPath<DownloadOptions.Values, Value?> & Sendable, _ kind: OptionKind<Value>,
         builtIn: Value? = nil, change: Change = .nextAttempt, secret: Bool = false, topic: Topic? = nil,
-        short: Character? = nil, valueName: String? = nil, help: String
+        short: Character? = nil, valueName: String? = nil, settableBy: OptionSource = .remoteList, risk: Risk? = nil,
+        trustReason: String? = nil, help: String
     ) -> DownloadOption {
         DownloadOption(
             name: name, help: help, builtIn: builtIn.map { kind.format($0, true) },
@@ -73,6 +92,7 @@ public struct DownloadOption: Sendable {
             commandLine: topic.map {
                 CommandLine(topic: $0, short: short, valueName: valueName ?? kind.valueName, choices: kind.choices)
             },
+            settableBy: settableBy, risk: risk, trustReason: trustReason,
             assign: { values, text throws(OptionError) in values[keyPath: field] = try kind.parse(text) },
             texts: { values, includingSecrets in
                 guard let value = values[keyPath: field], includingSecrets || !secret else { return [] }
@@ -90,6 +110,7 @@ public struct DownloadOption: Sendable {
             name: "header", help: help, builtIn: nil, builtInShown: nil, change: .nextAttempt, isSecret: false,
             isRepeatable: true,
             isBoolean: false, commandLine: CommandLine(topic: topic, short: nil, valueName: "line", choices: []),
+            settableBy: .remoteList, risk: nil, trustReason: nil,
             assign: { values, text throws(OptionError) in
                 guard DownloadOptions.Values.headerField(text) != nil else {
                     throw OptionError(
@@ -99,10 +120,32 @@ public struct DownloadOption: Sendable {
                 values.headers.append(text)
             },
             texts: { values, includingSecrets in
-                values.headers.filter { includingSecrets || !DownloadOptions.Values.isSecretHeader($0) }
+                values.headers.filter { includingSecrets || !HTTPHeaders.isCredential($0) }
             },
             fill: { values, defaults in
                 values.headers = defaults.headers.filter { !values.headers.contains($0) } + values.headers
             })
+    }
+
+    /// Why `value` for this option is not taken from `source`, or nil when it is: the source
+    /// is `settableBy` or above, or the value is the built-in one (which grants nothing).
+    ///
+    /// - Parameters:
+    ///   - value: The option's text as the source gave it.
+    ///   - source: Who gave it.
+    /// - Returns: A sentence naming the option, the source, what the option can do and who may
+    ///   set it; nil when the value is taken.
+    public func refusal(of value: String, from source: OptionSource) -> String? {
+        guard source > settableBy else { return nil }
+        var scratch = DownloadOptions.Values()
+        if let builtIn, (try? assign(&scratch, value)) != nil, texts(scratch, true) == [builtIn] { return nil }
+        let what = risk.map { ": \($0.rawValue)" } ?? ""
+        let who =
+            switch settableBy {
+            case .owner: "on the command line or in config.toml"
+            case .queueFile, .networkClient, .remoteList: "on the command line or in a queue file you name by its path"
+            }
+        let shown = TextSanitizer.visible(value.count > 64 ? String(value.prefix(64)) + "…" : value)
+        return "\(name)=\(shown) is not taken from \(source)\(what); give it \(who)"
     }
 }

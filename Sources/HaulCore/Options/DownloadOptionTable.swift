@@ -8,8 +8,14 @@ public enum DownloadOptionTable {
 
     /// Every option, in writing order.
     public static let all: [DownloadOption] = [
-        .single("dir", \Values.dir, .nonEmpty, change: .untilNamed, help: "The directory the file is saved in."),
-        .single("out", \Values.out, .relativeName, change: .untilNamed, help: "The file's name, inside dir."),
+        .single(
+            "dir", \Values.dir, .nonEmpty, change: .untilNamed, settableBy: .networkClient, risk: .namesFolders,
+            trustReason: Reason.networkNames, help: "The directory the file is saved in."),
+        .single(
+            "out", \Values.out, .relativeName, change: .untilNamed, settableBy: .remoteList, risk: .namesFolders,
+            trustReason: Reason.networkNames + "; a list loaded by URL's is made one plain name in your folder "
+                + "by the name gate",
+            help: "The file's name, inside dir."),
         .single(
             "split", \Values.split, .integer(1...1024), builtIn: BuiltInOptions.split, topic: .connections, short: "s",
             help: "Connections for one download (within -x)."),
@@ -73,31 +79,40 @@ public enum DownloadOptionTable {
             "ftp-passwd", \Values.ftpPasswd, .text, secret: true, topic: .http, valueName: "password",
             help: "Password for FTP and FTPS logins (never shown or saved in a session file)."),
         .single(
-            "all-proxy", \Values.allProxy, .proxy, topic: .proxy,
+            "all-proxy", \Values.allProxy, .proxy, topic: .proxy, settableBy: .queueFile, risk: .movesTraffic,
+            trustReason: Reason.yourFile,
             help: "Proxy for every download: host:port or a URL (http, https, socks4, socks4a, socks5, socks5h). "
                 + "Default: $all_proxy and friends."),
         .single(
-            "http-proxy", \Values.httpProxy, .proxy, topic: .proxy,
+            "http-proxy", \Values.httpProxy, .proxy, topic: .proxy, settableBy: .queueFile, risk: .movesTraffic,
+            trustReason: Reason.yourFile,
             help: "Proxy for http:// downloads (default: $http_proxy)."),
         .single(
-            "https-proxy", \Values.httpsProxy, .proxy, topic: .proxy,
+            "https-proxy", \Values.httpsProxy, .proxy, topic: .proxy, settableBy: .queueFile, risk: .movesTraffic,
+            trustReason: Reason.yourFile,
             help: "Proxy for https:// downloads (default: $https_proxy)."),
         .single(
-            "no-proxy", \Values.noProxy, .text, topic: .proxy, valueName: "hosts",
+            "no-proxy", \Values.noProxy, .text, topic: .proxy, valueName: "hosts", settableBy: .queueFile,
+            risk: .movesTraffic, trustReason: Reason.yourFile,
             help: "Hosts to reach without a proxy, comma-separated; * for all (default: $no_proxy)."),
         .single("pause", \Values.pause, .boolean, builtIn: false, help: "Added paused."),
         .single(
-            "allow-overwrite", \Values.allowOverwrite, .boolean, builtIn: false, topic: .files,
+            "allow-overwrite", \Values.allowOverwrite, .boolean, builtIn: false, topic: .files, settableBy: .owner,
+            risk: .overwritesFiles,
             help: "Overwrite an existing file instead of saving as NAME.1.EXT."),
         .single(
             "auto-file-renaming", \Values.autoFileRenaming, .boolean, builtIn: true, topic: .files,
+            risk: .overwritesFiles,
+            trustReason: "false makes a download whose name is taken fail; it never replaces the file",
             help: "Save as NAME.1.EXT when NAME.EXT exists (true), or fail (false)."),
         .single(
-            "conditional-get", \Values.conditionalGet, .boolean, builtIn: false, topic: .files,
+            "conditional-get", \Values.conditionalGet, .boolean, builtIn: false, topic: .files, settableBy: .queueFile,
+            risk: .overwritesFiles, trustReason: Reason.yourFile,
             help: "Download a file that is already there only if the server has a newer one (If-Modified-Since, "
                 + "If-None-Match); a 304 keeps it."),
         .single(
             "continue", \Values.continueExisting, .boolean, builtIn: false, topic: .basic, short: "c",
+            settableBy: .queueFile, risk: .overwritesFiles, trustReason: Reason.yourFile,
             help: "Continue a file of the same name another tool left unfinished: aria2's (from its .aria2 control "
                 + "file), curl's or wget's (from its size)."),
         .single(
@@ -123,23 +138,34 @@ public enum DownloadOptionTable {
             help: "Download the files of an answer that is a Metalink (application/metalink4+xml, or saved as "
                 + ".meta4; true), or save it as it is (false)."),
         .single(
-            "ssh-private-key", \Values.sshPrivateKey, .text, topic: .sftp, valueName: "file",
+            "ssh-private-key", \Values.sshPrivateKey, .text, topic: .sftp, valueName: "file", settableBy: .queueFile,
+            risk: .namesLocalFiles, trustReason: Reason.yourFile,
             help: "Log in to SFTP servers with this private key (OpenSSH's format)."),
         .single(
-            "ssh-known-hosts", \Values.sshKnownHosts, .text, topic: .sftp, valueName: "file",
+            "ssh-known-hosts", \Values.sshKnownHosts, .text, topic: .sftp, valueName: "file", settableBy: .queueFile,
+            risk: .namesLocalFiles, trustReason: Reason.yourFile,
             help: "The SFTP servers' host keys, OpenSSH's format (default ~/.ssh/known_hosts); an unknown key is "
                 + "refused."),
         .single(
-            "ssh-host-key-md", \Values.sshHostKeyMD, .parsed("type=digest"), topic: .sftp,
+            "ssh-host-key-md", \Values.sshHostKeyMD, .parsed("type=digest"), topic: .sftp, settableBy: .queueFile,
+            risk: .weakensChecks, trustReason: Reason.yourFile,
             help: "Pin the SFTP server's host key by its digest instead (aria2's: sha-256=HEX, or md5=HEX)."),
         .single(
-            "ca-certificate", \Values.caCertificate, .nonEmpty, topic: .tls, valueName: "file",
+            "ca-certificate", \Values.caCertificate, .nonEmpty, topic: .tls, valueName: "file", settableBy: .queueFile,
+            risk: .namesLocalFiles, trustReason: Reason.yourFile,
             help: "Trust the certificate authorities in this PEM file."),
         .single(
-            "check-certificate", \Values.checkCertificate, .boolean, builtIn: true, topic: .tls,
+            "check-certificate", \Values.checkCertificate, .boolean, builtIn: true, topic: .tls, settableBy: .queueFile,
+            risk: .weakensChecks, trustReason: Reason.yourFile,
             help: "Verify TLS certificates (true), or not (false)."),
         .single("gid", \Values.gid, .parsed("gid"), change: .never, help: "The download's id, 16 hex digits."),
     ]
+
+    /// Why sources below the owner may set an option that has a risk.
+    private enum Reason {
+        static let yourFile = "a queue file you name by its path is yours, and aria2's sessions carry it"
+        static let networkNames = "a network client's names stay below --rpc-allowed-dir"
+    }
 
     /// The option named `name` (aria2's name), or nil when haul has none.
     ///

@@ -171,6 +171,11 @@ extension DownloadOptions {
         /// opened (`NameGate.openFolder`); nil for the user's own names. No option sets it: the
         /// daemon does, and the store keeps it (`DownloadStore.nameRootKey`).
         public var nameRoot: String?
+        /// Who added the download, when not the user (`OptionSource.isUsers`): a network client or a
+        /// list loaded by URL. Such a download carries only the credentials its source gave: no netrc
+        /// login, no SSH key or agent of the user's, and none of the defaults' secret headers,
+        /// users and passwords. No option sets it; the store keeps it (`DownloadStore.sourceKey`).
+        public var source: OptionSource?
 
         /// Every option unset.
         public init() {}
@@ -202,9 +207,18 @@ extension DownloadOptions {
         /// name root is no option: it is filled the same way.
         func merged(over defaults: Values) -> Values {
             var merged = self
+            let defaults = source?.isUsers == false ? defaults.withoutCredentials : defaults
             for option in DownloadOptionTable.all { option.fill(&merged, defaults) }
             if merged.nameRoot == nil { merged.nameRoot = defaults.nameRoot }
             return merged
+        }
+
+        /// These values without the credentials they carry: secret headers, users and passwords.
+        public var withoutCredentials: Values {
+            var values = self
+            values.headers.removeAll(where: HTTPHeaders.isCredential)
+            (values.httpUser, values.httpPasswd, values.ftpUser, values.ftpPasswd) = (nil, nil, nil, nil)
+            return values
         }
 
         // MARK: - Writing
@@ -243,12 +257,5 @@ extension DownloadOptions {
             }
         }
 
-        /// Whether a header carries a credential: Authorization, Cookie, or a name that says it
-        /// holds a token, key, secret, password or session (`X-Auth-Token`, `X-API-Key`…).
-        static func isSecretHeader(_ header: String) -> Bool {
-            let name = header.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces).lowercased()
-            return ["authorization", "cookie", "auth", "token", "key", "secret", "passw", "session", "credential"]
-                .contains { name.contains($0) }
-        }
     }
 }

@@ -45,7 +45,11 @@ enum ResumeRule: Equatable {
         guard let range, range.first == rangeFrom else { return .startOver }
         let current = response.validator
         if let validator, let current, current != validator { return .startOver }
-        if let expected, let total = range.total, total != expected { return .startOver }
+        if let expected, range.total != expected {
+            // Another length is another file; an unknown one (`bytes k-l/*`) is the same file only
+            // when the validator it came with says so: the length is all a server without one gives.
+            guard range.total == nil, let validator, current == validator else { return .startOver }
+        }
         return .write(offset: rangeFrom, total: range.total ?? -1)
     }
 }

@@ -47,8 +47,9 @@ public struct QueueConfiguration: Sendable {
 extension QueueConfiguration {
     /// The request for `url` that `options` (already merged over the defaults) describe: its
     /// timeout, TLS settings, User-Agent, Referer, headers, login (the options' own, else the
-    /// netrc entry for the host), proxies and speed limits. Every attempt, a dry run and a body
-    /// sent to stdout ask alike. Built as the request's fields, boxed once.
+    /// netrc entry for the host, for the user's own downloads only), proxies and speed limits.
+    /// Every attempt, a dry run and a body sent to stdout ask alike. Built as the request's
+    /// fields, boxed once.
     ///
     /// - Parameters:
     ///   - url: The URI to load (a mirror, or where a redirect led).
@@ -66,6 +67,9 @@ extension QueueConfiguration {
         for header in options.headers {
             if let field = DownloadOptions.Values.headerField(header) { request.headers.add(field.name, field.value) }
         }
+        // A download a network client (its names rooted) or a list loaded by URL added logs in only
+        // as its source said: with none of this user's netrc logins, SSH keys or agent.
+        let isUsers = (options.source?.isUsers ?? true) && options.nameRoot == nil
         let scheme = url.scheme ?? ""
         let ftp =
             ASCIIText.equals(scheme.utf8, ignoringCase: "ftp") || ASCIIText.equals(scheme.utf8, ignoringCase: "ftps")
@@ -73,7 +77,7 @@ extension QueueConfiguration {
             request.credentials = Credentials(user: user, password: options.ftpPasswd ?? "")
         } else if !ftp, let user = options.httpUser {
             request.credentials = Credentials(user: user, password: options.httpPasswd ?? "")
-        } else if let netrc, let host = request.url.host, let entry = netrc.entry(for: host) {
+        } else if isUsers, let netrc, let host = request.url.host, let entry = netrc.entry(for: host) {
             request.credentials = Credentials(user: entry.login, password: entry.password)
         }
         request.proxies = Proxies(
@@ -85,8 +89,7 @@ extension QueueConfiguration {
         request.lowestSpeed = (options.lowestSpeedLimit ?? BuiltInOptions.lowestSpeedLimit).cap
         if options.ftpPasv == false { request.ftpActive = true }
         request.ssh.privateKey = options.sshPrivateKey
-        // A network client's download (its names rooted) logs in with no key of this user's.
-        request.ssh.mayUseOwnIdentity = options.nameRoot == nil
+        request.ssh.mayUseOwnIdentity = isUsers
         request.ssh.knownHosts = options.sshKnownHosts
         options.sshHostKeyMD?.pin(&request.ssh)
         return Request(request)

@@ -102,10 +102,18 @@ extension QueueCore {
 
     /// aria2's `changeUri` on download `id`'s URIs (`URIList.changed`). What was received stays:
     /// the next attempt continues it from the new mirrors when their file is the same
-    /// (`ResumeRule`), as when refreshing an expired link.
-    mutating func changeURIs(_ id: GID, removing: [String], adding: [String], at position: Int?) {
+    /// (`ResumeRule`), as when refreshing an expired link. A source less trusted than the one that
+    /// added the download sends it where that one's credentials were not given for: the download
+    /// loses them (secret headers, users, passwords) and becomes that source's (`OptionSource.isUsers`).
+    mutating func changeURIs(
+        _ id: GID, removing: [String], adding: [String], at position: Int?, by source: OptionSource
+    ) {
         guard var download = state.downloads[id] else { return }
         download.uris = download.uris.changed(removing: removing, adding: adding, at: position).uris
+        if source > (download.options.source ?? .owner) {
+            download.options.values = download.options.values.withoutCredentials
+            download.options.source = source
+        }
         file(download)
     }
 

@@ -52,8 +52,8 @@ struct QueueCore {
         case .authenticate(let id, let user, let password): authenticate(id, user: user, password: password)
         case .setMaxDownloadLimit(let id, let limit): setMaxDownloadLimit(id, limit)
         case .changeOptions(let id, let options): changeOptions(id, options)
-        case .changeURIs(let id, let removing, let adding, let position):
-            changeURIs(id, removing: removing, adding: adding, at: position)
+        case .changeURIs(let id, let removing, let adding, let position, let source):
+            changeURIs(id, removing: removing, adding: adding, at: position, by: source)
         case .setMaxConcurrentDownloads(let count):
             configuration.maxConcurrentDownloads = max(count, 1)
             admit()

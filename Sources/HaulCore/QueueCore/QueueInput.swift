@@ -18,8 +18,8 @@ enum QueueInput: Sendable {
     case setMaxDownloadLimit(GID, Int64?)
     /// New options for a download, over its own (`QueueCore.changeOptions`).
     case changeOptions(GID, DownloadOptions)
-    /// A download's mirrors changed (`QueueCore.changeURIs`).
-    case changeURIs(GID, removing: [String], adding: [String], at: Int?)
+    /// A download's mirrors changed, by whom (`QueueCore.changeURIs`).
+    case changeURIs(GID, removing: [String], adding: [String], at: Int?, by: OptionSource = .owner)
     /// How many downloads run at once, from now on.
     case setMaxConcurrentDownloads(Int)
     case move(GID, DownloadQueue.Move)

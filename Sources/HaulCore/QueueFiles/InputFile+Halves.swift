@@ -35,7 +35,7 @@ extension InputFile {
             let results = Mutex<[Result<(ReadResult, Int), FileError>?]>([nil, nil])
             DispatchQueue.concurrentPerform(iterations: 2) { half in
                 let result = Result { () throws(FileError) in
-                    var reader = InputFileReader(name: name, origin: .user, limit: limit)
+                    var reader = InputFileReader(name: name, origin: .queueFile, limit: limit)
                     try feed(&reader, from: ranges[half], name: name)
                     let read = try reader.finish()
                     return (read, reader.lines)

@@ -63,7 +63,7 @@ public enum InputFile {
 
     /// Reads the queue file at `path` (`-` for standard input), gzip-compressed or not, a
     /// megabyte at a time: a file the user named, so its entries are the user's
-    /// (`QueueEntry.Origin.user`).
+    /// (`OptionSource.user`).
     ///
     /// - Parameters:
     ///   - path: The queue file, or `-` for standard input.
@@ -94,7 +94,7 @@ public enum InputFile {
         if path != "-", let halves = Halves(of: handle.fileDescriptor, limit: limit, shortest: halvesFrom) {
             return try halves.read(name: path, limit: limit)
         }
-        var reader = InputFileReader(name: path == "-" ? "<stdin>" : path, origin: .user, limit: limit)
+        var reader = InputFileReader(name: path == "-" ? "<stdin>" : path, origin: .queueFile, limit: limit)
         while true {
             let chunk: Data
             do {
@@ -113,12 +113,12 @@ public enum InputFile {
     /// - Parameters:
     ///   - bytes: The file's bytes, gzip-compressed or not.
     ///   - name: How to name the file in problems.
-    ///   - origin: Who wrote it; a `.remote` list's `dir` and names are refused or gated.
+    ///   - origin: Who wrote it, which decides the options it may set (`DownloadOption.settableBy`).
     ///   - limit: The most bytes of text read, after inflating gzip.
     /// - Returns: The entries and each line's problems.
     /// - Throws: `FileError` when the bytes are not valid gzip or are longer than `limit`.
     public static func read(
-        _ bytes: some ContiguousBytes, name: String, origin: QueueEntry.Origin,
+        _ bytes: some ContiguousBytes, name: String, origin: OptionSource,
         limit: Int64 = defaultLimit
     ) throws(FileError) -> ReadResult {
         var reader = InputFileReader(name: name, origin: origin, limit: limit)

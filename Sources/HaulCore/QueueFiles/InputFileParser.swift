@@ -7,7 +7,7 @@ import HaulNet
 /// `name=value` lines are their options, `#` lines and empty lines are skipped.
 struct InputFileParser {
     private let name: String
-    private let origin: QueueEntry.Origin
+    private let origin: OptionSource
     private var result = InputFile.ReadResult()
     private var current: QueueEntry?
     /// The current entry's options as they are read: one plain value changed in place, so an
@@ -23,7 +23,7 @@ struct InputFileParser {
     /// UTF-8's byte-order mark.
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    init(name: String, origin: QueueEntry.Origin) {
+    init(name: String, origin: OptionSource) {
         self.name = name
         self.origin = origin
     }
@@ -61,7 +61,7 @@ struct InputFileParser {
         for field in fields {
             if fields.count == 1, Metalink.isLocalMetalink(field) {
                 // A Metalink on this machine, read when the queue is: only the user's own files.
-                if origin == .remote {
+                if origin == .remoteList {
                     problems.append("a queue file loaded by URL may not name a file on this machine ('\(field)')")
                 } else {
                     uris.append(field)
@@ -99,11 +99,11 @@ struct InputFileParser {
             let refusal = DownloadHooks.refusal(of: optionName, in: "a queue file")
             return report(number, refusal + "; ignored", warning: true)
         }
-        if let refusal = refusal(of: optionName, value) {
-            report(number, refusal.message, warning: refusal.isWarning)
-            return
+        if let refusal = DownloadOptionTable.option(named: optionName)?.refusal(of: value, from: origin) {
+            // A session aria2 saved carries options it was started with: its lines are warned of.
+            return report(number, refusal, warning: origin == .queueFile)
         }
-        if optionName == "out", origin == .remote {
+        if optionName == "out", origin == .remoteList {
             // A list anyone could have written names its files as a server does (NameGate).
             guard let name = NameGate.serverName(value) else {
                 return report(number, "out '\(TextSanitizer.visible(value))' leaves no file name; ignored")
@@ -127,32 +127,14 @@ struct InputFileParser {
         }
     }
 
-    /// Why the option `name=value` is not taken from this file, if it is not. No queue file
-    /// turns on overwriting (only the command line does); a list loaded by URL names no
-    /// directory at all and does not replace files through a conditional get.
-    private func refusal(of name: String, _ value: String) -> (message: String, isWarning: Bool)? {
-        switch (name, origin) {
-        case ("allow-overwrite", _) where value == "true":
-            return (
-                "allow-overwrite=true is not taken from a queue file; give --allow-overwrite on the command line "
-                    + "to replace existing files", true
-            )
-        case ("dir", .remote):
-            return (
-                "dir '\(TextSanitizer.visible(value))' is refused in a list loaded by URL: its files go to the "
-                    + "download directory you chose", false
-            )
-        case ("conditional-get", .remote) where value == "true":
-            return ("conditional-get=true is refused in a list loaded by URL: it would replace existing files", false)
-        default:
-            return nil
-        }
-    }
-
     private mutating func closeEntry() {
         if var current {
             current.gid = values.gid
             values.gid = nil
+            if !origin.isUsers {
+                values.source = origin
+                valuesSet = true
+            }
             if valuesSet { current.options.values = values }
             current.options = interner.intern(current.options)
             result.entries.append(current)

@@ -19,7 +19,7 @@ struct InputFileReader {
     private var lineNumber = 0
     private var textLength: Int64 = 0
 
-    init(name: String, origin: QueueEntry.Origin, limit: Int64) {
+    init(name: String, origin: OptionSource, limit: Int64) {
         self.name = name
         self.limit = limit
         parser = InputFileParser(name: name, origin: origin)

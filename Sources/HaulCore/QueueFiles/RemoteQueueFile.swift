@@ -88,7 +88,7 @@ public final class RemoteQueueFile: Sendable {
             completion(
                 Result { () throws(InputFile.FileError) in
                     try InputFile.read(
-                        try loaded.mapError(Self.asQueueFile).get(), name: url.redactedString, origin: .remote,
+                        try loaded.mapError(Self.asQueueFile).get(), name: url.redactedString, origin: .remoteList,
                         limit: limit)
                 })
         }
@@ -101,7 +101,7 @@ public final class RemoteQueueFile: Sendable {
     /// - Throws: `InputFile.FileError` when the load fails or the file cannot be read.
     public func read(_ url: URL) throws(InputFile.FileError) -> InputFile.ReadResult {
         let data = try load(url).mapError(Self.asQueueFile).get()
-        return try InputFile.read(data, name: url.redactedString, origin: .remote, limit: limit)
+        return try InputFile.read(data, name: url.redactedString, origin: .remoteList, limit: limit)
     }
 
     /// A load's failure, said of a queue file.

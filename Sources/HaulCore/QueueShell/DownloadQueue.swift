@@ -274,8 +274,12 @@ public final class DownloadQueue: ConnectionDelegate {
     ///   - removing: URIs to take off (the first occurrence of each).
     ///   - adding: URIs to put in.
     ///   - position: Where among the rest, from 0; nil for the end.
-    public func changeURIs(_ id: GID, removing: [String], adding: [String], at position: Int?) {
-        command(.changeURIs(id, removing: removing, adding: adding, at: position))
+    ///   - source: Who changes them; a less trusted source than the download's takes its credentials
+    ///     away.
+    public func changeURIs(
+        _ id: GID, removing: [String], adding: [String], at position: Int?, by source: OptionSource = .owner
+    ) {
+        command(.changeURIs(id, removing: removing, adding: adding, at: position, by: source))
     }
 
     /// Runs at most `count` downloads at once from now on (a lower count stops none: it admits

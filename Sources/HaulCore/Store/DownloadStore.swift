@@ -210,6 +210,11 @@ public final class DownloadStore: Sendable {
                 options.nameRoot = String(parts[1])
                 continue
             }
+            if parts[0] == sourceKey {
+                // A source not read back is the least trusted one: it keeps the user's logins away.
+                options.source = parts.count > 1 ? OptionSource(key: parts[1]) ?? .remoteList : .remoteList
+                continue
+            }
             do {
                 try options.set(String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
             } catch {
@@ -241,10 +246,15 @@ public final class DownloadStore: Sendable {
     /// client that writes it is told the option is unknown.
     static let nameRootKey = "haul-name-root"
 
-    /// `options` as the store keeps them: a `name=value` line each, the name root last.
+    /// The line that keeps `DownloadOptions.source`, which no option sets either.
+    static let sourceKey = "haul-source"
+
+    /// `options` as the store keeps them: a `name=value` line each, the name root and the source
+    /// last.
     static func text(of options: DownloadOptions) -> String {
         var lines = options.pairs(includingSecrets: true).map { "\($0)=\($1)" }
         if let root = options.nameRoot { lines.append("\(nameRootKey)=\(root)") }
+        if let source = options.source { lines.append("\(sourceKey)=\(source.key)") }
         return lines.joined(separator: "\n")
     }
 }

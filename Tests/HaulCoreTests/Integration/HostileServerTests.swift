@@ -62,6 +62,16 @@ struct HostileServerTests {
         #expect(ResumeRule.judge(whole, rangeFrom: 1000, validator: nil, total: 1200) == .startOver)
     }
 
+    @Test("a ranged answer of unknown length (bytes k-l/*) continues a file only under the validator it came with")
+    func unknownLength() {
+        let unknown = response(206, ["Content-Range": "bytes 500-899/*"])
+        #expect(ResumeRule.judge(unknown, rangeFrom: 500, validator: nil, total: 1000) == .startOver)
+        let tagged = response(206, ["Content-Range": "bytes 500-899/*", "ETag": "\"a\""])
+        #expect(
+            ResumeRule.judge(tagged, rangeFrom: 500, validator: "\"a\"", total: 1000) == .write(offset: 500, total: -1))
+        #expect(ResumeRule.judge(unknown, rangeFrom: 500, validator: "\"a\"", total: 1000) == .startOver)
+    }
+
     @Test(
         "a 206 of half the file to a request without Range spends the attempts and fails; one of the whole file is the file"
     )
@@ -100,16 +110,14 @@ struct HostileServerTests {
     }
 
     @Test(
-        "a download the server names X.part does not take X's partial file: X gets another name and both files are whole"
-    )
+        "a download named X.part (by the user: a server's is renamed) does not take X's partial file; both are whole")
     func partNamespace() async throws {
         let harness = try QueueHarness()
         defer { harness.cleanUp() }
         let server = try FaultServer.shared()
         let quoted = { (name: String) in "attachment;%20filename=%22\(name)%22" }
-        // B (named x.bin.part) is running when A (named x.bin) is named, and ends first.
-        let first = try harness.add(
-            server.url("/file/300000?key=\(UUID())&pace=100000&disposition=\(quoted("x.bin.part"))"))
+        // B (named x.bin.part by its out) is running when A (named x.bin by its server) is named, and ends first.
+        let first = try harness.add(server.url("/file/300000?key=\(UUID())&pace=100000"), [("out", "x.bin.part")])
         #expect(await harness.recorder.wait(for: [first], until: { $0.destination != nil }))
         let second = try harness.add(server.url("/file/200000?key=\(UUID())&pace=20000&disposition=\(quoted("x.bin"))"))
         #expect(await harness.recorder.wait(for: [first, second]))

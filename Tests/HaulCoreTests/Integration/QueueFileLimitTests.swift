@@ -12,13 +12,13 @@ struct QueueFileLimitTests {
     @Test("text past the limit is an error naming the file and the limit, the same fed whole or in pieces")
     func textLimit() throws {
         let text = Array(String(repeating: "http://h.test/file\n", count: 100).utf8)
-        #expect(try InputFile.read(text, name: "q.txt", origin: .user, limit: 1900).entries.count == 100)
+        #expect(try InputFile.read(text, name: "q.txt", origin: .queueFile, limit: 1900).entries.count == 100)
         let error = #expect(throws: InputFile.FileError.self) {
-            try InputFile.read(text, name: "q.txt", origin: .user, limit: 1000)
+            try InputFile.read(text, name: "q.txt", origin: .queueFile, limit: 1000)
         }
         #expect(error?.description.contains("q.txt") == true && error?.description.contains("longer than") == true)
 
-        var reader = InputFileReader(name: "pieces", origin: .user, limit: 1 << 20)
+        var reader = InputFileReader(name: "pieces", origin: .queueFile, limit: 1 << 20)
         for start in stride(from: 0, to: text.count, by: 7) {
             try reader.feed(contentsOf: Array(text[start..<min(start + 7, text.count)]))
         }
@@ -32,17 +32,17 @@ struct QueueFileLimitTests {
         let compressed = try gzip(Data(repeating: 0x0A, count: 64 << 20))
         #expect(compressed.count < 1 << 20)
         let error = #expect(throws: InputFile.FileError.self) {
-            try InputFile.read(compressed, name: "bomb.gz", origin: .remote, limit: 1 << 20)
+            try InputFile.read(compressed, name: "bomb.gz", origin: .remoteList, limit: 1 << 20)
         }
         #expect(error?.description.contains("longer than") == true)
         let small = try gzip(Data("http://h.test/a\n  out=a.bin\nhttp://h.test/b\n".utf8))
-        let result = try InputFile.read(small + small, name: "two.gz", origin: .user)
+        let result = try InputFile.read(small + small, name: "two.gz", origin: .queueFile)
         #expect(
             result.entries.map(\.uris) == [
                 ["http://h.test/a"], ["http://h.test/b"], ["http://h.test/a"], ["http://h.test/b"],
             ])
         #expect(throws: InputFile.FileError.self) {
-            try InputFile.read(small.prefix(small.count - 4), name: "cut.gz", origin: .user)
+            try InputFile.read(small.prefix(small.count - 4), name: "cut.gz", origin: .queueFile)
         }
     }
 
@@ -68,7 +68,7 @@ struct QueueFileLimitTests {
             for index in 0..<count { text += "  header=X-N\(index): \(index)\n" }
             let bytes = Array(text.utf8)
             var result: InputFile.ReadResult?
-            let elapsed = try clock.measure { result = try InputFile.read(bytes, name: "q.txt", origin: .user) }
+            let elapsed = try clock.measure { result = try InputFile.read(bytes, name: "q.txt", origin: .queueFile) }
             return (elapsed, result?.entries.first?.options.headers.count ?? 0)
         }
         let (small, smallCount) = try read(4_000)

@@ -8,7 +8,7 @@ import Testing
 @Suite("Queue files")
 struct InputFileTests {
     private func read(_ text: String) throws -> InputFile.ReadResult {
-        try InputFile.read(Array(text.utf8), name: "q.txt", origin: .user)
+        try InputFile.read(Array(text.utf8), name: "q.txt", origin: .queueFile)
     }
 
     @Test(
@@ -59,7 +59,7 @@ struct InputFileTests {
         defer { close(descriptor) }
         #expect(InputFile.Halves(of: descriptor, limit: InputFile.defaultLimit, shortest: 512 << 10) != nil)
         #expect(InputFile.Halves(of: descriptor, limit: InputFile.defaultLimit) == nil, "shorter than 8 MiB")
-        let whole = try InputFile.read(Array(text.utf8), name: path, origin: .user)
+        let whole = try InputFile.read(Array(text.utf8), name: path, origin: .queueFile)
         let halves = try InputFile.read(contentsOf: path, limit: InputFile.defaultLimit, halvesFrom: 512 << 10)
         #expect(halves.entries.count == number)
         let differing = zip(halves.entries, whole.entries).enumerated().first { $0.element.0 != $0.element.1 }
@@ -197,10 +197,10 @@ struct InputFileTests {
     @Test("gzip-compressed files are detected by their magic bytes, not their name")
     func gzipped() throws {
         let text = "http://h.test/a\n  split=2\nhttp://h.test/b\n"
-        let result = try InputFile.read(StoredGzip.stored(Array(text.utf8)), name: "queue.txt", origin: .user)
+        let result = try InputFile.read(StoredGzip.stored(Array(text.utf8)), name: "queue.txt", origin: .queueFile)
         #expect(result.entries.count == 2 && result.entries[0].options.split == 2)
         #expect(throws: InputFile.FileError.self) {
-            try InputFile.read([0x1F, 0x8B, 8, 0, 1, 2], name: "cut.gz", origin: .user)
+            try InputFile.read([0x1F, 0x8B, 8, 0, 1, 2], name: "cut.gz", origin: .queueFile)
         }
     }
 

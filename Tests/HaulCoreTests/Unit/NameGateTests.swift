@@ -16,7 +16,8 @@ struct NameGateTests {
         arguments: [
             (".bash_profile", "bash_profile"), (".ssh/authorized_keys", "ssh_authorized_keys"),
             ("music/x", "music_x"), ("../../etc/passwd", "_.._etc_passwd"), ("plain.iso", "plain.iso"),
-            ("a\u{1B}[2Jb", "ab"),
+            ("a\u{1B}[2Jb", "ab"), ("notes.txt.aria2", "notes.txt_aria2"), ("movie.mkv.PART", "movie.mkv_PART"),
+            (".aria2", "aria2"), ("x.part.iso", "x.part.iso"),
         ])
     func serverNames(name: String, expected: String) {
         #expect(NameGate.serverName(name) == expected)
@@ -67,7 +68,7 @@ struct NameGateTests {
         try store.write(.init(upserts: [Download(uris: ["http://h/a"], options: options)]))
         #expect(try store.load().downloads.first?.options.nameRoot == "/srv/dl")
         let list = try InputFile.read(
-            Array("http://h/a\n  haul-name-root=/\n".utf8), name: "list", origin: .remote)
+            Array("http://h/a\n  haul-name-root=/\n".utf8), name: "list", origin: .remoteList)
         #expect(list.entries.first?.options.nameRoot == nil)
     }
 }

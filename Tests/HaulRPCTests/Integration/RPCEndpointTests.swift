@@ -100,7 +100,7 @@ struct RPCEndpointTests {
             at: directory.appendingPathComponent("music"), withDestinationURL: outside)
         let through = try add(
             server.url("/bytes/100").absoluteString,
-            ["out": "music/victim.txt", "allow-overwrite": "true", "split": "1"])
+            ["out": "music/victim.txt", "split": "1"])
         let refused = try await ended(through)
         #expect(refused.state == .failed)
         #expect(refused.lastError?.contains("symbolic link") == true, "\(refused.lastError ?? "")")
@@ -201,7 +201,14 @@ struct RPCEndpointTests {
             ([["http://h/a"], ["dir": "/etc"]], "outside the directory"),
             ([["http://h/a"], ["out": "../../x"]], "plain relative"),
             ([["http://h/a"], ["split": "many"]], "split"),
-            ([["sftp://h/a"], ["ssh-private-key": "/root/.ssh/id_ed25519"]], "names a file on the daemon's machine"),
+            ([["sftp://h/a"], ["ssh-private-key": "/root/.ssh/id_ed25519"]], "it names a file on this machine"),
+            (
+                [["http://h/a"], ["all-proxy": "http://evil:8080"]],
+                "all-proxy=http://evil:8080 is not taken from a net"
+            ),
+            ([["https://h/a"], ["check-certificate": "false"]], "it weakens the check of who answers"),
+            ([["http://h/a"], ["allow-overwrite": "true"]], "it can replace a file that is there"),
+            ([["http://h/a"], ["continue": "true"]], "continue=true is not taken from a network RPC client"),
         ] as [([JSONValue], String)])
     func refusedAdds(params: [JSONValue], why: String) throws {
         let reply = call("aria2.addUri", params)
@@ -281,6 +288,31 @@ struct RPCEndpointTests {
         #expect(result("aria2.getGlobalOption")?.object?["max-overall-download-limit"] == "1048576")
     }
 
+    @Test("a network client cannot send the owner's download, or its credentials, elsewhere")
+    func ownersCredentialsStay() throws {
+        var owners = DownloadOptions()
+        for (name, value) in [
+            ("pause", "true"), ("header", "Authorization: Bearer owner-token"), ("header", "X-Trace: 1"),
+            ("http-user", "ann"), ("http-passwd", "pw"),
+        ] {
+            try owners.set(name, value)
+        }
+        let id = queue.add(QueueEntry(uris: ["https://127.0.0.1:9/private"], options: owners))
+        let gid = id.description
+        for change in [["all-proxy": "http://evil:8080"], ["check-certificate": "false"], ["no-proxy": "*"]]
+            as [JSONValue]
+        {
+            #expect(errorCode(call("aria2.changeOption", [.string(gid), change])) == 1, "\(change)")
+            #expect(errorCode(call("aria2.changeGlobalOption", [change])) == 1, "\(change)")
+        }
+        #expect(queue.download(id)?.options.allProxy == nil)
+        #expect(queue.download(id)?.options.headers.count == 2)
+        #expect(result("aria2.changeUri", [.string(gid), 1, [], ["http://evil.example/collect"]]) == [0, 1])
+        let changed = try #require(queue.download(id))
+        #expect(changed.options.headers == ["X-Trace: 1"] && changed.options.httpUser == nil)
+        #expect(changed.options.httpPasswd == nil && changed.options.source == .networkClient)
+    }
+
     @Test("changeUri takes mirrors off and puts new ones where asked, counting as aria2 counts")
     func changeUri() throws {
         let gid = try add("http://127.0.0.1:9/a")
@@ -298,7 +330,9 @@ struct RPCEndpointTests {
         #expect(errorCode(emptied) == 1, "\(emptied)")
     }
 
-    @Test("every aria2 option name is taken: one haul implements is set, another ignored; only a bad value is refused")
+    @Test(
+        "every aria2 option name is taken: one haul implements is set, another ignored; only a bad value, or one a client may not set, is refused"
+    )
     func aria2Options() throws {
         let gid = try add(
             "http://127.0.0.1:9/a",
@@ -311,7 +345,7 @@ struct RPCEndpointTests {
         #expect(again.object?["result"]?.string != nil, "\(again)")
         // Settings pages: a download's options become the defaults of downloads added later.
         let global: JSONValue = [
-            "max-concurrent-downloads": "3", "split": "7", "user-agent": "ua/1", "max-tries": "4", "continue": "true",
+            "max-concurrent-downloads": "3", "split": "7", "user-agent": "ua/1", "max-tries": "4", "continue": "false",
             "max-connection-per-server": "4", "retry-wait": "2", "min-split-size": "2M", "allow-overwrite": "false",
             "max-overall-upload-limit": "0", "file-allocation": "falloc", "dir": "later", "out": "ignored.bin",
         ]

@@ -148,4 +148,29 @@ struct RPCServerLimitsTests {
         #expect(attackers[0].receive(timeout: 3, until: "-32700")?.contains("-32700") == true)
         #expect(Date().timeIntervalSince(start) < 1)
     }
+
+    @Test("stopping while calls are under way: they are answered or their connections closed, and nothing crashes")
+    func stopDrainsCalls() throws {
+        let (server, directory, queue) = try Self.serve()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A short call that takes the calls queue a while: a page of thousands of downloads.
+        var paused = DownloadOptions()
+        paused.pause = true
+        queue.add((0..<400).map { QueueEntry(uris: ["http://127.0.0.1:9/\($0)"], options: paused) })
+        let page = #"{"jsonrpc":"2.0","id":1,"method":"aria2.tellWaiting","params":["token:right",0,100000]}"#
+        let clients = try (0..<24).map { _ in try RawConnection(port: server.port) }
+        for client in clients { client.send(Self.post(page, port: server.port)) }
+        // One answered: the others' calls were read before it, and wait on the calls queue or run.
+        let deadline = Date().addingTimeInterval(30)
+        var answered = false
+        while !answered, Date() < deadline {
+            answered = clients.contains { $0.receive(timeout: 0.05, until: "\"id\":1")?.contains("\"id\":1") == true }
+        }
+        #expect(answered)
+        server.stop()
+        // Whatever was still on the calls queue has run: a reply it scheduled on the gone loop would
+        // have trapped by now.
+        server.work.sync {}
+        #expect(clients.allSatisfy { $0.ends(within: 10) })
+    }
 }

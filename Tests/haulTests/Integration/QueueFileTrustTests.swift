@@ -26,11 +26,11 @@ struct QueueFileTrustTests {
 
         let run = try await HaulProcess.run(["get", "-i", url, "-d", "dl"], in: directory, environment: environment)
         #expect(try Data(contentsOf: victim) == Data("precious".utf8))
-        #expect(run.stderr.contains(":2: dir '\(home.path)' is refused"), "\(run.stderr)")
+        #expect(run.stderr.contains(":2: dir=\(home.path) is not taken from a list loaded by URL"), "\(run.stderr)")
         #expect(run.stderr.contains(":3: warning: out '.bashrc' is saved as 'bashrc'"), "\(run.stderr)")
-        #expect(run.stderr.contains(":4: warning: allow-overwrite=true is not taken"), "\(run.stderr)")
-        #expect(run.stderr.contains(":6: dir 'sub/deeper' is refused"), "\(run.stderr)")
-        #expect(run.stderr.contains(":9: dir '../home' is refused"), "\(run.stderr)")
+        #expect(run.stderr.contains(":4: allow-overwrite=true is not taken from a list loaded by URL"), "\(run.stderr)")
+        #expect(run.stderr.contains(":6: dir=sub/deeper is not taken"), "\(run.stderr)")
+        #expect(run.stderr.contains(":9: dir=../home is not taken"), "\(run.stderr)")
         let downloads = directory.appendingPathComponent("dl")
         #expect(try Data(contentsOf: downloads.appendingPathComponent("bashrc")).count == 3000)
         #expect(try Data(contentsOf: downloads.appendingPathComponent("two.bin")).count == 2000)
@@ -98,5 +98,77 @@ struct QueueFileTrustTests {
         #expect(
             run.stderr.contains("list.txt:2: header:") && run.stderr.contains("list.txt:3: header:"), "\(run.stderr)")
         #expect(run.stderr.contains("list.txt:4: user-agent:"), "\(run.stderr)")
+    }
+
+    @Test("a list loaded by URL cannot continue, and so replace, a file of yours: continue=true is the owner's")
+    func remoteListCannotContinue() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let downloads = directory.appendingPathComponent("dl")
+        try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+        let notes = downloads.appendingPathComponent("notes.txt")
+        try Data("my own notes".utf8).write(to: notes)
+        let list = [server.url("/bytes/3000").absoluteString, "  out=notes.txt", "  continue=true"]
+        let url = server.queueFileURL(lines: list, key: UUID().uuidString).absoluteString
+        let environment = ["XDG_CACHE_HOME": directory.appendingPathComponent("cache").path]
+
+        let run = try await HaulProcess.run(["get", "-i", url, "-d", "dl"], in: directory, environment: environment)
+        #expect(run.stderr.contains(":3: continue=true is not taken from a list loaded by URL"), "\(run.stderr)")
+        #expect(try Data(contentsOf: notes) == Data("my own notes".utf8))
+        #expect(try Data(contentsOf: downloads.appendingPathComponent("notes.1.txt")).count == 3000)
+    }
+
+    @Test("a list loaded by URL gets no netrc login or command-line credential, and names no proxy; yours do")
+    func remoteListGetsNoLogins() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let netrc = directory.appendingPathComponent("netrc")
+        try "machine 127.0.0.1 login ann password netrc-secret\n".write(to: netrc, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: netrc.path)
+        let headers = server.url("/headers").absoluteString
+        // Answers 401 to a request without Authorization: only a login gets its body.
+        let login = headers + "?challenge=basic"
+        let list = [
+            headers, "  out=theirs.txt", "  all-proxy=http://127.0.0.1:\(server.port)", "  check-certificate=false",
+            login, "  out=login.txt",
+        ]
+        let url = server.queueFileURL(lines: list, key: UUID().uuidString).absoluteString
+        let environment = ["XDG_CACHE_HOME": directory.appendingPathComponent("cache").path]
+        let credentials = ["--netrc-path", "netrc", "--header", "X-Api-Key: owner-key"]
+
+        let run = try await HaulProcess.run(
+            ["get", "-i", url, "-d", "dl"] + credentials, in: directory, environment: environment)
+        #expect(run.stderr.contains(":3: all-proxy=http://127.0.0.1:\(server.port) is not taken"), "\(run.stderr)")
+        #expect(run.stderr.contains(":4: check-certificate=false is not taken"), "\(run.stderr)")
+        let theirs = try String(contentsOf: directory.appendingPathComponent("dl/theirs.txt"), encoding: .utf8)
+        #expect(!theirs.lowercased().contains("authorization") && !theirs.contains("owner-key"), "\(theirs)")
+        #expect(!theirs.lowercased().contains("proxy"), "\(theirs)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("dl/login.txt").path))
+        #expect(run.stderr.contains("401"), "\(run.stderr)")
+
+        let own = try await HaulProcess.run(["get", login, "-o", "mine.txt"] + credentials, in: directory)
+        #expect(own.status == 0, "\(own.stderr)")
+        let mine = try String(contentsOf: directory.appendingPathComponent("mine.txt"), encoding: .utf8)
+        #expect(mine.contains("Authorization: Basic") && mine.contains("X-Api-Key: owner-key"), "\(mine)")
+    }
+
+    @Test("a server cannot name a file NAME.aria2 or NAME.part, which haul would read as state: its last dot becomes _")
+    func sideFilesAreReserved() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        for planted in ["notes.txt.aria2", "notes.txt.part"] {
+            var components = URLComponents(url: server.url("/disposition"), resolvingAgainstBaseURL: false)
+            components?.queryItems = [URLQueryItem(name: "value", value: "attachment; filename=\"\(planted)\"")]
+            let url = try #require(components?.url).absoluteString
+            let run = try await HaulProcess.run(["get", url], in: directory)
+            #expect(run.status == 0, "\(run.stderr)")
+            let changed = planted.replacingOccurrences(of: "txt.", with: "txt_")
+            #expect(
+                FileManager.default.fileExists(atPath: directory.appendingPathComponent(changed).path), "\(planted)")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent(planted).path))
+        }
     }
 }
