@@ -56,6 +56,10 @@ public struct ConnectionError: Error, Sendable, Equatable, CustomStringConvertib
     public let systemError: Int32?
     /// Extra detail: the file path, the refused Location, the stream's error.
     public let detail: String?
+    /// Whether the server refused the request before answering it: the connection was refused,
+    /// or libcurl's own tries of it (an HTTP/2 stream refused, a connection that died) ran out
+    /// before a response head. Not a stream the server reset with an error of its own.
+    public var isRefusal = false
 
     /// A failure of `kind` while loading `url`.
     ///

@@ -246,10 +246,14 @@ final class Transfer {
             return
         }
         guard result == CURLE_OK else {
-            fail(
-                ConnectionError(
-                    curlCode: result, errorBuffer: String(cString: errorBuffer), url: request.url,
-                    proxy: request.proxies.proxyUsed(for: request.url)))
+            var error = ConnectionError(
+                curlCode: result, errorBuffer: String(cString: errorBuffer), url: request.url,
+                proxy: request.proxies.proxyUsed(for: request.url))
+            if case .headers(nil) = phase {
+                error.isRefusal = [CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING]
+                    .contains(result)
+            }
+            fail(error)
             return
         }
         switch phase {

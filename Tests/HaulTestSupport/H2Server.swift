@@ -27,13 +27,16 @@ public final class H2Server: Sendable {
         public var resets: Int
         /// GOAWAYs it sent.
         public var goaways: Int
+        /// Streams it refused (`refuseAll`).
+        public var refused: Int
     }
 
     /// `delayMilliseconds`: each body starts that long after its request. `reset`: paths whose
     /// first request is reset after a quarter of the body. `goAwayAfter`: each connection says
-    /// GOAWAY after that many requests.
+    /// GOAWAY after that many requests. `refuseAll`: every stream is refused (REFUSED_STREAM).
     public init(
-        size: Int = 16384, delayMilliseconds: Int = 0, reset: [String] = [], goAwayAfter: Int? = nil
+        size: Int = 16384, delayMilliseconds: Int = 0, reset: [String] = [], goAwayAfter: Int? = nil,
+        refuseAll: Bool = false
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("haul-h2-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -46,6 +49,7 @@ public final class H2Server: Sendable {
         ]
         for path in reset { arguments += ["--reset", path] }
         if let goAwayAfter { arguments += ["--goaway-after", String(goAwayAfter)] }
+        if refuseAll { arguments.append("--refuse") }
         (process, port) = try TestVenv.startServer("h2_server.py", arguments, what: "HTTP/2 (h2)")
     }
 
@@ -64,7 +68,7 @@ public final class H2Server: Sendable {
     public var stats: Stats {
         get throws {
             guard let data = FileManager.default.contents(atPath: statsPath) else {
-                return Stats(requests: [:], peakStreams: 0, connections: 0, resets: 0, goaways: 0)
+                return Stats(requests: [:], peakStreams: 0, connections: 0, resets: 0, goaways: 0, refused: 0)
             }
             return try JSONDecoder().decode(Stats.self, from: data)
         }

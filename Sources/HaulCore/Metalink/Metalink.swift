@@ -59,7 +59,9 @@ public struct Metalink: Sendable, Equatable {
     /// each file's name as `out`. The other options are `inherited`'s, those of whatever named
     /// the Metalink (its name, checksum, piece hashes and gid aside: they were the document's).
     /// `fromServer`: a server sent the document (followed, or named by a URL), so each name is
-    /// made one plain file name (`NameGate.serverName`); a file left with none is left out.
+    /// made one plain file name (`NameGate.serverName`); a file left with none is left out; and
+    /// its mirrors are a list loaded by URL's (`OptionSource.remoteList`): no credential of the
+    /// user's goes to them.
     ///
     /// - Parameters:
     ///   - locations: Country codes whose mirrors go first among equal priorities.
@@ -77,6 +79,11 @@ public struct Metalink: Sendable, Equatable {
         inherited.checksum = nil
         inherited.pieceHashes = nil
         inherited.gid = nil
+        if fromServer, (inherited.source ?? .owner) < .remoteList {
+            // A server chose these mirrors: the credentials given for the Metalink's URI stay there.
+            inherited.values = inherited.values.withoutCredentials
+            inherited.source = .remoteList
+        }
         let preferred = Set(locations.map { $0.lowercased() })
         return files.compactMap { file in
             let ordered = file.mirrors.enumerated().sorted { first, second in

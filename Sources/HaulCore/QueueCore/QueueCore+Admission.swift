@@ -10,8 +10,8 @@ extension QueueCore {
     /// so a long queue from one capped host costs a bounded scan, not the whole queue.
     static let hostLookahead = 1000
 
-    /// Starts queued downloads, in order, while slots are free and their hosts are under the
-    /// per-host cap. With every slot taken, a download from a host that answers over HTTP/2
+    /// Starts queued downloads, in order, while slots are free, their hosts are under the
+    /// per-host cap and not held for refusing (`HostRefusals`: then one at a time). With every slot taken, a download from a host that answers over HTTP/2
     /// starts as a further stream of its connection, while that host has fewer than
     /// `streamWindow` in flight (and all such streams are fewer than twice that): on a link with
     /// latency, small files cost round trips, not bytes, and -j downloads at a time leave the
@@ -30,13 +30,14 @@ extension QueueCore {
             let id = download.id
             index += 1
             guard download.state == .queued, !state.waiting.contains(id) else { continue }
-            // The key is made only when a cap or a full set of slots asks (the plan makes it again
-            // for the connection): this runs for every download admitted.
+            // The key is made only when a cap, a held host or a full set of slots asks (the plan
+            // makes it again for the connection): this runs for every download admitted.
             let host =
-                download.uris.isEmpty || (hostCap == 0 && slotFree)
+                download.uris.isEmpty || (hostCap == 0 && slotFree && state.hostRefusals.isEmpty)
                 ? nil : QueueCore.hostKey(download.uris[download.attempts % download.uris.count])
             let capped = hostCap > 0 && host.map { state.hostConnections[$0, default: 0] >= hostCap } == true
-            if capped || (!slotFree && !(host.map(isStreamRoom) ?? false)) {
+            let held = host.map { !state.hostRefusals.mayStart($0, now: clock.uptime) } ?? false
+            if capped || held || (!slotFree && !(host.map(isStreamRoom) ?? false)) {
                 firstHeldBack = firstHeldBack ?? index - 1
                 heldBack += 1
                 continue
@@ -59,6 +60,7 @@ extension QueueCore {
             state.connections[id] = connection
             if !slotFree { state.streams.insert(id) }
             state.hostConnections[connection.hostKey, default: 0] += 1
+            if !state.hostRefusals.isEmpty { state.hostRefusals.started(connection.hostKey, by: id) }
             if state.firstAsked[connection.hostKey] == nil { state.firstAsked[connection.hostKey] = clock.uptime }
             file(download)
             ask(.start(connection))

@@ -35,7 +35,9 @@ extension QueueCore {
         if connection.isHelper { return helperResponded(id, facts.response) }
         let response = facts.response
         connection.conditionalFile = facts.conditionalFile
+        connection.answered = true
         state.connections[downloadID] = connection
+        if !state.hostRefusals.isEmpty { state.hostRefusals.answered(connection.hostKey) }
         if response.httpVersion == "HTTP/2" { learnMultiplexing(connection.hostKey) }
         show(
             downloadID,

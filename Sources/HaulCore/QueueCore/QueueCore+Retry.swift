@@ -10,10 +10,13 @@ extension QueueCore {
     mutating func connectionFailed(_ id: ConnectionID, _ error: ConnectionError) {
         let downloadID = id.downloadID
         if !state.isHolder(id), state.isCurrent(id) { return helperFailed(id, error) }
-        guard state.isHolder(id) else { return }
-        endAttempt(downloadID)
+        guard let connection = state.connections[downloadID], connection.id == id else { return }
         let failure: RetryPolicy.Failure =
             error.kind == .fileWrite ? .local(ErrorCode(fileError: error.systemError)) : .transport(error.kind)
+        if error.isRefusal {
+            hostRefused(connection.hostKey, by: downloadID, failure, error.descriptionWithoutURL)
+        }
+        endAttempt(downloadID)
         failed(downloadID, failure, error.descriptionWithoutURL)
     }
 

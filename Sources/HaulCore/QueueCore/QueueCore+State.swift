@@ -57,6 +57,8 @@ extension QueueCore {
         var speedSamples: [GID: SpeedSample] = [:]
         /// Whether the once-a-second check of idle speeds (`settleSpeeds`) is scheduled.
         var settlingSpeeds = false
+        /// Hosts that refused before answering, and when each may be tried again.
+        var hostRefusals = HostRefusals()
 
         /// Makes room for `count` more downloads.
         mutating func reserveCapacity(adding count: Int) {
@@ -101,6 +103,7 @@ extension QueueCore {
         for helper in state.splits.removeValue(forKey: id)?.helpers ?? [] { ask(.cancel(helper.id)) }
         guard let holder = state.connections.removeValue(forKey: id) else { return nil }
         releaseHost(holder.hostKey)
+        if !state.hostRefusals.isEmpty { state.hostRefusals.ended(holder.hostKey, by: id) }
         if !state.streams.isEmpty { state.streams.remove(id) }
         return holder
     }

@@ -76,6 +76,7 @@ struct QueueCore {
         case .timerFired(.settleSpeeds): settleSpeeds()
         case .timerFired(.checkLaggards(let id)): replaceLaggards(of: id)
         case .timerFired(.measureGrowth(let id)): measureGrowth(of: id)
+        case .timerFired(.hostHoldOver(let host)): hostHoldOver(host)
         }
         var asked: [QueueEffect] = []
         swap(&asked, &effects)

@@ -85,6 +85,8 @@ struct PlannedConnection: Sendable {
     var conditionalFile: String?
     /// Whether the body goes to a file with no name, named by the engine when complete.
     var unnamed = false
+    /// Whether a response came (a host that answers is not refusing: `HostRefusals`).
+    var answered = false
     /// Set when a plain answer is known before the response: a 200 goes to a file with no name
     /// at once, on the engine thread, without a round trip through the core.
     var presumedUnnamed: UnnamedPresumption?

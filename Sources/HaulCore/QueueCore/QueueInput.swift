@@ -105,4 +105,6 @@ enum QueueTimer: Sendable, Hashable {
     case checkLaggards(GID)
     /// The end of an automatically split download's measuring window (`SplitGrowth`).
     case measureGrowth(GID)
+    /// The end of a refusing host's hold (`HostRefusals`).
+    case hostHoldOver(String)
 }

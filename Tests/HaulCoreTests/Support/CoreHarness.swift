@@ -97,8 +97,11 @@ struct CoreHarness {
             + send(.finished(id))
     }
 
-    mutating func fail(_ number: Int, _ kind: ConnectionError.Kind) -> [String] {
-        send(.failed(connection(number), ConnectionError(kind: kind, url: nil)))
+    /// Connection `number` fails with `kind`; `refused`: the server refused it before answering.
+    mutating func fail(_ number: Int, _ kind: ConnectionError.Kind, refused: Bool = false) -> [String] {
+        var error = ConnectionError(kind: kind, url: nil)
+        error.isRefusal = refused
+        return send(.failed(connection(number), error))
     }
 
     /// One effect as a line a table can show.
@@ -148,6 +151,7 @@ struct CoreHarness {
         case .schedule(.settleSpeeds, let seconds): return "settle speeds in \(seconds)s"
         case .schedule(.checkLaggards(let id), let seconds): return "check laggards \(id) in \(seconds)s"
         case .schedule(.measureGrowth(let id), let seconds): return "measure growth \(id) in \(seconds)s"
+        case .schedule(.hostHoldOver(let host), let seconds): return "hold \(host) for \(seconds)s"
         }
     }
 }

@@ -6,13 +6,15 @@ it listens. It allows 128 streams on a connection, as nginx does.
 After each request it writes to STATS (as JSON): the requests each path got, the most streams
 that were open at once on any one connection, and how many connections were made.
 
-usage: h2_server.py CERT KEY STATS [--size BYTES] [--delay MS] [--reset PATH]... [--goaway-after N]
+usage: h2_server.py CERT KEY STATS [--size BYTES] [--delay MS] [--reset PATH]... [--goaway-after N] [--refuse]
   --delay         each body starts MS milliseconds after its request, as a server that works
                   on each answer (so many streams are open at once)
   --reset         the first request for PATH gets its headers and a quarter of its body, then
                   its stream is reset (RST_STREAM, INTERNAL_ERROR); later ones are served
   --goaway-after  each connection says GOAWAY after N requests: the streams it had not begun
                   are refused, as a server going down gracefully refuses them
+  --refuse        every stream is refused (RST_STREAM, REFUSED_STREAM), as an overloaded server
+                  refuses them; counted as "refused"
 """
 import asyncio
 import json
@@ -34,8 +36,9 @@ size = int(rest[rest.index("--size") + 1]) if "--size" in rest else 16384
 to_reset = {rest[i + 1] for i, word in enumerate(rest) if word == "--reset"}
 goaway_after = int(rest[rest.index("--goaway-after") + 1]) if "--goaway-after" in rest else None
 delay = int(rest[rest.index("--delay") + 1]) / 1000 if "--delay" in rest else 0
+refuse_all = "--refuse" in rest
 
-stats = {"requests": {}, "peakStreams": 0, "connections": 0, "resets": 0, "goaways": 0}
+stats = {"requests": {}, "peakStreams": 0, "connections": 0, "resets": 0, "goaways": 0, "refused": 0}
 
 
 PERIOD = 65521
@@ -109,11 +112,14 @@ class Connection:
         headers = dict(event.headers)
         path = headers.get(":path", "")
         stream = event.stream_id
-        if self.going_away:
+        if self.going_away or refuse_all:
             try:
                 self.h2.reset_stream(stream, ErrorCodes.REFUSED_STREAM)
             except StreamClosedError:
                 pass
+            if refuse_all:
+                stats["refused"] += 1
+                save_stats()
             return
         count = stats["requests"].get(path, 0) + 1
         stats["requests"][path] = count

@@ -84,12 +84,23 @@ struct Aria2DifferentialTests {
             // AriaNg's settings page, one option at a time as it sends them.
             for (name, value) in [
                 ("max-concurrent-downloads", "3"), ("split", "6"), ("user-agent", "client/2"), ("max-tries", "4"),
-                ("continue", "true"), ("max-connection-per-server", "2"), ("retry-wait", "1"),
-                ("min-split-size", "2M"), ("allow-overwrite", "true"), ("max-overall-upload-limit", "0"),
+                ("continue", "false"), ("max-connection-per-server", "2"), ("retry-wait", "1"),
+                ("min-split-size", "2M"), ("allow-overwrite", "false"), ("max-overall-upload-limit", "0"),
                 ("dir", directory.appendingPathComponent(daemon.name == "haul" ? "out/later" : "aria2/later").path),
             ] {
                 let (status, changed) = try await daemon.call("aria2.changeGlobalOption", [[name: value]])
                 #expect(status == 200 && changed["result"] as? String == "OK", "\(who) \(name): \(changed)")
+            }
+            // Where haul differs on purpose: a network client may not turn on what replaces files,
+            // moves traffic or weakens TLS (docs/safety.md); aria2 takes it.
+            for (name, value, builtIn) in [
+                ("continue", "true", "false"), ("allow-overwrite", "true", "false"),
+                ("all-proxy", "http://127.0.0.1:9", ""), ("check-certificate", "false", "true"),
+            ] {
+                let (status, changed) = try await daemon.call("aria2.changeGlobalOption", [[name: value]])
+                let refused = status == 400 && Self.code(changed) == 1
+                #expect(refused == (who == "haul"), "\(who) \(name): \(status) \(changed)")
+                if !refused { _ = try await daemon.call("aria2.changeGlobalOption", [[name: builtIn]]) }
             }
             for (name, value) in [
                 ("split", "2"), ("max-connection-per-server", "2"), ("min-split-size", "2M"),

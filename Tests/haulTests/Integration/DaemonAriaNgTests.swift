@@ -78,7 +78,7 @@ struct DaemonAriaNgTests {
         let global = try await daemon.post(
             "{\"id\":1,\"method\":\"aria2.getGlobalOption\",\"params\":[\"token:sesame\"]}")
         #expect(global.body.contains("\"max-concurrent-downloads\":\"3\""), "\(global)")
-        #expect(global.body.contains("\"continue\":\"true\""), "\(global)")
+        #expect(global.body.contains("\"check-integrity\":\"true\""), "\(global)")
         let paused = try await daemon.post(
             "{\"id\":1,\"method\":\"aria2.getOption\",\"params\":[\"token:sesame\",\"\(gids[0])\"]}")
         #expect(paused.body.contains("\"split\":\"2\""), "\(paused)")

@@ -76,4 +76,26 @@ struct GetCommandStreamsTests {
         #expect(
             outcome.stats.requests.values.allSatisfy { $0 <= 2 }, "\(outcome.stats.requests.filter { $0.value > 2 })")
     }
+
+    @Test("a server that refuses every stream is backed off as a whole: a fraction of the requests, every file failed")
+    func refusedStreams() async throws {
+        let server = try H2Server(size: 4096, refuseAll: true)
+        let link = try LinkEmulator(targetPort: server.port, shape: .init(oneWayDelayMilliseconds: 10))
+        defer { link.shutdown() }
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let count = 600
+        let list = (0..<count).map { link.url(String(format: "/f/f%03d", $0)) + "\n" }.joined()
+        let run = try await HaulProcess.run(
+            ["get", "-q", "-m", "3", "--ca-certificate", server.caFile, "-i", "-"], in: directory, stdin: list)
+        #expect(run.status != 0)
+        let failures = run.stderr.split(separator: "\n").filter { $0.hasPrefix("failed ") }
+        #expect(failures.count == count, "\(run.stderr.suffix(500))")
+        #expect(failures.contains { $0.contains("refused") && $0.contains("requests in a row") })
+        // Each download on its own: 3 attempts of six requests each (libcurl asks again five times
+        // itself), 10,800. Together: the first wave's (libcurl's tries come before haul hears of a
+        // refusal), then one probe at a time.
+        let refused = try server.stats.refused
+        #expect(refused < count * 3 * 6 / 2, "\(refused) streams refused")
+    }
 }

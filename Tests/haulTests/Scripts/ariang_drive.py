@@ -5,8 +5,8 @@ usage: ariang_drive.py ARIANG_DIR RPC_PORT SECRET PAUSED_GID PAUSED_NAME FAILED_
 
 AriaNg is served from a loopback port (Chromium sends nothing from a file:// page to 127.0.0.1).
 Its RPC settings go into localStorage (AriaNg.Options), then:
-- Aria2 Settings, Basic: max-concurrent-downloads set to 3 and continue to True, seen kept after
-  a reload;
+- Aria2 Settings, Basic: max-concurrent-downloads set to 3 and check-integrity to True, seen kept
+  after a reload (continue, the page's other switch, is haul's owner's alone: docs/safety.md);
 - PAUSED_GID's page, its Settings tab: split set to 2, seen kept after a reload;
 - the waiting list shows PAUSED_NAME; it is selected and started with the toolbar's start button;
 - the finished list shows FAILED_NAME; its Retry link, confirmed, adds it again;
@@ -120,9 +120,9 @@ try:
     open_list("settings/aria2/basic")
     seen["connected"] = wait_for(lambda: "Connected" in body())
     set_option("max-concurrent-downloads", "3")
-    set_option("continue", "True")
+    set_option("check-integrity", "True")
     open_list("settings/aria2/basic")
-    seen["global_kept"] = [shown_option("max-concurrent-downloads"), shown_option("continue")]
+    seen["global_kept"] = [shown_option("max-concurrent-downloads"), shown_option("check-integrity")]
 
     open_task_settings(paused_gid)
     set_option("split", "2")
