@@ -204,12 +204,14 @@ extension DownloadOptions {
 
         /// These values, each unset one taken from `defaults`, option by option (headers: the
         /// defaults' first, then these, each line once, so merging twice changes nothing). The
-        /// name root is no option: it is filled the same way.
+        /// name root and the source are no options: they are filled the same way. A download of a
+        /// source not the user's takes none of the defaults' credentials.
         func merged(over defaults: Values) -> Values {
             var merged = self
             let defaults = source?.isUsers == false ? defaults.withoutCredentials : defaults
             for option in DownloadOptionTable.all { option.fill(&merged, defaults) }
             if merged.nameRoot == nil { merged.nameRoot = defaults.nameRoot }
+            if merged.source == nil { merged.source = defaults.source }
             return merged
         }
 

@@ -106,4 +106,22 @@ struct OptionSourceTests {
             #expect(ownLogin.credentials?.user == "bob" && ownLogin.headers["Cookie"] == "c=1", "\(source)")
         }
     }
+
+    @Test("a server's Metalink chooses its mirrors: they get none of the credentials given for its URI")
+    func serverMetalinkMirrors() throws {
+        let document = """
+            <metalink xmlns="urn:ietf:params:xml:ns:metalink"><file name="f.iso">
+            <url>https://mirror.example/f.iso</url></file></metalink>
+            """
+        let metalink = try MetalinkParser.parse(Data(document.utf8), source: "m.meta4").metalink
+        var inherited = DownloadOptions()
+        try inherited.set("header", "Authorization: Bearer owner-token")
+        try inherited.set("http-user", "ann")
+        try inherited.set("split", "4")
+        let served = try #require(metalink.entries(inheriting: inherited, fromServer: true).first)
+        #expect(served.options.headers.isEmpty && served.options.httpUser == nil)
+        #expect(served.options.split == 4 && served.options.source == .remoteList)
+        let own = try #require(metalink.entries(inheriting: inherited, fromServer: false).first)
+        #expect(own.options.headers == ["Authorization: Bearer owner-token"] && own.options.source == nil)
+    }
 }
