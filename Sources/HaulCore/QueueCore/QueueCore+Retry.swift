@@ -5,11 +5,17 @@ import HaulNet
 
 /// A failed attempt is tried again after `RetryPolicy`'s wait, or fails for good.
 extension QueueCore {
-    /// A connection failed: a split's helper loses its segment (or its mirror); the slot
-    /// holder's failure is the attempt's.
+    /// A connection failed: a split's helper loses its segment (or its mirror), and so does the
+    /// slot holder while other connections of its split run (the slot goes to one of them); the
+    /// failure of a slot holder alone is the attempt's.
     mutating func connectionFailed(_ id: ConnectionID, _ error: ConnectionError) {
         let downloadID = id.downloadID
         if !state.isHolder(id), state.isCurrent(id) { return helperFailed(id, error) }
+        if state.isHolder(id), let segments = state.splits[downloadID]?.segments, segments[id] != nil,
+            segments.count > 1, error.kind != .fileWrite
+        {
+            return helperFailed(id, error)
+        }
         guard let connection = state.connections[downloadID], connection.id == id else { return }
         let failure: RetryPolicy.Failure =
             error.kind == .fileWrite ? .local(ErrorCode(fileError: error.systemError)) : .transport(error.kind)

@@ -130,8 +130,9 @@ extension QueueCore {
             hostKey: QueueCore.hostKey(request.url.absoluteString), resumeOffset: range.lowerBound,
             expectedValidator: split.validator, expectedTotal: nil, isHelper: true, conditionalLookup: nil)
         split.helpers.append(helper)
-        split.segments[helper.id] = Split.Segment(
-            start: range.lowerBound, end: range.upperBound, mirror: mirror, now: clock.uptime)
+        var segment = Split.Segment(start: range.lowerBound, end: range.upperBound, mirror: mirror, now: clock.uptime)
+        segment.startedAlone = split.segments.isEmpty
+        split.segments[helper.id] = segment
         ask(.start(helper))
         return helper.id
     }
@@ -178,10 +179,11 @@ extension QueueCore {
         if split.growth != nil, sameServer, QueueCore.isPushBack(response.statusCode) {
             // A server that will not take another connection from us: the others go on.
             var split = split
-            split.forget(helper)
+            let refused = split.forget(helper)
             growthPushedBack(helper, why: "\(response.statusCode)", &split)
-            state.splits[id] = split
-            return shareSpeedLimit(id)
+            let failure = RetryPolicy.Failure.status(response.statusCode, retryAfter: response.headers["Retry-After"])
+            let reason = "the server answered \(response.statusCode) \(TextSanitizer.visible(response.reasonPhrase))"
+            return keepFetching(id, &split, after: refused, failure, reason)
         }
         guard sameServer else {
             let reason =
@@ -217,6 +219,28 @@ extension QueueCore {
         if split.growth?.awaited.contains(helper) == true {
             growthPushedBack(helper, why: QueueCore.pushBackWords(error), &split)
         }
+        keepFetching(id, &split, after: segment, .transport(error.kind), error.descriptionWithoutURL)
+    }
+
+    /// Files `split` after its connection of `segment` went, keeping it alive: whenever bytes are
+    /// missing and none of its connections runs, one starts for what is missing; or, when the one
+    /// that went had started alone (the server takes no connection now), the attempt ends with
+    /// `failure`, saying `message`, and is tried again as any attempt is.
+    private mutating func keepFetching(
+        _ id: GID, _ split: inout Split, after segment: Split.Segment?, _ failure: RetryPolicy.Failure,
+        _ message: String
+    ) {
+        keepSlotRunning(&split, id, last: nil)
+        state.splits[id] = split
+        guard split.segments.isEmpty, let download = state.downloads[id],
+            !download.completed.covers(length: split.total)
+        else { return shareSpeedLimit(id) }
+        if segment?.startedAlone == true {
+            endAttempt(id)
+            return failed(id, failure, message)
+        }
+        newWork(&split, download, preferring: 0)
+        keepSlotRunning(&split, id, last: nil)
         state.splits[id] = split
         shareSpeedLimit(id)
     }

@@ -56,6 +56,9 @@ extension QueueCore {
             var sample: SpeedSample?
             /// The other side of a tail race (`SegmentPlanner.Race`) this segment is in.
             var rival: ConnectionID?
+            /// Whether it started when no other connection of the split ran: refused, it says the
+            /// server takes none now.
+            var startedAlone = false
 
             init(start: Int64, end: Int64, mirror: Int, now: Double) {
                 self.start = start

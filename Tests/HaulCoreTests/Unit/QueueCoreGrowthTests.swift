@@ -1,0 +1,78 @@
+import Foundation
+import HaulNet
+import Testing
+
+@testable import HaulCore
+
+// MARK: - QueueCoreGrowthTests
+
+/// Automatic splitting on the pure core, as input → effects: a server that refuses the added
+/// connections never leaves a range that nothing fetches.
+@Suite("Queue core: automatic splitting")
+struct QueueCoreGrowthTests {
+    static let total: Int64 = 48 << 20
+    static let headers: HTTPHeaders = [
+        "Content-Length": String(total), "ETag": "\"v\"", "Accept-Ranges": "bytes",
+    ]
+
+    /// A download of 48 MiB whose first connection has written `written` bytes when the first
+    /// window ends, and the effects of that window's end.
+    static func grown(written: Int64) -> (CoreHarness, [String]) {
+        var core = CoreHarness()
+        _ = core.add(["d"])
+        _ = core.answer(1, 200, headers)
+        _ = core.name(1, "/dl/d")
+        _ = core.send(.wrote(core.connection(1), totalBytesWritten: written))
+        core.clock.advance(QueueCore.firstGrowthWindow)
+        let step = core.send(.timerFired(.measureGrowth("d")))
+        return (core, step)
+    }
+
+    @Test("helpers refused after the first connection reached its end: the gap is fetched, then the attempt ends")
+    func refusedAfterFirstEnded() throws {
+        var (core, step) = Self.grown(written: 1 << 20)
+        #expect(step.filter { $0.hasSuffix(" helper") }.count == 3, "\(step)")
+        // The first connection reaches the end it was cut to, before any helper answers, and
+        // takes half of the largest part left.
+        let end = try #require(step.last { $0.hasPrefix("stop c1 at ") }?.split(separator: " ").last)
+        _ = core.send(.wrote(core.connection(1), totalBytesWritten: Int64(end) ?? 0))
+        _ = core.send(.bodyDone(core.connection(1), path: "/dl/d.part"))
+        #expect(core.send(.finished(core.connection(1))).contains { $0.hasPrefix("start c5 ") })
+        // Every connection of the split is refused: one starts alone for what is missing.
+        var refused: [String] = []
+        for number in 2...5 { refused += core.answer(number, 503) }
+        #expect(refused.last?.hasPrefix("start c6 d http://a.test/d bytes=") == true, "\(refused)")
+        #expect(refused.last?.hasSuffix(" helper") == true)
+        // Refused too, alone: the server takes no connection now; the attempt ends, to be tried again.
+        #expect(
+            core.answer(6, 503, ["Retry-After": "7"]) == [
+                "answer c6 cancel", "d shows 1 connection: the server refused more (503)", "retry d in 7.0s",
+                "d queued: the server answered 503 Service Unavailable",
+            ])
+        #expect(core.download("d")?.attempts == 1)
+    }
+
+    @Test("the connection holding the slot cut after its headers: the others go on, no attempt is spent")
+    func holderCut() throws {
+        var (core, step) = Self.grown(written: 1 << 20)
+        for line in step where line.hasSuffix(" helper") {
+            let number = try #require(Int(line.split(separator: " ")[1].dropFirst()))
+            let range = try #require(core.started[number]?.request.byteRange)
+            let last = try #require(range.upperBound)
+            _ = core.answer(
+                number, 206,
+                ["Content-Range": "bytes \(range.lowerBound)-\(last)/\(Self.total)", "ETag": "\"v\""])
+        }
+        let end = try #require(step.last { $0.hasPrefix("stop c1 at ") }?.split(separator: " ").last)
+        _ = core.send(.wrote(core.connection(1), totalBytesWritten: Int64(end) ?? 0))
+        _ = core.send(.bodyDone(core.connection(1), path: "/dl/d.part"))
+        _ = core.send(.finished(core.connection(1)))
+        let holder = try #require(core.core.state.connections["d"]?.id)
+        #expect(holder.number != 1, "the slot went to a helper")
+        let cut = core.send(.failed(holder, ConnectionError(kind: .connectionLost, url: nil)))
+        #expect(!cut.contains { $0.hasPrefix("d queued") || $0.hasPrefix("d failed") }, "\(cut)")
+        #expect(core.download("d")?.attempts == 1 && core.download("d")?.state == .active)
+        let next = try #require(core.core.state.connections["d"]?.id)
+        #expect(next != holder && core.core.state.splits["d"]?.segments[next] != nil)
+    }
+}
