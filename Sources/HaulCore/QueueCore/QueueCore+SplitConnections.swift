@@ -181,9 +181,7 @@ extension QueueCore {
             var split = split
             let refused = split.forget(helper)
             growthPushedBack(helper, why: "\(response.statusCode)", &split)
-            let failure = RetryPolicy.Failure.status(response.statusCode, retryAfter: response.headers["Retry-After"])
-            let reason = "the server answered \(response.statusCode) \(TextSanitizer.visible(response.reasonPhrase))"
-            return keepFetching(id, &split, after: refused, failure, reason)
+            return keepFetching(id, &split, after: refused)
         }
         guard sameServer else {
             let reason =
@@ -219,25 +217,24 @@ extension QueueCore {
         if split.growth?.awaited.contains(helper) == true {
             growthPushedBack(helper, why: QueueCore.pushBackWords(error), &split)
         }
-        keepFetching(id, &split, after: segment, .transport(error.kind), error.descriptionWithoutURL)
+        keepFetching(id, &split, after: segment)
     }
 
     /// Files `split` after its connection of `segment` went, keeping it alive: whenever bytes are
-    /// missing and none of its connections runs, one starts for what is missing; or, when the one
-    /// that went had started alone (the server takes no connection now), the attempt ends with
-    /// `failure`, saying `message`, and is tried again as any attempt is.
-    private mutating func keepFetching(
-        _ id: GID, _ split: inout Split, after segment: Split.Segment?, _ failure: RetryPolicy.Failure,
-        _ message: String
-    ) {
+    /// missing and none of its connections runs, one starts for what is missing. When the one
+    /// that went had started alone (the server, still counting the connections that just ended,
+    /// took none), the download stops splitting for this run and starts again at once on one
+    /// connection, the attempt not counted: this one's first connection was answered and wrote,
+    /// and a refusal of the next is an attempt's failure as any other.
+    private mutating func keepFetching(_ id: GID, _ split: inout Split, after segment: Split.Segment?) {
         keepSlotRunning(&split, id, last: nil)
         state.splits[id] = split
         guard split.segments.isEmpty, let download = state.downloads[id],
             !download.completed.covers(length: split.total)
         else { return shareSpeedLimit(id) }
         if segment?.startedAlone == true {
-            endAttempt(id)
-            return failed(id, failure, message)
+            state.noSplit.insert(id)
+            return requeue(id, refundAttempt: true)
         }
         newWork(&split, download, preferring: 0)
         keepSlotRunning(&split, id, last: nil)
