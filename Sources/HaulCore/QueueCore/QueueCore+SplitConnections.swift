@@ -44,11 +44,15 @@ extension QueueCore {
             var split = Split(
                 planner: planner, total: total, validator: validator, mirrors: mirrors, mirrorURIs: mirrorURIs,
                 mirrorLabels: mirrors.map(\.url.redactedString), perMirror: perMirror)
-            split.segments[primary] = Split.Segment(start: offset, end: total, mirror: 0, now: clock.uptime)
+            // A resumed download asks only for what it lacks: the first connection ends where data
+            // received before begins, and the next gap is the next connection's.
+            let kept = offset == 0 ? ByteRanges() : download.completed
+            let end = kept.gaps(upTo: total).first { $0.upperBound > offset }?.upperBound ?? total
+            split.segments[primary] = Split.Segment(start: offset, end: end, mirror: 0, now: clock.uptime)
             beginGrowth(download.id, limit: limit, split: &split)
             state.splits[download.id] = split
             watchForLaggards(download.id)
-            return total
+            return end
         }
         var completed = offset == 0 ? ByteRanges() : download.completed
         completed.insert(0..<offset)

@@ -75,4 +75,27 @@ struct QueueCoreGrowthTests {
         let next = try #require(core.core.state.connections["d"]?.id)
         #expect(next != holder && core.core.state.splits["d"]?.segments[next] != nil)
     }
+
+    @Test("a resumed download with data past a gap asks only for what it lacks, gap by gap")
+    func resumedAroundData() throws {
+        var core = CoreHarness()
+        let mebibyte: Int64 = 1 << 20
+        _ = core.add(["d"], { _ in }) { download in
+            download.totalBytes = Self.total
+            download.validator = "\"v\""
+            download.destination = "/dl/d"
+            download.completed.insert(0..<(10 * mebibyte))
+            download.completed.insert((20 * mebibyte)..<(30 * mebibyte))
+        }
+        #expect(core.started[1]?.request.byteRange?.lowerBound == 10 * mebibyte)
+        _ = core.answer(
+            1, 206, ["Content-Range": "bytes \(10 * mebibyte)-\(Self.total - 1)/\(Self.total)", "ETag": "\"v\""])
+        let named = core.name(1, "/dl/d")
+        #expect(named.contains("write c1 /dl/d.part from \(10 * mebibyte) to \(20 * mebibyte)"), "\(named)")
+        // Its end reached, the first connection's next work is the gap after the data, not the data.
+        _ = core.send(.wrote(core.connection(1), totalBytesWritten: 10 * mebibyte))
+        _ = core.send(.bodyDone(core.connection(1), path: "/dl/d.part"))
+        let next = core.send(.finished(core.connection(1)))
+        #expect(next.contains { $0.contains("bytes=\(30 * mebibyte)-\(Self.total - 1)") }, "\(next)")
+    }
 }
