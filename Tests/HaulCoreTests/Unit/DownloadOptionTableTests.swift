@@ -1,5 +1,6 @@
 import Foundation
 import HaulNet
+import HaulTestSupport
 import Testing
 
 @testable import HaulCore
@@ -8,22 +9,8 @@ import Testing
 /// is one it accepts, and each kind refuses what is not one, saying why.
 @Suite("Download option table")
 struct DownloadOptionTableTests {
-    /// A value each option accepts, as a queue file or a client writes it.
-    static let samples: [String: String] = [
-        "dir": "/tmp/x", "out": "a/b.iso", "split": "4", "max-connection-per-server": "8", "min-split-size": "2M",
-        "max-download-limit": "500K", "checksum": "sha-256=" + String(repeating: "ab", count: 32), "max-tries": "0",
-        "retry-wait": "3", "timeout": "9", "connect-timeout": "4", "lowest-speed-limit": "0",
-        "resumable-above": "1M", "header": "X-A: b", "user-agent": "ua/1", "referer": "https://u:p@r/",
-        "http-user": "me", "http-passwd": "pw", "ftp-user": "f", "ftp-passwd": "fp",
-        "all-proxy": "socks5h://h:1080", "http-proxy": "h:3128", "https-proxy": "http://u:p@h:3128",
-        "no-proxy": "*", "pause": "true", "allow-overwrite": "true", "auto-file-renaming": "false",
-        "conditional-get": "true", "continue": "true", "dry-run": "false", "remote-time": "true",
-        "ftp-pasv": "false", "stream-piece-selector": "inorder", "priority": "-5", "split-mode": "fixed",
-        "piece-hashes": "sha-1:1048576:" + String(repeating: "0a", count: 20), "follow-metalink": "mem",
-        "ssh-private-key": "/k", "ssh-known-hosts": "/kh",
-        "ssh-host-key-md": "md5=" + String(repeating: "1f", count: 16),
-        "gid": "00000000000000aa", "ca-certificate": "/etc/ca.pem", "check-certificate": "false",
-    ]
+    /// A value each option accepts (`OptionSamples`).
+    static let samples = OptionSamples.values
 
     @Test("every option has a sample, a unique name, and reads back what it writes", arguments: DownloadOptionTable.all)
     func roundTrip(_ option: DownloadOption) throws {

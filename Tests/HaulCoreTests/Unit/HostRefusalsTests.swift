@@ -11,14 +11,16 @@ import Testing
 @Suite("Host refusals")
 struct HostRefusalsTests {
     @Test("the first refusal holds a host 1 s; only its probe counts again, doubling to 30 s; an answer lifts it")
-    func policy() {
+    func policy() throws {
         var refusals = HostRefusals()
-        #expect(refusals.refused("h", by: "a", now: 0)! == (1, 1))
+        let first = refusals.refused("h", by: "a", now: 0)
+        #expect(try #require(first) == (1, 1))
         #expect(refusals.refused("h", by: "b", now: 0.1) == nil, "the rest of the first wave adds nothing")
         #expect(!refusals.mayStart("h", now: 0.5) && refusals.mayStart("h", now: 1) && refusals.mayStart("k", now: 0))
         refusals.started("h", by: "c")
         #expect(!refusals.mayStart("h", now: 1.5), "one probe at a time")
-        #expect(refusals.refused("h", by: "c", now: 2)! == (2, 2))
+        let probe = refusals.refused("h", by: "c", now: 2)
+        #expect(try #require(probe) == (2, 2))
         var streak = 2
         var now = 2.0
         for expected in [4.0, 8, 16, 30, 30] {
@@ -26,7 +28,8 @@ struct HostRefusalsTests {
             refusals.holdOver("h")
             refusals.started("h", by: "c")
             streak += 1
-            #expect(refusals.refused("h", by: "c", now: now)! == (expected, streak))
+            let longer = refusals.refused("h", by: "c", now: now)
+            #expect(try #require(longer) == (expected, streak))
         }
         refusals.started("h", by: "d")
         refusals.ended("h", by: "d")

@@ -288,6 +288,22 @@ struct RPCEndpointTests {
         #expect(result("aria2.getGlobalOption")?.object?["max-overall-download-limit"] == "1048576")
     }
 
+    @Test(
+        "every option from a network client: taken exactly where the table's column allows it",
+        arguments: DownloadOptionTable.all.filter { !["dir", "out"].contains($0.name) })
+    func everyOption(_ option: DownloadOption) throws {
+        let sample = try #require(OptionSamples.values[option.name], "no sample for \(option.name)")
+        var options: [String: JSONValue] = ["pause": "true"]
+        options[option.name] = .string(sample)
+        let reply = call("aria2.addUri", [["http://127.0.0.1:9/a"], .object(options)])
+        let taken = reply.object?["result"]?.string != nil
+        #expect(taken == (option.settableBy >= .networkClient || option.builtIn == sample), "\(option.name): \(reply)")
+        if !taken {
+            let message = reply.object?["error"]?.object?["message"]?.string ?? ""
+            #expect(message.hasPrefix("\(option.name)=") && message.contains("is not taken from a network RPC client"))
+        }
+    }
+
     @Test("a network client cannot send the owner's download, or its credentials, elsewhere")
     func ownersCredentialsStay() throws {
         var owners = DownloadOptions()
