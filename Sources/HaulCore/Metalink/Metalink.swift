@@ -79,7 +79,7 @@ public struct Metalink: Sendable, Equatable {
         inherited.checksum = nil
         inherited.pieceHashes = nil
         inherited.gid = nil
-        if fromServer, (inherited.source ?? .owner) < .remoteList {
+        if fromServer, inherited.addedBy < .remoteList {
             // A server chose these mirrors: the credentials given for the Metalink's URI stay there.
             inherited.values = inherited.values.withoutCredentials
             inherited.source = .remoteList

@@ -109,6 +109,14 @@ public struct Download: Sendable, Identifiable, Equatable {
         validator != nil || options.continueExisting == true || (startedHere && totalBytes > 0)
     }
 
+    /// Records `failure` as the last attempt's: `message` as the error, its code, and a word or
+    /// two for a row (with the response's `reason` phrase when it was a status).
+    mutating func record(_ failure: RetryPolicy.Failure, _ message: String, reason: String?) {
+        lastError = message
+        errorCode = ErrorCode(failure)
+        failureNote = ErrorCode.note(for: failure, reason: reason)
+    }
+
     /// Whether a later run drops the partial data rather than continuing it: there is some, and
     /// `continuesPartialData` refuses data this process did not begin (no validator, no `-c`).
     public var losesPartialDataOnRestart: Bool {

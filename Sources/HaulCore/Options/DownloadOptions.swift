@@ -46,6 +46,9 @@ public struct DownloadOptions: Sendable, Equatable {
         lhs.storage === rhs.storage || lhs.values == rhs.values
     }
 
+    /// Who added the download (`Values.addedBy`).
+    public var addedBy: OptionSource { values.addedBy }
+
     /// Whether these options and `other` share one box of values (see `Interner`).
     func sharesValues(with other: DownloadOptions) -> Bool {
         storage === other.storage
@@ -177,6 +180,9 @@ extension DownloadOptions {
         /// users and passwords. No option sets it; the store keeps it (`DownloadStore.sourceKey`).
         public var source: OptionSource?
 
+        /// Who added the download: its `source`, else the user.
+        public var addedBy: OptionSource { source ?? .owner }
+
         /// Every option unset.
         public init() {}
 
@@ -208,7 +214,7 @@ extension DownloadOptions {
         /// source not the user's takes none of the defaults' credentials.
         func merged(over defaults: Values) -> Values {
             var merged = self
-            let defaults = source?.isUsers == false ? defaults.withoutCredentials : defaults
+            let defaults = addedBy.isUsers ? defaults : defaults.withoutCredentials
             for option in DownloadOptionTable.all { option.fill(&merged, defaults) }
             if merged.nameRoot == nil { merged.nameRoot = defaults.nameRoot }
             if merged.source == nil { merged.source = defaults.source }

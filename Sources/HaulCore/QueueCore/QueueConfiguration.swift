@@ -67,9 +67,9 @@ extension QueueConfiguration {
         for header in options.headers {
             if let field = DownloadOptions.Values.headerField(header) { request.headers.add(field.name, field.value) }
         }
-        // A download a network client (its names rooted) or a list loaded by URL added logs in only
-        // as its source said: with none of this user's netrc logins, SSH keys or agent.
-        let isUsers = (options.source?.isUsers ?? true) && options.nameRoot == nil
+        // A download a network client or a list loaded by URL added logs in only as its source
+        // said: with none of this user's netrc logins, SSH keys or agent.
+        let isUsers = options.addedBy.isUsers
         let scheme = url.scheme ?? ""
         let ftp =
             ASCIIText.equals(scheme.utf8, ignoringCase: "ftp") || ASCIIText.equals(scheme.utf8, ignoringCase: "ftps")

@@ -11,8 +11,8 @@ extension QueueCore {
     static let hostLookahead = 1000
 
     /// Starts queued downloads, in order, while slots are free, their hosts are under the
-    /// per-host cap and not held for refusing (`HostRefusals`: then one at a time). With every slot taken, a download from a host that answers over HTTP/2
-    /// starts as a further stream of its connection, while that host has fewer than
+    /// per-host cap and not held for refusing (`HostRefusals`: then one at a time). With every
+    /// slot taken, a download from a host that answers over HTTP/2 starts as a further stream of its connection, while that host has fewer than
     /// `streamWindow` in flight (and all such streams are fewer than twice that): on a link with
     /// latency, small files cost round trips, not bytes, and -j downloads at a time leave the
     /// link idle between them.
@@ -33,8 +33,7 @@ extension QueueCore {
             // The key is made only when a cap, a held host or a full set of slots asks (the plan
             // makes it again for the connection): this runs for every download admitted.
             let host =
-                download.uris.isEmpty || (hostCap == 0 && slotFree && state.hostRefusals.isEmpty)
-                ? nil : QueueCore.hostKey(download.uris[download.attempts % download.uris.count])
+                hostCap == 0 && slotFree && state.hostRefusals.isEmpty ? nil : QueueCore.nextHostKey(of: download)
             let capped = hostCap > 0 && host.map { state.hostConnections[$0, default: 0] >= hostCap } == true
             let held = host.map { !state.hostRefusals.mayStart($0, now: clock.uptime) } ?? false
             if capped || held || (!slotFree && !(host.map(isStreamRoom) ?? false)) {
@@ -84,6 +83,12 @@ extension QueueCore {
     static func isRecordedWhole(_ download: Download) -> Bool {
         download.totalBytes > 0 && download.completed.prefixLength >= download.totalBytes
             && download.partialPath != nil
+    }
+
+    /// The host key of the URI a queued download's next attempt asks (its mirrors in turn), or
+    /// nil when it has none.
+    static func nextHostKey(of download: Download) -> String? {
+        download.uris.isEmpty ? nil : hostKey(download.uris[download.attempts % download.uris.count])
     }
 
     /// `scheme://host:port` of `uri`, lowercased, without user info: what the per-host cap counts.

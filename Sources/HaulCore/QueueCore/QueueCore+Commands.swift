@@ -110,7 +110,7 @@ extension QueueCore {
     ) {
         guard var download = state.downloads[id] else { return }
         download.uris = download.uris.changed(removing: removing, adding: adding, at: position).uris
-        if source > (download.options.source ?? .owner) {
+        if source > download.options.addedBy {
             download.options.values = download.options.values.withoutCredentials
             download.options.source = source
         }

@@ -29,12 +29,7 @@ extension QueueCore {
         // is fetched again whole, which costs less than libcurl's own five tries of a refusal.
         let unanswered = state.connections.filter { $0.key != id && $0.value.hostKey == host && !$0.value.answered }
         for gid in unanswered.sorted(by: { $0.value.id.number < $1.value.id.number }).map(\.key) {
-            stopAttempt(gid)
-            guard var download = state.downloads[gid] else { continue }
-            download.state = .queued
-            download.attempts -= 1
-            file(download)
-            state.markAdmittable(gid)
+            requeue(gid, refundAttempt: true)
         }
     }
 
@@ -45,17 +40,14 @@ extension QueueCore {
     ) {
         for index in 0..<state.downloads.count {
             var download = state.downloads[position: index]
-            guard download.id != id, download.state == .queued, !download.uris.isEmpty,
-                QueueCore.hostKey(download.uris[download.attempts % download.uris.count]) == host
+            guard download.id != id, download.state == .queued, QueueCore.nextHostKey(of: download) == host
             else { continue }
             download.attempts += 1
             let maxTries = options(of: download).maxTries ?? BuiltInOptions.maxTries
             if maxTries > 0, download.attempts >= maxTries {
                 download.state = .failed
                 download.nextAttemptAt = nil
-                download.lastError = message
-                download.errorCode = ErrorCode(failure)
-                download.failureNote = ErrorCode.note(for: failure, reason: nil)
+                download.record(failure, message, reason: nil)
                 state.waiting.remove(download.id)
             }
             file(download)

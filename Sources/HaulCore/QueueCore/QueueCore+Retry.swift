@@ -33,9 +33,7 @@ extension QueueCore {
         let options = options(of: download)
         let policy = RetryPolicy(
             maxTries: options.maxTries ?? BuiltInOptions.maxTries, fixedWait: options.retryWait.map(Double.init))
-        download.lastError = message
-        download.errorCode = ErrorCode(failure)
-        download.failureNote = ErrorCode.note(for: failure, reason: state.activity[id]?.response?.reasonPhrase)
+        download.record(failure, message, reason: state.activity[id]?.response?.reasonPhrase)
         switch policy.decide(
             attempt: download.attempts, failure: failure, now: clock.now, jitter: clock.retryJitter())
         {

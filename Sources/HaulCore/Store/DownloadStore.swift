@@ -221,6 +221,8 @@ public final class DownloadStore: Sendable {
                 problems.append("download \(id): option \(parts[0]) ignored: \(error)")
             }
         }
+        // A network client's download kept before the store kept sources: its rooted names say whose.
+        if options.nameRoot != nil, options.source == nil { options.source = .networkClient }
         var download = Download(
             id: id, uris: (row[1] as String).split(separator: "\n").map(String.init), options: options)
         download.state = Download.State(rawValue: row[3]) ?? .queued
