@@ -21,6 +21,7 @@ enum FuzzTarget: String, CaseIterable {
     case rpcRequest = "rpc-request"
     case metalink
     case numbers
+    case splitLiveness = "split-liveness"
 
     /// Runs the target on one input.
     func run(_ bytes: [UInt8]) {
@@ -48,6 +49,7 @@ enum FuzzTarget: String, CaseIterable {
         case .rpcRequest: FuzzTarget.rpcRequest(bytes)
         case .metalink: FuzzTarget.metalink(bytes)
         case .numbers: NumbersFuzz.run(bytes)
+        case .splitLiveness: SplitLivenessFuzz.run(bytes)
         }
     }
 

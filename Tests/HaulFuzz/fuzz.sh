@@ -10,7 +10,7 @@ seconds=${1:-5}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(queue-file content-disposition content-range http-date netrc cookies theme multipart
-    rpc-request metalink numbers)
+    rpc-request metalink numbers split-liveness)
 
 mkdir -p .build-fuzz/crashes
 swift build --scratch-path .build-fuzz --product HaulFuzz \

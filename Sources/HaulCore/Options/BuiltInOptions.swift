@@ -15,7 +15,7 @@ public enum BuiltInOptions {
     /// The smallest range a split gives a connection (`min-split-size`).
     public static let minSplitSize: Int64 = 20 << 20
     /// Connections to one server a download split automatically may grow to (`split-mode`).
-    public static let autoConnectionsPerServer = 8
+    public static let autoConnectionsPerServer = 16
     /// Connections in all such a download may grow to, over its mirrors.
     public static let autoConnections = 16
     /// The smallest range an automatic split gives a connection, unless `-k` says.

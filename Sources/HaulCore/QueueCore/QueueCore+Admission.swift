@@ -50,12 +50,13 @@ extension QueueCore {
                 ask(.checkWhole(download, response: state.activity[id]?.response))
                 continue
             }
-            guard let connection = plan(&download) else {
+            guard var connection = plan(&download) else {
                 state.downloads[id] = download
                 failed(id, .local(.unknown), "'\(download.uris.first ?? "")' is not a usable URI")
                 continue
             }
             state.saved.remove(id)
+            connection.startedAt = clock.uptime
             state.connections[id] = connection
             if !slotFree { state.streams.insert(id) }
             state.hostConnections[connection.hostKey, default: 0] += 1

@@ -150,6 +150,8 @@ extension QueueCore {
         for id in gone {
             state.waiting.remove(id)
             state.activity.removeValue(forKey: id)
+            state.noSplit.remove(id)
+            state.settledSplits.removeValue(forKey: id)
             emit(.removed(id: id))
             stopAttempt(id)
         }

@@ -49,7 +49,8 @@ extension QueueCore {
             let kept = offset == 0 ? ByteRanges() : download.completed
             let end = kept.gaps(upTo: total).first { $0.upperBound > offset }?.upperBound ?? total
             split.segments[primary] = Split.Segment(start: offset, end: end, mirror: 0, now: clock.uptime)
-            beginGrowth(download.id, limit: limit, split: &split)
+            let answerTime = state.connections[download.id].map { clock.uptime - $0.startedAt } ?? 0
+            beginGrowth(download.id, first: primary, answerTime: answerTime, limit: limit, split: &split)
             state.splits[download.id] = split
             watchForLaggards(download.id)
             return end
@@ -174,9 +175,6 @@ extension QueueCore {
         {
             let target = DownloadTarget(
                 path: path, offset: segment.start, end: segment.end, keepsTail: true, mustExist: true)
-            var split = split
-            growthConnectionAnswered(helper, &split)
-            state.splits[id] = split
             return ask(.answer(helper, .becomeDownload(target)))
         }
         ask(.answer(helper, .cancel))
@@ -184,7 +182,7 @@ extension QueueCore {
             // A server that will not take another connection from us: the others go on.
             var split = split
             let refused = split.forget(helper)
-            growthPushedBack(helper, why: "\(response.statusCode)", &split)
+            growthPushedBack(helper, startedAt: segment.startedAt, why: "\(response.statusCode)", &split)
             return keepFetching(id, &split, after: refused)
         }
         guard sameServer else {
@@ -218,8 +216,8 @@ extension QueueCore {
         guard var split = state.splits[id], let segment = split.segments[helper] else { return }
         if segment.mirror != 0 { return dropMirror(of: helper, reason: error.description) }
         split.forget(helper)
-        if split.growth?.awaited.contains(helper) == true {
-            growthPushedBack(helper, why: QueueCore.pushBackWords(error), &split)
+        if split.growth != nil, segment.firstByteAt == nil {
+            growthPushedBack(helper, startedAt: segment.startedAt, why: QueueCore.pushBackWords(error), &split)
         }
         keepFetching(id, &split, after: segment)
     }

@@ -3,18 +3,19 @@ import HaulNet
 // MARK: - Automatic splitting
 
 /// A download split automatically (`split-mode=auto`, neither `-s` nor `-x` given) starts on
-/// its first connection alone. Its total speed is measured over a window; `SplitGrowth` says
-/// whether to add connections (each takes half of the largest part left, as a finished one
-/// does), keep them, or stop some; each step's connections are measured once they have all
-/// answered, over a window of a few of their answer times. A server that refuses or cuts an
-/// added connection settles the count on those still running, and its part goes to them: no
-/// attempt of the download is spent on it.
+/// its first connection alone, sampled each tick until its rate is known (`GrowthMeter`);
+/// `SplitGrowth` then says whether to add connections (each takes half of the largest part left,
+/// as a finished one does), keep them, or stop some. Each step's new connections are measured
+/// once each has run `GrowthMeter.comparedAge` since its first byte, against the first one at
+/// that age. A server that refuses or cuts an added connection before its first byte
+/// settles the count on those still running, and its part goes to them: no attempt of the
+/// download is spent on it. A download resumed in the same run starts at the count it settled on.
 extension QueueCore {
-    /// The first window, on the first connection alone (seconds).
-    static let firstGrowthWindow = 0.5
-    /// The shortest window, and how many of a step's slowest answer times it lasts at least.
-    static let shortestGrowthWindow = 0.3
-    static let growthWindowAnswers = 2.0
+    /// How often a growing split is sampled (seconds).
+    static let growthTick = 0.1
+    /// How long a step waits for its connections' first bytes beyond the first one's time alone
+    /// (seconds); one that sent nothing by then counts as giving nothing.
+    static let growthPatience = 3.0
     /// More connections are not worth starting when what is left goes in less than this long
     /// (seconds) at the speed measured.
     static let growthWorthwhile = 1.0
@@ -37,70 +38,111 @@ extension QueueCore {
         min(BuiltInOptions.autoConnectionsPerServer * max(mirrors, 1), BuiltInOptions.autoConnections)
     }
 
-    /// Starts the growth of a split that begins on its first connection: the first window.
-    mutating func beginGrowth(_ id: GID, limit: Int, split: inout Split) {
-        let decision = SplitGrowth(limit: limit)
-        split.growth = Split.Growth(decision: decision)
+    /// Starts the growth of a split that begins on its `first` connection, which took
+    /// `answerTime` seconds to answer; one resumed in this run starts at the count it settled on.
+    mutating func beginGrowth(
+        _ id: GID, first: ConnectionID, answerTime: Double, limit: Int, split: inout Split
+    ) {
+        let speedLimit = state.downloads[id].flatMap { options(of: $0).maxDownloadLimit?.cap }
+        var decision = SplitGrowth(limit: limit, speedLimit: speedLimit)
+        if let settled = state.settledSplits[id], settled > 1 {
+            decision = SplitGrowth(
+                limit: limit, speedLimit: speedLimit, settledOn: settled, "\(settled) connections: as settled before")
+        }
+        split.growth = Split.Growth(decision: decision, meter: GrowthMeter(answerTime: answerTime), first: first)
         show(id, .splitChoice(decision.reason))
-        guard !decision.isSettled else { return }
-        split.growth?.windowStart = (clock.uptime, state.downloads[id]?.completed.count ?? 0)
-        ask(.schedule(.measureGrowth(id), after: QueueCore.firstGrowthWindow))
+        if decision.isSettled {
+            guard let download = state.downloads[id] else { return }
+            for _ in 1..<decision.connections where newWork(&split, download, preferring: 0) {}
+            return
+        }
+        ask(.schedule(.measureGrowth(id), after: QueueCore.growthTick))
     }
 
-    /// The end of a window: the speed over it decides the next step.
+    /// A tick of a growing split: samples the first connection alone, or the last step's
+    /// connections, and takes the next step once they are measured.
     mutating func measureGrowth(of id: GID) {
-        guard var split = state.splits[id], var growth = split.growth, let start = growth.windowStart,
-            let download = state.downloads[id], !growth.decision.isSettled
+        guard var split = state.splits[id], var growth = split.growth, let download = state.downloads[id],
+            !growth.decision.isSettled
         else { return }
         let now = clock.uptime
-        let bytes = download.completed.count
-        let rate = Double(bytes - start.bytes) / max(now - start.at, 0.001)
-        growth.windowStart = nil
+        let rate: Double?
+        if growth.decision.connections == 1 {
+            rate = soloRate(&growth, split, now: now)
+        } else {
+            rate = stepRate(&growth, split, now: now)
+        }
+        split.growth = growth
+        guard let rate else {
+            state.splits[id] = split
+            return ask(.schedule(.measureGrowth(id), after: QueueCore.growthTick))
+        }
         var step = growth.decision.measured(rate: rate)
-        if case .add = step, Double(split.total - bytes) < rate * QueueCore.growthWorthwhile {
+        if case .add = step, Double(split.total - download.completed.count) < rate * QueueCore.growthWorthwhile {
             growth.decision.finish(running: split.segments.count)
             step = .hold
         }
-        split.growth = growth
+        split.growth?.decision = growth.decision
         switch step {
         case .add(let count):
             let before = Set(split.segments.keys)
             for _ in 0..<count where newWork(&split, download, preferring: 0) {}
             split.growth?.awaited = Set(split.segments.keys).subtracting(before)
-            split.growth?.slowestAnswer = 0
-            // None could start (too little left to cut): measuring goes on with those there are.
-            if split.growth?.awaited.isEmpty == true { startGrowthWindow(id, &split, after: 0) }
+            split.growth?.measured = []
+            split.growth?.stepStartedAt = now
         case .remove(let count):
             for key in split.helpers.suffix(count).map(\.id) { retire(key, &split) }
-        case .again:
-            startGrowthWindow(id, &split, after: 0)
-        case .hold:
+        case .again, .hold:
             break
         }
         state.splits[id] = split
         shareSpeedLimit(id)
         show(id, .splitChoice(growth.decision.reason))
-    }
-
-    /// A connection of a growth step answered and writes: once all of the step have, the next
-    /// window starts.
-    mutating func growthConnectionAnswered(_ key: ConnectionID, _ split: inout Split) {
-        guard var growth = split.growth, growth.awaited.remove(key) != nil else { return }
-        if let segment = split.segments[key] {
-            growth.slowestAnswer = max(growth.slowestAnswer, clock.uptime - segment.startedAt)
+        if split.growth?.decision.isSettled == false {
+            ask(.schedule(.measureGrowth(id), after: QueueCore.growthTick))
         }
-        split.growth = growth
-        if growth.awaited.isEmpty { startGrowthWindow(key.downloadID, &split, after: growth.slowestAnswer) }
+        if let settled = split.growth?.decision, settled.isSettled { state.settledSplits[id] = settled.connections }
     }
 
-    /// A connection of an automatic split was refused or cut (`why`): the count settles on the
-    /// connections still running; its part is a gap the others take.
-    mutating func growthPushedBack(_ key: ConnectionID, why: String, _ split: inout Split) {
+    /// The first connection's rate alone, once the meter knows it.
+    private func soloRate(_ growth: inout Split.Growth, _ split: Split, now: Double) -> Double? {
+        guard let first = split.segments[growth.first], let firstByte = first.firstByteAt else { return nil }
+        guard growth.meter.soloSample(age: now - firstByte, bytes: first.written) else { return nil }
+        return growth.meter.soloRate
+    }
+
+    /// The total rate the last step's connections say the split has (each connection's share of
+    /// a lone one, times the lone rate, times the connections), once all are measured.
+    private func stepRate(_ growth: inout Split.Growth, _ split: Split, now: Double) -> Double? {
+        guard let age = growth.meter.comparedAge, let lone = growth.meter.soloRate else { return nil }
+        for key in growth.awaited {
+            guard let segment = split.segments[key] else {
+                growth.awaited.remove(key)
+                continue
+            }
+            guard let firstByte = segment.firstByteAt, now - firstByte >= age else { continue }
+            growth.measured.append(GrowthMeter.Point(age: now - firstByte, bytes: segment.written))
+            growth.awaited.remove(key)
+        }
+        if !growth.awaited.isEmpty {
+            guard now - growth.stepStartedAt >= age + QueueCore.growthPatience else { return nil }
+            // Those that sent nothing in all that time give nothing.
+            growth.measured += growth.awaited.map { _ in GrowthMeter.Point(age: age, bytes: 0) }
+            growth.awaited = []
+        }
+        guard let share = growth.meter.share(of: growth.measured) else { return nil }
+        // A step whose connections sent nothing is slower than the one before: a byte a second.
+        return max(Double(max(split.segments.count, 1)) * share * lone, 1)
+    }
+
+    /// A connection of an automatic split was refused or cut before its first byte (`why`):
+    /// the count settles on the connections still running; its part is a gap the others take.
+    mutating func growthPushedBack(_ key: ConnectionID, startedAt: Double, why: String, _ split: inout Split) {
         guard var growth = split.growth else { return }
         growth.awaited.remove(key)
-        growth.windowStart = nil
-        growth.decision.pushedBack(running: split.segments.count, why: why)
+        growth.decision.pushedBack(running: split.segments.count, why: why, startedAt: startedAt, now: clock.uptime)
         split.growth = growth
+        state.settledSplits[key.downloadID] = growth.decision.connections
         show(key.downloadID, .splitChoice(growth.decision.reason))
     }
 
@@ -113,12 +155,5 @@ extension QueueCore {
         case .tlsHandshake: "TLS handshake failed"
         default: "connection failed"
         }
-    }
-
-    private mutating func startGrowthWindow(_ id: GID, _ split: inout Split, after answerTime: Double) {
-        guard let growth = split.growth, !growth.decision.isSettled else { return }
-        split.growth?.windowStart = (clock.uptime, state.downloads[id]?.completed.count ?? 0)
-        let window = max(QueueCore.shortestGrowthWindow, QueueCore.growthWindowAnswers * answerTime)
-        ask(.schedule(.measureGrowth(id), after: window))
     }
 }

@@ -28,17 +28,19 @@ extension QueueCore {
         /// An automatic split's choice of connections, and its measuring (nil when fixed).
         var growth: Growth?
 
-        /// Where an automatic split stands: its decision, the connections of its last step not
-        /// yet answered, and the window being measured.
+        /// Where an automatic split stands: its decision, how its steps are measured, and the
+        /// connections of its last step not measured yet.
         struct Growth {
             var decision: SplitGrowth
-            /// The last step's connections that have not answered yet; measuring starts when
-            /// none is left.
+            var meter: GrowthMeter
+            /// The first connection, measured alone.
+            let first: ConnectionID
+            /// The last step's connections not measured yet, and those measured (each at the
+            /// age at which the first connection's rate was known).
             var awaited: Set<ConnectionID> = []
-            /// The longest a connection of the last step took to answer (seconds).
-            var slowestAnswer = 0.0
-            /// When the window being measured began, and the bytes done then.
-            var windowStart: (at: Double, bytes: Int64)?
+            var measured: [GrowthMeter.Point] = []
+            /// When the last step started (uptime, seconds).
+            var stepStartedAt = 0.0
         }
 
         struct Segment {
@@ -59,6 +61,8 @@ extension QueueCore {
             /// Whether it started when no other connection of the split ran: refused, it says the
             /// server takes none now.
             var startedAlone = false
+            /// Uptime (seconds) of its first body byte.
+            var firstByteAt: Double?
 
             init(start: Int64, end: Int64, mirror: Int, now: Double) {
                 self.start = start

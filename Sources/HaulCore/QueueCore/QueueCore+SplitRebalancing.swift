@@ -18,6 +18,7 @@ extension QueueCore {
     mutating func recordSegmentProgress(_ id: ConnectionID, written: Int64, now: Double) -> Range<Int64>? {
         guard var split = state.splits[id.downloadID], var segment = split.segments[id] else { return nil }
         if written > segment.written { segment.lastWriteAt = now }
+        if written > 0, segment.firstByteAt == nil { segment.firstByteAt = now }
         segment.written = written
         var sample = segment.sample ?? SpeedSample(bytes: written, at: now)
         sample.measure(&segment.speed, bytes: written, at: now)

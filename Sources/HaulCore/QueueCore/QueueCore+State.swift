@@ -45,6 +45,9 @@ extension QueueCore {
         var watchedSplits: Set<GID> = []
         /// Downloads whose server disagreed between connections: one connection from now on.
         var noSplit: Set<GID> = []
+        /// The connections each automatically split download settled on this run: resumed after a
+        /// pause, it starts there.
+        var settledSplits: [GID: Int] = [:]
         /// Downloads whose partial file this run began under a response of known length but no
         /// validator (no ETag, no Last-Modified): a later attempt of this run continues it with a
         /// Range, and the answer must be of the same length (`ResumeRule`), as wget and aria2
@@ -137,5 +140,24 @@ extension QueueCore {
     mutating func newConnectionID(for downloadID: GID) -> ConnectionID {
         defer { state.nextConnection += 1 }
         return ConnectionID(number: state.nextConnection, downloadID: downloadID)
+    }
+}
+
+// MARK: - Liveness
+
+extension QueueCore {
+    /// Active downloads with bytes missing and no connection running or starting (nor a saved
+    /// file being read, as a Metalink is): none, after every input (the core's table tests and
+    /// its fuzz target check it).
+    func stalledDownloads() -> [GID] {
+        state.downloads.ids { $0.state == .active }.filter { id in
+            guard let download = state.downloads[id], state.connections[id] == nil, !state.saved.contains(id),
+                download.totalBytes < 0 || !download.completed.covers(length: download.totalBytes)
+            else { return false }
+            if let split = state.splits[id] {
+                return split.segments.isEmpty && !download.completed.covers(length: split.total)
+            }
+            return true
+        }
     }
 }

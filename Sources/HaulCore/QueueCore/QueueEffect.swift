@@ -90,6 +90,8 @@ struct PlannedConnection: Sendable {
     /// Set when a plain answer is known before the response: a 200 goes to a file with no name
     /// at once, on the engine thread, without a round trip through the core.
     var presumedUnnamed: UnnamedPresumption?
+    /// Uptime (seconds) when the core started it.
+    var startedAt = 0.0
 
     init(
         id: ConnectionID, request: Request, hostKey: String, resumeOffset: Int64, expectedValidator: String?,

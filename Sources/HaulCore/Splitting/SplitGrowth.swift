@@ -7,8 +7,13 @@
 /// say the link rewards. A server that refuses or cuts an added connection settles it at once
 /// on the connections that still run.
 ///
-/// A pure value: the queue core measures (`measured(rate:)`) once each step's connections are
-/// running, and does what the answer says.
+/// Under the download's own speed limit a step pays while the total is below the limit: once
+/// the connections reach it, the count settles on as many as a lone connection's rate says
+/// reach it (500K from a server that sends 200 KiB/s a connection: 3).
+///
+/// A pure value: the queue core measures (`measured(rate:)`, with `GrowthMeter`) once each
+/// step's connections have run as long as the first one ran alone, and does what the answer
+/// says.
 public struct SplitGrowth: Equatable, Sendable {
     /// What to do after a measurement.
     public enum Step: Equatable, Sendable {
@@ -27,6 +32,8 @@ public struct SplitGrowth: Equatable, Sendable {
     /// A step that brings at least this share of what its connections would bring on a capped
     /// link (where speed grows with the count) is followed by another.
     static let keepGrowing = 0.6
+    /// A total of at least this share of the speed limit reaches it.
+    static let reachesLimit = 0.9
 
     /// The connections the download uses now.
     public private(set) var connections = 1
@@ -44,14 +51,29 @@ public struct SplitGrowth: Equatable, Sendable {
 
     /// The speed before the last step.
     private var before: Measure?
+    /// The download's speed limit (bytes a second), if it has one.
+    let speedLimit: Int64?
+    /// When a server first refused an added connection (uptime, seconds).
+    private var pushedBackAt: Double?
 
     /// Growth that starts on one connection.
     ///
-    /// - Parameter limit: The most connections allowed (`-x` within the overall cap); at most 1
-    ///   settles at once.
-    public init(limit: Int) {
+    /// - Parameters:
+    ///   - limit: The most connections allowed (`-x` within the overall cap); at most 1 settles
+    ///     at once.
+    ///   - speedLimit: The download's speed limit (bytes a second), or nil.
+    public init(limit: Int, speedLimit: Int64? = nil) {
         self.limit = max(limit, 1)
+        self.speedLimit = speedLimit.flatMap { $0 > 0 ? $0 : nil }
         if self.limit == 1 { settle("1 connection: no more allowed") }
+    }
+
+    /// Growth settled already on `connections` (a download resumed in the same run goes on with
+    /// the count it had settled on, saying `why`).
+    init(limit: Int, speedLimit: Int64?, settledOn connections: Int, _ why: String) {
+        self.init(limit: limit, speedLimit: speedLimit)
+        self.connections = min(max(connections, 1), self.limit)
+        settle(why)
     }
 
     /// The download's total speed (bytes a second), measured over a window once the last
@@ -62,6 +84,9 @@ public struct SplitGrowth: Equatable, Sendable {
     public mutating func measured(rate: Double) -> Step {
         guard !isSettled else { return .hold }
         guard rate > 0 else { return .again }
+        if let speedLimit, rate >= Double(speedLimit) * SplitGrowth.reachesLimit {
+            return reached(speedLimit, at: rate)
+        }
         guard let before, before.rate > 0 else {
             // The first measurement, on one connection.
             return grow(from: rate)
@@ -90,9 +115,29 @@ public struct SplitGrowth: Equatable, Sendable {
         return removed > 0 ? .remove(removed) : .hold
     }
 
-    /// A server refused or cut an added connection: settles on the `running` ones left.
-    mutating func pushedBack(running: Int, why: String) {
-        settle(on: running, "the server refused more (\(why))")
+    /// A server refused or cut an added connection, started at `startedAt`, before its first
+    /// byte, at `now`: settles on the `running` ones left. Refused again, a connection started
+    /// after that (one that took a finished one's place), settles on one.
+    mutating func pushedBack(running: Int, why: String, startedAt: Double, now: Double) {
+        if let pushedBackAt, startedAt > pushedBackAt {
+            settle(on: 1, "the server refused more twice (\(why))")
+        } else {
+            pushedBackAt = pushedBackAt ?? now
+            settle(on: running, "the server refused more (\(why))")
+        }
+    }
+
+    /// The connections reached the speed limit at `rate`: as many stay as a lone connection's
+    /// rate says reach it.
+    private mutating func reached(_ speedLimit: Int64, at rate: Double) -> Step {
+        let lone = before.map { $0.rate / Double(max($0.connections, 1)) } ?? rate
+        let needed = lone > 0 ? Int((Double(speedLimit) / lone).rounded(.up)) : connections
+        let keep = min(max(needed, 1), connections)
+        let from = connections
+        connections = keep
+        let who = from == 1 ? "it reaches" : "\(from) reach"
+        settle("\(SplitGrowth.count(keep)): \(who) the speed limit (\(ByteCount.format(speedLimit))/s)")
+        return keep < from ? .remove(from - keep) : .hold
     }
 
     /// What is left is too little for more connections: settles on the `running` ones.

@@ -62,10 +62,27 @@ struct SplitGrowthTests {
     func pushedBack() {
         var growth = SplitGrowth(limit: 8)
         #expect(growth.measured(rate: 2_000_000) == .add(3))
-        growth.pushedBack(running: 2, why: "503")
+        growth.pushedBack(running: 2, why: "503", startedAt: 10, now: 11)
         #expect(growth.connections == 2 && growth.isSettled)
         #expect(growth.reason == "2 connections: the server refused more (503)")
         #expect(growth.measured(rate: 4_000_000) == .hold)
+        // Another of the same step: the count is the same push-back's.
+        growth.pushedBack(running: 2, why: "503", startedAt: 10, now: 11.2)
+        #expect(growth.connections == 2)
+        // One started since, in a finished one's place, refused too: one connection.
+        growth.pushedBack(running: 1, why: "429", startedAt: 12, now: 12.5)
+        #expect(growth.connections == 1 && growth.reason == "1 connection: the server refused more twice (429)")
+    }
+
+    @Test("under a speed limit, a step that reaches it keeps as many as a lone connection's rate says reach it")
+    func speedLimit() {
+        var growth = SplitGrowth(limit: 16, speedLimit: 512_000)
+        #expect(growth.measured(rate: 204_800) == .add(3))
+        #expect(growth.measured(rate: 500_000) == .remove(1))
+        #expect(growth.connections == 3 && growth.reason == "3 connections: 4 reach the speed limit (500.0 KiB/s)")
+        var alone = SplitGrowth(limit: 16, speedLimit: 512_000)
+        #expect(alone.measured(rate: 480_000) == .hold)
+        #expect(alone.connections == 1 && alone.reason == "1 connection: it reaches the speed limit (500.0 KiB/s)")
     }
 
     @Test("too little left settles on the connections running")
