@@ -28,8 +28,9 @@ public enum DownloadOptionTable {
             topic: .connections, short: "k", help: "No segment smaller than this is started, e.g. 1M."),
         .single(
             "split-mode", \Values.splitMode, .oneOf("mode"), builtIn: .auto, topic: .connections,
-            help: "auto: a large file starts on one connection and gets more while they make it faster (up to 8 a "
-                + "server); fixed: -s and -x as given. Giving -s or -x means fixed."),
+            help: "auto: a large file starts on one connection, then 4, then 16 a server, while each step pays "
+                + "(under --max-download-limit, until the limit is reached); fixed: -s and -x as given. Giving -s "
+                + "or -x means fixed."),
         .single(
             "max-download-limit", \Values.maxDownloadLimit, .speed, builtIn: SpeedLimit.none,
             change: .live, topic: .connections,

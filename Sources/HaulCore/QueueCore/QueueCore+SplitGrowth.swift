@@ -12,7 +12,7 @@ import HaulNet
 /// download is spent on it. A download resumed in the same run starts at the count it settled on.
 extension QueueCore {
     /// How often a growing split is sampled (seconds).
-    static let growthTick = 0.1
+    static let growthTick = 0.05
     /// How long a step waits for its connections' first bytes beyond the first one's time alone
     /// (seconds); one that sent nothing by then counts as giving nothing.
     static let growthPatience = 3.0

@@ -13,9 +13,10 @@
 /// speeding up), or `longestSolo` seconds. A new connection is sampled once, at the first tick
 /// at or after `comparedAge`; the ratio of its bytes to the first connection's at the same age
 /// says what share of a lone connection it gets. On a link that caps each connection the share
-/// is one at any age, slow start and all, so new connections are compared at half the age the
-/// first one's rate took to be known: each step then costs about an answer and a few round
-/// trips. On a link one connection fills, new ones get a fair share of it or, young against
+/// is one at any age, slow start and all, so new connections are compared two `window`s (some
+/// three round trips: fewer, and one flight more or less moves the share) after their first
+/// byte: each step then costs about an answer and three round trips. On a link one connection
+/// fills, new ones get a fair share of it or, young against
 /// connections in full flow, less: the count stays low.
 ///
 /// A pure value, fed by the queue core on its growth ticks.
@@ -29,9 +30,9 @@ struct GrowthMeter: Equatable, Sendable {
     /// The longest the first connection is measured alone (seconds).
     static let longestSolo = 2.0
     /// The shortest window of the test that the first connection's rate is known (seconds).
-    static let shortestWindow = 0.1
+    static let shortestWindow = 0.05
     /// The window's share of the time the first connection took to answer: a few round trips.
-    static let windowPerAnswer = 2.0 / 3.0
+    static let windowPerAnswer = 0.5
     /// How much faster the last window may be than the one before, with the rate known.
     static let steady = 1.25
 
@@ -63,7 +64,7 @@ struct GrowthMeter: Equatable, Sendable {
 
     /// The age at which new connections are compared with the first one, once its rate is known.
     var comparedAge: Double? {
-        knownAge.map { max(2 * window, $0 / 2) }
+        knownAge.map { _ in 2 * window }
     }
 
     /// The first connection's rate alone (bytes a second since its first byte), once known.

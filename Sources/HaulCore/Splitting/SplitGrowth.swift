@@ -7,9 +7,11 @@
 /// say the link rewards. A server that refuses or cuts an added connection settles it at once
 /// on the connections that still run.
 ///
-/// Under the download's own speed limit a step pays while the total is below the limit: once
-/// the connections reach it, the count settles on as many as a lone connection's rate says
-/// reach it (500K from a server that sends 200 KiB/s a connection: 3).
+/// Under the download's own speed limit a step pays while the total is below the limit, and
+/// the count settles on the step that reaches it (500K from a server that sends 200 KiB/s a
+/// connection: 4, at 125K each). The first step is taken whatever the first connection's
+/// rate: measured young it is no measure of a limit (nginx's `limit_rate` sends a second's
+/// worth at once).
 ///
 /// A pure value: the queue core measures (`measured(rate:)`, with `GrowthMeter`) once each
 /// step's connections have run as long as the first one ran alone, and does what the answer
@@ -84,8 +86,9 @@ public struct SplitGrowth: Equatable, Sendable {
     public mutating func measured(rate: Double) -> Step {
         guard !isSettled else { return .hold }
         guard rate > 0 else { return .again }
-        if let speedLimit, rate >= Double(speedLimit) * SplitGrowth.reachesLimit {
-            return reached(speedLimit, at: rate)
+        if let speedLimit, before != nil, rate >= Double(speedLimit) * SplitGrowth.reachesLimit {
+            settle("\(SplitGrowth.count(connections)): they reach the speed limit (\(ByteCount.format(speedLimit))/s)")
+            return .hold
         }
         guard let before, before.rate > 0 else {
             // The first measurement, on one connection.
@@ -125,19 +128,6 @@ public struct SplitGrowth: Equatable, Sendable {
             pushedBackAt = pushedBackAt ?? now
             settle(on: running, "the server refused more (\(why))")
         }
-    }
-
-    /// The connections reached the speed limit at `rate`: as many stay as a lone connection's
-    /// rate says reach it.
-    private mutating func reached(_ speedLimit: Int64, at rate: Double) -> Step {
-        let lone = before.map { $0.rate / Double(max($0.connections, 1)) } ?? rate
-        let needed = lone > 0 ? Int((Double(speedLimit) / lone).rounded(.up)) : connections
-        let keep = min(max(needed, 1), connections)
-        let from = connections
-        connections = keep
-        let who = from == 1 ? "it reaches" : "\(from) reach"
-        settle("\(SplitGrowth.count(keep)): \(who) the speed limit (\(ByteCount.format(speedLimit))/s)")
-        return keep < from ? .remove(from - keep) : .hold
     }
 
     /// What is left is too little for more connections: settles on the `running` ones.

@@ -42,6 +42,7 @@ struct QueueCoreGrowthLinkTests {
         var connections = 0
         var reason = ""
         var seconds = 0.0
+        var core = CoreHarness()
     }
 
     /// Plays a 300 MiB download over `link`, starting `phase` seconds into a tick, answering
@@ -93,6 +94,7 @@ struct QueueCoreGrowthLinkTests {
             if growth.isSettled {
                 played.connections = growth.connections
                 played.reason = growth.reason
+                played.core = core
                 break
             }
         }
@@ -121,11 +123,38 @@ struct QueueCoreGrowthLinkTests {
         #expect(played.connections == 1, "\(played.reason)")
     }
 
-    @Test("under a speed limit of 500K from a server of 200 KiB/s a connection, three connections reach it")
+    @Test("under a speed limit of 500K from a server of 200 KiB/s a connection, four connections reach it")
     func limitReached() throws {
         let link = Link(name: "200 KiB/s a connection") { age, _ in Int64(204_800 * age) }
         let played = try Self.play(link, speedLimit: 512_000)
-        #expect(played.connections == 3, "\(played.reason)")
-        #expect(played.reason == "3 connections: 4 reach the speed limit (500.0 KiB/s)")
+        #expect(played.connections == 4, "\(played.reason)")
+        #expect(played.reason == "4 connections: they reach the speed limit (500.0 KiB/s)")
+    }
+
+    @Test("paused and resumed, a download starts again at the count it settled on, asking only for what it lacks")
+    func resumedAtSettledCount() throws {
+        var core = try Self.play(Self.burstsPerSecond).core
+        let gaps = try #require(core.download("d")).completed.gaps(upTo: 300 * Self.mebibyte)
+        let lacked = { (offset: Int64) in gaps.contains { $0.contains(offset) } }
+        _ = core.send(.pause("d"))
+        _ = core.send(.resume("d"))
+        let first = try #require(core.started.keys.max())
+        let range = try #require(core.started[first]?.request.byteRange)
+        #expect(lacked(range.lowerBound), "the first connection asks for what is there")
+        _ = core.answer(
+            first, 206,
+            [
+                "Content-Range": "bytes \(range.lowerBound)-\(300 * Self.mebibyte - 1)/\(300 * Self.mebibyte)",
+                "ETag": "\"v\"",
+            ])
+        let named = core.name(first, "/dl/d")
+        let helpers = named.filter { $0.hasPrefix("start c") && $0.hasSuffix(" helper") }
+        #expect(helpers.count == 15, "\(named)")
+        #expect(named.contains("d shows 16 connections: as settled before"), "\(named)")
+        for line in helpers {
+            let number = try #require(Int(line.split(separator: " ")[1].dropFirst()))
+            let lower = try #require(core.started[number]?.request.byteRange?.lowerBound)
+            #expect(lacked(lower), "\(line) asks for what is there")
+        }
     }
 }

@@ -74,15 +74,14 @@ struct SplitGrowthTests {
         #expect(growth.connections == 1 && growth.reason == "1 connection: the server refused more twice (429)")
     }
 
-    @Test("under a speed limit, a step that reaches it keeps as many as a lone connection's rate says reach it")
+    @Test("under a speed limit, the step that reaches it is kept; the first step is taken whatever one connection did")
     func speedLimit() {
         var growth = SplitGrowth(limit: 16, speedLimit: 512_000)
         #expect(growth.measured(rate: 204_800) == .add(3))
-        #expect(growth.measured(rate: 500_000) == .remove(1))
-        #expect(growth.connections == 3 && growth.reason == "3 connections: 4 reach the speed limit (500.0 KiB/s)")
-        var alone = SplitGrowth(limit: 16, speedLimit: 512_000)
-        #expect(alone.measured(rate: 480_000) == .hold)
-        #expect(alone.connections == 1 && alone.reason == "1 connection: it reaches the speed limit (500.0 KiB/s)")
+        #expect(growth.measured(rate: 500_000) == .hold)
+        #expect(growth.connections == 4 && growth.reason == "4 connections: they reach the speed limit (500.0 KiB/s)")
+        var burst = SplitGrowth(limit: 16, speedLimit: 512_000)
+        #expect(burst.measured(rate: 1_000_000) == .add(3))
     }
 
     @Test("too little left settles on the connections running")
