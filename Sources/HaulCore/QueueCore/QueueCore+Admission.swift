@@ -12,10 +12,10 @@ extension QueueCore {
 
     /// Starts queued downloads, in order, while slots are free, their hosts are under the
     /// per-host cap and not held for refusing (`HostRefusals`: then one at a time). With every
-    /// slot taken, a download from a host that answers over HTTP/2 starts as a further stream of its connection, while that host has fewer than
-    /// `streamWindow` in flight (and all such streams are fewer than twice that): on a link with
-    /// latency, small files cost round trips, not bytes, and -j downloads at a time leave the
-    /// link idle between them.
+    /// slot taken, a download from a host that answers over HTTP/2 starts as a further stream of
+    /// its connection, while that host has fewer than `streamWindow` in flight (and all such
+    /// streams are fewer than twice that): on a link with latency, small files cost round trips,
+    /// not bytes, and -j downloads at a time leave the link idle between them.
     mutating func admit() {
         var index = state.scanFrom
         var firstHeldBack: Int?

@@ -50,7 +50,7 @@ extension QueueCore {
                 limit: limit, speedLimit: speedLimit, settledOn: settled, "\(settled) connections: as settled before")
         }
         split.growth = Split.Growth(decision: decision, meter: GrowthMeter(answerTime: answerTime), first: first)
-        show(id, .splitChoice(decision.reason))
+        showGrowth(id, decision)
         if decision.isSettled {
             guard let download = state.downloads[id] else { return }
             for _ in 1..<decision.connections where newWork(&split, download, preferring: 0) {}
@@ -59,21 +59,17 @@ extension QueueCore {
         ask(.schedule(.measureGrowth(id), after: QueueCore.growthTick))
     }
 
-    /// A tick of a growing split: samples the first connection alone, or the last step's
-    /// connections, and takes the next step once they are measured.
+    /// A tick of a growing split: samples the first connection alone until its rate is known,
+    /// then the last step's connections, and takes the next step once they are measured.
     mutating func measureGrowth(of id: GID) {
         guard var split = state.splits[id], var growth = split.growth, let download = state.downloads[id],
             !growth.decision.isSettled
         else { return }
         let now = clock.uptime
-        let rate: Double?
-        if growth.decision.connections == 1 {
-            rate = soloRate(&growth, split, now: now)
-        } else {
-            rate = stepRate(&growth, split, now: now)
-        }
-        split.growth = growth
-        guard let rate else {
+        let measured =
+            growth.meter.knownAge == nil ? soloRate(&growth, split, now: now) : stepRate(&growth, split, now: now)
+        guard let rate = measured else {
+            split.growth = growth
             state.splits[id] = split
             return ask(.schedule(.measureGrowth(id), after: QueueCore.growthTick))
         }
@@ -82,14 +78,14 @@ extension QueueCore {
             growth.decision.finish(running: split.segments.count)
             step = .hold
         }
-        split.growth?.decision = growth.decision
+        growth.measured = []
+        growth.stepStartedAt = now
+        split.growth = growth
         switch step {
         case .add(let count):
             let before = Set(split.segments.keys)
             for _ in 0..<count where newWork(&split, download, preferring: 0) {}
             split.growth?.awaited = Set(split.segments.keys).subtracting(before)
-            split.growth?.measured = []
-            split.growth?.stepStartedAt = now
         case .remove(let count):
             for key in split.helpers.suffix(count).map(\.id) { retire(key, &split) }
         case .again, .hold:
@@ -97,11 +93,15 @@ extension QueueCore {
         }
         state.splits[id] = split
         shareSpeedLimit(id)
-        show(id, .splitChoice(growth.decision.reason))
-        if split.growth?.decision.isSettled == false {
-            ask(.schedule(.measureGrowth(id), after: QueueCore.growthTick))
-        }
-        if let settled = split.growth?.decision, settled.isSettled { state.settledSplits[id] = settled.connections }
+        showGrowth(id, growth.decision)
+        if !growth.decision.isSettled { ask(.schedule(.measureGrowth(id), after: QueueCore.growthTick)) }
+    }
+
+    /// Shows an automatic split's choice; a settled one is kept for the download's next attempt
+    /// in this run.
+    private mutating func showGrowth(_ id: GID, _ decision: SplitGrowth) {
+        if decision.isSettled { state.settledSplits[id] = decision.connections }
+        show(id, .splitChoice(decision.reason))
     }
 
     /// The first connection's rate alone, once the meter knows it.
@@ -142,8 +142,7 @@ extension QueueCore {
         growth.awaited.remove(key)
         growth.decision.pushedBack(running: split.segments.count, why: why, startedAt: startedAt, now: clock.uptime)
         split.growth = growth
-        state.settledSplits[key.downloadID] = growth.decision.connections
-        show(key.downloadID, .splitChoice(growth.decision.reason))
+        showGrowth(key.downloadID, growth.decision)
     }
 
     /// A few words for a connection that failed before it answered.

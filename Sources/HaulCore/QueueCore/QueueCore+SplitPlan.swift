@@ -35,8 +35,8 @@ extension QueueCore {
             var meter: GrowthMeter
             /// The first connection, measured alone.
             let first: ConnectionID
-            /// The last step's connections not measured yet, and those measured (each at the
-            /// age at which the first connection's rate was known).
+            /// The last step's connections not measured yet, and those measured (each at
+            /// `GrowthMeter.comparedAge` or just past it).
             var awaited: Set<ConnectionID> = []
             var measured: [GrowthMeter.Point] = []
             /// When the last step started (uptime, seconds).
