@@ -48,11 +48,15 @@ extension QueueCore {
         if let settled = state.settledSplits[id], settled > 1 {
             decision = SplitGrowth(
                 limit: limit, speedLimit: speedLimit, settledOn: settled, "\(settled) connections: as settled before")
+        } else if let taken = split.firstHost.flatMap({ state.hostSplitCounts[$0] }) {
+            decision = SplitGrowth(
+                limit: limit, speedLimit: speedLimit, settledOn: taken,
+                "\(SplitGrowth.count(taken)): the server refused more before")
         }
         split.growth = Split.Growth(decision: decision, meter: GrowthMeter(answerTime: answerTime), first: first)
         showGrowth(id, decision)
         if decision.isSettled {
-            guard let download = state.downloads[id] else { return }
+            guard let download = state.downloads[id], decision.connections > 1 else { return }
             for _ in 1..<decision.connections where newWork(&split, download, preferring: 0) {}
             return
         }
@@ -142,6 +146,7 @@ extension QueueCore {
         growth.awaited.remove(key)
         growth.decision.pushedBack(running: split.segments.count, why: why, startedAt: startedAt, now: clock.uptime)
         split.growth = growth
+        if let host = split.firstHost { state.hostSplitCounts[host] = growth.decision.connections }
         showGrowth(key.downloadID, growth.decision)
     }
 

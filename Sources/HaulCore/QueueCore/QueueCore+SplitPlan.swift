@@ -76,6 +76,11 @@ extension QueueCore {
             var next: Int64 { min(start + written, end) }
         }
 
+        /// The host of the first connection (`QueueCore.hostKey`).
+        var firstHost: String? {
+            mirrors.first.map { QueueCore.hostKey($0.url.absoluteString) }
+        }
+
         /// The mirror for a new connection: `preferred` (the mirror of a connection that just
         /// finished) while it is in use and has room, else the usable one with fewest connections.
         func mirror(preferring preferred: Int?) -> Int? {

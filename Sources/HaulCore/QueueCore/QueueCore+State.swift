@@ -48,6 +48,9 @@ extension QueueCore {
         /// The connections each automatically split download settled on this run: resumed after a
         /// pause, it starts there.
         var settledSplits: [GID: Int] = [:]
+        /// The connections each host took before it refused an automatic split more: another
+        /// download's split from it starts there.
+        var hostSplitCounts: [String: Int] = [:]
         /// Downloads whose partial file this run began under a response of known length but no
         /// validator (no ETag, no Last-Modified): a later attempt of this run continues it with a
         /// Range, and the answer must be of the same length (`ResumeRule`), as wget and aria2

@@ -156,7 +156,8 @@ public struct SplitGrowth: Equatable, Sendable {
         return .add(added)
     }
 
-    private static func count(_ connections: Int) -> String {
+    /// `1 connection`, `N connections`.
+    static func count(_ connections: Int) -> String {
         connections == 1 ? "1 connection" : "\(connections) connections"
     }
 

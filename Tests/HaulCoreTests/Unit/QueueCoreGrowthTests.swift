@@ -102,4 +102,21 @@ struct QueueCoreGrowthTests {
         let next = core.send(.finished(core.connection(1)))
         #expect(next.contains { $0.contains("bytes=\(30 * mebibyte)-\(Self.total - 1)") }, "\(next)")
     }
+
+    @Test("a server that refused more gets no more from the next download: its split starts at the count it took")
+    func nextDownloadStartsAtTakenCount() throws {
+        var (core, step) = Self.grown(written: 1 << 20)
+        let helpers = try step.filter { $0.hasSuffix(" helper") }.map { line in
+            try #require(Int(line.split(separator: " ")[1].dropFirst()))
+        }
+        #expect(helpers.count == 3)
+        for number in helpers.dropFirst() { _ = core.answer(number, 503) }
+        #expect(core.core.state.splits["d"]?.growth?.decision.connections == 2)
+        _ = core.add(["e"])
+        let first = try #require(core.started.keys.max())
+        _ = core.answer(first, 200, Self.headers)
+        let named = core.name(first, "/dl/e")
+        #expect(named.filter { $0.hasPrefix("start c") && $0.hasSuffix(" helper") }.count == 1, "\(named)")
+        #expect(named.contains("e shows 2 connections: the server refused more before"), "\(named)")
+    }
 }
