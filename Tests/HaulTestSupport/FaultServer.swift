@@ -52,7 +52,9 @@ import Synchronization
 ///   file, or of its first half), `corrupt=O` (byte O is wrong in
 ///   every body that holds it: a mirror with bad data), `corruptEvery=N` (every byte at a multiple
 ///   of N is wrong), `duplicate=URL` (a Link header naming URL
-///   as a mirror, RFC 6249), `digest=V` (a Digest header of V).
+///   as a mirror, RFC 6249), `digest=V` (a Digest header of V), `ranged=CODE` (a request with
+///   Range answers CODE, with `retryAfter=S`; `ranged=cut`: its 206 headers, then the connection
+///   closes: a server that takes one connection a client).
 public final class FaultServer: Sendable {
     public let port: Int
     /// Connections accepted, open now, and open at the most at one time.
@@ -342,6 +344,10 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             send(context, .partialContent, headers: headers, body: TestPattern.bytes(count: end))
             return
         }
+        if let range, let ranged = query["ranged"] {
+            refuseRanged(ranged, range: range, size: size, headers: headers, query: query, context: context)
+            return
+        }
         let ifRangeMatches = head.headers.first(name: "If-Range").map { $0 == etag } ?? true
         if let range, query["ranges"] != "ignore", ifRangeMatches || query["ifrange"] == "ignore" {
             if query["ranges"] == "416" {
@@ -395,6 +401,28 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
         }
         send(context, status, headers: headers, body: body)
+    }
+
+    /// A ranged request to a server that takes one connection a client: `ranged=CODE` answers CODE
+    /// (with `retryAfter`); `ranged=cut` sends the 206's headers and closes.
+    private func refuseRanged(
+        _ ranged: String, range: String, size: Int, headers: [String: String], query: [String: String],
+        context: ChannelHandlerContext
+    ) {
+        guard ranged == "cut" else {
+            var refusal = ["ETag": headers["ETag"] ?? ""]
+            if let retryAfter = query["retryAfter"] { refusal["Retry-After"] = retryAfter }
+            send(context, HTTPResponseStatus(statusCode: Int(ranged) ?? 503), headers: refusal, body: [])
+            return
+        }
+        let (from, to) = FaultHandler.parseRange(range, size: size) ?? (0, size)
+        var cut = headers
+        cut["Content-Range"] = "bytes \(from)-\(to - 1)/\(size)"
+        cut["Content-Length"] = String(to - from)
+        sendHead(context, .partialContent, headers: cut)
+        let channel = context.channel
+        context.flush()
+        channel.close(promise: nil)
     }
 
     /// Writes `step` body bytes every 100 ms until `end`, or until the client goes away; then

@@ -46,6 +46,13 @@ extension QueueCore {
         struct Segment {
             let start: Int64
             var end: Int64
+            /// Where the connection itself stops: its request's end, or the last stop sent. A
+            /// steal moves `end` at once but stops the victim only once the thief's first byte
+            /// came: until then the victim fetches on, so a thief refused or cut before its
+            /// first byte gives its range back (`forget`) and no connection is asked for it.
+            var limit: Int64
+            /// The segment whose range this one took, until its first byte stops that one.
+            var stolenFrom: ConnectionID?
             let mirror: Int
             /// Uptime (seconds) when the connection started, and when it last wrote.
             let startedAt: Double
@@ -67,6 +74,7 @@ extension QueueCore {
             init(start: Int64, end: Int64, mirror: Int, now: Double) {
                 self.start = start
                 self.end = end
+                limit = end
                 self.mirror = mirror
                 startedAt = now
                 lastWriteAt = now
@@ -107,12 +115,20 @@ extension QueueCore {
         }
 
         /// Forgets the segment of connection `key` (and its side of a race) and the helper, and
-        /// returns the segment.
+        /// returns the segment. One that never wrote gives its range back to the segment that
+        /// ends where it starts, whose connection fetches on (`limit`) through what no other
+        /// connection holds.
         @discardableResult
         mutating func forget(_ key: ConnectionID) -> Segment? {
             guard let segment = segments.removeValue(forKey: key) else { return nil }
             if let rival = segment.rival { segments[rival]?.rival = nil }
             helpers.removeAll { $0.id == key }
+            if segment.firstByteAt == nil,
+                let (before, held) = segments.first(where: { $0.value.end == segment.start && $0.value.limit > $0.value.end })
+            {
+                let next = segments.values.lazy.map(\.start).filter { $0 >= held.end }.min() ?? held.limit
+                segments[before]?.end = min(held.limit, next)
+            }
             return segment
         }
 

@@ -18,7 +18,11 @@ extension QueueCore {
     mutating func recordSegmentProgress(_ id: ConnectionID, written: Int64, now: Double) -> Range<Int64>? {
         guard var split = state.splits[id.downloadID], var segment = split.segments[id] else { return nil }
         if written > segment.written { segment.lastWriteAt = now }
-        if written > 0, segment.firstByteAt == nil { segment.firstByteAt = now }
+        if written > 0, segment.firstByteAt == nil {
+            segment.firstByteAt = now
+            if let victim = segment.stolenFrom { limit(victim, to: segment.start, &split) }
+            segment.stolenFrom = nil
+        }
         segment.written = written
         var sample = segment.sample ?? SpeedSample(bytes: written, at: now)
         sample.measure(&segment.speed, bytes: written, at: now)
@@ -67,7 +71,7 @@ extension QueueCore {
             other.end = min(other.end, winner.start)
             other.rival = nil
             split.segments[loser] = other
-            ask(.stop(loser, atFileOffset: other.end))
+            limit(loser, to: other.end, &split)
         } else {
             retire(loser, &split)
         }
@@ -87,8 +91,8 @@ extension QueueCore {
         if let steal = split.planner.steal(from: running) {
             let victim = keys[steal.victim]
             split.segments[victim]?.end = steal.newEnd
-            ask(.stop(victim, atFileOffset: steal.newEnd))
-            startHelper(for: steal.range, mirror: mirror, of: download.id, split: &split)
+            let thief = startHelper(for: steal.range, mirror: mirror, of: download.id, split: &split)
+            split.segments[thief]?.stolenFrom = victim
             return true
         }
         guard let race = split.planner.tailToRace(in: running) else { return false }
@@ -126,6 +130,13 @@ extension QueueCore {
     }
 
     // MARK: - Pieces
+
+    /// Tells the connection of segment `key` to stop at `offset`, unless it stops sooner already.
+    private mutating func limit(_ key: ConnectionID, to offset: Int64, _ split: inout Split) {
+        guard let limit = split.segments[key]?.limit, limit > offset else { return }
+        split.segments[key]?.limit = offset
+        ask(.stop(key, atFileOffset: offset))
+    }
 
     /// Stops the connection of segment `key` and forgets it.
     mutating func retire(_ key: ConnectionID, _ split: inout Split) {

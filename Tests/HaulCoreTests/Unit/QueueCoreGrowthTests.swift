@@ -32,27 +32,16 @@ struct QueueCoreGrowthTests {
         return (core, step)
     }
 
-    @Test("helpers refused after the first connection reached its end: the gap is fetched, then on one connection")
-    func refusedAfterFirstEnded() throws {
+    @Test("helpers refused before their first byte give their ranges back: the first connection fetches on alone")
+    func refusedGiveBack() throws {
         var (core, step) = Self.grown(written: 1 << 20)
         #expect(step.filter { $0.hasSuffix(" helper") }.count == 3, "\(step)")
-        // The first connection reaches the end it was cut to, before any helper answers, and
-        // takes half of the largest part left.
-        let end = try #require(step.last { $0.hasPrefix("stop c1 at ") }?.split(separator: " ").last)
-        _ = core.send(.wrote(core.connection(1), totalBytesWritten: Int64(end) ?? 0))
-        _ = core.send(.bodyDone(core.connection(1), path: "/dl/d.part"))
-        #expect(core.send(.finished(core.connection(1))).contains { $0.hasPrefix("start c5 ") })
-        // Every connection of the split is refused: one starts alone for what is missing.
+        #expect(!step.contains { $0.hasPrefix("stop ") }, "no connection is stopped before a thief's first byte")
         var refused: [String] = []
-        for number in 2...5 { refused += core.answer(number, 503) }
-        #expect(refused.last?.hasPrefix("start c6 d http://a.test/d bytes=") == true, "\(refused)")
-        #expect(refused.last?.hasSuffix(" helper") == true)
-        // Refused too, alone: the download stops splitting for this run and starts again on one
-        // connection from what it has, the attempt not counted.
-        let alone = core.answer(6, 503, ["Retry-After": "7"])
-        #expect(alone.contains("d queued") && alone.contains("d active"), "\(alone)")
-        #expect(alone.last?.hasPrefix("start c7 d http://a.test/d bytes=") == true, "\(alone)")
-        #expect(alone.last?.hasSuffix(" helper") == false && core.core.state.noSplit.contains("d"))
+        for number in 2...4 { refused += core.answer(number, 503) }
+        #expect(!refused.contains { $0.hasPrefix("start ") || $0.hasPrefix("stop ") }, "\(refused)")
+        #expect(core.core.state.splits["d"]?.segments[core.connection(1)]?.end == Self.total)
+        #expect(core.core.state.splits["d"]?.growth?.decision.reason == "1 connection: the server refused more (503)")
         #expect(core.download("d")?.attempts == 1)
     }
 
@@ -66,9 +55,11 @@ struct QueueCoreGrowthTests {
             _ = core.answer(
                 number, 206,
                 ["Content-Range": "bytes \(range.lowerBound)-\(last)/\(Self.total)", "ETag": "\"v\""])
+            _ = core.send(.wrote(core.connection(number), totalBytesWritten: 16384))
         }
-        let end = try #require(step.last { $0.hasPrefix("stop c1 at ") }?.split(separator: " ").last)
-        _ = core.send(.wrote(core.connection(1), totalBytesWritten: Int64(end) ?? 0))
+        let end = try #require(core.core.state.splits["d"]?.segments[core.connection(1)]?.limit)
+        #expect(end < Self.total, "the first connection was stopped at the first thief's start")
+        _ = core.send(.wrote(core.connection(1), totalBytesWritten: end))
         _ = core.send(.bodyDone(core.connection(1), path: "/dl/d.part"))
         _ = core.send(.finished(core.connection(1)))
         let holder = try #require(core.core.state.connections["d"]?.id)

@@ -76,14 +76,25 @@ struct QueueCoreSplitTests {
         #expect(core.core.state.connections["s"]?.id.number == 3, "a running helper holds the slot")
     }
 
-    @Test("with no gap, a finished connection steals half of the largest segment left; the victim stops early")
+    @Test(
+        "with no gap, a finished connection steals half of the largest segment left; the victim stops early, once the thief's first byte came"
+    )
     func steal() {
         var (core, _) = Self.splitting()
         _ = core.send(.wrote(core.connection(4), totalBytesWritten: 2 * Self.mebibyte))
-        #expect(
-            core.send(.finished(core.connection(4))) == [
-                "stop c1 at 1048576", "start c5 s http://a.test/s bytes=1048576-2097151 helper",
-            ])
+        #expect(core.send(.finished(core.connection(4))) == ["start c5 s http://a.test/s bytes=1048576-2097151 helper"])
+        _ = core.answer(5, 206, ["Content-Range": "bytes 1048576-2097151/8388608", "ETag": "\"e\""])
+        #expect(core.send(.wrote(core.connection(5), totalBytesWritten: 16384)).contains("stop c1 at 1048576"))
+    }
+
+    @Test("a thief refused before its first byte gives its range back: the victim, never stopped, fetches on")
+    func refusedThief() {
+        var (core, _) = Self.splitting()
+        _ = core.send(.wrote(core.connection(4), totalBytesWritten: 2 * Self.mebibyte))
+        _ = core.send(.finished(core.connection(4)))
+        let refused = core.fail(5, .connectionLost)
+        #expect(!refused.contains { $0.hasPrefix("start ") || $0.hasPrefix("stop ") }, "\(refused)")
+        #expect(core.core.state.splits["s"]?.segments[core.connection(1)]?.end == 2 * Self.mebibyte)
     }
 
     @Test("near the end, a free connection races the tail of the slowest; whichever gets there first wins")
