@@ -124,7 +124,9 @@ extension QueueCore {
             if let rival = segment.rival { segments[rival]?.rival = nil }
             helpers.removeAll { $0.id == key }
             if segment.firstByteAt == nil,
-                let (before, held) = segments.first(where: { $0.value.end == segment.start && $0.value.limit > $0.value.end })
+                let (before, held) = segments.first(where: {
+                    $0.value.end == segment.start && $0.value.limit > $0.value.end
+                })
             {
                 let next = segments.values.lazy.map(\.start).filter { $0 >= held.end }.min() ?? held.limit
                 segments[before]?.end = min(held.limit, next)

@@ -12,7 +12,9 @@ struct GetCommandAutoSplitTests {
     /// How a server refuses the added connections (`FaultServer`'s `ranged=`).
     static let refusals = ["429", "429&retryAfter=5", "503", "cut"]
 
-    @Test("an added connection refused or cut after its headers: the file finishes on one, one attempt", arguments: refusals)
+    @Test(
+        "an added connection refused or cut after its headers: the file finishes on one, one attempt",
+        arguments: refusals)
     func refused(_ refusal: String) async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
