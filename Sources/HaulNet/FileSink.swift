@@ -34,7 +34,10 @@ final class FileSink {
     /// goes from libcurl's buffer to the file and never needs one.
     private var buffer: UnsafeMutableRawBufferPointer?
     private var buffered = 0
-    private var lastFlush = MonotonicClock.nanoseconds()
+    /// When bytes were last written; 0 before the first write of a body longer than the buffer,
+    /// whose first bytes are then written (and reported) at once: how soon they come is what an
+    /// automatic split measures a connection by.
+    private var lastFlush: UInt64
 
     /// Opens `target.path` (creating it, mode 0644, unless it `mustExist`). It is not truncated
     /// here: ext4 flushes a file truncated on open and rewritten when it is closed, which stalls
@@ -47,6 +50,7 @@ final class FileSink {
         capacity =
             expectedLength > 0 && expectedLength < Int64(FileSink.capacity)
             ? max(FileSink.smallestCapacity, Int(expectedLength)) : FileSink.capacity
+        lastFlush = expectedLength > Int64(FileSink.capacity) ? 0 : MonotonicClock.nanoseconds()
         path = target.path
         offset = target.offset
         expectedEnd = expectedLength > 0 ? target.offset + expectedLength : nil

@@ -13,6 +13,10 @@ import HaulNet
 extension QueueCore {
     /// How often a growing split is sampled (seconds).
     static let growthTick = 0.05
+    /// A connection of a step silent this long past the age it is measured at has nothing more
+    /// to report for that age (the engine reports at least every 100 ms while bytes come): its
+    /// bytes then are its bytes at that age (a server that sends in bursts, once a second).
+    static let growthQuiet = 0.15
     /// How long a step waits for its connections' first bytes beyond the first one's time alone
     /// (seconds); one that sent nothing by then counts as giving nothing.
     static let growthPatience = 3.0
@@ -70,14 +74,19 @@ extension QueueCore {
             !growth.decision.isSettled
         else { return }
         let now = clock.uptime
+        if quietFirst(&growth, split, now: now), let rate = growth.meter.soloRate { growth.decision.alone(rate: rate) }
         let measured =
-            growth.meter.knownAge == nil ? soloRate(&growth, split, now: now) : stepRate(&growth, split, now: now)
+            growth.decision.connections == 1
+            ? firstStepRate(growth, split, now: now) : stepRate(&growth, split, now: now)
         guard let rate = measured else {
             split.growth = growth
             state.splits[id] = split
             return ask(.schedule(.measureGrowth(id), after: QueueCore.growthTick))
         }
-        var step = growth.decision.measured(rate: rate)
+        // What the step's connections fetch themselves, each: under a speed limit each gets its
+        // share of the limit, and together they reach it or not.
+        let direct = Double(split.segments.count) * GrowthMeter.meanRate(of: growth.measured)
+        var step = growth.decision.measured(rate: rate, total: direct)
         if case .add = step, Double(split.total - download.completed.count) < rate * QueueCore.growthWorthwhile {
             growth.decision.finish(running: split.segments.count)
             step = .hold
@@ -108,11 +117,53 @@ extension QueueCore {
         show(id, .splitChoice(decision.reason))
     }
 
-    /// The first connection's rate alone, once the meter knows it.
-    private func soloRate(_ growth: inout Split.Growth, _ split: Split, now: Double) -> Double? {
-        guard let first = split.segments[growth.first], let firstByte = first.firstByteAt else { return nil }
-        guard growth.meter.soloSample(age: now - firstByte, bytes: first.written) else { return nil }
-        return growth.meter.soloRate
+    /// What a connection of a growing split wrote (`written` bytes at `now`; `previous` its
+    /// segment before): the first connection's progress until its rate is known, and each
+    /// connection of the last step's bytes at `GrowthMeter.comparedAge`, between the two
+    /// progress messages around that age. Measured on progress messages, not on ticks: a
+    /// connection's bytes reach the file (and the core) in steps of up to 100 ms, which a tick
+    /// would sample at any point of a step.
+    func growthObserved(
+        _ id: ConnectionID, previous: Split.Segment, written: Int64, now: Double, _ split: inout Split
+    ) {
+        guard var growth = split.growth, !growth.decision.isSettled,
+            let firstByte = previous.firstByteAt ?? (written > 0 ? now : nil)
+        else { return }
+        let age = now - firstByte
+        if id == growth.first, growth.meter.knownAge == nil,
+            growth.meter.soloSample(age: age, bytes: written), let rate = growth.meter.soloRate
+        {
+            growth.decision.alone(rate: rate)
+        }
+        guard growth.awaited.contains(id), let compared = growth.meter.comparedAge, age >= compared else {
+            return split.growth = growth
+        }
+        let before = GrowthMeter.Point(
+            age: previous.firstByteAt.map { previous.lastWriteAt - $0 } ?? 0, bytes: previous.written)
+        growth.measured.append(
+            GrowthMeter.Point.between(before, GrowthMeter.Point(age: age, bytes: written), at: compared))
+        growth.awaited.remove(id)
+        split.growth = growth
+    }
+
+    /// The first connection, its rate not yet known, ended or is quiet (no bytes for
+    /// `growthQuiet`): what it has is its bytes now. Returns whether its rate is now known.
+    private func quietFirst(_ growth: inout Split.Growth, _ split: Split, now: Double) -> Bool {
+        guard growth.meter.knownAge == nil else { return false }
+        guard let first = split.segments[growth.first] else { return growth.meter.soloEnded() }
+        guard let firstByte = first.firstByteAt, now - first.lastWriteAt >= QueueCore.growthQuiet else { return false }
+        return growth.meter.soloSample(age: now - firstByte, bytes: first.written)
+    }
+
+    /// The first connection's rate so far, once its first byte came: the first step is taken
+    /// then (to 4, which even a link one connection fills may have for a moment), while its rate
+    /// alone comes in as the added connections connect. A rate so far over less than a window
+    /// counts the window.
+    private func firstStepRate(_ growth: Split.Growth, _ split: Split, now: Double) -> Double? {
+        if let known = growth.meter.soloRate { return known }
+        guard let first = split.segments[growth.first], let firstByte = first.firstByteAt, first.written > 0
+        else { return nil }
+        return Double(first.written) / max(now - firstByte, growth.meter.window)
     }
 
     /// The total rate the last step's connections say the split has (each connection's share of
@@ -124,8 +175,10 @@ extension QueueCore {
                 growth.awaited.remove(key)
                 continue
             }
-            guard let firstByte = segment.firstByteAt, now - firstByte >= age else { continue }
-            growth.measured.append(GrowthMeter.Point(age: now - firstByte, bytes: segment.written))
+            guard let firstByte = segment.firstByteAt, now - firstByte >= age + QueueCore.growthQuiet,
+                segment.lastWriteAt - firstByte <= age
+            else { continue }
+            growth.measured.append(GrowthMeter.Point(age: age, bytes: segment.written))
             growth.awaited.remove(key)
         }
         if !growth.awaited.isEmpty {

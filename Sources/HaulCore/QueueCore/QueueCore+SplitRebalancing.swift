@@ -17,6 +17,9 @@ extension QueueCore {
     /// Records what a connection of a split download has written; returns the range it covers.
     mutating func recordSegmentProgress(_ id: ConnectionID, written: Int64, now: Double) -> Range<Int64>? {
         guard var split = state.splits[id.downloadID], var segment = split.segments[id] else { return nil }
+        if split.growth?.decision.isSettled == false {
+            growthObserved(id, previous: segment, written: written, now: now, &split)
+        }
         if written > segment.written { segment.lastWriteAt = now }
         if written > 0, segment.firstByteAt == nil {
             segment.firstByteAt = now

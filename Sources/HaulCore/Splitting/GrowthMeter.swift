@@ -10,8 +10,8 @@
 ///
 /// The first connection, alone, is sampled until its rate is known: until the bytes of its last
 /// `window` are no more than a quarter above those of the window before (it has stopped
-/// speeding up), or `longestSolo` seconds. A new connection is sampled once, at the first tick
-/// at or after `comparedAge`; the ratio of its bytes to the first connection's at the same age
+/// speeding up), or `longestSolo` seconds. A new connection is measured once, at `comparedAge`
+/// (between the progress messages around it); the ratio of its bytes to the first connection's at the same age
 /// says what share of a lone connection it gets. On a link that caps each connection the share
 /// is one at any age, slow start and all, so new connections are compared two `window`s (some
 /// three round trips: fewer, and one flight more or less moves the share) after their first
@@ -19,12 +19,20 @@
 /// fills, new ones get a fair share of it or, young against
 /// connections in full flow, less: the count stays low.
 ///
-/// A pure value, fed by the queue core on its growth ticks.
+/// A pure value, fed by the queue core on each progress message of the split's connections.
 struct GrowthMeter: Equatable, Sendable {
     /// Bytes a connection had written at an age.
     struct Point: Equatable, Sendable {
         let age: Double
         let bytes: Int64
+
+        /// The bytes at `age`, on the line from `low` to `high`.
+        static func between(_ low: Point, _ high: Point, at age: Double) -> Point {
+            let span = high.age - low.age
+            guard span > 0, age < high.age else { return Point(age: age, bytes: high.bytes) }
+            let part = max(age - low.age, 0) / span
+            return Point(age: age, bytes: low.bytes + Int64((Double(high.bytes - low.bytes) * part).rounded()))
+        }
     }
 
     /// The longest the first connection is measured alone (seconds).
@@ -39,7 +47,7 @@ struct GrowthMeter: Equatable, Sendable {
     /// The window of the test, from how long the first connection took to answer (seconds).
     let window: Double
     /// The first connection's bytes at each age while it ran alone.
-    private(set) var solo: [Point] = [Point(age: 0, bytes: 0)]
+    private(set) var solo: [Point] = []
     /// The age at which the first connection's rate became known.
     private(set) var knownAge: Double?
 
@@ -51,7 +59,7 @@ struct GrowthMeter: Equatable, Sendable {
     /// Records the first connection's `bytes` at `age`; returns whether its rate is now known.
     mutating func soloSample(age: Double, bytes: Int64) -> Bool {
         if knownAge != nil { return true }
-        guard let last = solo.last, age > last.age, bytes >= last.bytes else { return false }
+        if let last = solo.last, age <= last.age || bytes < last.bytes { return false }
         solo.append(Point(age: age, bytes: bytes))
         guard age >= 2 * window, bytes > 0 else { return false }
         let recent = bytes - soloBytes(at: age - window)
@@ -60,6 +68,14 @@ struct GrowthMeter: Equatable, Sendable {
             knownAge = age
         }
         return knownAge != nil
+    }
+
+    /// The first connection ended before its rate was known: what it did is all there is.
+    /// Returns whether its rate is now known.
+    mutating func soloEnded() -> Bool {
+        guard knownAge == nil, let last = solo.last, last.age > 0, last.bytes > 0 else { return false }
+        knownAge = last.age
+        return true
     }
 
     /// The age at which new connections are compared with the first one, once its rate is known.
@@ -89,15 +105,17 @@ struct GrowthMeter: Equatable, Sendable {
         return shares.reduce(0, +) / Double(shares.count)
     }
 
+    /// The mean rate (bytes a second since their first byte) of connections measured at
+    /// `points`, 0 without any.
+    static func meanRate(of points: [Point]) -> Double {
+        let rates = points.filter { $0.age > 0 }.map { Double($0.bytes) / $0.age }
+        return rates.isEmpty ? 0 : rates.reduce(0, +) / Double(rates.count)
+    }
+
     /// The first connection's bytes at `age`, between the samples around it.
     func soloBytes(at age: Double) -> Int64 {
         guard let after = solo.firstIndex(where: { $0.age >= age }) else { return solo.last?.bytes ?? 0 }
         guard after > solo.startIndex else { return solo[after].bytes }
-        let low = solo[after - 1]
-        let high = solo[after]
-        let span = high.age - low.age
-        guard span > 0 else { return high.bytes }
-        let part = (age - low.age) / span
-        return low.bytes + Int64((Double(high.bytes - low.bytes) * part).rounded())
+        return Point.between(solo[after - 1], solo[after], at: age).bytes
     }
 }

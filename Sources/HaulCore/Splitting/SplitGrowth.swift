@@ -81,12 +81,16 @@ public struct SplitGrowth: Equatable, Sendable {
     /// The download's total speed (bytes a second), measured over a window once the last
     /// step's connections were all running. Returns what to do next.
     ///
-    /// - Parameter rate: Bytes a second over the window, all connections together.
+    /// - Parameters:
+    ///   - rate: Bytes a second, all connections together, as the step's measure says.
+    ///   - total: The step's connections' own rates times the connections: under a speed
+    ///     limit, the measure of whether they reach it (each gets its share of the limit, so
+    ///     their share of a lone connection says less).
     /// - Returns: Add or remove connections (to `connections`), hold, or measure again.
-    public mutating func measured(rate: Double) -> Step {
+    public mutating func measured(rate: Double, total: Double = 0) -> Step {
         guard !isSettled else { return .hold }
         guard rate > 0 else { return .again }
-        if let speedLimit, before != nil, rate >= Double(speedLimit) * SplitGrowth.reachesLimit {
+        if let speedLimit, before != nil, max(rate, total) >= Double(speedLimit) * SplitGrowth.reachesLimit {
             settle("\(SplitGrowth.count(connections)): they reach the speed limit (\(ByteCount.format(speedLimit))/s)")
             return .hold
         }
@@ -116,6 +120,14 @@ public struct SplitGrowth: Equatable, Sendable {
         settle(
             "\(SplitGrowth.count(keep)): \(from) were \(max(percent, 0))% faster than \(before.connections)")
         return removed > 0 ? .remove(removed) : .hold
+    }
+
+    /// The first connection's rate alone, known only after the first step was taken on its rate
+    /// so far (the added connections connect while it is still alone): the step is judged
+    /// against it.
+    mutating func alone(rate: Double) {
+        guard let before, before.connections == 1, rate > 0 else { return }
+        self.before = Measure(rate: rate, connections: 1)
     }
 
     /// A server refused or cut an added connection, started at `startedAt`, before its first

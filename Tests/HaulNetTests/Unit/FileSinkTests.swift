@@ -52,6 +52,16 @@ struct FileSinkTests {
         }
     }
 
+    @Test("a body longer than the buffer has its first piece written (and reported) at once, the next gathered")
+    func firstPieceAtOnce() throws {
+        let length = Int64(FileSink.capacity) * 4
+        try withSink(expecting: length) { sink, path throws in
+            #expect(try write(bytes(16_384), to: sink) == 16_384)
+            #expect(try write(bytes(16_384, from: 16_384), to: sink) == 0)
+            #expect(try contents(path).count == 16_384)
+        }
+    }
+
     @Test("a resumed body's last bytes go after what the file holds, not over it")
     func resumedBody() throws {
         let held = bytes(1000)
