@@ -3,11 +3,11 @@ import HaulNet
 // MARK: - Automatic splitting
 
 /// A download split automatically (`split-mode=auto`, neither `-s` nor `-x` given) starts on
-/// its first connection alone, sampled each tick until its rate is known (`GrowthMeter`);
-/// `SplitGrowth` then says whether to add connections (each takes half of the largest part left,
-/// as a finished one does), keep them, or stop some. Each step's new connections are measured
-/// once each has run `GrowthMeter.comparedAge` since its first byte, against the first one at
-/// that age. A server that refuses or cuts an added connection before its first byte
+/// its first connection; at its first byte a first step adds 3 (each takes half of the largest
+/// part left, as a finished one does), and while they connect the first connection, still alone,
+/// is measured until its rate is known (`GrowthMeter`). Each step's new connections are measured
+/// at `GrowthMeter.comparedAge` since their first byte, against the first one at that age;
+/// `SplitGrowth` then says whether to add more, keep them, or stop some. A server that refuses or cuts an added connection before its first byte
 /// settles the count on those still running, and its part goes to them: no attempt of the
 /// download is spent on it. A download resumed in the same run starts at the count it settled on.
 extension QueueCore {

@@ -8,16 +8,17 @@
 /// caught a burst or missed one, and the same link settled on 2, 5 or 4 connections run after
 /// run.
 ///
-/// The first connection, alone, is sampled until its rate is known: until the bytes of its last
-/// `window` are no more than a quarter above those of the window before (it has stopped
-/// speeding up), or `longestSolo` seconds. A new connection is measured once, at `comparedAge`
-/// (between the progress messages around it); the ratio of its bytes to the first connection's at the same age
-/// says what share of a lone connection it gets. On a link that caps each connection the share
-/// is one at any age, slow start and all, so new connections are compared two `window`s (some
-/// three round trips: fewer, and one flight more or less moves the share) after their first
-/// byte: each step then costs about an answer and three round trips. On a link one connection
-/// fills, new ones get a fair share of it or, young against
-/// connections in full flow, less: the count stays low.
+/// The first connection is sampled until its rate is known: until the bytes of its last `window`
+/// (half its answer time: some one and a half round trips) are no more than a quarter above
+/// those of the window before (it has stopped speeding up), or `longestSolo` seconds. A new
+/// connection is measured once, at `comparedAge` (two windows after its first byte, between the
+/// progress messages around it); the ratio of its bytes to the first connection's at the same
+/// age says what share of a lone connection it gets. On a link that caps each connection the
+/// share is one at any age, slow start and all; fewer than some three round trips, and one
+/// flight more or less would move it. The first step's connections connect while the first one
+/// is still alone, so it is compared with itself alone. On a link one connection fills, new
+/// ones get a fair share of it or, young against connections in full flow, less: the count
+/// stays low.
 ///
 /// A pure value, fed by the queue core on each progress message of the split's connections.
 struct GrowthMeter: Equatable, Sendable {

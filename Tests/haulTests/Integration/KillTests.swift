@@ -31,7 +31,9 @@ struct KillTests {
                 "get", "-i", "list.txt", "-d", "out", "-j", "4", "-q", "--checkpoint-interval", "0.2",
                 "--resumable-above=0",
             ]
-            + (split ? ["-x", "16", "-s", "16", "-k", "1M"] : [])
+            // Unsplit: one connection a file (an automatic split would grow to 16 and finish
+            // them between the kills).
+            + (split ? ["-x", "16", "-s", "16", "-k", "1M"] : ["--split-mode=fixed"])
 
         var generator = SystemRandomNumberGenerator()
         var delays: [Int] = []
