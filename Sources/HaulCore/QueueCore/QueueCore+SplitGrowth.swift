@@ -67,14 +67,24 @@ extension QueueCore {
         ask(.schedule(.measureGrowth(id), after: QueueCore.growthTick))
     }
 
-    /// A tick of a growing split: samples the first connection alone until its rate is known,
-    /// then the last step's connections, and takes the next step once they are measured.
+    /// A tick of a growing split: takes the first step once the first byte came, and each next
+    /// step once the last one's connections are measured (on their progress messages, or here
+    /// when they are quiet).
     mutating func measureGrowth(of id: GID) {
         guard var split = state.splits[id], var growth = split.growth, let download = state.downloads[id],
             !growth.decision.isSettled
         else { return }
         let now = clock.uptime
-        if quietFirst(&growth, split, now: now), let rate = growth.meter.soloRate { growth.decision.alone(rate: rate) }
+        if growth.meter.knownAge == nil {
+            if let first = split.segments[growth.first] {
+                // Quiet (a server that sends in bursts): what it has is its bytes now.
+                if let firstByte = first.firstByteAt, now - first.lastWriteAt >= QueueCore.growthQuiet {
+                    sampleFirst(&growth, age: now - firstByte, bytes: first.written)
+                }
+            } else {
+                sampleFirst(&growth, age: nil, bytes: 0)
+            }
+        }
         let measured =
             growth.decision.connections == 1
             ? firstStepRate(growth, split, now: now) : stepRate(&growth, split, now: now)
@@ -130,11 +140,7 @@ extension QueueCore {
             let firstByte = previous.firstByteAt ?? (written > 0 ? now : nil)
         else { return }
         let age = now - firstByte
-        if id == growth.first, growth.meter.knownAge == nil,
-            growth.meter.soloSample(age: age, bytes: written), let rate = growth.meter.soloRate
-        {
-            growth.decision.alone(rate: rate)
-        }
+        if id == growth.first { sampleFirst(&growth, age: age, bytes: written) }
         guard growth.awaited.contains(id), let compared = growth.meter.comparedAge, age >= compared else {
             return split.growth = growth
         }
@@ -146,13 +152,12 @@ extension QueueCore {
         split.growth = growth
     }
 
-    /// The first connection, its rate not yet known, ended or is quiet (no bytes for
-    /// `growthQuiet`): what it has is its bytes now. Returns whether its rate is now known.
-    private func quietFirst(_ growth: inout Split.Growth, _ split: Split, now: Double) -> Bool {
-        guard growth.meter.knownAge == nil else { return false }
-        guard let first = split.segments[growth.first] else { return growth.meter.soloEnded() }
-        guard let firstByte = first.firstByteAt, now - first.lastWriteAt >= QueueCore.growthQuiet else { return false }
-        return growth.meter.soloSample(age: now - firstByte, bytes: first.written)
+    /// Gives the meter the first connection's `bytes` at `age` (nil: it ended) until its rate is
+    /// known; the first step is then judged against that rate.
+    private func sampleFirst(_ growth: inout Split.Growth, age: Double?, bytes: Int64) {
+        guard growth.meter.knownAge == nil else { return }
+        let known = age.map { growth.meter.soloSample(age: $0, bytes: bytes) } ?? growth.meter.soloEnded()
+        if known, let rate = growth.meter.soloRate { growth.decision.alone(rate: rate) }
     }
 
     /// The first connection's rate so far, once its first byte came: the first step is taken
@@ -167,7 +172,9 @@ extension QueueCore {
     }
 
     /// The total rate the last step's connections say the split has (each connection's share of
-    /// a lone one, times the lone rate, times the connections), once all are measured.
+    /// a lone one, times the lone rate, times the connections), once all are measured: a quiet
+    /// one (no bytes since the age compared) at its bytes now, one that sent nothing within
+    /// `growthPatience` at none.
     private func stepRate(_ growth: inout Split.Growth, _ split: Split, now: Double) -> Double? {
         guard let age = growth.meter.comparedAge, let lone = growth.meter.soloRate else { return nil }
         for key in growth.awaited {
