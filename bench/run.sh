@@ -12,7 +12,7 @@
 set -euo pipefail
 
 ROUNDS=${1:-3}
-SCENARIOS=${SCENARIOS:-A B C D E E10 E100 F F10 F100 G Q U}
+SCENARIOS=${SCENARIOS:-A B C D E E10 E100 F F10 F100 G L M Q U}
 wants() { [[ " $SCENARIOS " == *" $1 "* ]]; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
@@ -82,6 +82,15 @@ if [ ! -f "$DATA/64m.bin" ] || [ "$(stat -c %s "$DATA/64m.bin")" != $((64 << 20)
   sha256sum "$DATA/64m.bin" | cut -d' ' -f1 > "$DATA/64m.sha256"
 fi
 EXPECTED_CAPPED=$(cat "$DATA/64m.sha256")
+# Scenarios L and M: 300 MiB and 12 MiB of the same data.
+for size in 300 12; do
+  if [ ! -f "$DATA/${size}m.bin" ] || [ "$(stat -c %s "$DATA/${size}m.bin")" != $((size << 20)) ]; then
+    head -c $((size << 20)) "$DATA/1g.bin" > "$DATA/${size}m.bin"
+    sha256sum "$DATA/${size}m.bin" | cut -d' ' -f1 > "$DATA/${size}m.sha256"
+  fi
+done
+EXPECTED_L=$(cat "$DATA/300m.sha256")
+EXPECTED_M=$(cat "$DATA/12m.sha256")
 
 # MARK: - nginx
 # Ports below the kernel's ephemeral range (32768+), so no client socket holds them: plain
@@ -125,6 +134,16 @@ http {
             alias $DATA/;
             limit_rate 4m;
         }
+        # Scenario L: nginx's own per-connection cap, which sends a second's worth at once.
+        location /rate2m/ {
+            alias $DATA/;
+            limit_rate 2m;
+        }
+        # Scenario M: 200 KiB/s a connection, under the user's limit of 500K.
+        location /rate200k/ {
+            alias $DATA/;
+            limit_rate 200k;
+        }
     }
     # Scenario D: the small files over HTTPS, with and without HTTP/2.
     ssl_certificate $CERT;
@@ -141,6 +160,8 @@ for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/1g.sha256" 
 kill -0 $NGINX_PID 2>/dev/null || { echo "bench: nginx did not start; see $NGX/error.log" >&2; exit 2; }
 URL="http://127.0.0.1:$PORT/1g.bin"
 URL_CAPPED="http://127.0.0.1:$PORT/capped/64m.bin"
+URL_L="http://127.0.0.1:$PORT/rate2m/300m.bin"
+URL_M="http://127.0.0.1:$PORT/rate200k/12m.bin"
 
 # MARK: - Real links
 # The link emulator (Tests/HaulTestSupport/LinkEmulator.swift) in front of nginx's HTTPS port
@@ -214,6 +235,11 @@ declare -A COMMAND=(
   [F:curl]="curl -s -Z --parallel-max 16 --cacert $CERT --create-dirs --output-dir files --remote-name-all $(tr '\n' ' ' < "$DATA/list-f.txt")"
   [F:wget2]="wget2 -q --no-config --max-threads=16 --ca-certificate=$CERT -i $DATA/list-f.txt -P files"
   [F:aria2c]="aria2c -q -j16 --ca-certificate=$CERT --file-allocation=none -i $DATA/list-f.txt -d files"
+  [L:haul]="$HAUL get -q -x 16 -s 16 -k 1M -o file $URL_L"
+  [L:haul-defaults]="$HAUL get -q -o file $URL_L"
+  [L:aria2c]="aria2c -q -x16 -s16 -k1M --file-allocation=none --allow-overwrite=true -o file $URL_L"
+  [M:haul-defaults]="$HAUL get -q --max-download-limit 500K -o file $URL_M"
+  [M:aria2c]="aria2c -q -x16 -s16 -k1M --max-download-limit=500K --file-allocation=none --allow-overwrite=true -o file $URL_M"
   [G:haul]="$HAUL get -q --ca-certificate $CERT -o file $URL_G"
   [G:curl]="curl -s --cacert $CERT -o file $URL_G"
   # wget2's HTTP/2 flow-control window holds it to about 1 MB/s at 50 ms (834 s for the GiB,
@@ -249,7 +275,7 @@ fi
 # verify SCENARIO DIR: prints the sha256 of what the run produced.
 verify() {
   case $1 in
-    A|B|E|E10|E100|G) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
+    A|B|E|E10|E100|G|L|M) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
     C|D|F|F10|F100) [ "$(ls "$2/files" 2>/dev/null | wc -l)" = 1000 ] && (cd "$2/files" && cat f* | sha256sum | cut -d' ' -f1) ;;
   esac
 }
@@ -278,13 +304,19 @@ run_once() {
   read -r wall user sys rss < <(tail -1 "$dir/time")
   [ "$1" = B ] || wall=$(echo "scale=3; ($end - $start) / 1000" | bc | sed 's/^\./0./')
   sum=$(verify "$1" "$dir" || true)
-  case $1 in A|G) expected=$EXPECTED ;; B|E|E10|E100) expected=$EXPECTED_CAPPED ;; *) expected=$EXPECTED_SMALL ;; esac
+  case $1 in
+    A|G) expected=$EXPECTED ;;
+    B|E|E10|E100) expected=$EXPECTED_CAPPED ;;
+    L) expected=$EXPECTED_L ;;
+    M) expected=$EXPECTED_M ;;
+    *) expected=$EXPECTED_SMALL ;;
+  esac
   if [ "$sum" != "$expected" ]; then
     echo "bench: $key round $3 produced wrong output (sha256 ${sum:-none})" >&2
     tail -5 "$dir/stderr" >&2
     exit 1
   fi
-  case $1 in A|B|E|G) rm -f "$dir/file" ;; esac
+  case $1 in A|B|E|G|L|M) rm -f "$dir/file" ;; esac
   cpu=$(echo "$user + $sys" | bc)
   WALLS[$key]="${WALLS[$key]:-} $wall"
   if [ -z "${WALL[$key]:-}" ] || [ "$(echo "$wall < ${WALL[$key]}" | bc)" = 1 ]; then
@@ -335,6 +367,16 @@ for scenario in F F10 F100; do
   echo "scenario $scenario, $ROUNDS rounds…" >&2
   for round in $(seq "$ROUNDS"); do
     for name in "${F_TOOLS[@]}" "${BEFORE[@]}"; do run_once "$scenario" "$name" "$round"; done
+  done
+done
+# Scenarios L and M: no flags against aria2c as a user tunes it.
+for scenario in L M; do
+  wants "$scenario" || continue
+  echo "scenario $scenario, $ROUNDS rounds…" >&2
+  names=(haul-defaults aria2c)
+  [ "$scenario" = L ] && names=(haul haul-defaults aria2c)
+  for round in $(seq "$ROUNDS"); do
+    for name in "${names[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
 done
 if wants G; then
@@ -599,6 +641,26 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo
   echo "Scenario G: 1 GiB over HTTPS through the link emulator (50 ms round trip, no cap), one connection"
   one_file_table G curl haul curl wget2
+  fi
+  if wants L; then
+  echo
+  echo "Scenario L: 300 MiB from nginx with \`limit_rate 2m\` (each connection: 2 MiB at once, then 2 MiB a second), loopback"
+  echo
+  echo "| tool | wall s | median wall s | wall vs aria2c -x16 |"
+  echo "|---|---|---|---|"
+  for name in haul haul-defaults aria2c; do
+    echo "| $name | ${WALL[L:$name]} | $(median "${WALLS[L:$name]}") | $(echo "scale=2; ${WALL[L:$name]} / ${WALL[L:aria2c]}" | bc)x |"
+  done
+  fi
+  if wants M; then
+  echo
+  echo "Scenario M: 12 MiB from nginx with \`limit_rate 200k\`, the user's limit 500K (both tools)"
+  echo
+  echo "| tool | wall s | median wall s | KiB/s (median) |"
+  echo "|---|---|---|---|"
+  for name in haul-defaults aria2c; do
+    echo "| $name | ${WALL[M:$name]} | $(median "${WALLS[M:$name]}") | $(echo "scale=0; 12288 / $(median "${WALLS[M:$name]}")" | bc) |"
+  done
   fi
   if wants Q; then
   echo
