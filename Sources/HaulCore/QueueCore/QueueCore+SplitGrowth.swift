@@ -160,13 +160,15 @@ extension QueueCore {
         if known, let rate = growth.meter.soloRate { growth.decision.alone(rate: rate) }
     }
 
-    /// The first connection's rate so far, once its first byte came: the first step is taken
-    /// then (to 4, which even a link one connection fills may have for a moment), while its rate
-    /// alone comes in as the added connections connect. A rate so far over less than a window
-    /// counts the window.
+    /// The first connection's rate so far, once it is `GrowthMeter.firstStepAge` old (at its
+    /// first byte where a round trip is longer than the meter's shortest window): the first step
+    /// is taken then (to 4, which even a link one connection fills may have for a moment), while
+    /// its rate alone comes in as the added connections connect. A rate so far over less than a
+    /// window counts the window.
     private func firstStepRate(_ growth: Split.Growth, _ split: Split, now: Double) -> Double? {
         if let known = growth.meter.soloRate { return known }
-        guard let first = split.segments[growth.first], let firstByte = first.firstByteAt, first.written > 0
+        guard let first = split.segments[growth.first], let firstByte = first.firstByteAt, first.written > 0,
+            now - firstByte >= growth.meter.firstStepAge
         else { return nil }
         return Double(first.written) / max(now - firstByte, growth.meter.window)
     }

@@ -52,9 +52,16 @@ struct GrowthMeter: Equatable, Sendable {
     /// The age at which the first connection's rate became known.
     private(set) var knownAge: Double?
 
+    /// The age of the first connection at which the first step may start: its new connections,
+    /// answering about as late as the first one did, then send their first bytes no sooner than
+    /// `comparedAge`, so the first one is still alone at the age they are compared at (on a
+    /// link of a few milliseconds, where the window is longer than an answer, it waits).
+    let firstStepAge: Double
+
     /// A meter for a download whose first connection took `answerTime` seconds to answer.
     init(answerTime: Double) {
         window = max(GrowthMeter.shortestWindow, answerTime * GrowthMeter.windowPerAnswer)
+        firstStepAge = max(2 * window - answerTime, 0)
     }
 
     /// Records the first connection's `bytes` at `age`; returns whether its rate is now known.

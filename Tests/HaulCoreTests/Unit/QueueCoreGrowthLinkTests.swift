@@ -120,10 +120,12 @@ struct QueueCoreGrowthLinkTests {
         #expect(played.seconds <= 1.2, "\(played.seconds) s")
     }
 
-    @Test("a link one connection fills stays on one or two")
+    @Test("a link one connection fills stays on one or two, answers of 50 ms or 2 ms (loopback)")
     func sharedStays() throws {
-        let played = try Self.play(Self.shared)
-        #expect(played.connections <= 2, "\(played.reason)")
+        for answerTime in [0.05, 0.002] {
+            let played = try Self.play(Self.shared, answerTime: answerTime)
+            #expect(played.connections <= 2, "answers in \(answerTime) s: \(played.reason)")
+        }
     }
 
     @Test("under a speed limit of 500K from a server of 200 KiB/s a connection, four connections reach it")
