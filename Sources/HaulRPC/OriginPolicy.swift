@@ -1,17 +1,25 @@
 // MARK: - OriginPolicy
 
 /// Which requests a web page in the user's browser could have sent, and so are refused: a
-/// foreign `Origin` (unless `--rpc-allow-origin-all`), a fetch the browser marks cross-site,
-/// and, while the daemon listens on loopback only, a `Host` that is not a loopback name (a
-/// page whose own name was made to resolve to 127.0.0.1). Pure.
+/// foreign `Origin` and a fetch the browser marks cross-site (unless `--rpc-allow-origin-all`, or
+/// a secret is required: then the secret is what a call is judged by, as aria2 does, and a page
+/// such as AriaNg opened from a file, whose Origin is `null`, is served), and, while the daemon
+/// listens on loopback only, a `Host` that is not a loopback name (a page whose own name was made
+/// to resolve to 127.0.0.1, whatever the secret). Pure.
 public struct OriginPolicy: Sendable, Equatable {
     public var allowOriginAll: Bool
     public var loopbackOnly: Bool
+    /// `--rpc-secret` is set: every call but the listing ones carries it.
+    public var secretRequired: Bool
 
-    public init(allowOriginAll: Bool, loopbackOnly: Bool) {
+    public init(allowOriginAll: Bool, loopbackOnly: Bool, secretRequired: Bool) {
         self.allowOriginAll = allowOriginAll
         self.loopbackOnly = loopbackOnly
+        self.secretRequired = secretRequired
     }
+
+    /// Whether a page of any origin is served (and told so in CORS headers).
+    public var servesAnyOrigin: Bool { allowOriginAll || secretRequired }
 
     /// Why a request with these headers is refused, or nil when it is served.
     public func refusal(host: String?, origin: String?, fetchSite: String?) -> String? {
@@ -19,14 +27,14 @@ public struct OriginPolicy: Sendable, Equatable {
             return "Host '\(RPCError.shown(host))' is not this daemon's loopback address "
                 + "(--rpc-listen-all, with --rpc-secret, serves other names)"
         }
-        guard !allowOriginAll else { return nil }
+        guard !servesAnyOrigin else { return nil }
         if let fetchSite, fetchSite != "same-origin", fetchSite != "none" {
-            return "a \(RPCError.shown(fetchSite)) request from a web page (--rpc-allow-origin-all allows it)"
+            return "a \(RPCError.shown(fetchSite)) request from a web page (--rpc-secret or --rpc-allow-origin-all allows it)"
         }
         guard let origin else { return nil }
         let own = ["http://", "https://"].compactMap { scheme in host.map { scheme + $0.lowercased() } }
         guard own.contains(origin.lowercased()) else {
-            return "Origin '\(RPCError.shown(origin))' is not this daemon's (--rpc-allow-origin-all allows it)"
+            return "Origin '\(RPCError.shown(origin))' is not this daemon's (--rpc-secret or --rpc-allow-origin-all allows it)"
         }
         return nil
     }

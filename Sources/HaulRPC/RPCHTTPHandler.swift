@@ -108,7 +108,7 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .POST: text = Array(body.readableBytesView)
         case .GET: text = []
         case .OPTIONS:
-            send(policy.allowOriginAll ? .noContent : .forbidden, Data(), context: context, closing: false)
+            send(policy.servesAnyOrigin ? .noContent : .forbidden, Data(), context: context, closing: false)
             return
         default:
             send(.methodNotAllowed, Data("use POST or GET on /jsonrpc\n".utf8), context: context, closing: false)
@@ -163,7 +163,7 @@ final class RPCHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         headers.add(name: "Content-Type", value: json ? "application/json-rpc" : "text/plain; charset=utf-8")
         headers.add(name: "Content-Length", value: String(body.count))
         headers.add(name: "Cache-Control", value: "no-cache")
-        if policy.allowOriginAll {
+        if policy.servesAnyOrigin {
             headers.add(name: "Access-Control-Allow-Origin", value: "*")
             headers.add(name: "Access-Control-Allow-Methods", value: "POST, GET, OPTIONS")
             headers.add(name: "Access-Control-Allow-Headers", value: "Content-Type")

@@ -95,7 +95,9 @@ public final class RPCServer: Sendable {
     ) throws -> RPCServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let work = DispatchQueue(label: "haul.rpc.calls")
-        let policy = OriginPolicy(allowOriginAll: configuration.allowOriginAll, loopbackOnly: !configuration.listenAll)
+        let policy = OriginPolicy(
+            allowOriginAll: configuration.allowOriginAll, loopbackOnly: !configuration.listenAll,
+            secretRequired: endpoint.secretGuard.requiresSecret)
         let maxSize = configuration.maxRequestSize
         let refusals = configuration.refusals
         let upgrader = NIOWebSocketServerUpgrader(

@@ -25,8 +25,8 @@ struct RPCOptions {
         ) { $0.secret = $1 },
         .flag(
             "rpc-allow-origin-all",
-            help: "Serve requests from any web page (Access-Control-Allow-Origin: *); off, a foreign Origin is "
-                + "refused."
+            help: "Serve requests from any web page (Access-Control-Allow-Origin: *) even without a secret; with "
+                + "--rpc-secret every page is served and the secret decides, as aria2 does."
         ) { $0.allowOriginAll = $1 },
         .value("rpc-max-request-size", "size", help: "The largest request or WebSocket message (default 2M).") {
             $0.maxRequestSize = try OptionValue.size($1, above: 0)

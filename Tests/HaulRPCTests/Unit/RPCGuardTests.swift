@@ -60,18 +60,34 @@ struct RPCGuardTests {
             ("127.0.0.1.evil.example", nil, nil, true),
         ] as [(String?, String?, String?, Bool)])
     func loopbackOrigins(host: String?, origin: String?, fetchSite: String?, refused: Bool) {
-        let policy = OriginPolicy(allowOriginAll: false, loopbackOnly: true)
+        let policy = OriginPolicy(allowOriginAll: false, loopbackOnly: true, secretRequired: false)
         #expect((policy.refusal(host: host, origin: origin, fetchSite: fetchSite) != nil) == refused)
     }
 
     @Test("--rpc-allow-origin-all serves any origin; --rpc-listen-all any host name")
     func relaxedOrigins() {
-        let all = OriginPolicy(allowOriginAll: true, loopbackOnly: true)
+        let all = OriginPolicy(allowOriginAll: true, loopbackOnly: true, secretRequired: false)
         #expect(all.refusal(host: "127.0.0.1:6800", origin: "https://ariang.example", fetchSite: "cross-site") == nil)
         #expect(all.refusal(host: "nas.local:6800", origin: nil, fetchSite: nil) != nil)
-        let listening = OriginPolicy(allowOriginAll: false, loopbackOnly: false)
+        let listening = OriginPolicy(allowOriginAll: false, loopbackOnly: false, secretRequired: false)
         #expect(listening.refusal(host: "nas.local:6800", origin: "http://nas.local:6800", fetchSite: nil) == nil)
         #expect(listening.refusal(host: "nas.local:6800", origin: "http://other.local", fetchSite: nil) != nil)
+    }
+
+    @Test(
+        "with a secret, the secret decides: any Origin is served (AriaNg's file sends 'null'), the Host is checked",
+        arguments: [
+            // host, origin, Sec-Fetch-Site, refused
+            ("127.0.0.1:6800", "null", "cross-site", false),
+            ("127.0.0.1:6800", "https://ariang.example", "cross-site", false),
+            ("localhost:6800", "http://127.0.0.1:8080", "same-site", false),
+            ("evil.example:6800", "http://evil.example:6800", nil, true),
+            ("127.0.0.1.evil.example", "null", nil, true),
+        ] as [(String?, String?, String?, Bool)])
+    func secretServesAnyOrigin(host: String?, origin: String?, fetchSite: String?, refused: Bool) {
+        let policy = OriginPolicy(allowOriginAll: false, loopbackOnly: true, secretRequired: true)
+        #expect(policy.servesAnyOrigin)
+        #expect((policy.refusal(host: host, origin: origin, fetchSite: fetchSite) != nil) == refused)
     }
 
     @Test("a client's dir stays inside the allowed directory, links followed")

@@ -28,9 +28,8 @@ struct DaemonAriaNgTests {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
         defer { HaulProcess.cleanUp(directory) }
-        // A page's Origin is its own: AriaNg's users run the daemon open to it, with a secret.
-        let daemon = try await DaemonProcess.start(
-            in: directory, ["--rpc-secret", "sesame", "--rpc-allow-origin-all"])
+        // As the manual starts it: with a secret, which is what AriaNg's calls are judged by.
+        let daemon = try await DaemonProcess.start(in: directory, ["--rpc-secret", "sesame"])
         defer { daemon.stop() }
         let failKey = UUID().uuidString
         var gids: [String] = []

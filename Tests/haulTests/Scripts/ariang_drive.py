@@ -3,8 +3,8 @@ daemon, as a user would, and prints one JSON object of what it saw.
 
 usage: ariang_drive.py ARIANG_DIR RPC_PORT SECRET PAUSED_GID PAUSED_NAME FAILED_NAME NEW_URL NEW_NAME
 
-AriaNg is served from a loopback port (Chromium sends nothing from a file:// page to 127.0.0.1).
-Its RPC settings go into localStorage (AriaNg.Options), then:
+AriaNg is opened from its file, as its users open it (its Origin is then `null`: the daemon, with
+a secret, serves it as aria2c does). Its RPC settings go into localStorage (AriaNg.Options), then:
 - Aria2 Settings, Basic: max-concurrent-downloads set to 3 and check-integrity to True, seen kept
   after a reload (continue, the page's other switch, is haul's owner's alone: docs/safety.md);
 - PAUSED_GID's page, its Settings tab: split set to 2, seen kept after a reload;
@@ -14,11 +14,9 @@ Its RPC settings go into localStorage (AriaNg.Options), then:
   option haul does not implement, which aria2 accepts), Download Now: NEW_NAME appears in a list.
 """
 import base64
-import functools
-import http.server
 import json
+import os
 import sys
-import threading
 import time
 
 from selenium import webdriver
@@ -30,14 +28,7 @@ from selenium.webdriver.support.ui import Select
 
 ariang, port, secret, paused_gid, paused, failed, new_url, new_name = sys.argv[1:9]
 
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=ariang))
-threading.Thread(target=server.serve_forever, daemon=True).start()
-page = "http://127.0.0.1:%d/index.html" % server.server_address[1]
+page = "file://" + os.path.abspath(ariang) + "/index.html"
 
 options = Options()
 options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -173,5 +164,4 @@ try:
     seen["warnings"] = [e["message"][:300] for e in driver.get_log("browser") if "AriaNg Warn" in e["message"]]
 finally:
     driver.quit()
-    server.shutdown()
 print(json.dumps(seen))
