@@ -29,15 +29,18 @@ public struct OriginPolicy: Sendable, Equatable {
         }
         guard !servesAnyOrigin else { return nil }
         if let fetchSite, fetchSite != "same-origin", fetchSite != "none" {
-            return "a \(RPCError.shown(fetchSite)) request from a web page (--rpc-secret or --rpc-allow-origin-all allows it)"
+            return "a \(RPCError.shown(fetchSite)) request from a web page (\(OriginPolicy.allowedBy))"
         }
         guard let origin else { return nil }
         let own = ["http://", "https://"].compactMap { scheme in host.map { scheme + $0.lowercased() } }
         guard own.contains(origin.lowercased()) else {
-            return "Origin '\(RPCError.shown(origin))' is not this daemon's (--rpc-secret or --rpc-allow-origin-all allows it)"
+            return "Origin '\(RPCError.shown(origin))' is not this daemon's (\(OriginPolicy.allowedBy))"
         }
         return nil
     }
+
+    /// What serves a page of another origin, said in a refusal.
+    static let allowedBy = "--rpc-secret or --rpc-allow-origin-all allows it"
 
     /// Whether a Host header names this machine's loopback: 127.0.0.1 (or any 127/8),
     /// localhost, or [::1], with any port.
