@@ -26,8 +26,7 @@ public final class RemoteQueue: QueueControl {
     /// The last snapshot, which the next poll's events start from.
     private let last = Mutex(RemoteSnapshot())
     /// Notifications wake the poller; the newest one is enough.
-    private let wakeups: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
+    private let wake = Wakeup()
     /// The daemon's WebSocket, while it is open, and when it was last tried.
     private let listener = Mutex<(open: NotificationListener?, tried: ContinuousClock.Instant?)>((nil, nil))
 
@@ -65,7 +64,6 @@ public final class RemoteQueue: QueueControl {
         self.onNotice = onNotice
         let (stream, continuation) = AsyncStream<Command>.makeStream()
         commands = continuation
-        (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let sending = Task { [weak self] in
             for await command in stream { await self?.send(command) }
         }
@@ -79,7 +77,7 @@ public final class RemoteQueue: QueueControl {
     /// Stops polling and sending (the polling task holds the queue until then).
     public func close() {
         commands.finish()
-        wake.finish()
+        wake.close()
         for task in tasks.withLock({ $0 }) { task.cancel() }
         listener.withLock { $0.open }?.close()
     }
@@ -99,7 +97,7 @@ public final class RemoteQueue: QueueControl {
                 if failures > 0 { onNotice("connected to \(client.url.redactedString) again", false) }
                 failures = 0
                 await listen()
-                await nextPoll()
+                await wake.wait(upTo: interval)
             } catch {
                 failures += 1
                 let wait = RemoteQueue.backoff(after: failures)
@@ -110,21 +108,6 @@ public final class RemoteQueue: QueueControl {
                 }
                 try? await Task.sleep(for: wait)
             }
-        }
-    }
-
-    /// Waits for the interval to pass or a notification to arrive, whichever is first.
-    private func nextPoll() async {
-        let interval = interval
-        let wakeups = wakeups
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: interval) }
-            group.addTask {
-                var iterator = wakeups.makeAsyncIterator()
-                _ = await iterator.next()
-            }
-            await group.next()
-            group.cancelAll()
         }
     }
 
@@ -140,7 +123,7 @@ public final class RemoteQueue: QueueControl {
         guard due else { return }
         let wake = wake
         let opened = try? await NotificationListener.connect(
-            to: client, onNotification: { _, _ in wake.yield() },
+            to: client, onNotification: { _, _ in wake.signal() },
             onClose: { [weak self] in self?.listener.withLock { $0.open = nil } })
         guard !Task.isCancelled else {
             opened?.close()

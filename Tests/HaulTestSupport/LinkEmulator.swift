@@ -45,12 +45,16 @@ public final class LinkEmulator: Sendable {
     public let connections = ConnectionCounter()
     /// When each connection was accepted, in order.
     private let acceptedAt = AcceptLog()
+    /// The HTTP/1.1 requests clients sent through it (their request lines: every call of an
+    /// RPC client over HTTP, and each WebSocket upgrade).
+    public let requests = RequestLineCounter()
 
     /// Starts an emulator forwarding to `127.0.0.1:targetPort`, shaping as `shape` says.
     public init(targetPort: Int, shape: Shape = Shape()) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let counter = connections
         let instants = acceptedAt
+        let requests = requests
         let target = try SocketAddress(ipAddress: "127.0.0.1", port: targetPort)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -68,11 +72,13 @@ public final class LinkEmulator: Sendable {
                     .connect(to: target)
                     .flatMap { outbound in
                         let affected = shape.affecting.contains(number)
-                        let toServer = LinkDirection(shape: shape, stallAfter: nil, dropAfter: nil)
+                        var toServer = LinkDirection(shape: shape, stallAfter: nil, dropAfter: nil)
+                        let tail = RequestLineCounter.Tail()
+                        toServer.carried = { requests.count(in: $0, after: tail) }
                         var toClient = LinkDirection(
                             shape: shape, stallAfter: affected ? shape.stallAfter : nil,
                             dropAfter: affected ? shape.dropAfter : nil)
-                        toClient.carried = { instants.carried($0, on: number) }
+                        toClient.carried = { instants.carried($0.readableBytes, on: number) }
                         let (fromClient, fromServer) = LinkHandler.pair(toServer: toServer, toClient: toClient)
                         // Each side starts reading once it is active (autoRead is off, to shape).
                         return inbound.pipeline.addHandler(fromClient).and(outbound.pipeline.addHandler(fromServer))
@@ -126,5 +132,40 @@ final class AcceptLog: Sendable {
         log.withLock { log in
             if log.bytes.indices.contains(number - 1) { log.bytes[number - 1] += count }
         }
+    }
+}
+
+/// Counts the request lines (`… HTTP/1.1` and CRLF) in what clients send, a line split across
+/// two pieces of a connection included.
+public final class RequestLineCounter: Sendable {
+    private static let marker = Array(" HTTP/1.1\r\n".utf8)
+    private let total = Mutex(0)
+
+    /// The last bytes of a connection's previous piece, less than a marker.
+    final class Tail: Sendable {
+        let bytes = Mutex<[UInt8]>([])
+    }
+
+    /// How many request lines were sent so far.
+    public var count: Int { total.withLock { $0 } }
+
+    func count(in buffer: ByteBuffer, after tail: Tail) {
+        let found = tail.bytes.withLock { kept in
+            let text = kept + Array(buffer.readableBytesView)
+            let marker = RequestLineCounter.marker
+            var found = 0
+            var index = 0
+            while index + marker.count <= text.count {
+                if text[index..<index + marker.count].elementsEqual(marker) {
+                    found += 1
+                    index += marker.count
+                } else {
+                    index += 1
+                }
+            }
+            kept = Array(text.suffix(min(marker.count - 1, max(0, text.count - index))))
+            return found
+        }
+        total.withLock { $0 += found }
     }
 }

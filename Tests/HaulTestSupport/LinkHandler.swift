@@ -10,7 +10,7 @@ struct LinkDirection {
     let stallAfter: Int?
     let dropAfter: Int?
     /// Told of every piece carried.
-    var carried: @Sendable (Int) -> Void = { _ in }
+    var carried: @Sendable (ByteBuffer) -> Void = { _ in }
 
     init(shape: LinkEmulator.Shape, stallAfter: Int?, dropAfter: Int?) {
         bytesPerSecond = shape.bytesPerSecond
@@ -97,7 +97,7 @@ final class LinkHandler: ChannelDuplexHandler {
         }
         carried += buffer.readableBytes
         if direction.isPlain {
-            direction.carried(buffer.readableBytes)
+            direction.carried(buffer)
             partner.send(buffer, flush: false)
             return
         }
@@ -109,7 +109,7 @@ final class LinkHandler: ChannelDuplexHandler {
             nextFree = leaves + .nanoseconds(Int64(count) * 1_000_000_000 / Int64(max(rate, 1)))
         }
         context.eventLoop.scheduleTask(deadline: leaves) { [self] in
-            direction.carried(count)
+            direction.carried(buffer)
             partner.send(buffer, flush: true)
             inFlight -= count
             if dropNow {

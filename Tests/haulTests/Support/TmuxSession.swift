@@ -34,6 +34,25 @@ final class TmuxSession {
         (try? tmux(["capture-pane", "-p"])) ?? ""
     }
 
+    /// The process the pane's shell runs now (its first child: `haul` while it runs).
+    func program() -> Int32? {
+        guard let shell = Int32((try? tmux(["list-panes", "-F", "#{pane_pid}"]))?.split(separator: "\n").first ?? "")
+        else { return nil }
+        let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        return children?.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
+    /// The processor time process `pid` has used, in seconds (user and system), from /proc.
+    static func processorSeconds(of pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let end = stat.lastIndex(of: ")")
+        else { return nil }
+        // After the command's ")": state is field 3; utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     /// Types keys (tmux key names, such as `Enter` or `C-c`, or literal text).
     func send(_ keys: String...) throws {
         try tmux(["send-keys"] + keys)
