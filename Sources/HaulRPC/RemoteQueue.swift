@@ -21,6 +21,9 @@ public final class RemoteQueue: QueueControl {
     private let interval: Duration
     private let onEvent: @Sendable (DownloadEvent) -> Void
     private let onNotice: @Sendable (String, _ isError: Bool) -> Void
+    private let onLimit: @Sendable (Int64?) -> Void
+    /// The daemon's overall limit as last polled (nil: none).
+    private let limit: Mutex<Int64?>
     private let commands: AsyncStream<Command>.Continuation
     private let tasks = Mutex<[Task<Void, Never>]>([])
     /// The last snapshot, which the next poll's events start from.
@@ -39,29 +42,41 @@ public final class RemoteQueue: QueueControl {
 
     /// Connects to the daemon `client` calls: asks for its global options (so a daemon that
     /// cannot be reached, or refuses the secret, fails here, before any screen). Throws
-    /// `RPCClient.Failure`.
+    /// `RPCClient.Failure`. `onLimit` is told the daemon's overall limit (nil: none) whenever
+    /// another poll finds it changed, on the queue's task.
     public static func connect(
         _ client: RPCClient, interval: Duration = .milliseconds(500),
         onEvent: @escaping @Sendable (DownloadEvent) -> Void,
-        onNotice: @escaping @Sendable (String, _ isError: Bool) -> Void
+        onNotice: @escaping @Sendable (String, _ isError: Bool) -> Void,
+        onLimit: @escaping @Sendable (Int64?) -> Void = { _ in }
     ) async throws(RPCClient.Failure) -> RemoteQueue {
-        let options = try await client.call("aria2.getGlobalOption").object ?? [:]
-        let concurrent = options["max-concurrent-downloads"]?.integer ?? BuiltInOptions.maxConcurrentDownloads
+        let options = try await client.call("aria2.getGlobalOption")
+        let concurrent =
+            options.object?["max-concurrent-downloads"]?.integer ?? BuiltInOptions.maxConcurrentDownloads
         return RemoteQueue(
-            client: client, maxConcurrentDownloads: concurrent, interval: interval, onEvent: onEvent,
-            onNotice: onNotice)
+            client: client, maxConcurrentDownloads: concurrent, overallLimit: RemoteQueue.overallLimit(in: options),
+            interval: interval, onEvent: onEvent, onNotice: onNotice, onLimit: onLimit)
+    }
+
+    /// The overall limit `getGlobalOption`'s reply sets, nil for none (aria2's "0").
+    static func overallLimit(in options: JSONValue) -> Int64? {
+        guard let limit = options.object?["max-overall-download-limit"]?.integer, limit > 0 else { return nil }
+        return Int64(limit)
     }
 
     private init(
-        client: RPCClient, maxConcurrentDownloads: Int, interval: Duration,
+        client: RPCClient, maxConcurrentDownloads: Int, overallLimit: Int64?, interval: Duration,
         onEvent: @escaping @Sendable (DownloadEvent) -> Void,
-        onNotice: @escaping @Sendable (String, _ isError: Bool) -> Void
+        onNotice: @escaping @Sendable (String, _ isError: Bool) -> Void,
+        onLimit: @escaping @Sendable (Int64?) -> Void
     ) {
         self.client = client
         self.maxConcurrentDownloads = maxConcurrentDownloads
         self.interval = interval
         self.onEvent = onEvent
         self.onNotice = onNotice
+        self.onLimit = onLimit
+        limit = Mutex(overallLimit)
         let (stream, continuation) = AsyncStream<Command>.makeStream()
         commands = continuation
         let sending = Task { [weak self] in
@@ -73,6 +88,9 @@ public final class RemoteQueue: QueueControl {
         }
         tasks.withLock { $0 = [sending, polling] }
     }
+
+    /// The daemon's overall limit as last polled (nil: none); any thread.
+    public var overallLimit: Int64? { limit.withLock { $0 } }
 
     /// Stops polling and sending (the polling task holds the queue until then).
     public func close() {
@@ -88,12 +106,17 @@ public final class RemoteQueue: QueueControl {
         var failures = 0
         while !Task.isCancelled {
             do {
-                let next = try await snapshot()
+                let (next, overall) = try await snapshot()
                 let events = last.withLock { last in
                     defer { last = next }
                     return last.events(to: next)
                 }
                 for event in events { onEvent(event) }
+                let changed = limit.withLock { limit in
+                    defer { limit = overall }
+                    return limit != overall
+                }
+                if changed { onLimit(overall) }
                 if failures > 0 { onNotice("connected to \(client.url.redactedString) again", false) }
                 failures = 0
                 await listen()
@@ -137,24 +160,25 @@ public final class RemoteQueue: QueueControl {
         .seconds(min(1 << min(failures - 1, 4), 15))
     }
 
-    /// Every download the daemon lists now, in one request.
-    private func snapshot() async throws(RPCClient.Failure) -> RemoteSnapshot {
+    /// Every download the daemon lists now, and its overall limit, in one request.
+    private func snapshot() async throws(RPCClient.Failure) -> (RemoteSnapshot, overallLimit: Int64?) {
         let keys: JSONValue = [
             "gid", "status", "totalLength", "completedLength", "downloadSpeed", "dir", "files", "errorCode",
             "errorMessage",
         ]
         let results = try await client.multicall([
             ("aria2.tellActive", [keys]), ("aria2.tellWaiting", [0, 10_000, keys]),
-            ("aria2.tellStopped", [0, 10_000, keys]),
+            ("aria2.tellStopped", [0, 10_000, keys]), ("aria2.getGlobalOption", []),
         ])
-        var records: [JSONValue] = []
+        var lists: [JSONValue] = []
         for result in results {
             switch result {
-            case .success(let list): records += list.array ?? []
+            case .success(let list): lists.append(list)
             case .failure(let error): throw .refused(error)
             }
         }
-        return RemoteSnapshot(records: records)
+        let options = lists.popLast() ?? .null
+        return (RemoteSnapshot(records: lists.flatMap { $0.array ?? [] }), RemoteQueue.overallLimit(in: options))
     }
 
     // MARK: - Commands

@@ -25,7 +25,8 @@ extension UICommand {
         let inbox = EventInbox()
         let connected = StartedWork(async: { () throws(RPCClient.Failure) in
             try await RemoteQueue.connect(
-                client, onEvent: { inbox.post($0) }, onNotice: { inbox.postNotice($0, isError: $1) })
+                client, onEvent: { inbox.post($0) }, onNotice: { inbox.postNotice($0, isError: $1) },
+                onLimit: { inbox.postDaemonLimit($0) })
         }).outcome()
         let queue: RemoteQueue
         switch connected {
@@ -39,7 +40,8 @@ extension UICommand {
         if !entries.isEmpty { queue.submit(entries) }
         // Named as the user typed it (ws://…), its password left out.
         let shown = URL(string: typed)?.redactedString ?? client.url.redactedString
-        try present(queue, inbox: inbox, notice: "attached to \(TextSanitizer.visible(shown))")
+        try present(
+            queue, inbox: inbox, globalLimit: queue.overallLimit, notice: "attached to \(TextSanitizer.visible(shown))")
     }
 
     /// Another haul holds the state directory: its queue gets this command's URLs, or, with
@@ -62,15 +64,16 @@ extension UICommand {
         }
     }
 
-    /// Runs the full-screen UI over `queue` until the user quits.
-    func present(_ queue: any QueueControl, inbox: EventInbox, notice: String) throws {
+    /// Runs the full-screen UI over the daemon's `queue`, whose overall limit is `globalLimit`,
+    /// until the user quits.
+    func present(_ queue: any QueueControl, inbox: EventInbox, globalLimit: Int64?, notice: String) throws {
         let (startTheme, themeProblem) = chooseTheme()
         let terminal = try CursesTerminal()
         let queueFileLimit = options.queueFileLimit()
         CrashGuard.arm()
         let runner = AppRunner(
             terminal: terminal, queue: queue, inbox: inbox, themes: .standard(), theme: startTheme,
-            globalLimit: nil,
+            globalLimit: globalLimit,
             remoteQueueFiles: {
                 RemoteQueueFile.standard(limit: queueFileLimit, tls: options.tlsOptions()) {
                     inbox.postNotice($0, isError: true)

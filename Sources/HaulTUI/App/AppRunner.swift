@@ -81,6 +81,7 @@ public final class AppRunner {
             if let notice = taken.notices.last { notify(notice.text, isError: notice.isError) }
             if let sorted = taken.sortedRows { _ = state.reduce(.rowsSorted(sorted)) }
             if let status = taken.schedule { _ = state.reduce(.scheduledLimit(status)) }
+            if let limit = taken.daemonLimit { _ = state.reduce(.daemonLimit(limit)) }
             if taken.changesScreen { dirty = true }
             let now = ProcessInfo.processInfo.systemUptime
             if now - lastTick >= 1 {

@@ -15,6 +15,8 @@ public final class EventInbox: Sendable {
         var theme: Theme?
         var sortedRows: RowSortResult?
         var schedule: BandwidthScheduler.Status?
+        /// The attached daemon's overall limit, when it changed (nil inside: none).
+        var daemonLimit: Int64??
         var stopRequested = false
     }
 
@@ -58,6 +60,11 @@ public final class EventInbox: Sendable {
         contents.withLock { $0.schedule = status }
     }
 
+    /// Files the attached daemon's overall limit, which changed; only the latest is kept. Any thread.
+    public func postDaemonLimit(_ limit: Int64?) {
+        contents.withLock { $0.daemonLimit = .some(limit) }
+    }
+
     /// Asks the loop to quit at its next turn; any thread.
     public func requestStop() {
         contents.withLock { $0.stopRequested = true }
@@ -70,11 +77,13 @@ public final class EventInbox: Sendable {
         var theme: Theme?
         var sortedRows: RowSortResult?
         var schedule: BandwidthScheduler.Status?
+        var daemonLimit: Int64??
         var stop: Bool
 
         /// Whether anything here changes the screen.
         var changesScreen: Bool {
             !events.isEmpty || !notices.isEmpty || theme != nil || sortedRows != nil || schedule != nil
+                || daemonLimit != nil
         }
     }
 
@@ -87,10 +96,12 @@ public final class EventInbox: Sendable {
                 contents.theme = nil
                 contents.sortedRows = nil
                 contents.schedule = nil
+                contents.daemonLimit = nil
             }
             return Taken(
                 events: contents.events, notices: contents.notices, theme: contents.theme,
-                sortedRows: contents.sortedRows, schedule: contents.schedule, stop: contents.stopRequested)
+                sortedRows: contents.sortedRows, schedule: contents.schedule, daemonLimit: contents.daemonLimit,
+                stop: contents.stopRequested)
         }
     }
 }

@@ -23,6 +23,8 @@ public enum AppEvent: Sendable {
     /// The bandwidth schedule's limit came into force (`--bandwidth-schedule`), changing next
     /// at the time it says.
     case scheduledLimit(BandwidthScheduler.Status)
+    /// The attached daemon's overall limit (nil: none), set there by any client.
+    case daemonLimit(Int64?)
 }
 
 // MARK: - Effect

@@ -51,6 +51,9 @@ extension AppState {
             schedule = status
             if changed { message = Message(text: "bandwidth schedule: \(limitSummary(.whenAndNext))", isError: false) }
             return []
+        case .daemonLimit(let limit):
+            globalLimit = limit
+            return []
         case .scanRows:
             scanRows()
             return []

@@ -136,6 +136,11 @@ struct AppStateTests {
         var state = Fixtures.state()
         #expect(state.reduce(.keys([.character("L")] + keys("2M") + [.enter])) == [.setGlobalLimit(2_097_152)])
         #expect(state.globalLimit == 2_097_152)
+        // An attached daemon's limit, set there by any client, is shown as it is, without a word.
+        let said = state.message
+        #expect(state.reduce(.daemonLimit(409_600)) == [] && state.limitSummary(.none) == "limit 400.0 KiB/s")
+        #expect(state.reduce(.daemonLimit(nil)) == [] && state.limitSummary(.none) == "no limit")
+        #expect(state.message == said)
         #expect(state.reduce(.keys([.character("l")] + keys("0") + [.enter])) == [.setLimit(Fixtures.mixed[0].id, nil)])
         let name = Fixtures.mixed[0].shownName
         #expect(state.message?.text == "no limit for \(name)")
