@@ -61,7 +61,7 @@ struct DaemonCommand: HaulCommand {
         var settings = LocalSocket.settings(
             for: configuration, queue: stored.queue, overallLimit: options.overallLimit(),
             saveSession: options.basic.saveSession, allowedDirectory: rpc.allowedDirectory, stop: { stop.signal() })
-        settings.globalOptions["rpc-listen-port"] = String(rpc.port)
+        settings.globalOptions.merge(globalOptions, uniquingKeysWith: { _, daemon in daemon })
         let refusals = RefusalLog(write: report)
         settings.notices = refusals
         let endpoint = RPCEndpoint(
@@ -103,6 +103,25 @@ struct DaemonCommand: HaulCommand {
         stored.flush()
         hooks?.waitForRunning()
         _ = options.keepCookies(report: report)
+    }
+
+    /// The daemon's own options in force, for `getGlobalOption`, as aria2c gives them; never the
+    /// secret, nor the hooks' commands (which may carry one) to a client that may be remote.
+    private var globalOptions: [String: String] {
+        var global = [
+            "enable-rpc": "true", "rpc-listen-port": String(rpc.port), "rpc-listen-all": String(rpc.listenAll),
+            "rpc-allow-origin-all": String(rpc.allowOriginAll), "rpc-secure": String(rpc.secure),
+            "rpc-max-request-size": String(rpc.maxRequestSize), "quiet": String(options.basic.quiet),
+            "max-download-result": String(options.basic.maxDownloadResult), "no-netrc": String(!options.http.netrc),
+        ]
+        for (name, value) in [
+            ("input-file", options.basic.inputFile), ("netrc-path", options.http.netrcPath ?? Netrc.defaultPath),
+            ("load-cookies", options.http.loadCookies), ("save-cookies", options.http.saveCookies),
+            ("rpc-certificate", rpc.certificate), ("rpc-private-key", rpc.privateKey),
+        ] {
+            global[name] = value
+        }
+        return global
     }
 
     private var serverConfiguration: RPCServer.Configuration {

@@ -37,10 +37,13 @@ enum LocalSocket {
     ) -> Aria2Methods.Settings {
         // What is in effect: haul's built-in values, under those the configuration sets.
         var global = Dictionary(BuiltInOptions.pairs, uniquingKeysWith: { first, _ in first })
+        global["connect-timeout"] = global["timeout"]
         for (name, value) in configuration.defaults.pairs(includingSecrets: false) { global[name] = value }
-        global["dir"] = configuration.directory
+        // As aria2 gives it, and as the queue saves into it: absolute.
+        global["dir"] = queue.configuration.directory
         global["max-concurrent-downloads"] = String(configuration.maxConcurrentDownloads)
         global["max-overall-download-limit"] = String(overallLimit ?? 0)
+        global["save-session"] = path
         return Aria2Methods.Settings(
             allowedDirectory: AllowedDirectory(allowedDirectory ?? configuration.directory),
             version: Haul.version, globalOptions: global,

@@ -153,4 +153,39 @@ struct Aria2DifferentialTests {
             #expect(features.contains("HTTPS") && features.contains("Metalink"), "\(who): \(features)")
         }
     }
+
+    /// The options docs/aria2-options.md says haul implements (those not "accepted and ignored").
+    private static func implementedOptions() throws -> Set<String> {
+        let table = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/aria2-options.md")
+        let rows = try String(contentsOf: table, encoding: .utf8).split(separator: "\n")
+        return Set(
+            rows.filter { $0.hasPrefix("| `") && !$0.contains("accepted and ignored") }
+                .compactMap { $0.split(separator: "`").dropFirst().first.map(String.init) })
+    }
+
+    @Test("getGlobalOption as started: every option aria2c lists that haul implements, with dir absolute")
+    func settingsAsStarted() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let (aria2, haul, daemons) = try await Self.start(in: directory)
+        defer { aria2.stop() }
+        defer { haul.stop() }
+        var settings: [String: [String: String]] = [:]
+        for daemon in daemons {
+            let (_, global) = try await daemon.call("aria2.getGlobalOption", [])
+            settings[daemon.name] = try #require(global["result"] as? [String: String], "\(daemon.name): \(global)")
+        }
+        let ours = settings["haul"] ?? [:]
+        let theirs = try #require(settings.first { $0.key != "haul" }?.value)
+        let out = directory.appendingPathComponent("out").path
+        #expect(ours["dir"].map { ($0 as NSString).resolvingSymlinksInPath } == (out as NSString).resolvingSymlinksInPath)
+        // Blank on purpose: retry-wait (haul's default is a backoff from 1 s, which aria2's one
+        // number cannot say) and ca-certificate (haul's default is the system's store, not a file).
+        let blank: Set = ["retry-wait", "ca-certificate"]
+        let missing = try Self.implementedOptions().subtracting(blank).filter { theirs[$0] != nil && ours[$0] == nil }
+        #expect(missing.isEmpty, "\(missing.sorted())")
+        #expect(ours.count >= 30, "\(ours.keys.sorted())")
+        #expect(ours["rpc-secret"] == nil && theirs["rpc-secret"] == nil)
+    }
 }
