@@ -179,7 +179,8 @@ struct Aria2DifferentialTests {
         let ours = settings["haul"] ?? [:]
         let theirs = try #require(settings.first { $0.key != "haul" }?.value)
         let out = directory.appendingPathComponent("out").path
-        #expect(ours["dir"].map { ($0 as NSString).resolvingSymlinksInPath } == (out as NSString).resolvingSymlinksInPath)
+        let resolved = { (path: String) in (path as NSString).resolvingSymlinksInPath }
+        #expect(ours["dir"].map(resolved) == resolved(out))
         // Blank on purpose: retry-wait (haul's default is a backoff from 1 s, which aria2's one
         // number cannot say) and ca-certificate (haul's default is the system's store, not a file).
         let blank: Set = ["retry-wait", "ca-certificate"]
