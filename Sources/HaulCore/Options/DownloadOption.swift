@@ -45,7 +45,8 @@ public struct DownloadOption: Sendable {
     /// haul's value when nothing sets it, as text (shown by help and `getGlobalOption`); nil when
     /// unset has a meaning of its own (`retry-wait`: backoff) or none.
     public let builtIn: String?
-    /// The built-in value as help shows it (`20M` rather than bytes).
+    /// The built-in value as help shows it (`20M` rather than bytes), or what happens unset when
+    /// that is more than a value (`-x` under automatic splitting).
     public let builtInShown: String?
     public let change: Change
     /// Whether it holds a secret: left out of what is shown or saved unless asked for.
@@ -83,11 +84,11 @@ public struct DownloadOption: Sendable {
         _ name: String, _ field: WritableKeyPath<DownloadOptions.Values, Value?> & Sendable, _ kind: OptionKind<Value>,
         builtIn: Value? = nil, change: Change = .nextAttempt, secret: Bool = false, topic: Topic? = nil,
         short: Character? = nil, valueName: String? = nil, settableBy: OptionSource = .remoteList, risk: Risk? = nil,
-        trustReason: String? = nil, help: String
+        trustReason: String? = nil, shownDefault: String? = nil, help: String
     ) -> DownloadOption {
         DownloadOption(
             name: name, help: help, builtIn: builtIn.map { kind.format($0, true) },
-            builtInShown: builtIn.map(kind.readable), change: change, isSecret: secret,
+            builtInShown: shownDefault ?? builtIn.map(kind.readable), change: change, isSecret: secret,
             isRepeatable: false, isBoolean: Value.self == Bool.self,
             commandLine: topic.map {
                 CommandLine(topic: $0, short: short, valueName: valueName ?? kind.valueName, choices: kind.choices)

@@ -18,14 +18,19 @@ public enum DownloadOptionTable {
             help: "The file's name, inside dir."),
         .single(
             "split", \Values.split, .integer(1...1024), builtIn: BuiltInOptions.split, topic: .connections, short: "s",
-            help: "Connections for one download (within -x)."),
+            shownDefault: "automatic (--split-mode auto); 5 once -s or -x is given",
+            help: "Connections for one download (within -x); giving it turns automatic splitting off."),
         .single(
             "max-connection-per-server", \Values.maxConnectionPerServer, .integer(1...64),
             builtIn: BuiltInOptions.maxConnectionPerServer, topic: .connections, short: "x",
-            help: "Connections to one server for one download, 1-64 (1: no splitting)."),
+            shownDefault: "automatic, 1 then 4 then up to 16 while each step pays (--split-mode auto); 1 once -s is "
+                + "given",
+            help: "Connections to one server for one download, 1-64 (1: no splitting); giving it turns automatic "
+                + "splitting off."),
         .single(
             "min-split-size", \Values.minSplitSize, .size(atLeast: 1 << 20), builtIn: BuiltInOptions.minSplitSize,
-            topic: .connections, short: "k", help: "No segment smaller than this is started, e.g. 1M."),
+            topic: .connections, short: "k", shownDefault: "1M while splitting automatically, 20M with -s or -x",
+            help: "No segment smaller than this is started, e.g. 1M."),
         .single(
             "split-mode", \Values.splitMode, .oneOf("mode"), builtIn: .auto, topic: .connections,
             help: "auto: a large file starts on one connection, then 4, then 16 a server, while each step pays "

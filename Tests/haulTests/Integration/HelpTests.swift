@@ -24,6 +24,16 @@ struct HelpTests {
             #expect(text.contains("\n\(group)\n"), "\(group) in \(text)")
         }
         #expect(text.contains("-j, --max-concurrent-downloads <n>") && !text.contains("<max-concurrent-downloads>"))
+        // With no flags haul splits by itself: -x, -s and -k say so, not aria2's 1, 5 and 20M alone.
+        let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for (option, said) in [
+            ("-x, --max-connection-per-server <n>", "Default: automatic, 1 then 4 then up to 16"),
+            ("-s, --split <n>", "Default: automatic (--split-mode auto)"),
+            ("-k, --min-split-size <size>", "Default: 1M while splitting automatically"),
+        ] {
+            let after = flat.components(separatedBy: option).dropFirst().first ?? ""
+            #expect(after.prefix(260).contains(said), "\(option): \(after.prefix(260))")
+        }
     }
 
     @Test("a usage error shows the failing command's usage and exits 28, aria2's bad-option code; -x4 is -x 4")
