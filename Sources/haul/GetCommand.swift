@@ -227,12 +227,23 @@ struct GetCommand: HaulCommand {
     }
 
     /// On SIGINT or SIGTERM: writes the queue's last progress to the store (and the cookies, if
-    /// asked), says how to go on, and exits 7 (aria2's "unfinished downloads").
-    static func stopOnInterrupt(_ stored: StoredQueue, options: QueueOptions) -> [any DispatchSourceSignal] {
+    /// asked), says how to go on (and which running downloads a later run starts over, and
+    /// why), and exits 7 (aria2's "unfinished downloads").
+    static func stopOnInterrupt(
+        _ stored: StoredQueue, options: QueueOptions, reporter: ProgressReporter
+    ) -> [any DispatchSourceSignal] {
         StopSignals.handle([SIGINT, SIGTERM]) {
             stored.flush()
             _ = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
-            FileHandle.standardError.write(Data("\ninterrupted; run haul get again to continue\n".utf8))
+            let startingOver = reporter.startingOverLater()
+            var text = "\ninterrupted; run haul get again to continue\n"
+            if !startingOver.isEmpty {
+                let shown = startingOver.prefix(shownFirst) + (startingOver.count > shownFirst
+                    ? ["and \(startingOver.count - shownFirst) more downloads start over"] : [])
+                text = "\ninterrupted; run haul get again to continue, except:\n"
+                    + shown.map { "  \($0)\n" }.joined()
+            }
+            FileHandle.standardError.write(Data(text.utf8))
             Foundation.exit(ErrorCode.unfinished.rawValue)
         }
     }

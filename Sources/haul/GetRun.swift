@@ -93,7 +93,7 @@ struct GetRun {
     /// Waits until every download of `ids` that runs has ended (Ctrl-C and SIGTERM stop them
     /// and save the queue); paused ones are said and left queued.
     func waitForDownloads(_ ids: [GID], alreadySaved: Int) -> (completed: Int, total: Int) {
-        let interruptHandlers = GetCommand.stopOnInterrupt(stored, options: options)
+        let interruptHandlers = GetCommand.stopOnInterrupt(stored, options: options, reporter: reporter)
         let paused = queue.count(in: [.paused])
         let running = ids.count - paused - alreadySaved
         if paused > 0, !options.basic.quiet {

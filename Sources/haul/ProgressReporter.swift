@@ -51,6 +51,8 @@ final class ProgressReporter: Sendable {
         var statusCode: Int?
         var protocolName: String?
         var hint: String?
+        /// Whether the last response said the server takes ranges (`ResponseSummary.offersRanges`).
+        var offersRanges = true
 
         mutating func follow(_ progress: DownloadProgress) {
             download.completed = progress.completed
@@ -190,17 +192,36 @@ final class ProgressReporter: Sendable {
             state.withLock {
                 $0.active[id]?.statusCode = response.statusCode
                 $0.active[id]?.protocolName = response.httpVersion.isEmpty ? nil : response.httpVersion
+                $0.active[id]?.offersRanges = response.offersRanges
             }
             if verbosity.verbose, let download { describe(response, of: download) }
         case .hint(let hint):
             state.withLock { $0.active[id]?.hint = hint }
         case .splitChoice(let choice):
             if verbosity.verbose, let download { report("\(label(of: download)): \(choice)") }
+        case .startedOver(let why):
+            if let download { report("\(label(of: download)): \(TextSanitizer.visible(why))") }
         case .mirrorDropped(let dropped):
             // Said once, whether or not the file still completes.
             if let download { report("\(label(of: download)): mirror dropped: \(TextSanitizer.visible(dropped))") }
         case .connections:
             break
+        }
+    }
+
+    /// What a later run does with the data of the downloads running now, for those it cannot
+    /// continue: each one's name and why it starts over (no validator, or a server that did
+    /// not say it takes ranges).
+    func startingOverLater() -> [String] {
+        state.withLock { state in
+            state.active.values.compactMap { followed -> String? in
+                let download = followed.download
+                guard download.completed.prefixLength > 0, download.destination != nil else { return nil }
+                if download.losesPartialDataOnRestart { return GetCommand.startsOver(label(of: download)) }
+                guard !followed.offersRanges else { return nil }
+                return "\(label(of: download)) will start over: its server did not say it takes ranges "
+                    + "(no Accept-Ranges: bytes)"
+            }.sorted()
         }
     }
 

@@ -44,7 +44,7 @@ import Synchronization
 ///   `etag=changing` (the ETag is `"vN"` on the Nth request), `chunked` (a paced whole file is
 ///   sent chunked, with no Content-Length),
 ///   A request with `If-None-Match` the ETag, or `If-Modified-Since` at or after the Last-Modified
-///   (1 Sep 2026 10:00 GMT), gets a 304. `ranges=ignore` (always 200) or `ranges=416`,
+///   (1 Sep 2026 10:00 GMT), gets a 304. `ranges=ignore` (always 200, no Accept-Ranges) or `ranges=416`,
 ///   `ifrange=ignore` (serve the range even when
 ///   If-Range no longer matches), `fail=CODE&times=T&retryAfter=S` (the first T requests answer CODE),
 ///   `disposition=V` (a Content-Disposition header), `validators=none` (no ETag, no
@@ -330,6 +330,8 @@ final class FaultHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         var headers = ["ETag": etag, "Accept-Ranges": "bytes", "Last-Modified": lastModified]
+        // A server that ignores ranges does not offer them either.
+        if query["ranges"] == "ignore" { headers["Accept-Ranges"] = nil }
         if query["validators"] == "none" {
             headers["ETag"] = nil
             headers["Last-Modified"] = nil

@@ -19,6 +19,9 @@ public struct DownloadActivity: Sendable, Equatable {
     public var hint: String?
     /// How many connections an automatic split chose, and why (`SplitGrowth.reason`).
     public var splitChoice: String?
+    /// Why this attempt writes the file from its first byte over partial data it was asked to
+    /// continue (a server that sent the whole file again).
+    public var startedOver: String?
 
     /// An attempt that has just begun: no speed, connections or response yet.
     public init() {}
@@ -33,6 +36,8 @@ public struct DownloadActivity: Sendable, Equatable {
         case hint(String)
         /// An automatic split's choice of connections, and why.
         case splitChoice(String)
+        /// The attempt writes from the first byte over partial data it asked to continue, and why.
+        case startedOver(String)
     }
 
     /// Follows `change`.
@@ -47,6 +52,7 @@ public struct DownloadActivity: Sendable, Equatable {
         case .mirrorDropped(let text): droppedMirrors.append(text)
         case .hint(let text): hint = text
         case .splitChoice(let text): splitChoice = text
+        case .startedOver(let text): startedOver = text
         }
     }
 

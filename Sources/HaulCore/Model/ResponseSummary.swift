@@ -54,7 +54,14 @@ public final class ResponseSummary: Sendable, Equatable {
     /// - Parameter name: A header name as kept (`Content-Type`, `Last-Modified`…).
     /// - Returns: Its value, or nil when the response had none.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name == name }?.value
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Whether the server said it takes byte ranges: a part of the file (206), or
+    /// `Accept-Ranges: bytes`. One that did not will most likely send the whole file again to a
+    /// request to continue.
+    public var offersRanges: Bool {
+        statusCode == 206 || header("Accept-Ranges")?.lowercased() == "bytes"
     }
 
     public static func == (left: ResponseSummary, right: ResponseSummary) -> Bool {

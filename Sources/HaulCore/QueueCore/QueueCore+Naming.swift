@@ -56,6 +56,7 @@ extension QueueCore {
         // Mirrors and a digest the server names (RFC 6249) serve the split and the check.
         MetalinkHTTP.adopt(request.response, into: &download)
         startsWriting(&download, offset: offset, total: total, validator: request.response.validator)
+        state.connections[downloadID]?.bodyOffset = offset
         let partial = FileNaming.partialPath(of: destination)
         if let end = planSplit(download, primary: id, request, offset: offset, total: total) {
             let target = DownloadTarget(path: partial, offset: offset, end: end, keepsTail: true, mustExist: true)
@@ -81,6 +82,7 @@ extension QueueCore {
     ) {
         startsWriting(&download, offset: offset, total: total, validator: validator)
         state.connections[id.downloadID]?.unnamed = true
+        state.connections[id.downloadID]?.bodyOffset = offset
     }
 
     /// A body of unknown length grew past the limit of a file with no name and is now the

@@ -13,7 +13,7 @@ extension QueueCore {
         let count = max(totalBytesWritten, 0)
         let written =
             recordSegmentProgress(id, written: count, now: now)
-            ?? connection.resumeOffset..<connection.resumeOffset.adding(saturating: count)
+            ?? QueueCore.written(count, from: connection.bodyOffset ?? connection.resumeOffset)
         // In place, and only what progress needs read from it: this runs for every write of
         // every download.
         var seen: (completed: ByteRanges, total: Int64, connections: Int?, validated: Bool)?
@@ -45,6 +45,11 @@ extension QueueCore {
                 takesRanges: seen.validated && activity.response?.header("Accept-Ranges")?.lowercased() == "bytes")
             if let hint { show(downloadID, .hint(hint)) }
         }
+    }
+
+    /// The bytes a connection that writes from `offset` has written once it wrote `count`.
+    static func written(_ count: Int64, from offset: Int64) -> Range<Int64> {
+        offset..<offset.adding(saturating: count)
     }
 
     /// How far `download` is, and how fast (its activity's speed).

@@ -77,6 +77,9 @@ extension QueueCore {
             ask(.answer(id, .cancel))
             answeredDryRun(download, response: response, total: total)
         case .write(let offset, let total):
+            if offset == 0, let asked = connection.request.byteRange?.lowerBound, asked > 0 {
+                show(downloadID, .startedOver(QueueCore.wholeAgain(response, askedFrom: asked)))
+            }
             let unnamed = mayBeUnnamed(download, offset: offset, total: total, replacing: facts.conditionalFile)
             if facts.presumed {
                 // The engine sent the body to a file with no name already; the plan allowed
@@ -95,6 +98,17 @@ extension QueueCore {
                         offset: offset, total: total, replacing: facts.conditionalFile, mayBeUnnamed: unnamed,
                         spillAfter: unnamed && total < 0 ? unnamedLimit(download) : nil)))
         }
+    }
+
+    /// Why a download asked to continue at byte `asked` starts over: `response` sent the whole
+    /// file again.
+    static func wholeAgain(_ response: Response, askedFrom asked: Int64) -> String {
+        let why =
+            response.headers["Accept-Ranges"]?.lowercased() == "bytes"
+            ? "its validator no longer matched: the file changed"
+            : "it does not take ranges"
+        return "starts over: asked for the rest from \(ByteCount.format(asked)), the server sent the whole file "
+            + "(\(response.statusCode)); \(why)"
     }
 
     /// The longest body that goes to a file with no name; one of unknown length becomes a

@@ -92,6 +92,9 @@ struct PlannedConnection: Sendable {
     var presumedUnnamed: UnnamedPresumption?
     /// Uptime (seconds) when the core started it.
     var startedAt = 0.0
+    /// Where its body is written from, once the response is accepted: `resumeOffset`, or 0 when
+    /// a server sent the whole file to a request for the rest.
+    var bodyOffset: Int64?
 
     init(
         id: ConnectionID, request: Request, hostKey: String, resumeOffset: Int64, expectedValidator: String?,

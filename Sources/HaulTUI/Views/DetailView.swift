@@ -60,6 +60,11 @@ enum DetailView {
             }
         }
         let activity = state.activity[download.id] ?? DownloadActivity()
+        if let restart = activity.startedOver {
+            for (index, part) in ScreenRenderer.wrap(restart, width: textWidth).enumerated() {
+                lines.append((index == 0 ? "restart" : "", part, .error))
+            }
+        }
         if let hint = activity.hint { lines.append(("hint", hint, .muted)) }
         if let choice = activity.splitChoice { lines.append(("split", choice, .muted)) }
         for dropped in activity.droppedMirrors {

@@ -143,6 +143,7 @@ struct CoreHarness {
         case .emit(.activity(let id, .mirrorDropped(let text))): return "\(id) shows mirror dropped: \(text)"
         case .emit(.activity(let id, .hint)): return "\(id) shows a hint"
         case .emit(.activity(let id, .splitChoice(let text))): return "\(id) shows \(text)"
+        case .emit(.activity(let id, .startedOver(let text))): return "\(id) \(text)"
         case .emit(.removed(let id)): return "removed \(id)"
         case .emit(.moved(let id, let to)): return "moved \(id) to \(to)"
         case .reserveName(let request):

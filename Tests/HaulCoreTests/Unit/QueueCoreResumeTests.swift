@@ -36,7 +36,21 @@ struct QueueCoreResumeTests {
         "what an answer to a ranged request means",
         arguments: [
             // The file changed: the server ignored If-Range's range and sent it all.
-            (200, ["Content-Length": "1200", "ETag": "\"v2\""], ["name c1 from 0 of 1200"]),
+            (
+                200, ["Content-Length": "1200", "ETag": "\"v2\"", "Accept-Ranges": "bytes"],
+                [
+                    "r starts over: asked for the rest from 400 B, the server sent the whole file (200); its "
+                        + "validator no longer matched: the file changed", "name c1 from 0 of 1200",
+                ]
+            ),
+            // A server that takes no ranges sends it all to every request.
+            (
+                200, ["Content-Length": "1000", "ETag": "\"v1\""],
+                [
+                    "r starts over: asked for the rest from 400 B, the server sent the whole file (200); it does "
+                        + "not take ranges", "name c1 from 0 of 1000",
+                ]
+            ),
             // A 206 of another version: never spliced; the whole file is asked for again.
             (
                 206, QueueCoreResumeTests.ranged(400, 1000, etag: "\"v2\""),
@@ -63,6 +77,16 @@ struct QueueCoreResumeTests {
         _ = core.name(1, "/dl/n")
         _ = core.send(.wrote(core.connection(1), totalBytesWritten: 5_000_000))
         _ = core.fail(1, .connectionLost)
+    }
+
+    @Test("a whole file sent to a request for the rest is counted from its first byte, not from the range asked")
+    func wholeAgainCountsFromZero() {
+        var core = CoreHarness()
+        _ = core.add(["r"], { _ in }, Self.partial)
+        _ = core.answer(1, 200, ["Content-Length": "1000", "ETag": "\"v1\""])
+        #expect(core.name(1, "/dl/r") == ["r updated", "write c1 /dl/r.part from 0"])
+        _ = core.send(.wrote(core.connection(1), totalBytesWritten: 300))
+        #expect(core.download("r")?.completed == ByteRanges([0..<300]))
     }
 
     @Test("a body with a length but no validator is continued within the run with a Range, and must keep its length")

@@ -76,6 +76,42 @@ struct GetCommandContinueTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["f.bin"])
     }
 
+    @Test("a server without ranges: Ctrl-C says the file will start over and why, and so does the run after")
+    func noRangesInterrupted() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let key = UUID().uuidString
+        // Above --resumable-above (8 MiB), so that it has a partial file; 1.3 MB/s until lifted.
+        let size = 10_000_000
+        let url = server.url("/file/\(size)?key=\(key)&ranges=ignore&pace=131072").absoluteString
+        let (process, errors) = try HaulProcess.start(["get", "-o", "f.bin", url], in: directory)
+        let part = directory.appendingPathComponent("f.bin.part").path
+        let deadline = Date().addingTimeInterval(20)
+        while ((try? FileManager.default.attributesOfItem(atPath: part)[.size]) as? Int ?? 0) < 300_000,
+            Date() < deadline
+        {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, SIGINT)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 7, "\(said)")
+        #expect(
+            said.contains("interrupted; run haul get again to continue, except:")
+                && said.contains("f.bin will start over: its server did not say it takes ranges"), "\(said)")
+
+        server.fileRequests.liftPace(for: key)
+        let rerun = try await HaulProcess.run(["get", "-o", "f.bin", url], in: directory)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(
+            rerun.stderr.contains("f.bin: starts over: asked for the rest from ")
+                && rerun.stderr.contains("the server sent the whole file (200); it does not take ranges"),
+            "\(rerun.stderr)")
+        let data = try Data(contentsOf: directory.appendingPathComponent("f.bin"))
+        #expect(data.count == size && TestPattern.matches(data))
+    }
+
     @Test("a file aria2c -x4 left when stopped with SIGINT is finished by haul get -c over ranged requests")
     func realAria2() async throws {
         let aria2c = "/usr/bin/aria2c"
