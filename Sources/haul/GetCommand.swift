@@ -222,8 +222,12 @@ struct GetCommand: HaulCommand {
     static func reportFirst(
         _ lines: some Sequence<String>, of count: Int, to reporter: ProgressReporter, more: (Int) -> String
     ) {
-        for line in lines.prefix(shownFirst) { reporter.report(line) }
-        if count > shownFirst { reporter.report(more(count - shownFirst)) }
+        for line in first(lines, of: count, more: more) { reporter.report(line) }
+    }
+
+    /// The first `shownFirst` of `lines` (of `count` in all), then `more` with how many were left out.
+    static func first(_ lines: some Sequence<String>, of count: Int, more: (Int) -> String) -> [String] {
+        Array(lines.prefix(shownFirst)) + (count > shownFirst ? [more(count - shownFirst)] : [])
     }
 
     /// On SIGINT or SIGTERM: writes the queue's last progress to the store (and the cookies, if
@@ -238,9 +242,9 @@ struct GetCommand: HaulCommand {
             let startingOver = reporter.startingOverLater()
             var text = "\ninterrupted; run haul get again to continue\n"
             if !startingOver.isEmpty {
-                let shown = startingOver.prefix(shownFirst) + (startingOver.count > shownFirst
-                    ? ["and \(startingOver.count - shownFirst) more downloads start over"] : [])
-                text = "\ninterrupted; run haul get again to continue, except:\n"
+                let shown = first(startingOver, of: startingOver.count) { "and \($0) more downloads start over" }
+                text =
+                    "\ninterrupted; run haul get again to continue, except:\n"
                     + shown.map { "  \($0)\n" }.joined()
             }
             FileHandle.standardError.write(Data(text.utf8))
