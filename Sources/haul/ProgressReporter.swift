@@ -239,7 +239,12 @@ final class ProgressReporter: Sendable {
     /// `--verbose`: the hops that led to `response`, its status line and headers (credentials
     /// shown as `***`).
     private func describe(_ response: ResponseSummary, of download: Download) {
-        var lines = response.redirectChain.dropLast().map { "< redirected from \(TextSanitizer.visible($0))" }
+        var lines = response.request.enumerated().map { index, field in
+            index == 0
+                ? "> \(TextSanitizer.visible(field.name)) \(TextSanitizer.visible(field.value))"
+                : "> \(TextSanitizer.visible(field.name)): \(TextSanitizer.visible(field.value))"
+        }
+        lines += response.redirectChain.dropLast().map { "< redirected from \(TextSanitizer.visible($0))" }
         lines.append("< \(TextSanitizer.visible(response.redirectChain.last ?? download.displayURI))")
         lines.append("< \(response.httpVersion) \(response.statusCode) \(TextSanitizer.visible(response.reasonPhrase))")
         lines += response.headers.map { "< \(TextSanitizer.visible($0.name)): \(TextSanitizer.visible($0.value))" }

@@ -24,11 +24,16 @@ public final class ResponseSummary: Sendable, Equatable {
     public let headers: [Header]
     /// Each URL that redirected, in order (passwords shown as `***`), then the final one.
     public let redirectChain: [String]
+    /// The request that got this response, as haul set it (for `--verbose`; empty otherwise):
+    /// its method, then `Range`, `If-Range`, `User-Agent` and the headers given, a credential's
+    /// value shown as `***`. libcurl adds `Host`, `Accept` and a login's `Authorization`.
+    public let request: [Header]
 
-    /// `everyHeader`: keep every header as received (for `--verbose`), a credential's value
-    /// (Set-Cookie, a token) shown as `***`; else only `keptHeaders`.
-    init(_ response: Response, redirectChain: [String], everyHeader: Bool = false) {
+    /// `everyHeader`: keep every header as received, and `request`'s (for `--verbose`), a
+    /// credential's value (Set-Cookie, a token) shown as `***`; else only `keptHeaders`.
+    init(_ response: Response, redirectChain: [String], everyHeader: Bool = false, request: Request? = nil) {
         statusCode = response.statusCode
+        self.request = everyHeader ? request.map(ResponseSummary.shown) ?? [] : []
         reasonPhrase = response.reasonPhrase
         httpVersion = response.httpVersion
         if everyHeader {
@@ -47,6 +52,20 @@ public final class ResponseSummary: Sendable, Equatable {
             headers = kept
         }
         self.redirectChain = redirectChain + [response.url.redactedString]
+    }
+
+    /// `request` as `--verbose` shows it: its method, then the headers haul sets.
+    private static func shown(_ request: Request) -> [Header] {
+        var shown = [Header(name: request.method, value: request.url.redactedString)]
+        if let range = request.byteRange {
+            shown.append(
+                Header(name: "Range", value: "bytes=\(range.lowerBound)-\(range.upperBound.map(String.init) ?? "")"))
+        }
+        shown.append(Header(name: "User-Agent", value: request.userAgent))
+        for field in request.headers {
+            shown.append(Header(name: field.name, value: HTTPHeaders.isCredential(field.name) ? "***" : field.value))
+        }
+        return shown
     }
 
     /// The kept header `name`'s value (names as in `keptHeaders`).
@@ -68,6 +87,6 @@ public final class ResponseSummary: Sendable, Equatable {
         left === right
             || (left.statusCode == right.statusCode && left.reasonPhrase == right.reasonPhrase
                 && left.httpVersion == right.httpVersion && left.headers == right.headers
-                && left.redirectChain == right.redirectChain)
+                && left.redirectChain == right.redirectChain && left.request == right.request)
     }
 }

@@ -42,7 +42,9 @@ extension QueueCore {
         show(
             downloadID,
             .response(
-                ResponseSummary(response, redirectChain: facts.redirects, everyHeader: configuration.keepsEveryHeader)))
+                ResponseSummary(
+                    response, redirectChain: facts.redirects, everyHeader: configuration.keepsEveryHeader,
+                    request: facts.currentRequest)))
         if response.statusCode == 304, let existing = facts.conditionalFile {
             ask(.answer(id, .cancel))
             return keepUnchanged(downloadID, existing, size: facts.unchangedSize ?? 0)

@@ -94,6 +94,22 @@ struct GetCommandOutputTests {
         #expect(!run.stderr.contains("s3cret; Path"), "\(run.stderr)")
     }
 
+    @Test("-v prints the request too: its Range and If-Range, its headers, a credential's value as ***")
+    func verboseRequest() async throws {
+        let server = try FaultServer.shared()
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        try Data(TestPattern.bytes(count: 1000)).write(to: directory.appendingPathComponent("f.bin"))
+        let url = server.url("/file/5000").absoluteString
+        let run = try await HaulProcess.run(
+            ["get", "-v", "-c", "--header", "X-Api-Key: t0ken", "-o", "f.bin", url], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        for line in ["> GET \(url)", "> Range: bytes=1000-", "> User-Agent: haul/", "> X-Api-Key: ***", "< HTTP/1.1 206"] {
+            #expect(run.stderr.contains(line), "\(line) in \(run.stderr)")
+        }
+        #expect(!run.stderr.contains("t0ken"), "\(run.stderr)")
+    }
+
     @Test("config.toml sets any option by its long name; the command line wins; a bad value names file and line")
     func configFile() async throws {
         let server = try FaultServer.shared()
