@@ -104,7 +104,9 @@ struct GetCommandOutputTests {
         let run = try await HaulProcess.run(
             ["get", "-v", "-c", "--header", "X-Api-Key: t0ken", "-o", "f.bin", url], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
-        for line in ["> GET \(url)", "> Range: bytes=1000-", "> User-Agent: haul/", "> X-Api-Key: ***", "< HTTP/1.1 206"] {
+        for line in [
+            "> GET \(url)", "> Range: bytes=1000-", "> User-Agent: haul/", "> X-Api-Key: ***", "< HTTP/1.1 206",
+        ] {
             #expect(run.stderr.contains(line), "\(line) in \(run.stderr)")
         }
         #expect(!run.stderr.contains("t0ken"), "\(run.stderr)")
