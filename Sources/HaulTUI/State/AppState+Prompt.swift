@@ -105,6 +105,17 @@ extension AppState {
         say("\(TextSanitizer.visible(download.shownName)) needs a login: select it and press u", error: true)
     }
 
+    /// Says that `download`, which the user retried, failed again, and why; a 401 is told by
+    /// `tellOfRefusal` instead.
+    mutating func tellOfFailureAfterRetry(_ download: Download) {
+        guard download.state == .failed, let times = retriedByHand[download.id],
+            activity[download.id]?.response?.statusCode != 401
+        else { return }
+        let again = times == 1 ? "again" : "again (retried \(times) times)"
+        let why = download.failureNote ?? download.lastError ?? "failed"
+        say("\(TextSanitizer.visible(download.shownName)) failed \(again): \(TextSanitizer.visible(why))", error: true)
+    }
+
     /// Opens the user-name prompt for `download`; the password prompt follows.
     mutating func askForCredentials(_ download: Download) {
         let host = download.uris.first.flatMap { URL(string: $0)?.host } ?? "the server"
@@ -118,7 +129,8 @@ extension AppState {
         do {
             return .some(try ByteCount.parse(text))
         } catch {
-            say("'\(TextSanitizer.visible(text))' is not a speed: \(error)", error: true)
+            // The advice first: a long entry is what the message line's end cuts off.
+            say("use a speed such as 500K or 2M (0: no limit), not '\(TextSanitizer.visible(text))'", error: true)
             return nil
         }
     }

@@ -53,6 +53,7 @@ extension AppState {
             totals.count(old, -1)
             activeSpeeds.removeValue(forKey: id)
             activity.removeValue(forKey: id)
+            retriedByHand.removeValue(forKey: id)
             order.remove(at: position)
             for index in position..<order.count { orderPosition[order[index]] = index }
             markStructureChanged()

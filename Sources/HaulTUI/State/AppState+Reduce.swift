@@ -21,7 +21,10 @@ extension AppState {
             return effects
         case .queue(let change):
             apply(change)
-            if case .stateChanged(let download, _) = change { tellOfRefusal(download) }
+            if case .stateChanged(let download, _) = change {
+                tellOfRefusal(download)
+                tellOfFailureAfterRetry(download)
+            }
             return []
         case .tick(let time):
             now = time
@@ -164,9 +167,12 @@ extension AppState {
                         + "cancelled download can be retried", error: true)
                 return []
             }
+            retriedByHand[download.id, default: 0] += 1
+            say("retrying \(TextSanitizer.visible(download.shownName))", error: false)
             return [.retry([download.id])]
         case .retryAllFailed:
             let failed = order.filter { downloads[$0]?.state == .failed }
+            for id in failed { retriedByHand[id, default: 0] += 1 }
             say(
                 failed.isEmpty
                     ? "no failed downloads" : "retrying \(failed.count) failed download\(failed.count == 1 ? "" : "s")",

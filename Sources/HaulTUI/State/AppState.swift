@@ -180,6 +180,9 @@ public struct AppState: Sendable {
     /// Downloads refused by their server whose user was already told they need a login: told
     /// once per refusal (`u` asks for one any time).
     var credentialsAsked: Set<GID> = []
+    /// How often the user retried each download (`r`, `R`): a retry starts its attempts again
+    /// at 1, so this is what says it was tried again, on the message line and in the detail pane.
+    public internal(set) var retriedByHand: [GID: Int] = [:]
     public internal(set) var themeName: String
     public let keyMap: KeyMap
     /// The time of the last tick: retry countdowns count to it.

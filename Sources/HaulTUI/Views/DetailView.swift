@@ -46,6 +46,9 @@ enum DetailView {
         }
         lines.append(("saved as", savedAs(download), .row))
         var status = "\(download.state.rawValue), attempt \(download.attempts)"
+        if let times = state.retriedByHand[download.id] {
+            status += times == 1 ? " (retried by hand)" : " (retried by hand \(times) times)"
+        }
         if download.totalBytes >= 0 {
             status += ", \(ByteCount.format(download.bytesDone)) of \(ByteCount.format(download.totalBytes))"
         }

@@ -73,6 +73,30 @@ struct AppStateTests {
         #expect(state.reduce(.keys([.character("t")])) == [.cycleTheme])
     }
 
+    @Test("r says it retries; a download that fails again says so and why, and the detail counts the retries")
+    func retriedFailsAgain() throws {
+        var state = Fixtures.state()
+        let failed = Fixtures.mixed[4]
+        _ = state.reduce(.keys([.down, .down, .down, .down]))
+        #expect(state.reduce(.keys([.character("r")])) == [.retry([failed.id])])
+        #expect(state.message?.text == "retrying \(failed.shownName)" && state.message?.isError == false)
+        for times in 1...2 {
+            var again = failed
+            again.state = .active
+            _ = state.reduce(.queue(.stateChanged(again, from: .failed)))
+            again.state = .failed
+            again.lastError = "the server answered 404 Not Found"
+            _ = state.reduce(.queue(.stateChanged(again, from: .active)))
+            let said = times == 1 ? "failed again" : "failed again (retried 2 times)"
+            #expect(state.message?.text == "\(failed.shownName) \(said): \(again.failureNote ?? "the server answered 404 Not Found")")
+            #expect(state.message?.isError == true)
+            let shown = try #require(state.selectedDownload)
+            let detail = DetailView.lines(of: shown, in: state, width: 120).map(\.text).joined(separator: "\n")
+            #expect(detail.contains(times == 1 ? "(retried by hand)" : "(retried by hand 2 times)"), "\(detail)")
+            if times == 1 { _ = state.reduce(.keys([.character("R")])) }
+        }
+    }
+
     @Test("remove and quit ask first; anything but y keeps things")
     func confirmations() {
         var state = Fixtures.state()
@@ -148,6 +172,8 @@ struct AppStateTests {
         #expect(state.message?.text == "limit for \(name): 500.0 KiB/s", "a message that changes a download names it")
         #expect(state.reduce(.keys([.character("L")] + keys("fast") + [.enter])) == [])
         #expect(state.message?.isError == true)
+        // The advice first, within 80 columns: only a long entry is cut at the line's end.
+        #expect(state.message?.text == "use a speed such as 500K or 2M (0: no limit), not 'fast'")
     }
 
     @Test("a hundred thousand downloads: events and moves stay cheap, the frame draws only what shows")

@@ -40,7 +40,7 @@ struct UIQueueTests {
         #expect(server.fileRequests.requests(for: key).last?.range?.hasPrefix("bytes=") == true)
     }
 
-    @Test("C clears the ended rows after a yes; t's theme is remembered in config.toml; ~ in the import prompt is home")
+    @Test("r says a retried 404 failed again; C clears the ended rows after a yes; t's theme is remembered in config.toml; ~ in the import prompt is home")
     func clearThemeAndHome() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
@@ -54,6 +54,11 @@ struct UIQueueTests {
         #expect(
             await tmux.wait { $0.contains("✔ done") && $0.contains("✖ failed") && $0.contains("404 Not Found") }.held,
             "\(tmux.capture())")
+        // r on the 404: tried again, and said so when it fails again.
+        try tmux.send("Down")
+        try tmux.send("r")
+        let retried = await tmux.wait { $0.contains("404 failed again: 404 Not Found") }
+        #expect(retried.held, "\(retried.text)")
 
         try tmux.send("C")
         #expect(await tmux.wait { $0.contains("Clear 2 ended rows") }.held, "\(tmux.capture())")
