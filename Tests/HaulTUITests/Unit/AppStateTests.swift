@@ -88,7 +88,8 @@ struct AppStateTests {
             again.lastError = "the server answered 404 Not Found"
             _ = state.reduce(.queue(.stateChanged(again, from: .active)))
             let said = times == 1 ? "failed again" : "failed again (retried 2 times)"
-            #expect(state.message?.text == "\(failed.shownName) \(said): \(again.failureNote ?? "the server answered 404 Not Found")")
+            let why = again.failureNote ?? "the server answered 404 Not Found"
+            #expect(state.message?.text == "\(failed.shownName) \(said): \(why)")
             #expect(state.message?.isError == true)
             let shown = try #require(state.selectedDownload)
             let detail = DetailView.lines(of: shown, in: state, width: 120).map(\.text).joined(separator: "\n")

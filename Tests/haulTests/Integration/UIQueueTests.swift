@@ -40,7 +40,7 @@ struct UIQueueTests {
         #expect(server.fileRequests.requests(for: key).last?.range?.hasPrefix("bytes=") == true)
     }
 
-    @Test("r says a retried 404 failed again; C clears the ended rows after a yes; t's theme is remembered in config.toml; ~ in the import prompt is home")
+    @Test("r on a 404 says it failed again; C clears ended rows after a yes; t's theme is kept; ~ in import is home")
     func clearThemeAndHome() async throws {
         let server = try FaultServer.shared()
         let directory = try HaulProcess.scratch()
