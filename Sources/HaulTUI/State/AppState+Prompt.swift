@@ -37,7 +37,7 @@ extension AppState {
         return []
     }
 
-    private mutating func setFilter(_ text: String) {
+    mutating func setFilter(_ text: String) {
         guard text != filter else { return }
         filter = text
         refreshVisible(force: true)
@@ -53,7 +53,7 @@ extension AppState {
                 let shown =
                     isWorkingOutRows
                     ? "looking through \(order.count)…" : "showing \(visible.count) of \(order.count)"
-                say("\(shown) (/ then Esc clears the filter)", error: false)
+                say("\(shown) (Esc clears the filter)", error: false)
             }
             return []
         case .add:
@@ -64,7 +64,8 @@ extension AppState {
             if let first = problems.first {
                 say(good.isEmpty ? first : "added \(good.count); \(problems.count) refused: \(first)", error: true)
             } else {
-                say("added \(good.count) download\(good.count == 1 ? "" : "s")", error: false)
+                let hidden = filter.isEmpty ? "" : "; the filter '\(TextSanitizer.visible(filter))' may hide it: Esc clears it"
+                say("added \(good.count) download\(good.count == 1 ? "" : "s")\(hidden)", error: false)
             }
             return good.isEmpty ? [] : [.add(good)]
         case .importFile:

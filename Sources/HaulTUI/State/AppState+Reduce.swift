@@ -109,6 +109,11 @@ extension AppState {
             return []
         case .wheelUp: moveSelection(by: -3); return []
         case .wheelDown: moveSelection(by: 3); return []
+        case .escape where !filter.isEmpty && keyMap.action(for: key) == nil:
+            // Esc takes back what hides rows, as it does in the filter's prompt.
+            setFilter("")
+            say("filter cleared: showing all \(order.count)", error: false)
+            return []
         default: break
         }
         guard let action = keyMap.action(for: key) else { return [] }

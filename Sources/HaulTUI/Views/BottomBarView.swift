@@ -24,7 +24,7 @@ enum BottomBarView {
                 if !state.filter.isEmpty {
                     note +=
                         ", filter '\(TextSanitizer.visible(state.filter))': "
-                        + "\(state.visible.count) of \(state.order.count)"
+                        + "\(state.visible.count) of \(state.order.count) shown (Esc clears it)"
                 }
                 grid.put(note, x: 0, y: messageRow, role: .muted)
             }

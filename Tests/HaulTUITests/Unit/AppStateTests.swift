@@ -146,6 +146,13 @@ struct AppStateTests {
         #expect(state.reduce(.keys([.character("+")])) == [.move(state.selected!, .up)])
         _ = state.reduce(.keys([.character("/"), .escape]))
         #expect(state.filter.isEmpty && state.visible.count == 8)
+        // Esc clears it outside the prompt too; a URL added meanwhile says the filter may hide it.
+        _ = state.reduce(.keys([.character("/")] + keys("ISO") + [.enter, .character("a")] + keys("http://a/x")))
+        _ = state.reduce(.keys([.enter]))
+        #expect(state.message?.text == "added 1 download; the filter 'ISO' may hide it: Esc clears it")
+        #expect(state.reduce(.keys([.escape])) == [])
+        #expect(state.filter.isEmpty && state.visible.count == 8)
+        #expect(state.message?.text == "filter cleared: showing all 8")
 
         _ = state.reduce(.keys([.character("s")]))
         #expect(state.sort == .name)

@@ -59,6 +59,13 @@ struct UIQueueTests {
         try tmux.send("r")
         let retried = await tmux.wait { $0.contains("404 failed again: 404 Not Found") }
         #expect(retried.held, "\(retried.text)")
+        // A filter that hides every row says so, and Esc takes it back.
+        try tmux.send("/")
+        try tmux.send("-l", "xyz")
+        try tmux.send("Enter")
+        #expect(await tmux.wait { $0.contains("no download matches the filter 'xyz'") }.held, "\(tmux.capture())")
+        try tmux.send("Escape")
+        #expect(await tmux.wait { $0.contains("filter cleared: showing all 2") }.held, "\(tmux.capture())")
 
         try tmux.send("C")
         #expect(await tmux.wait { $0.contains("Clear 2 ended rows") }.held, "\(tmux.capture())")
