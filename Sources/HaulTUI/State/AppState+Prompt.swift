@@ -64,7 +64,8 @@ extension AppState {
             if let first = problems.first {
                 say(good.isEmpty ? first : "added \(good.count); \(problems.count) refused: \(first)", error: true)
             } else {
-                let hidden = filter.isEmpty ? "" : "; the filter '\(TextSanitizer.visible(filter))' may hide it: Esc clears it"
+                let hidden =
+                    filter.isEmpty ? "" : "; the filter '\(TextSanitizer.visible(filter))' may hide it: Esc clears it"
                 say("added \(good.count) download\(good.count == 1 ? "" : "s")\(hidden)", error: false)
             }
             return good.isEmpty ? [] : [.add(good)]
