@@ -236,6 +236,13 @@ public struct AppState: Sendable {
         return max(showDetail ? available - detailHeight : available, 1)
     }
 
+    /// The screen row the detail pane starts at: right under the last row when the rows are
+    /// fewer than the list has room for (on a tall screen the pane follows a short queue, not
+    /// the bottom of the screen), else under the list.
+    public var detailTop: Int {
+        AppState.listTop + min(listHeight, max(visible.count - scrollTop, 1))
+    }
+
     /// Rows of the detail pane: as many as its lines need (with its border and range map), in
     /// what the queue leaves: all but its rows when they are few, else half.
     public var detailHeight: Int {

@@ -30,7 +30,7 @@ public enum ScreenRenderer {
         HeaderView.draw(state, into: &grid)
         QueueListView.draw(state, into: &grid)
         if state.showDetail {
-            DetailView.draw(state, into: &grid, top: AppState.listTop + state.listHeight)
+            DetailView.draw(state, into: &grid, top: state.detailTop)
         }
         BottomBarView.draw(state, into: &grid)
         return grid

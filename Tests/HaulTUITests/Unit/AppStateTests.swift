@@ -98,6 +98,17 @@ struct AppStateTests {
         }
     }
 
+    @Test("on a tall screen the detail pane follows a short queue's rows, not the bottom of the screen")
+    func detailFollowsRows() {
+        var state = Fixtures.state(width: 200, height: 50, Array(Fixtures.mixed.prefix(2)))
+        _ = state.reduce(.keys([.enter]))
+        #expect(state.showDetail && state.detailTop == AppState.listTop + 2)
+        var full = Fixtures.state(
+            width: 80, height: 24, (1...30).map { Fixtures.download($0, name: "f\($0)", state: .queued) })
+        _ = full.reduce(.keys([.enter]))
+        #expect(full.detailTop == AppState.listTop + full.listHeight)
+    }
+
     @Test("remove and quit ask first; anything but y keeps things")
     func confirmations() {
         var state = Fixtures.state()
