@@ -6,6 +6,9 @@ public enum Role: String, CaseIterable, Sendable {
     case background
     case header
     case headerAccent = "header-accent"
+    /// A count in the header bar that needs the user (`2 failed`): a badge on the bar, never a
+    /// hole in it. A theme that leaves it out gets `error`'s colour on `header`'s background.
+    case headerAlert = "header-alert"
     case graph
     case columnTitle = "column-title"
     case row

@@ -25,7 +25,15 @@ public struct Theme: Sendable, Equatable {
     }
 
     public func style(_ role: Role) -> Style {
-        styles[role] ?? Theme.attributesOnly.styles[role] ?? Style()
+        if let style = styles[role] { return style }
+        if role == .headerAlert, styles[.header] != nil {
+            var alert = style(.header)
+            let error = style(.error).foreground
+            if error != .terminalDefault { alert.foreground = error }
+            alert.bold = true
+            return alert
+        }
+        return Theme.attributesOnly.styles[role] ?? Style()
     }
 
     /// This theme with colours removed: for `NO_COLOR` and terminals without colour.
@@ -38,6 +46,7 @@ public struct Theme: Sendable, Equatable {
         name: "monochrome",
         styles: [
             .header: Style(reverse: true), .headerAccent: Style(bold: true, reverse: true),
+            .headerAlert: Style(bold: true, reverse: true, underline: true),
             .graph: Style(reverse: true),
             .columnTitle: Style(underline: true), .selectedRow: Style(reverse: true),
             .progressDone: Style(reverse: true), .progressTodo: Style(dim: true),

@@ -22,7 +22,7 @@ enum HeaderView {
             let text = " \(count) \(word) "
             // A count is shown whole or not at all: never `1 fai`.
             guard x + DisplayWidth.of(text) <= grid.width else { break }
-            x = grid.put(text, x: x, y: 0, role: stateKind == .failed && count > 0 ? .error : .header)
+            x = grid.put(text, x: x, y: 0, role: stateKind == .failed && count > 0 ? .headerAlert : .header)
         }
         // The limit says when the schedule changes it, and to what, as far as room allows.
         let speed = ScreenRenderer.speed(state.totalSpeed)

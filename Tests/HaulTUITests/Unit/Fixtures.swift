@@ -88,10 +88,14 @@ enum Fixtures {
 /// fails, so a new snapshot is looked at before it is committed; `HAUL_RECORD_SNAPSHOTS=1`
 /// rewrites them all.
 func expectSnapshot(_ grid: CellGrid, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    expectSnapshot(text: grid.text + "\n", named: name, sourceLocation: sourceLocation)
+}
+
+/// Compares `text` with `Snapshots/NAME.txt`, as `expectSnapshot(_:named:)` compares a frame.
+func expectSnapshot(text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Snapshots")
     let file = directory.appendingPathComponent(name + ".txt")
-    let text = grid.text + "\n"
     let record = ProcessInfo.processInfo.environment["HAUL_RECORD_SNAPSHOTS"] == "1"
     guard !record, let expected = try? String(contentsOf: file, encoding: .utf8) else {
         try? text.write(to: file, atomically: true, encoding: .utf8)

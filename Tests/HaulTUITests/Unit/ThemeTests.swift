@@ -22,6 +22,47 @@ struct ThemeTests {
     }
 
     @Test(
+        "each theme's header bar and selected row on a 256-colour terminal: no hole in the bar, every glyph coloured",
+        arguments: ["default", "dracula", "high-contrast", "light", "monochrome", "solarized-dark"])
+    func headerAndSelectedRow(name: String) throws {
+        let theme = try ThemeCatalog(directories: [ThemeTests.shipped]).load(name)
+        let state = Fixtures.state(width: 100, height: 14)
+        let grid = ScreenRenderer.render(state)
+        let selected = AppState.listTop + (state.selectedIndex ?? 0) - state.scrollTop
+        let bar = theme.style(.header)
+        var lines: [String] = []
+        for y in [0, selected] {
+            var x = 0
+            while x < grid.width {
+                let role = grid[x, y].role
+                var end = x
+                while end < grid.width, grid[end, y].role == role { end += 1 }
+                let style = theme.style(role)
+                let (fg, bg) = (
+                    style.foreground.index(forTerminalColors: 256), style.background.index(forTerminalColors: 256)
+                )
+                let attributes = [("bold", style.bold), ("dim", style.dim), ("reverse", style.reverse)]
+                    .filter(\.1).map { " " + $0.0 }.joined()
+                let text = (x..<end).map { String(grid[$0, y].character) }.joined()
+                lines.append(
+                    "\(y == 0 ? "header" : "selected") \(x)-\(end - 1) \(role.rawValue) fg \(fg) bg \(bg)\(attributes)")
+                if y == 0 {
+                    // The bar is one bar: each part on a background, the bar's or a badge's own.
+                    let barBackground = bar.background.index(forTerminalColors: 256)
+                    let badge = [Role.headerAccent, .headerAlert, .graph].contains(role) && bg >= 0
+                    let hole = barBackground >= 0 && bg != barBackground && !badge && !style.reverse
+                    #expect(!hole, "\(name): \(role) '\(text)' is a hole in the header bar")
+                } else if text.contains(where: { !$0.isWhitespace }) {
+                    #expect(
+                        (fg >= 0 && fg != bg) || style.reverse, "\(name): selected '\(text)' has no colour of its own")
+                }
+                x = end
+            }
+        }
+        expectSnapshot(text: lines.joined(separator: "\n") + "\n", named: "theme-\(name)")
+    }
+
+    @Test(
         "a broken theme names the file, the line and the key",
         arguments: [
             ("[roles]\nheader = { fg = \"bluish\" }\n", "t.toml:2: roles.header.fg: 'bluish' is not a colour"),
