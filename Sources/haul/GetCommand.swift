@@ -216,7 +216,7 @@ struct GetCommand: HaulCommand {
     }
 
     /// How many files a list of them names before it says how many more there are.
-    private static let shownFirst = 5
+    static let shownFirst = 5
 
     /// The first `shownFirst` of `lines` (of `count` in all), then `more` with how many were left out.
     static func reportFirst(

@@ -21,6 +21,8 @@ final class ProgressReporter: Sendable {
         var active: [GID: Followed] = [:]
         var added = 0
         var completed = 0
+        /// The bytes of the files saved (a download resumed counts whole).
+        var savedBytes: Int64 = 0
         /// Downloads that ended (each ends once: haul get retries nothing by hand).
         var ended = 0
         /// How many endings `waitUntilDone` waits for, once it waits: more when downloads are
@@ -140,8 +142,19 @@ final class ProgressReporter: Sendable {
         var label: String { self.label(of: download) }
         switch download.state {
         case .complete:
-            state.withLock { $0.completed += 1 }
-            if verbosity.dryRun {
+            let completed = state.withLock { state in
+                state.completed += 1
+                state.savedBytes = state.savedBytes.adding(saturating: max(download.bytesDone, 0))
+                return state.completed
+            }
+            // A long list is summed up at the end, as wget2 does; -v lists every file.
+            let listed = verbosity.verbose || completed <= GetCommand.shownFirst
+            if !listed {
+                if completed == GetCommand.shownFirst + 1, !quiet {
+                    let outcome = verbosity.dryRun ? "found" : "saved"
+                    report("…the other files \(outcome) are counted at the end (-v lists each)")
+                }
+            } else if verbosity.dryRun {
                 let size = download.totalBytes >= 0 ? ByteCount.format(download.totalBytes) : "size unknown"
                 report("found \(label) (\(size)): \(TextSanitizer.visible(download.displayURI))")
             } else if !quiet {
@@ -280,10 +293,10 @@ final class ProgressReporter: Sendable {
                 nextTick = DispatchTime.now() + interval
             }
         }
-        let (completed, total) = state.withLock { ($0.completed, max(count, $0.added)) }
+        let (completed, total, bytes) = state.withLock { ($0.completed, max(count, $0.added), $0.savedBytes) }
         if total > 1, !quiet {
-            let outcome = verbosity.dryRun ? "found" : "saved"
-            report("\(total) downloads: \(completed) \(outcome), \(total - completed) failed, in \(elapsedText())")
+            let (outcome, size) = verbosity.dryRun ? ("found", "") : ("saved", "\(ByteCount.format(bytes)) ")
+            report("\(total) downloads: \(completed) \(outcome), \(total - completed) failed, \(size)in \(elapsedText())")
         }
         return (completed, total)
     }

@@ -34,6 +34,23 @@ struct GetCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/3000000.part").path))
     }
 
+    @Test("a list of 12 files prints the first 5 saved lines and a summary with the bytes; -v lists each")
+    func longListSummed() async throws {
+        let server = try FaultServer.shared()
+        let directory = try scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let list = (1...12).map { server.url("/bytes/\(1000 + $0)").absoluteString }.joined(separator: "\n")
+        try Data(list.utf8).write(to: directory.appendingPathComponent("list.txt"))
+        let run = try await haul(["get", "-i", "list.txt", "-d", "short"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let saved = run.stderr.split(separator: "\n").filter { $0.hasPrefix("saved ") }
+        #expect(saved.count == 5, "\(run.stderr)")
+        #expect(run.stderr.contains("…the other files saved are counted at the end (-v lists each)"), "\(run.stderr)")
+        #expect(run.stderr.contains("12 downloads: 12 saved, 0 failed, 11.8 KiB in "), "\(run.stderr)")
+        let verbose = try await haul(["get", "-v", "-i", "list.txt", "-d", "each"], in: directory)
+        #expect(verbose.stderr.split(separator: "\n").filter { $0.hasPrefix("saved ") }.count == 12, "\(verbose.stderr)")
+    }
+
     @Test("a hostile Content-Disposition cannot escape the directory or reach the terminal")
     func hostileName() async throws {
         let server = try FaultServer.shared()
