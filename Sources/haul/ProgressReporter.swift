@@ -296,7 +296,8 @@ final class ProgressReporter: Sendable {
         let (completed, total, bytes) = state.withLock { ($0.completed, max(count, $0.added), $0.savedBytes) }
         if total > 1, !quiet {
             let (outcome, size) = verbosity.dryRun ? ("found", "") : ("saved", "\(ByteCount.format(bytes)) ")
-            report("\(total) downloads: \(completed) \(outcome), \(total - completed) failed, \(size)in \(elapsedText())")
+            report(
+                "\(total) downloads: \(completed) \(outcome), \(total - completed) failed, \(size)in \(elapsedText())")
         }
         return (completed, total)
     }

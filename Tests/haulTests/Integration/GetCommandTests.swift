@@ -48,7 +48,8 @@ struct GetCommandTests {
         #expect(run.stderr.contains("…the other files saved are counted at the end (-v lists each)"), "\(run.stderr)")
         #expect(run.stderr.contains("12 downloads: 12 saved, 0 failed, 11.8 KiB in "), "\(run.stderr)")
         let verbose = try await haul(["get", "-v", "-i", "list.txt", "-d", "each"], in: directory)
-        #expect(verbose.stderr.split(separator: "\n").filter { $0.hasPrefix("saved ") }.count == 12, "\(verbose.stderr)")
+        #expect(
+            verbose.stderr.split(separator: "\n").filter { $0.hasPrefix("saved ") }.count == 12, "\(verbose.stderr)")
     }
 
     @Test("a hostile Content-Disposition cannot escape the directory or reach the terminal")
