@@ -14,7 +14,9 @@ public enum PosixFile {
     /// - Parameters:
     ///   - path: The directory to make; relative to the working directory unless it starts with `/`.
     ///   - mode: The permissions of each directory made; the umask still applies.
-    /// - Returns: nil on success, else `dir: reason` for the first directory that could not be made.
+    /// - Returns: nil on success, else why: the reason alone when `path` itself could not be made,
+    ///   else `dir: reason` for the directory above it that could not be (so that a message
+    ///   naming `path` never names it twice).
     public static func makeDirectories(_ path: String, mode: mode_t = 0o777) -> String? {
         // As mkdir(""): no directory is named.
         guard !path.isEmpty else { return "'': \(String(cString: strerror(ENOENT)))" }
@@ -25,7 +27,9 @@ public enum PosixFile {
                 let error = errno
                 var status = stat()
                 guard error == EEXIST, stat(made, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-                    return "\(made): \(String(cString: strerror(error == EEXIST ? ENOTDIR : error)))"
+                    let reason = String(cString: strerror(error == EEXIST ? ENOTDIR : error))
+                    let whole = made.count == path.count || path.dropFirst(made.count).allSatisfy { $0 == "/" }
+                    return whole ? reason : "\(made): \(reason)"
                 }
             }
             made += "/"

@@ -56,7 +56,7 @@ public enum NameGate {
             return "'\(TextSanitizer.visible(String(hidden)))' is not a plain name (a folder or file a client "
                 + "names may not start with a dot or hold control characters)"
         }
-        if let failure = PosixFile.makeDirectories(standardRoot) { return "cannot create \(failure)" }
+        if let failure = PosixFile.makeDirectories(standardRoot) { return "cannot create \(standardRoot): \(failure)" }
         var descriptor = open(standardRoot, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return "cannot open \(standardRoot): \(String(cString: strerror(errno)))" }
         defer { close(descriptor) }
