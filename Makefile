@@ -35,7 +35,7 @@ FUZZ_SECONDS ?= 600
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: run build test check fuzz deps deps-test deps-bench packages install bench bench-check clean
+.PHONY: run build test check fuzz deps deps-test deps-bench packages install deb screenshot bench bench-check clean
 
 run: deps build
 	.build/$(CONFIG)/haul $(ARGS)
@@ -54,11 +54,13 @@ PROXY_VARS := http_proxy https_proxy all_proxy no_proxy HTTP_PROXY HTTPS_PROXY A
 # The style gate first: swift-format's rules (.swift-format: 120 columns, no force unwrap, no
 # force try, doc comments that match their signatures) on the sources and the tests, and DocC's
 # sections on every public function of HaulNet and HaulCore (Tests/Lint/api_docs.py).
+# The .deb is made first, and a test installs it (haulTests/DebianPackageTests).
 test: deps-test $(VENV)/tools-3
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
 	python3 Tests/Lint/api_docs.py Sources/HaulNet Sources/HaulCore
+	$(MAKE) --no-print-directory deb
 	$(SWIFT) build --build-tests
-	env $(addprefix -u ,$(PROXY_VARS)) $(SWIFT) test --skip-build --no-parallel
+	env $(addprefix -u ,$(PROXY_VARS)) HAUL_DEB="$$(cat .build/deb-path)" $(SWIFT) test --skip-build --no-parallel
 	bash Tests/HaulFuzz/fuzz.sh 4
 
 # The unit set: the suites under Tests/*/Unit, which start no server and touch no network (no
@@ -105,8 +107,8 @@ deps-test:
 deps-bench:
 	@$(MAKE) --no-print-directory packages PKGS="$(BENCH_PKGS)"
 
-# Installs haul under $(DESTDIR)$(PREFIX): the binary, the themes, the man page and bash, zsh
-# and fish completions (made by the binary itself from its option tables: --generate-manual,
+# Installs haul under $(DESTDIR)$(PREFIX): the binary, the themes, the man page, bash, zsh
+# and fish completions and the systemd user unit haul-daemon.service (made by the binary itself from its option tables: --generate-manual,
 # --generate-completion-script).
 install: deps build
 	install -Dm755 .build/$(CONFIG)/haul $(DESTDIR)$(PREFIX)/bin/haul
@@ -119,14 +121,35 @@ install: deps build
 	.build/$(CONFIG)/haul --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/haul
 	.build/$(CONFIG)/haul --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_haul
 	.build/$(CONFIG)/haul --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/haul.fish
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/user
+	sed 's|@BINDIR@|$(PREFIX)/bin|' contrib/haul-daemon.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/haul-daemon.service
+
+# haul_VERSION_ARCH.deb in .build/: the release binary (the Swift runtime inside it), its themes,
+# man page, completions and the systemd user unit haul-daemon.service, depending on Debian's own
+# libraries only: `apt install ./.build/haul_VERSION_ARCH.deb` on a machine without Swift.
+deb: deps
+	$(MAKE) --no-print-directory build CONFIG=release
+	bash contrib/deb.sh .build/release/haul $(CURDIR)/.build > .build/deb-path
+	@echo "made $$(cat .build/deb-path)"
+
+# docs/queue.png, README's picture of the live queue, made from the real screen: haul in a tmux
+# pane against a local demo server, captured with its colours and photographed by Chromium.
+screenshot: deps-test build
+	bash contrib/screenshot/screenshot.sh .build/$(CONFIG)/haul docs/queue.png
 
 # Installs whichever of $(PKGS) dpkg does not list as installed; runs apt-get update once first.
+# It says what it installs before it does; NO_APT=1 (make run NO_APT=1) installs nothing and
+# names what is missing.
+NO_APT ?=
 packages:
 	@missing=""; for p in $(PKGS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
+	if [ -n "$$missing" ] && [ -n "$(NO_APT)" ]; then \
+	  echo "missing Debian packages:$$missing (NO_APT is set: not installed; the build may fail without them)"; \
+	elif [ -n "$$missing" ]; then \
+	  echo "haul needs these Debian packages:$$missing"; \
+	  echo "installing them with $(SUDO) apt-get (run make with NO_APT=1 to install nothing)"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 

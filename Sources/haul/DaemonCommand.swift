@@ -32,7 +32,8 @@ struct DaemonCommand: HaulCommand {
         signal(SIGXFSZ, SIG_IGN)
         let report: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("haul daemon: \($0)\n".utf8)) }
         DescriptorTable.raiseLimit()
-        if rpc.allowOriginAll, rpc.secret == nil {
+        let secret = try rpc.resolvedSecret(report: report)
+        if rpc.allowOriginAll, secret == nil {
             report(
                 "warning: --rpc-allow-origin-all without --rpc-secret: any web page open in a browser on this "
                     + "machine can add, change and remove downloads; set --rpc-secret")
@@ -66,7 +67,7 @@ struct DaemonCommand: HaulCommand {
         settings.notices = refusals
         let endpoint = RPCEndpoint(
             methods: Aria2Methods(queue: stored.queue, settings: settings),
-            secretGuard: SecretGuard(secret: rpc.secret), refusals: refusals)
+            secretGuard: SecretGuard(secret: secret), refusals: refusals)
         let server: RPCServer
         do {
             var configuration = serverConfiguration
@@ -83,7 +84,7 @@ struct DaemonCommand: HaulCommand {
         report(
             "listening on \(rpc.listenAll ? "every address" : "127.0.0.1"), port \(server.port) "
                 + "(JSON-RPC at /jsonrpc over \(rpc.secure ? "HTTPS and WSS" : "HTTP and WebSocket"); "
-                + "\(rpc.secret == nil ? "no secret" : "secret required"))")
+                + "\(secret == nil ? "no secret" : "secret required"))")
         stored.restoreAll(adding: entries)
         let scheduler = options.startSchedule(on: stored.queue) { status in
             report("bandwidth schedule: \(status)")

@@ -67,12 +67,20 @@ enum ManualPage {
             "Serve the queue over aria2's JSON-RPC on 127.0.0.1:6800 (aria2p, AriaNg)."
         ),
         ("haul --connect http://127.0.0.1:6800/jsonrpc --rpc-secret s3cret", "Show a daemon's queue full-screen."),
+        (
+            "systemctl --user enable --now haul-daemon",
+            "Run the daemon as a service, its secret in ~/.config/haul/rpc-secret (made at the first start)."
+        ),
     ]
 
     /// The files haul reads and writes.
     static let files: [(String, String)] = [
         ("$XDG_CONFIG_HOME/haul/config.toml", "Any option by its long name (else ~/.config/haul/config.toml)."),
         ("$XDG_CONFIG_HOME/haul/themes/NAME.toml", "Your own colour themes, chosen with t or --theme NAME."),
+        (
+            "$XDG_CONFIG_HOME/haul/rpc-secret",
+            "The secret of the haul-daemon service (--rpc-secret-file), mode 0600, made at its first start."
+        ),
         (
             "$XDG_STATE_HOME/haul/",
             "The queue's store, checkpointed every second, and the socket another haul hands "

@@ -5,6 +5,7 @@ struct RPCOptions {
     var port = 6800
     var listenAll = false
     var secret: String?
+    var secretFile: String?
     var allowOriginAll = false
     var maxRequestSize: Int64 = 2 << 20
     var allowedDirectory: String?
@@ -23,6 +24,11 @@ struct RPCOptions {
             "rpc-secret", "secret",
             help: "The secret each call must carry as its first parameter, \"token:SECRET\" (aria2's)."
         ) { $0.secret = $1 },
+        .value(
+            "rpc-secret-file", "file",
+            help: "Read the secret from FILE's first line instead (ps shows a command line, not a file); FILE "
+                + "must be yours alone (mode 0600), and one that does not exist is made with a new random secret."
+        ) { $0.secretFile = $1 },
         .flag(
             "rpc-allow-origin-all",
             help: "Serve requests from any web page (Access-Control-Allow-Origin: *) even without a secret; with "
@@ -46,6 +52,13 @@ struct RPCOptions {
         },
     ]
 
+    /// The secret in force: `--rpc-secret`'s, or the one `--rpc-secret-file` holds (made when
+    /// the file is not there, said through `report`).
+    func resolvedSecret(report: (String) -> Void) throws(SecretFile.Problem) -> String? {
+        guard let secretFile else { return secret }
+        return try SecretFile.secret(at: secretFile, report: report)
+    }
+
     func validate() throws {
         if secure, certificate == nil || privateKey == nil {
             throw UsageError("--rpc-secure needs --rpc-certificate FILE and --rpc-private-key FILE (PEM)")
@@ -57,6 +70,9 @@ struct RPCOptions {
             throw UsageError("--rpc-listen-port must be 1024 to 65535 (0: any free port)")
         }
         if let secret, secret.isEmpty { throw UsageError("--rpc-secret must not be empty") }
+        if secret != nil, secretFile != nil {
+            throw UsageError("--rpc-secret and --rpc-secret-file both give the secret: give one of them")
+        }
         guard maxRequestSize <= 1 << 30 else { throw UsageError("--rpc-max-request-size must be at most 1G") }
     }
 }

@@ -25,12 +25,15 @@ final class DaemonProcess: Sendable {
     /// The log so far.
     var stderr: String { log.value }
 
-    /// Starts the daemon and waits (up to 20 s) until it says which port it listens on.
+    /// Starts the daemon and waits (up to 20 s) until it says which port it listens on. Its
+    /// arguments are any free port, `-d out` and `extra`, or `extra` alone when
+    /// `replacingDefaults`.
     static func start(
-        in directory: URL, _ extra: [String] = [], environment: [String: String] = [:]
+        in directory: URL, _ extra: [String] = [], environment: [String: String] = [:], replacingDefaults: Bool = false
     ) async throws -> DaemonProcess {
+        let defaults = replacingDefaults ? [] : ["--rpc-listen-port", "0", "-d", "out"]
         let (process, errors) = try HaulProcess.start(
-            ["daemon", "--rpc-listen-port", "0", "-d", "out"] + extra, in: directory, environment: environment)
+            ["daemon"] + defaults + extra, in: directory, environment: environment)
         let log = Log()
         Thread.detachNewThread {
             let handle = errors.fileHandleForReading
