@@ -2,10 +2,6 @@ import Foundation
 import HaulTestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 // MARK: - ConnectLimitTests
 
 /// The header of `haul --connect` says the daemon's overall limit, the one it was started with
@@ -16,13 +12,9 @@ import Testing
 struct ConnectLimitTests {
     /// Sets the overall limit of the daemon on `port` (secret `sesame`) as another client would.
     private static func setLimit(_ limit: String, port: Int) async throws {
-        var request = URLRequest(url: URL(fileURLWithPath: "/"))
-        request.url = URL(string: "http://127.0.0.1:\(port)/jsonrpc")
-        request.httpMethod = "POST"
-        request.httpBody = Data(
-            ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"aria2.changeGlobalOption\",\"params\":[\"token:sesame\","
-                + "{\"max-overall-download-limit\":\"\(limit)\"}]}").utf8)
-        let (status, body) = try await DaemonProcess.send(request)
+        let (status, body) = try await DaemonProcess.post(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"aria2.changeGlobalOption\",\"params\":[\"token:sesame\","
+                + "{\"max-overall-download-limit\":\"\(limit)\"}]}", port: port)
         #expect(status == 200, "\(body)")
     }
 

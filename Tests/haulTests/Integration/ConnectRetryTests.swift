@@ -2,10 +2,6 @@ import Foundation
 import HaulTestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 // MARK: - ConnectRetryTests
 
 /// `haul --connect`'s `r` on a failed download, against `haul daemon` and against `aria2c`:
@@ -17,13 +13,9 @@ import Testing
 struct ConnectRetryTests {
     /// Adds `uri` (one attempt only) to the daemon on `port` with secret `sesame`.
     private static func add(_ uri: String, port: Int) async throws {
-        var request = URLRequest(url: URL(fileURLWithPath: "/"))
-        request.url = URL(string: "http://127.0.0.1:\(port)/jsonrpc")
-        request.httpMethod = "POST"
-        request.httpBody = Data(
-            ("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"aria2.addUri\",\"params\":[\"token:sesame\",[\"\(uri)\"],"
-                + "{\"max-tries\":\"1\"}]}").utf8)
-        let (status, body) = try await DaemonProcess.send(request)
+        let (status, body) = try await DaemonProcess.post(
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"aria2.addUri\",\"params\":[\"token:sesame\",[\"\(uri)\"],"
+                + "{\"max-tries\":\"1\"}]}", port: port)
         #expect(status == 200, "\(body)")
     }
 

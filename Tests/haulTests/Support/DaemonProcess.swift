@@ -68,6 +68,14 @@ final class DaemonProcess: Sendable {
 
     /// POSTs `body` to `/jsonrpc` with `headers`; returns the status and the body.
     func post(_ body: String, headers: [String: String] = [:]) async throws -> (status: Int, body: String) {
+        try await DaemonProcess.post(body, port: port, headers: headers)
+    }
+
+    /// POSTs `body` to `/jsonrpc` on loopback port `port` (haul's daemon or aria2c's) with
+    /// `headers`; returns the status and the body.
+    static func post(
+        _ body: String, port: Int, headers: [String: String] = [:]
+    ) async throws -> (status: Int, body: String) {
         var request = URLRequest(url: URL(fileURLWithPath: "/"))
         request.url = URL(string: "http://127.0.0.1:\(port)/jsonrpc")
         request.httpMethod = "POST"
