@@ -36,6 +36,7 @@ enum Haul {
     static func main() {
         ProcessTuning.apply()
         let given = daemonSpelledAsAria2(Array(CommandLine.arguments.dropFirst()))
+        SecretArguments.hide()
         do {
             if let answer = try answer(to: given) {
                 print(answer, terminator: answer.hasSuffix("\n") ? "" : "\n")

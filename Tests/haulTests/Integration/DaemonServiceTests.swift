@@ -7,7 +7,8 @@ import Testing
 /// `contrib/haul-daemon.service`, the systemd user unit `make install` and the `.deb` ship: its
 /// command, run as systemd runs it (`%h` the home, `%E` the config directory), starts the
 /// daemon with a secret read from a file it makes (mode 0600) at the first start and reads at
-/// the next; a file others may read, or none with a secret given too, is refused.
+/// the next; a file others may read, or one with a secret given too, is refused; a secret given
+/// on the command line is hidden from `ps`.
 @Suite("haul daemon as a systemd user service", .serialized)
 struct DaemonServiceTests {
     static let unit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -38,6 +39,22 @@ struct DaemonServiceTests {
         let verified = try ToolOutput.run(
             "/bin/sh", ["-c", "/usr/bin/systemd-analyze verify --man=no '\(copy.path)' 2>&1"])
         #expect(verified.status == 0 && verified.output.isEmpty, "\(verified.output)")
+    }
+
+    @Test("a secret on the command line is hidden from ps once read, as aria2c hides it; it still works")
+    func secretHiddenFromPs() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let daemon = try await DaemonProcess.start(
+            in: directory, ["--rpc-secret", "open-sesame", "--http-passwd=hunter2"])
+        defer { daemon.stop() }
+        let shown = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/cmdline", encoding: .utf8)
+            .replacingOccurrences(of: "\0", with: " ")
+        #expect(!shown.contains("open-sesame") && !shown.contains("hunter2"), "\(shown)")
+        #expect(shown.contains("--rpc-secret *") && shown.contains("--http-passwd=*"), "\(shown)")
+        let right = try await daemon.post(
+            "{\"id\":1,\"method\":\"aria2.getVersion\",\"params\":[\"token:open-sesame\"]}")
+        #expect(right.status == 200, "\(right)")
     }
 
     @Test("the unit's command makes a secret file at the first start, reads it at the next, and serves with it")
