@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "HaulRPC",
             dependencies: [
-                "HaulCore", .product(name: "NIOCore", package: "swift-nio"),
+                "HaulNet", "HaulCore", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -79,19 +79,7 @@ enum RedirectPolicy {
     }
 
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
-            && effectivePort(a) == effectivePort(b)
-    }
-
-    private static func effectivePort(_ url: URL) -> Int? {
-        if let port = url.port { return port }
-        switch url.scheme?.lowercased() {
-        case "http": return 80
-        case "https": return 443
-        case "ftp": return 21
-        case "ftps": return 990
-        case "sftp": return 22
-        default: return nil
-        }
+        guard let first = Origin(a) else { return false }
+        return first == Origin(b)
     }
 }

@@ -21,7 +21,7 @@ final class StreamPool {
     /// The pool's multi handle; transfers in the pool are added to it.
     let multi: UnsafeMutableRawPointer
     /// `scheme://host:port` of each host that answered over HTTP/2.
-    private var origins: Set<String> = []
+    private var origins: Set<Origin> = []
     /// The sockets libcurl asked the pool to watch, and for what (`CURL_WAIT_POLLIN`, `…OUT`).
     private var sockets: [curl_socket_t: Int16] = [:]
 
@@ -51,25 +51,17 @@ final class StreamPool {
 
     /// Notes that the host of `url` answered over HTTP/2: its later transfers come here.
     func learnMultiplexing(of url: URL) {
-        guard let origin = StreamPool.origin(of: url) else { return }
+        guard let origin = Origin(url) else { return }
         origins.insert(origin)
     }
 
     /// Whether `request` goes out on the pool: its host multiplexes, and it does not ask for a
     /// connection of its own.
     func takes(_ request: Request) -> Bool {
-        guard !origins.isEmpty, !request.ownsConnection, let origin = StreamPool.origin(of: request.url) else {
+        guard !origins.isEmpty, !request.ownsConnection, let origin = Origin(request.url) else {
             return false
         }
         return origins.contains(origin)
-    }
-
-    /// `scheme://host:port`, lowercased, with the scheme's port when none is given; nil for a
-    /// URL with no host.
-    static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(host):\(port)"
     }
 
     // MARK: - Driving

@@ -26,7 +26,7 @@ public final class NotificationListener: Sendable {
         do {
             let tls = try client.socketPath == nil && client.url.scheme == "https" ? tlsContext(client.tls) : nil
             let host = client.url.host ?? "localhost"
-            let port = client.url.port ?? (tls == nil ? 80 : 443)
+            let port = Origin(client.url)?.effectivePort ?? (tls == nil ? 80 : 443)
             let upgraded = group.next().makePromise(of: Void.self)
             let bootstrap = ClientBootstrap(group: group).channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -92,29 +92,10 @@ extension QueueCore {
         download.uris.isEmpty ? nil : hostKey(download.uris[download.attempts % download.uris.count])
     }
 
-    /// `scheme://host:port` of `uri`, lowercased, without user info: what the per-host cap counts.
-    /// Read as bytes, ASCII folded: it is asked for every download admitted.
+    /// The `Origin` of `uri` as text: what the per-host cap, the stream window and a host's
+    /// refusals count (`https://h/` and `https://h:443/` are one host).
     static func hostKey(_ uri: String) -> String {
-        uri.withUTF8Bytes { bytes in
-            let (schemeEnd, authority) = URIText.authority(inBytes: bytes)
-            // Without a scheme the whole text is the key; else the scheme and the host after any login.
-            guard let schemeEnd else { return folded(bytes[...], bytes[bytes.endIndex...]) }
-            let hostStart = bytes[authority].lastIndex(of: UInt8(ascii: "@")).map { $0 + 1 } ?? authority.lowerBound
-            return folded(bytes[..<schemeEnd], bytes[hostStart..<authority.upperBound])
-        }
-    }
-
-    /// `first` then `second` as one string, ASCII capitals made lowercase, written in place: a
-    /// plan for every download asks for its host key.
-    private static func folded(
-        _ first: Slice<UnsafeBufferPointer<UInt8>>, _ second: Slice<UnsafeBufferPointer<UInt8>>
-    ) -> String {
-        String(unsafeUninitializedCapacity: first.count + second.count) { buffer in
-            var count = 0
-            for byte in first { buffer[count] = ASCIIText.folded(byte); count += 1 }
-            for byte in second { buffer[count] = ASCIIText.folded(byte); count += 1 }
-            return count
-        }
+        Origin(uri: uri).description
     }
 
     /// The next attempt's connection: a mirror chosen in turn, the options as a request, and a

@@ -108,6 +108,22 @@ struct QueueCoreAdmissionTests {
         #expect(core.send(.pause("a1")) == ["cancel c1", "a1 paused", "a2 active", "start c3 a2 http://A.test/2"])
     }
 
+    @Test("https://h/, https://h:443/ and HTTPS://H are one host to the per-host cap; https://h:8443/ another")
+    func oneOrigin() {
+        var core = CoreHarness { $0.maxConnectionsPerHost = 1 }
+        let uris = [
+            "h1": "https://h.test/1", "h2": "https://h.test:443/2", "h3": "HTTPS://H.TEST/3",
+            "o1": "https://h.test:8443/1",
+        ]
+        #expect(
+            core.add(["h1", "h2", "h3", "o1"], uri: { uris[$0] ?? "" }) == [
+                "added h1,h2,h3,o1",
+                "h1 active", "start c1 h1 https://h.test/1",
+                "o1 active", "start c2 o1 https://h.test:8443/1",
+            ])
+        #expect(core.send(.pause("h1")) == ["cancel c1", "h1 paused", "h2 active", "start c3 h2 https://h.test:443/2"])
+    }
+
     @Test("a paused download waits; resuming or moving it to the top admits it first")
     func pausedAndMoved() {
         var core = CoreHarness { $0.maxConcurrentDownloads = 1 }
