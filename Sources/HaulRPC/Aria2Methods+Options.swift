@@ -119,16 +119,21 @@ extension Aria2Methods {
         for (name, given) in try params.options(0) {
             var value = given
             switch name {
-            case "max-overall-download-limit":
-                let limit = try Aria2Methods.speed(value, name)
-                queue.setMaxOverallDownloadLimit(limit.cap)
-                // Kept as aria2 keeps it: in bytes a second.
-                value = limit.description
-            case "max-concurrent-downloads":
-                guard let count = Int(value), (1...1000).contains(count) else {
-                    throw RPCError("option '\(name)': '\(RPCError.shown(value))' is not a count from 1 to 1000")
+            case QueueOptionTable.maxOverallDownloadLimit.name, QueueOptionTable.maxConcurrentDownloads.name:
+                // Checked by the queue option's row, as the command line checks it.
+                var settings = QueueSettings()
+                do throws(OptionError) {
+                    try settings.set(name, value)
+                } catch {
+                    throw RPCError("option '\(name)': \(RPCError.shown(error.description))")
                 }
-                queue.setMaxConcurrentDownloads(count)
+                if name == QueueOptionTable.maxConcurrentDownloads.name {
+                    queue.setMaxConcurrentDownloads(settings.maxConcurrentDownloads)
+                } else {
+                    queue.setMaxOverallDownloadLimit(settings.maxOverallDownloadLimit.cap)
+                }
+                // Kept as aria2 keeps it: a speed in bytes a second.
+                value = settings.text(of: name) ?? value
             case "out", "gid":
                 // A download's own, never the daemon's: aria2 passes over them here too.
                 ignored(name, for: "the daemon")
@@ -141,14 +146,5 @@ extension Aria2Methods {
             globalOptions.withLock { $0[name] = value }
         }
         return "OK"
-    }
-
-    /// A speed as aria2 writes it (`500K`, `1M`, `0` for none), for the option `name`.
-    static func speed(_ text: String, _ name: String) throws(RPCError) -> SpeedLimit {
-        do {
-            return try SpeedLimit(parsing: text)
-        } catch {
-            throw RPCError("option '\(name)': \(RPCError.shown(error.description))")
-        }
     }
 }

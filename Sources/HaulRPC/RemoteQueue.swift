@@ -52,7 +52,8 @@ public final class RemoteQueue: QueueControl {
     ) async throws(RPCClient.Failure) -> RemoteQueue {
         let options = try await client.call("aria2.getGlobalOption")
         let concurrent =
-            options.object?["max-concurrent-downloads"]?.integer ?? BuiltInOptions.maxConcurrentDownloads
+            options.object?[QueueOptionTable.maxConcurrentDownloads.name]?.integer
+            ?? BuiltInOptions.maxConcurrentDownloads
         return RemoteQueue(
             client: client, maxConcurrentDownloads: concurrent, overallLimit: RemoteQueue.overallLimit(in: options),
             interval: interval, onEvent: onEvent, onNotice: onNotice, onLimit: onLimit)
@@ -60,7 +61,9 @@ public final class RemoteQueue: QueueControl {
 
     /// The overall limit `getGlobalOption`'s reply sets, nil for none (aria2's "0").
     static func overallLimit(in options: JSONValue) -> Int64? {
-        guard let limit = options.object?["max-overall-download-limit"]?.integer, limit > 0 else { return nil }
+        guard let limit = options.object?[QueueOptionTable.maxOverallDownloadLimit.name]?.integer, limit > 0 else {
+            return nil
+        }
         return Int64(limit)
     }
 
@@ -209,12 +212,12 @@ public final class RemoteQueue: QueueControl {
     }
 
     public func setMaxDownloadLimit(_ id: GID, _ bytesPerSecond: Int64?) {
-        let options: JSONValue = ["max-download-limit": .string(String(bytesPerSecond ?? 0))]
+        let options: JSONValue = [DownloadOptionTable.Name.maxDownloadLimit: .string(String(bytesPerSecond ?? 0))]
         commands.yield(.call("aria2.changeOption", [.gid(id), options], what: "set the speed cap of \(id)"))
     }
 
     public func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {
-        let options: JSONValue = ["max-overall-download-limit": .string(String(bytesPerSecond ?? 0))]
+        let options: JSONValue = [QueueOptionTable.maxOverallDownloadLimit.name: .string(String(bytesPerSecond ?? 0))]
         commands.yield(.call("aria2.changeGlobalOption", [options], what: "set the overall speed cap"))
     }
 

@@ -41,8 +41,11 @@ enum LocalSocket {
         for (name, value) in configuration.defaults.pairs(includingSecrets: false) { global[name] = value }
         // As aria2 gives it, and as the queue saves into it: absolute.
         global["dir"] = queue.configuration.directory
-        global["max-concurrent-downloads"] = String(configuration.maxConcurrentDownloads)
-        global["max-overall-download-limit"] = String(overallLimit ?? 0)
+        var queueSettings = QueueSettings()
+        queueSettings.maxConcurrentDownloads = configuration.maxConcurrentDownloads
+        queueSettings.maxConnectionsPerHost = configuration.maxConnectionsPerHost
+        queueSettings.maxOverallDownloadLimit = SpeedLimit(bytesPerSecond: overallLimit ?? 0)
+        for option in QueueOptionTable.all { global[option.name] = queueSettings.text(of: option.name) }
         global["save-session"] = path
         return Aria2Methods.Settings(
             allowedDirectory: AllowedDirectory(allowedDirectory ?? configuration.directory),

@@ -79,11 +79,7 @@ struct QueueOptions {
         for text in urls + connections.mirrors where !Metalink.isLocalMetalink(text) {
             if let problem = QueueEntry.uriProblem(text) { throw UsageError(problem) }
         }
-        guard connections.maxConcurrentDownloads >= 1 else { throw UsageError("-j must be at least 1") }
         guard basic.maxDownloadResult >= 0 else { throw UsageError("--max-download-result must be 0 or more") }
-        guard connections.maxConnectionsPerHost >= 0 else {
-            throw UsageError("--max-connections-per-host must be 0 (no cap) or more")
-        }
         if http.askPassword, download.httpUser == nil {
             throw UsageError("--ask-password asks for the password of --http-user: give --http-user too")
         }
@@ -113,7 +109,7 @@ struct QueueOptions {
     }
 
     func overallLimit() -> Int64? {
-        connections.maxOverallDownloadLimit.cap
+        connections.queue.maxOverallDownloadLimit.cap
     }
 
     /// The longest queue-file text to read (`--max-queue-file-size`, else 256 MiB).
@@ -135,8 +131,8 @@ struct QueueOptions {
     /// The queue's configuration from these options; `warn` hears of a netrc file others can read.
     func configuration(warn: (String) -> Void) throws -> DownloadQueue.Configuration {
         var configuration = DownloadQueue.Configuration()
-        configuration.maxConcurrentDownloads = connections.maxConcurrentDownloads
-        configuration.maxConnectionsPerHost = connections.maxConnectionsPerHost
+        configuration.maxConcurrentDownloads = connections.queue.maxConcurrentDownloads
+        configuration.maxConnectionsPerHost = connections.queue.maxConnectionsPerHost
         if let window = connections.streamWindow { configuration.streamWindow = max(window, 0) }
         configuration.defaults = download
         configuration.directory = basic.dir

@@ -6,6 +6,13 @@
 public enum DownloadOptionTable {
     public typealias Values = DownloadOptions.Values
 
+    /// The names other code asks for (each spelled here once).
+    public enum Name {
+        public static let split = "split"
+        public static let minSplitSize = "min-split-size"
+        public static let maxDownloadLimit = "max-download-limit"
+    }
+
     /// Every option, in writing order.
     public static let all: [DownloadOption] = [
         .single(
@@ -17,7 +24,8 @@ public enum DownloadOptionTable {
                 + "by the name gate",
             help: "The file's name, inside dir."),
         .single(
-            "split", \Values.split, .integer(1...1024), builtIn: BuiltInOptions.split, topic: .connections, short: "s",
+            Name.split, \Values.split, .integer(1...1024), builtIn: BuiltInOptions.split, topic: .connections,
+            short: "s",
             shownDefault: "automatic (--split-mode auto); 5 once -s or -x is given",
             help: "Connections for one download (within -x); giving it turns automatic splitting off."),
         .single(
@@ -28,7 +36,7 @@ public enum DownloadOptionTable {
             help: "Connections to one server for one download, 1-64 (1: no splitting); giving it turns automatic "
                 + "splitting off."),
         .single(
-            "min-split-size", \Values.minSplitSize, .size(atLeast: 1 << 20), builtIn: BuiltInOptions.minSplitSize,
+            Name.minSplitSize, \Values.minSplitSize, .size(atLeast: 1 << 20), builtIn: BuiltInOptions.minSplitSize,
             topic: .connections, short: "k", shownDefault: "1M while splitting automatically, 20M with -s or -x",
             help: "No segment smaller than this is started, e.g. 1M."),
         .single(
@@ -37,7 +45,7 @@ public enum DownloadOptionTable {
                 + "(under --max-download-limit, until the limit is reached); fixed: -s and -x as given. Giving -s "
                 + "or -x means fixed."),
         .single(
-            "max-download-limit", \Values.maxDownloadLimit, .speed, builtIn: SpeedLimit.none,
+            Name.maxDownloadLimit, \Values.maxDownloadLimit, .speed, builtIn: SpeedLimit.none,
             change: .live, topic: .connections,
             help: "Cap each download's speed, e.g. 500K or 2M (bytes per second; 0: no cap)."),
         .single(

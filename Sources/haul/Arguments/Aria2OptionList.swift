@@ -12,10 +12,7 @@ enum Aria2OptionList {
             let builtIn = option.builtIn.map { "; haul's value: `\($0)`" } ?? ""
             return "a download's own; " + change(option.change) + builtIn
         }
-        switch name {
-        case "max-concurrent-downloads", "max-overall-download-limit": return "the whole queue's; changes live"
-        default: break
-        }
+        if QueueOptionTable.option(named: name) != nil { return "the whole queue's; changes live" }
         if Subcommand.allCases.contains(where: { $0.option(named: name) != nil }) { return "on the command line" }
         if Aria2OptionCatalog.isBitTorrent(name) { return "accepted and ignored: BitTorrent" }
         return "accepted and ignored, with one warning"

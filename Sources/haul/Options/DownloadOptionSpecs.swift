@@ -51,7 +51,7 @@ extension OptionSpec where Target == DownloadOptions {
     /// What a curl user meant: curl's `-k` turns certificate checks off; here, as in aria2, it
     /// is a size.
     private static func hint(for name: String, _ text: String) -> String {
-        guard name == "min-split-size", text.contains("://") else { return "" }
+        guard name == DownloadOptionTable.Name.minSplitSize, text.contains("://") else { return "" }
         return " (-k is --min-split-size here, as in aria2; curl's -k is --check-certificate=false, or --insecure)"
     }
 }

@@ -61,7 +61,10 @@ struct ArgumentScannerTests {
         (["--dir"], "Missing value for '--dir <dir>'"),
         (["--quiet=x"], "'--quiet' is a flag: give it alone, or =true or =false, not 'x'"),
         (["--no-quiet"], "Unknown option '--no-quiet'"),
-        (["-j", "x"], "The value 'x' is invalid for '-j, --max-concurrent-downloads <n>'"),
+        (
+            ["-j", "x"],
+            "The value 'x' is invalid for '-j, --max-concurrent-downloads <n>': 'x' is not a whole number from 1 to 1000"
+        ),
         (
             ["--check-certificate", "maybe"],
             "The value 'maybe' is invalid for '--check-certificate <bool>': 'maybe' is not true or false"
