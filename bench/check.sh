@@ -48,7 +48,17 @@ large=$(peak_kib "$HAUL" get -q -i "$WORK/paused-100000.txt" --state-dir "$WORK/
   --save-session "$WORK/saved-100k.txt")
 [ "$(grep -c '^http' "$WORK/saved-100k.txt")" = 100000 ] || { echo "bench-check: the session lost entries" >&2; exit 1; }
 
-python3 - "$THRESHOLDS" "$start" "$queue" "$small" "$large" <<'PYTHON'
+# The ratio goals of C, D and F: a run of bench/run.sh (3 rounds), its record read. RATIOS=0 skips
+# them (they need nginx, the link emulator and the peers, and some minutes).
+record=""
+if [ "${RATIOS:-1}" = 1 ]; then
+  echo "bench-check: scenarios C, D, F and F100 for the ratio goals…" >&2
+  BENCH_RECORD_DIR="$WORK" SCENARIOS="C D F F100" bash "$HERE/run.sh" 3 > "$WORK/ratios.md" 2> "$WORK/ratios.log" \
+    || { cat "$WORK/ratios.log" >&2; exit 2; }
+  record=$(ls "$WORK"/*.json | head -n 1)
+fi
+
+python3 - "$THRESHOLDS" "$start" "$queue" "$small" "$large" "$record" <<'PYTHON'
 import json, sys
 thresholds = json.load(open(sys.argv[1]))
 start, queue, small, large = (int(value) for value in sys.argv[2:6])
@@ -70,5 +80,24 @@ for name, value in measured.items():
     elif ratio < 1 - 2 * tolerance:
         verdict = " (well below: the threshold may be lowered)"
     print(f"| {name} | {value:,.0f} | {limit:,.0f} | {ratio:.3f}{verdict} |")
+if len(sys.argv) > 6 and sys.argv[6]:
+    medians = {(run["scenario"], run["tool"]): run["medianWall"] for run in json.load(open(sys.argv[6]))["runs"]}
+    print()
+    print("| ratio goal | haul's median | against (best) | ratio | goal |")
+    print("|---|---|---|---|---|")
+    for goal in thresholds["ratios"]:
+        own = medians.get((goal["scenario"], goal["tool"]))
+        others = [medians[(goal["scenario"], tool)] for tool in goal["over"] if (goal["scenario"], tool) in medians]
+        if own is None or not others:
+            print(f"| {goal['scenario']} {goal['tool']} | not measured | | | {goal['goal']} ABOVE |")
+            failed = True
+            continue
+        best = min(others)
+        ratio = own / best
+        verdict = " ABOVE" if ratio > goal["max"] * (1 + tolerance) else ""
+        failed = failed or bool(verdict)
+        against = "/".join(goal["over"])
+        print(f"| {goal['scenario']} {goal['tool']} | {own:.3f} | {against} {best:.3f} | {ratio:.2f}x | "
+              f"{goal['max']}x: {goal['goal']}{verdict} |")
 sys.exit(1 if failed else 0)
 PYTHON

@@ -702,9 +702,9 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   fi
 } | tee "$OUT/latest.md"
 
-# The run as data: bench/results/DATE.json, each tool's best and median wall, CPU and RSS by
-# scenario, with the machine; history is these files, not prose.
-RECORD="$HERE/results/$(date -u '+%Y-%m-%dT%H%MZ').json"
+# The run as data: bench/results/DATE.json (or in BENCH_RECORD_DIR), each tool's best and median
+# wall, CPU and RSS by scenario, with the machine; history is these files, not prose.
+RECORD="${BENCH_RECORD_DIR:-$HERE/results}/$(date -u '+%Y-%m-%dT%H%MZ').json"
 number() { awk -v value="$1" 'BEGIN { printf "%g", value }'; }
 {
   printf '{"date": "%s", "machine": "%s", "filesOn": "%s", "rounds": %s, "commit": "%s", "runs": [' \
