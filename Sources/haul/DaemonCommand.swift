@@ -38,13 +38,13 @@ struct DaemonCommand: HaulCommand {
                 "warning: --rpc-allow-origin-all without --rpc-secret: any web page open in a browser on this "
                     + "machine can add, change and remove downloads; set --rpc-secret")
         }
-        let (entries, _) = try options.entries(report: report)
+        let (entries, _) = try options.startup.entries(report: report)
         let configuration = try options.configuration(warn: report)
-        try options.startCookies(report: report)
+        try options.startup.startCookies(report: report)
         let hub = NotificationHub()
-        let hooks = try options.hookRunner(report: report)
+        let hooks = try options.startup.hookRunner(report: report)
         let quiet = options.basic.quiet
-        let stored = try options.openStore(
+        let stored = try options.startup.openStore(
             at: options.stateDirectoryPath, configuration: configuration,
             maxDownloadResults: options.basic.maxDownloadResult, report: report,
             onStoreError: { report("\($0)") },
@@ -86,7 +86,7 @@ struct DaemonCommand: HaulCommand {
                 + "(JSON-RPC at /jsonrpc over \(rpc.secure ? "HTTPS and WSS" : "HTTP and WebSocket"); "
                 + "\(secret == nil ? "no secret" : "secret required"))")
         stored.restoreAll(adding: entries)
-        let scheduler = options.startSchedule(on: stored.queue) { status in
+        let scheduler = options.startup.startSchedule(on: stored.queue) { status in
             report("bandwidth schedule: \(status)")
         }
         defer { scheduler?.stop() }
@@ -103,7 +103,7 @@ struct DaemonCommand: HaulCommand {
         }
         stored.flush()
         hooks?.waitForRunning()
-        _ = options.keepCookies(report: report)
+        _ = options.startup.keepCookies(report: report)
     }
 
     /// The daemon's own options in force, for `getGlobalOption`, as aria2c gives them; never the

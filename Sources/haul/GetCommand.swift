@@ -95,7 +95,7 @@ struct GetCommand: HaulCommand {
     static func readEntries(
         of options: QueueOptions, continuing: Bool
     ) throws -> (entries: [QueueEntry], rejected: Int) {
-        let (entries, rejected) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+        let (entries, rejected) = try options.startup.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         guard continuing || !entries.isEmpty else {
             FileHandle.standardError.write(
                 Data("haul: nothing to download: \(options.basic.inputFile ?? "-") holds no usable entry\n".utf8))
@@ -238,7 +238,7 @@ struct GetCommand: HaulCommand {
     ) -> [any DispatchSourceSignal] {
         StopSignals.handle([SIGINT, SIGTERM]) {
             stored.flush()
-            _ = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+            _ = options.startup.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
             let startingOver = reporter.startingOverLater()
             var text = "\ninterrupted; run haul get again to continue\n"
             if !startingOver.isEmpty {

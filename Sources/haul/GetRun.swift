@@ -37,8 +37,8 @@ struct GetRun {
             StoredQueue.Opened.opensQuickly(stateDirectory: statePath) ? StartedWork(here: open) : StartedWork(open)
         let configuration = try GetCommand.runConfiguration(of: options, reporter: reporter)
         let storeFailed = StoreFailure()
-        let hooks = try options.hookRunner { reporter.report("haul: \($0)") }
-        try options.startCookies { reporter.report($0) }
+        let hooks = try options.startup.hookRunner { reporter.report("haul: \($0)") }
+        try options.startup.startCookies { reporter.report($0) }
         let read = Result { try GetCommand.readEntries(of: options, continuing: !options.namesDownloads) }
         // Made as haul started: its thread is loading libcurl, or running.
         let engine = ConnectionEngine.shared
@@ -46,8 +46,8 @@ struct GetRun {
         // The queue file's failure first, as when the store was opened after it. Consumed: a
         // result kept beside `entries` would hold a million entries to the end.
         let (entries, rejected) = try (consume read).get()
-        let stored = options.queue(
-            of: try QueueOptions.opened(opened) { reporter.report($0) }, configuration: configuration,
+        let stored = options.startup.queue(
+            of: try RunStartup.opened(opened) { reporter.report($0) }, configuration: configuration,
             engine: engine,
             onStoreError: { error in
                 storeFailed.note()
@@ -59,7 +59,7 @@ struct GetRun {
             })
         // The run ends the process: the queue is not taken apart first.
         KeptUntilExit.keep(stored)
-        let scheduler = options.startSchedule(on: stored.queue) { reporter.report("bandwidth schedule: \($0)") }
+        let scheduler = options.startup.startSchedule(on: stored.queue) { reporter.report("bandwidth schedule: \($0)") }
         let run = GetRun(
             options: options, reporter: reporter, stored: stored, hooks: hooks, rejected: rejected,
             storeFailed: storeFailed, scheduler: scheduler)
@@ -115,7 +115,7 @@ struct GetRun {
     /// cookies and the session are saved, and the exit status is thrown when not 0.
     func end(_ ended: (completed: Int, total: Int)) throws {
         stored.finish()
-        let cookiesKept = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+        let cookiesKept = options.startup.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         if let saveSession = options.basic.saveSession {
             do {
                 try queue.saveSession(to: saveSession)

@@ -21,7 +21,7 @@ extension UICommand {
             throw UsageError("--connect shows the daemon's queue full-screen: it needs a terminal")
         }
         if let problem = UICommand.terminalProblem { throw UsageError(problem) }
-        let (entries, _) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+        let (entries, _) = try options.startup.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let inbox = EventInbox()
         let connected = StartedWork(async: { () throws(RPCClient.Failure) in
             try await RemoteQueue.connect(
@@ -47,7 +47,7 @@ extension UICommand {
     /// Another haul holds the state directory: its queue gets this command's URLs, or, with
     /// none, this terminal shows its queue.
     func handOff(to running: RPCClient) throws {
-        let (entries, _) = try options.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+        let (entries, _) = try options.startup.entries { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         guard !entries.isEmpty else {
             try attach(to: running, as: running.url.absoluteString)
             return

@@ -86,15 +86,15 @@ struct UICommand: HaulCommand {
         let behind = options.queueFileReadBehind
         var first = options
         if behind != nil { first.basic.inputFile = nil }
-        let (entries, _) = try first.entries { notices.append($0) }
+        let (entries, _) = try first.startup.entries { notices.append($0) }
         let inbox = EventInbox()
         let hub = NotificationHub()
         let configuration = try options.configuration { notices.append($0) }
-        let hooks = try options.hookRunner { inbox.postNotice($0, isError: true) }
-        try options.startCookies { notices.append($0) }
+        let hooks = try options.startup.hookRunner { inbox.postNotice($0, isError: true) }
+        try options.startup.startCookies { notices.append($0) }
         // The store first (a failure is printed on a plain terminal), then the screen; the
         // stored downloads start once it is up.
-        let stored = try options.openStore(
+        let stored = try options.startup.openStore(
             at: options.stateDirectoryPath, configuration: configuration,
             maxDownloadResults: options.basic.maxDownloadResult, report: { notices.append($0) },
             onStoreError: { inbox.postError("\($0)") },
@@ -128,7 +128,7 @@ struct UICommand: HaulCommand {
             let more = startingOver.count > 1 ? " (and \(startingOver.count - 1) more)" : ""
             inbox.postNotice(GetCommand.startsOver(first) + more, isError: false)
         }
-        let scheduler = options.startSchedule(on: stored.queue) { inbox.postSchedule($0) }
+        let scheduler = options.startup.startSchedule(on: stored.queue) { inbox.postSchedule($0) }
         defer { scheduler?.stop() }
 
         CrashGuard.arm()
@@ -153,7 +153,7 @@ struct UICommand: HaulCommand {
         }
         stored.flush()
         hooks?.waitForRunning()
-        _ = options.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
+        _ = options.startup.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let unfinished = stored.queue.count(in: [.queued, .active, .paused])
         if unfinished > 0 {
             print("haul: \(unfinished) download\(unfinished == 1 ? "" : "s") saved in the queue; run haul to continue")
