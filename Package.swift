@@ -38,6 +38,7 @@ let package = Package(
             name: "HaulCore",
             dependencies: [
                 "HaulNet", "CZlib", "CFiles", "COpenSSL", "CXML", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
             ]

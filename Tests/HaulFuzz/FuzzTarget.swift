@@ -17,6 +17,7 @@ enum FuzzTarget: String, CaseIterable {
     case netrc
     case cookies
     case theme
+    case config
     case multipart
     case rpcRequest = "rpc-request"
     case metalink
@@ -45,6 +46,7 @@ enum FuzzTarget: String, CaseIterable {
             _ = netrc.entry(for: "example.org")
         case .cookies: FuzzTarget.cookies(bytes)
         case .theme: _ = try? Theme.parse(text, file: "fuzz.toml")
+        case .config: _ = try? ConfigFile.parse(text, file: "config.toml")
         case .multipart: FuzzTarget.multipart(bytes)
         case .rpcRequest: FuzzTarget.rpcRequest(bytes)
         case .metalink: FuzzTarget.metalink(bytes)

@@ -9,8 +9,8 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-5}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(queue-file content-disposition content-range http-date netrc cookies theme multipart
-    rpc-request metalink numbers split-liveness)
+[ ${#targets[@]} -gt 0 ] || targets=(queue-file content-disposition content-range http-date netrc cookies theme config
+    multipart rpc-request metalink numbers split-liveness)
 
 mkdir -p .build-fuzz/crashes
 swift build --scratch-path .build-fuzz --product HaulFuzz \
@@ -27,7 +27,7 @@ for target in "${targets[@]}"; do
     log=.build-fuzz/$target.log
     # TOMLKit's C glue leaks the strings it hands over (not haul's code): leaks are not crashes there.
     leaks=1
-    [ "$target" = theme ] && leaks=0
+    case "$target" in theme | config) leaks=0 ;; esac
     ASAN_OPTIONS=detect_leaks=$leaks HAUL_FUZZ_TARGET=$target .build-fuzz/debug/HaulFuzz "$corpus" "Tests/HaulFuzz/Corpus/$target" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -detect_leaks=$leaks -print_final_stats=1 \
         -artifact_prefix=".build-fuzz/crashes/$target-" >"$log" 2>&1

@@ -1,4 +1,5 @@
 import Foundation
+import HaulCore
 import TOMLKit
 
 // MARK: - Theme
@@ -60,30 +61,30 @@ public struct Theme: Sendable, Equatable {
     // MARK: - Reading
 
     /// Reads a theme from TOML `text`; `file` names it in errors, which also give the line and key.
-    public static func parse(_ text: String, file: String) throws(ThemeError) -> Theme {
-        let table = try ThemeLines.table(from: text, file: file)
-        let lines = ThemeLines(text: text)
+    public static func parse(_ text: String, file: String) throws(TOMLFileError) -> Theme {
+        let table = try TOMLLines.table(from: text, file: file)
+        let lines = TOMLLines(text: text)
         var styles: [Role: Style] = [:]
         let name = table["name"]?.string ?? file
         for key in table.keys where key != "name" && key != "roles" && key != "description" {
-            throw ThemeError(
+            throw TOMLFileError(
                 file: file, line: lines.line(of: key), key: key,
                 message: "unknown setting (expected name, description and [roles])")
         }
         guard let roles = table["roles"] else { return Theme(name: name) }
         guard let rolesTable = roles.table else {
-            throw ThemeError(
+            throw TOMLFileError(
                 file: file, line: lines.line(of: "roles"), key: "roles", message: "must be a table: [roles]")
         }
         for key in rolesTable.keys {
             let line = lines.line(of: key, in: "roles")
             guard let role = Role(rawValue: key) else {
-                throw ThemeError(
+                throw TOMLFileError(
                     file: file, line: line, key: "roles.\(key)",
                     message: "unknown role (roles: \(Role.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
             guard let entry = rolesTable[key]?.table else {
-                throw ThemeError(
+                throw TOMLFileError(
                     file: file, line: line, key: "roles.\(key)",
                     message: "must be a table such as { fg = \"blue\", bold = true }")
             }
@@ -92,8 +93,9 @@ public struct Theme: Sendable, Equatable {
         return Theme(name: name, styles: styles)
     }
 
-    private static func style(from entry: TOMLTable, key: String, file: String, line: Int?) throws(ThemeError) -> Style
-    {
+    private static func style(
+        from entry: TOMLTable, key: String, file: String, line: Int?
+    ) throws(TOMLFileError) -> Style {
         var style = Style()
         for attribute in entry.keys {
             let value = entry[attribute]
@@ -101,7 +103,7 @@ public struct Theme: Sendable, Equatable {
             case "fg", "bg":
                 let text = value?.string ?? value?.int.map(String.init)
                 guard let text, let color = Color(parsing: text) else {
-                    throw ThemeError(
+                    throw TOMLFileError(
                         file: file, line: line, key: "\(key).\(attribute)",
                         message:
                             "'\(text ?? value.map { "\($0)" } ?? "")' is not a colour "
@@ -111,7 +113,7 @@ public struct Theme: Sendable, Equatable {
                 if attribute == "fg" { style.foreground = color } else { style.background = color }
             case "bold", "dim", "reverse", "underline":
                 guard let flag = value?.bool else {
-                    throw ThemeError(
+                    throw TOMLFileError(
                         file: file, line: line, key: "\(key).\(attribute)", message: "must be true or false")
                 }
                 switch attribute {
@@ -121,75 +123,11 @@ public struct Theme: Sendable, Equatable {
                 default: style.underline = flag
                 }
             default:
-                throw ThemeError(
+                throw TOMLFileError(
                     file: file, line: line, key: "\(key).\(attribute)",
                     message: "unknown attribute (fg, bg, bold, dim, reverse, underline)")
             }
         }
         return style
-    }
-}
-
-// MARK: - ThemeError
-
-/// A theme file that could not be used: which file, line and key, and what is wrong.
-public struct ThemeError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let file: String
-    public let line: Int?
-    public let key: String?
-    public let message: String
-
-    public var description: String {
-        var text = file
-        if let line { text += ":\(line)" }
-        text += ": "
-        if let key { text += "\(key): " }
-        return text + message
-    }
-}
-
-// MARK: - ThemeLines
-
-/// Finds the line a key is set on, since TOMLKit gives positions only for syntax errors.
-struct ThemeLines {
-    let lines: [Substring]
-
-    init(text: String) {
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-    }
-
-    /// Parses TOML `text`; a syntax error names `file` and the line. A line outside the subset
-    /// these files use (`TOMLSubset`) is refused before TOMLKit sees it.
-    static func table(from text: String, file: String) throws(ThemeError) -> TOMLTable {
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            if let problem = TOMLSubset.problem(in: line) {
-                throw ThemeError(file: file, line: index + 1, key: nil, message: problem)
-            }
-        }
-        do {
-            return try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ThemeError(file: file, line: error.source.begin.line, key: nil, message: error.description)
-        } catch {
-            throw ThemeError(file: file, line: nil, key: nil, message: "\(error)")
-        }
-    }
-
-    /// The first line (from 1) setting `key`, inside `[section]` when given.
-    func line(of key: String, in section: String? = nil) -> Int? {
-        var current: String?
-        for (index, raw) in lines.enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.hasPrefix("[") {
-                current = String(line.dropFirst().prefix { $0 != "]" }).trimmingCharacters(in: .whitespaces)
-                if section == nil, current == key { return index + 1 }
-                continue
-            }
-            guard current == section else { continue }
-            let name = line.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces).trimmingCharacters(
-                in: CharacterSet(charactersIn: "\"'"))
-            if name == key { return index + 1 }
-        }
-        return nil
     }
 }

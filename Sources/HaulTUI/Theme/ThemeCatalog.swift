@@ -48,7 +48,7 @@ public struct ThemeCatalog: Sendable {
     }
 
     /// The theme `nameOrPath` names: a path (with a `/` or ending in `.toml`) or a catalog name.
-    public func load(_ nameOrPath: String) throws(ThemeError) -> Theme {
+    public func load(_ nameOrPath: String) throws(TOMLFileError) -> Theme {
         let path: String
         if nameOrPath.contains("/") || nameOrPath.hasSuffix(".toml") {
             path = nameOrPath
@@ -58,13 +58,13 @@ public struct ThemeCatalog: Sendable {
             path = found
         } else {
             let known = names
-            throw ThemeError(
+            throw TOMLFileError(
                 file: nameOrPath, line: nil, key: nil,
                 message: "no such theme (known: \(known.isEmpty ? "none found" : known.joined(separator: ", ")))")
         }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
         else {
-            throw ThemeError(file: path, line: nil, key: nil, message: "cannot be read as UTF-8 text")
+            throw TOMLFileError(file: path, line: nil, key: nil, message: "cannot be read as UTF-8 text")
         }
         return try Theme.parse(text, file: path)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import HaulCore
 @testable import HaulTUI
 
 /// Themes: the shipped files, errors that name file, line and key, colour mapping, config.
@@ -73,14 +74,14 @@ struct ThemeTests {
             ("[roles\nrow = {}\n", "t.toml:1: "),
         ])
     func brokenTheme(text: String, expected: String) {
-        let error = #expect(throws: ThemeError.self) { try Theme.parse(text, file: "t.toml") }
+        let error = #expect(throws: TOMLFileError.self) { try Theme.parse(text, file: "t.toml") }
         #expect(error?.description.hasPrefix(expected) == true, "\(error?.description ?? "")")
     }
 
     @Test("an unknown theme name lists the known ones")
     func unknownName() {
         let catalog = ThemeCatalog(directories: [ThemeTests.shipped])
-        let error = #expect(throws: ThemeError.self) { try catalog.load("neon") }
+        let error = #expect(throws: TOMLFileError.self) { try catalog.load("neon") }
         #expect(error?.description.contains("default, dracula") == true)
     }
 
@@ -115,7 +116,7 @@ struct ThemeTests {
         try "# mine\ntheme = \"dracula\"\n".write(toFile: path, atomically: true, encoding: .utf8)
         #expect(try ConfigFile.load(path: path).theme == "dracula")
         try "\ntheme = 3\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let error = #expect(throws: ThemeError.self) { try ConfigFile.load(path: path) }
+        let error = #expect(throws: TOMLFileError.self) { try ConfigFile.load(path: path) }
         #expect(error?.description == "\(path):2: theme: must be a string: a theme name or a path")
     }
 
@@ -140,6 +141,6 @@ struct ThemeTests {
         let kept = try String(contentsOfFile: path, encoding: .utf8)
         #expect(kept == text.replacingOccurrences(of: "theme = \"light\"", with: "theme = \"solarized-dark\""))
         try "size = { a = 1 }\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: ThemeError.self) { try ConfigFile.load(path: path) }
+        #expect(throws: TOMLFileError.self) { try ConfigFile.load(path: path) }
     }
 }

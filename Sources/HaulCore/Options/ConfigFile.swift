@@ -1,5 +1,5 @@
 import Foundation
-import HaulCore
+import HaulNet
 import TOMLKit
 
 // MARK: - ConfigFile
@@ -21,35 +21,71 @@ public struct ConfigFile: Sendable, Equatable {
         public let name: String
         public let values: [String]
         public let line: Int?
+
+        /// The option `name` set to `values` on `line` (from 1).
+        ///
+        /// - Parameters:
+        ///   - name: The option's long name.
+        ///   - values: Its values as text, several for a list.
+        ///   - line: The line, nil when not known.
+        public init(name: String, values: [String], line: Int?) {
+            self.name = name
+            self.values = values
+            self.line = line
+        }
     }
 
+    /// The theme named in the file (`theme = "NAME"`), the UI's setting.
     public var theme: String?
     /// The options in the file, by name (not in the file's order: TOML tables are unordered).
     public var settings: [Setting] = []
 
+    /// A config of `theme` and `settings`.
+    ///
+    /// - Parameters:
+    ///   - theme: The theme's name or path, nil for none.
+    ///   - settings: The option lines.
     public init(theme: String? = nil, settings: [Setting] = []) {
         self.theme = theme
         self.settings = settings
     }
 
     /// The config file's path for `environment`.
+    ///
+    /// - Parameter environment: The process's environment (`XDG_CONFIG_HOME`, `HOME`).
+    /// - Returns: `$XDG_CONFIG_HOME/haul/config.toml`, else `~/.config/haul/config.toml`.
     public static func path(environment: [String: String] = ProcessEnvironment.variables) -> String {
         XDGDirectory.config.path(environment: environment) + "/config.toml"
     }
 
     /// Reads the file at `path`; a missing file is an empty config, a broken one an error naming
     /// the file, line and key.
-    public static func load(path: String) throws(ThemeError) -> ConfigFile {
+    ///
+    /// - Parameter path: The file's path.
+    /// - Returns: Its theme and settings.
+    /// - Throws: `TOMLFileError` naming the file, the line and the key.
+    public static func load(path: String) throws(TOMLFileError) -> ConfigFile {
         guard let data = FileManager.default.contents(atPath: path) else { return ConfigFile() }
-        let text = String(decoding: data, as: UTF8.self)
-        let table = try ThemeLines.table(from: text, file: path)
+        return try parse(String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    /// Reads a config file's `text`; `file` names it in errors.
+    ///
+    /// - Parameters:
+    ///   - text: The file's text.
+    ///   - file: Its path, for errors.
+    /// - Returns: Its theme and settings.
+    /// - Throws: `TOMLFileError` naming the file, the line and the key.
+    public static func parse(_ text: String, file: String) throws(TOMLFileError) -> ConfigFile {
+        let path = file
+        let table = try TOMLLines.table(from: text, file: path)
         var config = ConfigFile()
-        let lines = ThemeLines(text: text)
+        let lines = TOMLLines(text: text)
         for key in table.keys.sorted() {
             let line = lines.line(of: key)
             if key == "theme" {
                 guard let theme = table[key]?.string else {
-                    throw ThemeError(
+                    throw TOMLFileError(
                         file: path, line: line, key: key, message: "must be a string: a theme name or a path")
                 }
                 config.theme = theme
@@ -63,7 +99,7 @@ public struct ConfigFile: Sendable, Equatable {
                         .map { [$0] }
                 }
             guard let values else {
-                throw ThemeError(
+                throw TOMLFileError(
                     file: path, line: line, key: key,
                     message: "must be a string, a number, true or false, or a list of strings")
             }
@@ -77,7 +113,12 @@ public struct ConfigFile: Sendable, Equatable {
     /// Sets `theme = "NAME"` in the config file at `path`, keeping every other line as it is
     /// (the file and its directory are created when missing; a new file is mode 0600, as it may
     /// come to hold a password).
-    public static func remember(theme: String, at path: String) throws(ThemeError) {
+    ///
+    /// - Parameters:
+    ///   - theme: The theme's name or path.
+    ///   - path: The config file's path.
+    /// - Throws: `TOMLFileError` when the file cannot be written.
+    public static func remember(theme: String, at path: String) throws(TOMLFileError) {
         let text = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let escaped = theme.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         let setting = "theme = \"\(escaped)\""
@@ -101,7 +142,7 @@ public struct ConfigFile: Sendable, Equatable {
             try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
         } catch {
-            throw ThemeError(
+            throw TOMLFileError(
                 file: path, line: nil, key: "theme", message: "cannot remember the theme: \(error.localizedDescription)"
             )
         }
