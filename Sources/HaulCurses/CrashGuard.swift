@@ -8,7 +8,7 @@ import Glibc
 /// first and then copies what was written to stderr (the crash report) to the real stderr, and
 /// dies of the same signal. On a normal end, `disarm` puts stderr back and prints anything that
 /// was written meanwhile.
-public enum CrashGuard {
+package enum CrashGuard {
     /// The signal handler can take no context, so the two descriptors live here. They are set
     /// before the handlers are installed and read only by the handler, the one reader.
     nonisolated(unsafe) private static var savedStandardError: Int32 = -1
@@ -17,7 +17,7 @@ public enum CrashGuard {
     private static let fatalSignals = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
 
     /// Sends stderr to a temporary file and installs the handlers.
-    public static func arm() {
+    package static func arm() {
         _ = notice.count
         var template = Array("/tmp/haul-stderr-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer in
@@ -40,7 +40,7 @@ public enum CrashGuard {
     }
 
     /// Puts stderr back and prints what was written to it while armed.
-    public static func disarm() {
+    package static func disarm() {
         guard savedStandardError >= 0 else { return }
         for signalNumber in fatalSignals { signal(signalNumber, SIG_DFL) }
         copyLog()

@@ -10,17 +10,17 @@ import HaulTUI
 /// terminal without it; the theme's attributes remain.
 ///
 /// **Threading:** one thread (the UI loop's) uses it.
-public final class CursesTerminal: Terminal {
+package final class CursesTerminal: Terminal {
     /// Why the full-screen UI cannot start.
-    public struct StartError: Error, CustomStringConvertible {
-        public let description: String
+    package struct StartError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
     private var restored = false
     /// Colours the terminal can show (0 when colour is off).
-    public let colorCount: Int
+    package let colorCount: Int
     private var pairs: [PairKey: Int16] = [:]
     /// The frame on screen and the theme it was drawn in: unchanged cells are not put again.
     private var shown: (grid: CellGrid, theme: Theme)?
@@ -32,7 +32,7 @@ public final class CursesTerminal: Terminal {
         let background: Int
     }
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(StartError) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(StartError) {
         if setlocale(LC_ALL, "").map({ String(cString: $0).uppercased() })?.contains("UTF-8") != true {
             setlocale(LC_ALL, "C.UTF-8")
         }
@@ -78,11 +78,11 @@ public final class CursesTerminal: Terminal {
 
     // MARK: - Terminal
 
-    public var size: (width: Int, height: Int) {
+    package var size: (width: Int, height: Int) {
         (Int(haul_getmaxx(window)), Int(haul_getmaxy(window)))
     }
 
-    public func readKeys(timeout: Int) -> [Key] {
+    package func readKeys(timeout: Int) -> [Key] {
         var keys: [Key] = []
         wtimeout(window, Int32(timeout))
         while let key = readKey() {
@@ -92,7 +92,7 @@ public final class CursesTerminal: Terminal {
         return keys
     }
 
-    public func draw(_ grid: CellGrid, theme: Theme) {
+    package func draw(_ grid: CellGrid, theme: Theme) {
         // A new size or theme repaints every cell; otherwise only the cells that changed.
         let previous = shown.flatMap {
             $0.theme == theme && $0.grid.width == grid.width && $0.grid.height == grid.height ? $0.grid : nil
@@ -116,11 +116,11 @@ public final class CursesTerminal: Terminal {
         shown = (grid, theme)
     }
 
-    public func present() {
+    package func present() {
         wrefresh(window)
     }
 
-    public func restore() {
+    package func restore() {
         guard !restored else { return }
         restored = true
         endwin()

@@ -6,17 +6,17 @@ import HaulCore
 /// Where a client of the daemon may save files (`--rpc-allowed-dir`): a `dir` it sends must lie
 /// inside, after `..` is resolved and symbolic links are followed, and an `out` must be a plain
 /// relative name under the same rules as a name a server sends.
-public struct AllowedDirectory: Sendable, Equatable {
+package struct AllowedDirectory: Sendable, Equatable {
     /// Absolute, without `.` or `..`.
-    public let root: String
+    package let root: String
 
     /// `root` taken from `base` when relative.
-    public init(_ root: String, base: String = FileManager.default.currentDirectoryPath) {
+    package init(_ root: String, base: String = FileManager.default.currentDirectoryPath) {
         self.root = NameGate.lexical(root.hasPrefix("/") ? root : base + "/" + root)
     }
 
     /// The absolute directory a client's `dir` names (relative to `root`), or why it may not.
-    public func directory(_ dir: String) throws(RPCError) -> String {
+    package func directory(_ dir: String) throws(RPCError) -> String {
         let path = NameGate.lexical(dir.hasPrefix("/") ? dir : root + "/" + dir)
         guard contains(path),
             contains(AllowedDirectory.resolvingLinks(path), root: AllowedDirectory.resolvingLinks(root))
@@ -28,7 +28,7 @@ public struct AllowedDirectory: Sendable, Equatable {
 
     /// Why `out` may not name a file, or nothing when it may: relative, every part a name a
     /// server could send unchanged (no `..`, no control character, no leading dot).
-    public func check(out: String) throws(RPCError) {
+    package func check(out: String) throws(RPCError) {
         let parts = out.split(separator: "/", omittingEmptySubsequences: false)
         guard !out.hasPrefix("/"), parts.allSatisfy(NameGate.isPlainName) else {
             throw RPCError("out '\(RPCError.shown(out))' is not a plain relative file name")

@@ -8,28 +8,28 @@ import Synchronization
 /// queue or gives it a command, and answers as aria2 answers. The secret is checked before a
 /// call gets here (`RPCEndpoint`). Any thread: the queue's commands are; `saveSession` writes a
 /// file, so the endpoint calls methods off any event loop.
-public final class Aria2Methods: Sendable {
+package final class Aria2Methods: Sendable {
     /// What the methods need besides the queue.
-    public struct Settings: Sendable {
+    package struct Settings: Sendable {
         /// Where clients may save (`--rpc-allowed-dir`).
-        public var allowedDirectory: AllowedDirectory
+        package var allowedDirectory: AllowedDirectory
         /// Whether the client is this user's own process (the local socket): it may name files on
         /// this machine in options (an SSH key, a known-hosts file), and its names are the user's.
         /// A network client's names stay below `allowedDirectory` when its files are opened
         /// (`DownloadOptions.nameRoot`, `NameGate`).
-        public var clientIsOwner = false
+        package var clientIsOwner = false
         /// `getVersion`'s version.
-        public var version: String
+        package var version: String
         /// aria2's global options as `getGlobalOption` shows them.
-        public var globalOptions: [String: String]
+        package var globalOptions: [String: String]
         /// Writes the queue to the `--save-session` file; nil when none was named.
-        public var saveSession: (@Sendable () throws -> Void)?
+        package var saveSession: (@Sendable () throws -> Void)?
         /// Stops the daemon (`shutdown`, `forceShutdown`), after the reply is sent.
-        public var shutdown: @Sendable () -> Void
+        package var shutdown: @Sendable () -> Void
         /// Where an option a client gave that haul does not apply is said, once.
-        public var notices: RefusalLog?
+        package var notices: RefusalLog?
 
-        public init(
+        package init(
             allowedDirectory: AllowedDirectory, version: String, globalOptions: [String: String] = [:],
             saveSession: (@Sendable () throws -> Void)? = nil, shutdown: @escaping @Sendable () -> Void = {}
         ) {
@@ -50,7 +50,7 @@ public final class Aria2Methods: Sendable {
     /// download's option, such as `split`).
     let addedDefaults = Mutex(DownloadOptions())
 
-    public init(queue: DownloadQueue, settings: Settings) {
+    package init(queue: DownloadQueue, settings: Settings) {
         self.queue = queue
         self.settings = settings
         globalOptions = Mutex(settings.globalOptions)
@@ -63,7 +63,7 @@ public final class Aria2Methods: Sendable {
     }
 
     /// Every method a client may call, as `system.listMethods` lists them.
-    public static let names: [String] = [
+    package static let names: [String] = [
         "aria2.addUri", "aria2.addTorrent", "aria2.addMetalink", "aria2.remove", "aria2.forceRemove",
         "aria2.pause", "aria2.pauseAll", "aria2.forcePause", "aria2.forcePauseAll", "aria2.unpause",
         "aria2.unpauseAll", "aria2.tellStatus", "aria2.getUris", "aria2.getFiles", "aria2.getPeers",

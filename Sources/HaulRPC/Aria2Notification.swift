@@ -4,8 +4,8 @@ import HaulCore
 
 /// What a WebSocket client hears when a download starts, pauses, stops, completes or fails:
 /// aria2's notification, naming the download by its gid.
-public struct Aria2Notification: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
+package struct Aria2Notification: Sendable, Equatable {
+    package enum Kind: String, Sendable, CaseIterable {
         case start = "onDownloadStart"
         case pause = "onDownloadPause"
         case stop = "onDownloadStop"
@@ -13,19 +13,19 @@ public struct Aria2Notification: Sendable, Equatable {
         case error = "onDownloadError"
         case btComplete = "onBtDownloadComplete"
 
-        public var method: String { "aria2." + rawValue }
+        package var method: String { "aria2." + rawValue }
     }
 
-    public let kind: Kind
-    public let gid: GID
+    package let kind: Kind
+    package let gid: GID
 
-    public init(_ kind: Kind, gid: GID) {
+    package init(_ kind: Kind, gid: GID) {
         self.kind = kind
         self.gid = gid
     }
 
     /// The notification `event` makes, if any: a change of state to one aria2 announces.
-    public init?(_ event: DownloadEvent) {
+    package init?(_ event: DownloadEvent) {
         guard case .stateChanged(let download, let from) = event, download.state != from else { return nil }
         switch download.state {
         case .active: kind = .start
@@ -39,7 +39,7 @@ public struct Aria2Notification: Sendable, Equatable {
     }
 
     /// The notification as JSON-RPC sends it: a call with no id.
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["jsonrpc": "2.0", "method": .string(kind.method), "params": [["gid": .gid(gid)]]]
     }
 }

@@ -7,9 +7,9 @@ import HaulNet
 /// A download as aria2's `tellStatus` describes it, with the fields its clients read (aria2p,
 /// AriaNg): numbers as decimal strings, one entry in `files`. Text a server or a client chose
 /// (names, error messages) has its control characters made visible; URIs lose their passwords.
-public enum Aria2Status {
+package enum Aria2Status {
     /// aria2's status of a download in `state`.
-    public static func status(of state: Download.State) -> String {
+    package static func status(of state: Download.State) -> String {
         switch state {
         case .queued: "waiting"
         case .active: "active"
@@ -24,7 +24,7 @@ public enum Aria2Status {
     static let pieceLength: Int64 = 1 << 20
 
     /// `download`'s record; with `keys`, only those fields (aria2's `keys` parameter).
-    public static func record(
+    package static func record(
         of download: Download, activity: DownloadActivity?, keys: Set<String>? = nil
     ) -> JSONValue {
         let total = max(download.totalBytes, 0)
@@ -115,7 +115,7 @@ public enum Aria2Status {
 extension Aria2Status {
     /// The download an aria2 status record describes (haul's or aria2c's), with its speed; nil
     /// without a gid of 16 hex digits. Text in it is made safe to draw.
-    public static func download(from record: JSONValue) -> (Download, speed: Double)? {
+    package static func download(from record: JSONValue) -> (Download, speed: Double)? {
         guard let fields = record.object, let gid = fields["gid"]?.asGID else { return nil }
         let file = fields["files"]?.array?.first?.object
         // aria2 lists a mirror once per connection to it.

@@ -5,5 +5,5 @@ extension JSONValue {
     static func gid(_ id: GID) -> JSONValue { .string(id.description) }
 
     /// The gid this value spells, if it is a string of 16 hex digits (a daemon's answer).
-    public var asGID: GID? { string.flatMap { GID($0) } }
+    package var asGID: GID? { string.flatMap { GID($0) } }
 }

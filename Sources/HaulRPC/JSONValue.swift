@@ -4,7 +4,7 @@ import Foundation
 
 /// A JSON value as a client sent it or a reply carries it. Integers stay integers (a
 /// request's `id` is echoed as it came); aria2 sends every other number as a decimal string.
-public enum JSONValue: Sendable, Equatable, Encodable {
+package enum JSONValue: Sendable, Equatable, Encodable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -13,7 +13,7 @@ public enum JSONValue: Sendable, Equatable, Encodable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -27,25 +27,25 @@ public enum JSONValue: Sendable, Equatable, Encodable {
     }
 
     /// A number as aria2 writes it: a decimal string.
-    public static func number(_ value: some BinaryInteger) -> JSONValue { .string(String(value)) }
+    package static func number(_ value: some BinaryInteger) -> JSONValue { .string(String(value)) }
 
-    public var string: String? {
+    package var string: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
-    public var array: [JSONValue]? {
+    package var array: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
-    public var object: [String: JSONValue]? {
+    package var object: [String: JSONValue]? {
         if case .object(let value) = self { return value }
         return nil
     }
 
     /// An integer given as a number or as a decimal string (clients send either).
-    public var integer: Int? {
+    package var integer: Int? {
         switch self {
         case .int(let value): Int(exactly: value)
         case .double(let value): Int(exactly: value)
@@ -58,12 +58,12 @@ public enum JSONValue: Sendable, Equatable, Encodable {
 
     /// Parses `data` as one JSON value; nil when it is not JSON or nests deeper than
     /// `JSONParser.maximumDepth`. Linear in the bytes (`JSONParser`).
-    public static func parse(_ data: some DataProtocol) -> JSONValue? {
+    package static func parse(_ data: some DataProtocol) -> JSONValue? {
         try? JSONParser.parse(Array(data))
     }
 
     /// The value as compact JSON text, keys sorted (one value always encodes the same way).
-    public var encoded: Data {
+    package var encoded: Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // A value made of JSON values always encodes; a non-finite double is written as null.
@@ -74,11 +74,11 @@ public enum JSONValue: Sendable, Equatable, Encodable {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral,
     ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int64) { self = .int(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int64) { self = .int(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

@@ -6,10 +6,10 @@ import Synchronization
 
 /// The WebSocket clients connected now, and what they all hear: each notification is encoded
 /// once and written to every one. Any thread.
-public final class NotificationHub: Sendable {
+package final class NotificationHub: Sendable {
     private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
 
-    public init() {}
+    package init() {}
 
     func join(_ channel: any Channel) {
         channels.withLock { $0[ObjectIdentifier(channel)] = channel }
@@ -20,10 +20,10 @@ public final class NotificationHub: Sendable {
     }
 
     /// How many clients listen.
-    public var count: Int { channels.withLock { $0.count } }
+    package var count: Int { channels.withLock { $0.count } }
 
     /// Sends `notification` to every client.
-    public func post(_ notification: Aria2Notification) {
+    package func post(_ notification: Aria2Notification) {
         let text = notification.json.encoded
         for channel in channels.withLock({ Array($0.values) }) {
             let frame = WebSocketFrame(fin: true, opcode: .text, data: channel.allocator.buffer(bytes: text))

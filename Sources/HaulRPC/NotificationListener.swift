@@ -12,13 +12,13 @@ import NIOWebSocket
 /// haul's Unix socket) for aria2's notifications, so a view changes the moment a download
 /// does rather than at the next poll. It only listens: calls go over `RPCClient`.
 /// `onNotification` runs on the listener's event loop with the method's name and the gid.
-public final class NotificationListener: Sendable {
+package final class NotificationListener: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
 
     /// Connects to the daemon `client` calls, with its TLS settings; throws when the socket
     /// cannot be opened or upgraded (the caller then polls alone).
-    public static func connect(
+    package static func connect(
         to client: RPCClient, onNotification: @escaping @Sendable (String, String) -> Void,
         onClose: @escaping @Sendable () -> Void
     ) async throws -> NotificationListener {
@@ -80,7 +80,7 @@ public final class NotificationListener: Sendable {
     }
 
     /// Closes the socket.
-    public func close() {
+    package func close() {
         channel.close(promise: nil)
         group.shutdownGracefully { _ in }
     }

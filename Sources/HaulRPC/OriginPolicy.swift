@@ -6,23 +6,23 @@
 /// such as AriaNg opened from a file, whose Origin is `null`, is served), and, while the daemon
 /// listens on loopback only, a `Host` that is not a loopback name (a page whose own name was made
 /// to resolve to 127.0.0.1, whatever the secret). Pure.
-public struct OriginPolicy: Sendable, Equatable {
-    public var allowOriginAll: Bool
-    public var loopbackOnly: Bool
+package struct OriginPolicy: Sendable, Equatable {
+    package var allowOriginAll: Bool
+    package var loopbackOnly: Bool
     /// `--rpc-secret` is set: every call but the listing ones carries it.
-    public var secretRequired: Bool
+    package var secretRequired: Bool
 
-    public init(allowOriginAll: Bool, loopbackOnly: Bool, secretRequired: Bool) {
+    package init(allowOriginAll: Bool, loopbackOnly: Bool, secretRequired: Bool) {
         self.allowOriginAll = allowOriginAll
         self.loopbackOnly = loopbackOnly
         self.secretRequired = secretRequired
     }
 
     /// Whether a page of any origin is served (and told so in CORS headers).
-    public var servesAnyOrigin: Bool { allowOriginAll || secretRequired }
+    package var servesAnyOrigin: Bool { allowOriginAll || secretRequired }
 
     /// Why a request with these headers is refused, or nil when it is served.
-    public func refusal(host: String?, origin: String?, fetchSite: String?) -> String? {
+    package func refusal(host: String?, origin: String?, fetchSite: String?) -> String? {
         if loopbackOnly, let host, !OriginPolicy.isLoopback(host) {
             return "Host '\(RPCError.shown(host))' is not this daemon's loopback address "
                 + "(--rpc-listen-all, with --rpc-secret, serves other names)"

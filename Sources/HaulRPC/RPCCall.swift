@@ -2,12 +2,12 @@
 
 /// One JSON-RPC call as a client sent it: the method, its parameters and the id the reply
 /// echoes. A call that is not an object with a string `method` is refused as aria2 refuses it.
-public struct RPCCall: Sendable, Equatable {
-    public let id: JSONValue
-    public let method: String
-    public var params: [JSONValue]
+package struct RPCCall: Sendable, Equatable {
+    package let id: JSONValue
+    package let method: String
+    package var params: [JSONValue]
 
-    public init(id: JSONValue = .null, method: String, params: [JSONValue] = []) {
+    package init(id: JSONValue = .null, method: String, params: [JSONValue] = []) {
         self.id = id
         self.method = method
         self.params = params

@@ -7,9 +7,9 @@ import HaulNet
 /// Calls an aria2-compatible daemon's JSON-RPC (haul's, or `aria2c --enable-rpc`) over HTTP(S)
 /// with libcurl, or over the Unix socket a local haul listens on; the secret, if any, goes
 /// first in every call. Any thread; calls run concurrently.
-public final class RPCClient: Sendable {
+package final class RPCClient: Sendable {
     /// Why a call got no result.
-    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// The daemon could not be reached, or answered with an HTTP error.
         case unreachable(String)
         /// The daemon answered with a JSON-RPC error.
@@ -17,7 +17,7 @@ public final class RPCClient: Sendable {
         /// The answer was not a JSON-RPC reply.
         case badReply(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unreachable(let why): why
             case .refused(let error): error.message
@@ -27,7 +27,7 @@ public final class RPCClient: Sendable {
     }
 
     /// `http://HOST:PORT/jsonrpc` (or https), as the user gave it.
-    public let url: URL
+    package let url: URL
     let socketPath: String?
     let secret: String?
     let tls: TLSOptions
@@ -36,7 +36,7 @@ public final class RPCClient: Sendable {
     /// A client of the daemon at `url` (`socketPath`: over that Unix socket instead of TCP).
     /// Over HTTPS the daemon's certificate is verified as `tls` says (by default against the
     /// system's authorities).
-    public init(
+    package init(
         url: URL, secret: String? = nil, socketPath: String? = nil, tls: TLSOptions = TLSOptions(),
         engine: ConnectionEngine = .shared
     ) {
@@ -51,13 +51,13 @@ public final class RPCClient: Sendable {
     }
 
     /// A client of the haul whose state directory is `stateDirectory`, over its socket.
-    public static func local(stateDirectory: String) -> RPCClient {
+    package static func local(stateDirectory: String) -> RPCClient {
         let path = RPCServer.socketPath(in: stateDirectory)
         return RPCClient(url: URL(fileURLWithPath: path), socketPath: path)
     }
 
     /// The result of `method` with `params` (the secret put first).
-    public func call(_ method: String, _ params: [JSONValue] = []) async throws(Failure) -> JSONValue {
+    package func call(_ method: String, _ params: [JSONValue] = []) async throws(Failure) -> JSONValue {
         try await call(method, sending: withSecret(params))
     }
 
@@ -73,7 +73,7 @@ public final class RPCClient: Sendable {
     }
 
     /// Several calls in one request (`system.multicall`), each with its own result or error.
-    public func multicall(_ calls: [(String, [JSONValue])]) async throws(Failure) -> [Result<JSONValue, RPCError>] {
+    package func multicall(_ calls: [(String, [JSONValue])]) async throws(Failure) -> [Result<JSONValue, RPCError>] {
         let list = JSONValue.array(
             calls.map { ["methodName": .string($0.0), "params": .array(withSecret($0.1))] })
         // The secret goes in each call, not in the multicall itself.

@@ -6,31 +6,31 @@ import Foundation
 /// for its secret, `system.multicall` calls checked one by one. Never throws and never traps:
 /// text that is not JSON gets aria2's parse error. Any thread, but not an event loop: a
 /// method may write a file.
-public final class RPCEndpoint: Sendable {
-    public let methods: Aria2Methods
-    public let secretGuard: SecretGuard
+package final class RPCEndpoint: Sendable {
+    package let methods: Aria2Methods
+    package let secretGuard: SecretGuard
 
     /// Where a call refused for its secret is said, once an address.
     let refusals: RefusalLog?
 
-    public init(methods: Aria2Methods, secretGuard: SecretGuard, refusals: RefusalLog? = nil) {
+    package init(methods: Aria2Methods, secretGuard: SecretGuard, refusals: RefusalLog? = nil) {
         self.methods = methods
         self.secretGuard = secretGuard
         self.refusals = refusals
     }
 
     /// The notifications a WebSocket client may hear, as `system.listNotifications` lists them.
-    public static let notificationNames = Aria2Notification.Kind.allCases.map(\.method)
+    package static let notificationNames = Aria2Notification.Kind.allCases.map(\.method)
 
     /// The reply to the request text `body` from `peer` (an address, for slowing guessers down).
-    public func reply(to body: some DataProtocol, from peer: String) -> Data {
+    package func reply(to body: some DataProtocol, from peer: String) -> Data {
         answer(to: JSONValue.parse(body), from: peer).reply
     }
 
     /// The reply to a parsed request: an object for one call, an array for a batch. `overGET`:
     /// it came as a GET's query, which a web page can make a browser send without asking (an
     /// image's address): with no secret to check, only methods that change nothing are run.
-    public func reply(to request: JSONValue, from peer: String, overGET: Bool = false) -> JSONValue {
+    package func reply(to request: JSONValue, from peer: String, overGET: Bool = false) -> JSONValue {
         var hold = Duration.zero
         return reply(to: request, from: peer, overGET: overGET, hold: &hold)
     }
@@ -38,7 +38,7 @@ public final class RPCEndpoint: Sendable {
     /// The reply to `request` (nil: text that is not JSON), as text; how long to hold it back
     /// before it is sent (a wrong secret's hold, `SecretGuard`, the longest of a batch's); and
     /// the HTTP status aria2 sends it with (`httpStatus(of:)`).
-    public func answer(
+    package func answer(
         to request: JSONValue?, from peer: String, overGET: Bool = false
     ) -> (reply: Data, hold: Duration, httpStatus: Int) {
         guard let request else {

@@ -4,36 +4,36 @@ import HaulCore
 
 /// A JSON-RPC error as aria2 sends it: the protocol's own codes for a request that could not be
 /// read, and code 1 with a message a person can act on for a method that failed.
-public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let code: Int
-    public let message: String
+package struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
+    package let code: Int
+    package let message: String
 
-    public init(code: Int = 1, _ message: String) {
+    package init(code: Int = 1, _ message: String) {
         self.code = code
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
-    public static let parseError = RPCError(code: -32700, "Parse error.")
-    public static let invalidRequest = RPCError(code: -32600, "Invalid Request.")
-    public static let unauthorized = RPCError("Unauthorized")
+    package static let parseError = RPCError(code: -32700, "Parse error.")
+    package static let invalidRequest = RPCError(code: -32600, "Invalid Request.")
+    package static let unauthorized = RPCError("Unauthorized")
 
     /// As aria2 answers a method it does not have: its error code 1 (and so HTTP 400), not
     /// JSON-RPC's -32601.
-    public static func noSuchMethod(_ name: String) -> RPCError {
+    package static func noSuchMethod(_ name: String) -> RPCError {
         RPCError("No such method: \(RPCError.shown(name))")
     }
 
     /// A request whose `params` is not an array: JSON-RPC's -32602 (and so HTTP 500), as aria2
     /// answers it.
-    public static let paramsNotArray = RPCError(code: -32602, "Invalid params: params must be an array")
+    package static let paramsNotArray = RPCError(code: -32602, "Invalid params: params must be an array")
 
     /// A parameter of the wrong type or value, or one missing: aria2's code 1 (and so HTTP 400),
     /// as aria2 answers it ("The parameter at 0 has wrong type."), saying which and why.
-    public static func invalidParams(_ why: String) -> RPCError { RPCError("Invalid params: \(why)") }
+    package static func invalidParams(_ why: String) -> RPCError { RPCError("Invalid params: \(why)") }
 
-    public static func gidNotFound(_ gid: String) -> RPCError {
+    package static func gidNotFound(_ gid: String) -> RPCError {
         RPCError("GID \(RPCError.shown(gid)) is not found")
     }
 

@@ -12,36 +12,36 @@ import Synchronization
 /// The daemon's JSON-RPC listener, on SwiftNIO's HTTP/1 and WebSocket handlers: `/jsonrpc`
 /// over HTTP POST and GET, and upgraded to a WebSocket that also hears notifications.
 /// Listens on 127.0.0.1 unless told otherwise, and then only with a secret.
-public final class RPCServer: Sendable {
-    public struct Configuration: Sendable {
-        public var port = 6800
+package final class RPCServer: Sendable {
+    package struct Configuration: Sendable {
+        package var port = 6800
         /// `--rpc-listen-all`: every address, not only loopback.
-        public var listenAll = false
-        public var allowOriginAll = false
+        package var listenAll = false
+        package var allowOriginAll = false
         /// The largest request body or WebSocket message, in bytes (aria2's default: 2 MiB).
-        public var maxRequestSize = 2 << 20
+        package var maxRequestSize = 2 << 20
         /// `--rpc-secure`: HTTPS and WSS with this PEM certificate chain and private key.
-        public var tls: (certificate: String, privateKey: String)?
+        package var tls: (certificate: String, privateKey: String)?
         /// The most connections served at once; one more closes the oldest, so that idle
         /// connections can neither take every descriptor the daemon has nor keep a client out.
-        public var maxConnections = 128
+        package var maxConnections = 128
         /// A connection that sends nothing this long is closed (an HTTP one), or asked for a sign
         /// of life by a ping and closed after a second silence (a WebSocket, which may only
         /// listen for notifications).
-        public var idleTimeout: TimeAmount = .seconds(30)
+        package var idleTimeout: TimeAmount = .seconds(30)
         /// Where a refused request (its Origin, Host or headers) is said, once a kind.
-        public var refusals: RefusalLog?
+        package var refusals: RefusalLog?
 
-        public init() {}
+        package init() {}
     }
 
     /// Why the server will not start.
-    public struct StartError: Error, CustomStringConvertible {
-        public let description: String
+    package struct StartError: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public let port: Int
-    public let hub: NotificationHub
+    package let port: Int
+    package let hub: NotificationHub
     /// The Unix socket listened on, removed at `stop`.
     private let socketPath: String?
     private let group: MultiThreadedEventLoopGroup
@@ -53,7 +53,7 @@ public final class RPCServer: Sendable {
 
     /// Binds and starts serving `endpoint`. Throws when listening on every address without a
     /// secret, or when the port cannot be bound (saying which).
-    public static func start(
+    package static func start(
         _ configuration: Configuration, endpoint: RPCEndpoint, hub: NotificationHub = NotificationHub()
     ) throws -> RPCServer {
         if configuration.listenAll, !endpoint.secretGuard.requiresSecret {
@@ -73,7 +73,7 @@ public final class RPCServer: Sendable {
     /// Serves `endpoint` on the Unix socket at `path` (mode 0600: this user's processes only),
     /// replacing a socket a killed run left there. The caller holds the state directory's lock,
     /// so no other haul is listening on it.
-    public static func start(
+    package static func start(
         socketAt path: String, endpoint: RPCEndpoint, hub: NotificationHub = NotificationHub()
     ) throws -> RPCServer {
         unlink(path)
@@ -85,7 +85,7 @@ public final class RPCServer: Sendable {
     }
 
     /// The socket a haul holding the state directory `stateDirectory` listens on.
-    public static func socketPath(in stateDirectory: String) -> String {
+    package static func socketPath(in stateDirectory: String) -> String {
         (stateDirectory.hasSuffix("/") ? stateDirectory : stateDirectory + "/") + "rpc.sock"
     }
 
@@ -233,7 +233,7 @@ public final class RPCServer: Sendable {
     /// loop once it is gone: no new connection, no new request, then the calls under way answered
     /// (their replies go to closed connections, on the loop that is still there), then the loop.
     /// Not on `work` or the event loop: it waits for both.
-    public func stop() {
+    package func stop() {
         try? channel.close().wait()
         for connection in open.all { try? connection.close().wait() }
         work.sync {}

@@ -5,8 +5,8 @@ import Foundation
 /// The JSON-RPC URL of a daemon as a user types it for `--connect`: `http://HOST:PORT/jsonrpc`,
 /// or the `ws://` and `wss://` forms aria2's clients use (the same endpoint over HTTP), with
 /// `/jsonrpc` and port 6800 filled in when left out.
-public enum RemoteAddress {
-    public static func url(_ text: String) -> URL? {
+package enum RemoteAddress {
+    package static func url(_ text: String) -> URL? {
         let typed = text.contains("://") ? text : "http://" + text
         guard var parts = URLComponents(string: typed), let scheme = parts.scheme?.lowercased(),
             let host = parts.host, !host.isEmpty

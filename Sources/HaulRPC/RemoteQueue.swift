@@ -13,11 +13,11 @@ import Synchronization
 ///
 /// **Threading:** commands from any thread return at once; `onEvent` and `onNotice` run on a
 /// task of the queue's own, one at a time.
-public final class RemoteQueue: QueueControl {
-    public let client: RPCClient
-    public let maxConcurrentDownloads: Int
-    public var canDeleteFiles: Bool { false }
-    public var outlivesFrontEnd: Bool { true }
+package final class RemoteQueue: QueueControl {
+    package let client: RPCClient
+    package let maxConcurrentDownloads: Int
+    package var canDeleteFiles: Bool { false }
+    package var outlivesFrontEnd: Bool { true }
     private let interval: Duration
     private let onEvent: @Sendable (DownloadEvent) -> Void
     private let onNotice: @Sendable (String, _ isError: Bool) -> Void
@@ -44,7 +44,7 @@ public final class RemoteQueue: QueueControl {
     /// cannot be reached, or refuses the secret, fails here, before any screen). Throws
     /// `RPCClient.Failure`. `onLimit` is told the daemon's overall limit (nil: none) whenever
     /// another poll finds it changed, on the queue's task.
-    public static func connect(
+    package static func connect(
         _ client: RPCClient, interval: Duration = .milliseconds(500),
         onEvent: @escaping @Sendable (DownloadEvent) -> Void,
         onNotice: @escaping @Sendable (String, _ isError: Bool) -> Void,
@@ -93,10 +93,10 @@ public final class RemoteQueue: QueueControl {
     }
 
     /// The daemon's overall limit as last polled (nil: none); any thread.
-    public var overallLimit: Int64? { limit.withLock { $0 } }
+    package var overallLimit: Int64? { limit.withLock { $0 } }
 
     /// Stops polling and sending (the polling task holds the queue until then).
-    public func close() {
+    package func close() {
         commands.finish()
         wake.close()
         for task in tasks.withLock({ $0 }) { task.cancel() }
@@ -186,19 +186,19 @@ public final class RemoteQueue: QueueControl {
 
     // MARK: - Commands
 
-    public func submit(_ entries: [QueueEntry]) { commands.yield(.submit(entries)) }
-    public func pause(_ id: GID) { commands.yield(.call("aria2.pause", [.gid(id)], what: "pause \(id)")) }
-    public func resume(_ id: GID) { commands.yield(.call("aria2.unpause", [.gid(id)], what: "resume \(id)")) }
-    public func cancel(_ id: GID) { commands.yield(.call("aria2.remove", [.gid(id)], what: "stop \(id)")) }
-    public func retry(_ id: GID) { commands.yield(.retry(id)) }
-    public func remove(_ ids: [GID]) { for id in ids { commands.yield(.remove(id)) } }
+    package func submit(_ entries: [QueueEntry]) { commands.yield(.submit(entries)) }
+    package func pause(_ id: GID) { commands.yield(.call("aria2.pause", [.gid(id)], what: "pause \(id)")) }
+    package func resume(_ id: GID) { commands.yield(.call("aria2.unpause", [.gid(id)], what: "resume \(id)")) }
+    package func cancel(_ id: GID) { commands.yield(.call("aria2.remove", [.gid(id)], what: "stop \(id)")) }
+    package func retry(_ id: GID) { commands.yield(.retry(id)) }
+    package func remove(_ ids: [GID]) { for id in ids { commands.yield(.remove(id)) } }
 
-    public func remove(_ id: GID, deletingFiles: Bool) -> [String] {
+    package func remove(_ id: GID, deletingFiles: Bool) -> [String] {
         remove([id])
         return []
     }
 
-    public func move(_ id: GID, _ move: DownloadQueue.Move) {
+    package func move(_ id: GID, _ move: DownloadQueue.Move) {
         let (offset, how): (Int, String) =
             switch move {
             case .up: (-1, "POS_CUR")
@@ -211,17 +211,17 @@ public final class RemoteQueue: QueueControl {
             .call("aria2.changePosition", [.gid(id), .int(Int64(offset)), .string(how)], what: "move \(id)"))
     }
 
-    public func setMaxDownloadLimit(_ id: GID, _ bytesPerSecond: Int64?) {
+    package func setMaxDownloadLimit(_ id: GID, _ bytesPerSecond: Int64?) {
         let options: JSONValue = [DownloadOptionTable.Name.maxDownloadLimit: .string(String(bytesPerSecond ?? 0))]
         commands.yield(.call("aria2.changeOption", [.gid(id), options], what: "set the speed cap of \(id)"))
     }
 
-    public func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {
+    package func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {
         let options: JSONValue = [QueueOptionTable.maxOverallDownloadLimit.name: .string(String(bytesPerSecond ?? 0))]
         commands.yield(.call("aria2.changeGlobalOption", [options], what: "set the overall speed cap"))
     }
 
-    public func authenticate(_ id: GID, user: String, password: String) {
+    package func authenticate(_ id: GID, user: String, password: String) {
         let options: JSONValue = ["http-user": .string(user), "http-passwd": .string(password)]
         commands.yield(.call("aria2.changeOption", [.gid(id), options], what: "log in for \(id)"))
         commands.yield(.retry(id))
@@ -265,7 +265,7 @@ public final class RemoteQueue: QueueControl {
 
     /// The `aria2.addUri` call that queues `entry` on a daemon: its URIs, and its options by
     /// aria2's names (a `header` given more than once as an array).
-    public static func addUri(_ entry: QueueEntry) -> (String, [JSONValue]) {
+    package static func addUri(_ entry: QueueEntry) -> (String, [JSONValue]) {
         var options: [String: JSONValue] = [:]
         for (name, value) in entry.options.pairs(includingSecrets: true) {
             switch options[name] {

@@ -4,19 +4,19 @@ import HaulCore
 
 /// A daemon's downloads as one poll saw them (active, then waiting, then stopped, as aria2
 /// lists them), and the `DownloadEvent`s that take a view from one snapshot to the next. Pure.
-public struct RemoteSnapshot: Sendable, Equatable {
-    public var downloads: [Download] = []
+package struct RemoteSnapshot: Sendable, Equatable {
+    package var downloads: [Download] = []
     /// Bytes a second, by gid.
-    public var speeds: [GID: Double] = [:]
+    package var speeds: [GID: Double] = [:]
 
-    public init(downloads: [Download] = [], speeds: [GID: Double] = [:]) {
+    package init(downloads: [Download] = [], speeds: [GID: Double] = [:]) {
         self.downloads = downloads
         self.speeds = speeds
     }
 
     /// The snapshot `records` (aria2 status records) describe; records without a gid are left out,
     /// and a gid listed again is the first record's (a daemon's list is another program's).
-    public init(records: [JSONValue]) {
+    package init(records: [JSONValue]) {
         for record in records {
             guard let (download, speed) = Aria2Status.download(from: record), speeds[download.id] == nil else {
                 continue
@@ -29,7 +29,7 @@ public struct RemoteSnapshot: Sendable, Equatable {
     /// The events that turn a view of `self` into a view of `next`: removals, then additions
     /// (one event), then moves into `next`'s order, then each download's change of state, of
     /// name, or of progress.
-    public func events(to next: RemoteSnapshot) -> [DownloadEvent] {
+    package func events(to next: RemoteSnapshot) -> [DownloadEvent] {
         var events: [DownloadEvent] = []
         let old = Dictionary(downloads.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let new = Set(next.downloads.map(\.id))

@@ -11,7 +11,7 @@ import Synchronization
 /// (`RPCServer.Configuration.maxConnections`), so guesses cannot outrun the holds; a client
 /// with the right secret, on the same address as the guesser (every local client is
 /// 127.0.0.1), is answered at once. Any thread.
-public final class SecretGuard: Sendable {
+package final class SecretGuard: Sendable {
     private let secret: [UInt8]?
     private let allowedFailures: Int
     private let firstPause: Duration
@@ -20,14 +20,14 @@ public final class SecretGuard: Sendable {
     private let failures = Mutex<[String: Int]>([:])
 
     /// What became of a call's secret.
-    public enum Verdict: Equatable, Sendable {
+    package enum Verdict: Equatable, Sendable {
         case allowed
         /// Refused; its reply waits `hold` first.
         case wrongSecret(hold: Duration)
     }
 
     /// `secret` nil: calls need none (a `token:` given anyway is ignored, as aria2 ignores it).
-    public init(
+    package init(
         secret: String?, allowedFailures: Int = 5, firstPause: Duration = .milliseconds(100),
         longestPause: Duration = .seconds(2)
     ) {
@@ -37,10 +37,10 @@ public final class SecretGuard: Sendable {
         self.longestPause = longestPause
     }
 
-    public var requiresSecret: Bool { secret != nil }
+    package var requiresSecret: Bool { secret != nil }
 
     /// Whether `token` (nil when the call carried none) opens the daemon to `peer`.
-    public func check(_ token: String?, from peer: String) -> Verdict {
+    package func check(_ token: String?, from peer: String) -> Verdict {
         guard let secret else { return .allowed }
         if let token, SecretGuard.equal(Array(token.utf8), secret) { return .allowed }
         let count = failures.withLock { failures in

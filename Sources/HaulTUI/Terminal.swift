@@ -4,7 +4,7 @@
 /// recording double. HaulTUI draws only through this protocol and knows no curses.
 ///
 /// **Threading:** used from one thread, the UI loop's.
-public protocol Terminal: AnyObject {
+package protocol Terminal: AnyObject {
     /// Columns and rows now.
     var size: (width: Int, height: Int) { get }
 

@@ -11,8 +11,8 @@ import Synchronization
 /// blocks the engine: commands to the queue return at once.
 ///
 /// **Threading:** `run` owns the calling thread (the main thread) until the user quits.
-public final class AppRunner {
-    public static let framesPerSecond = 15.0
+package final class AppRunner {
+    package static let framesPerSecond = 15.0
 
     private let terminal: any Terminal
     private let queue: any QueueControl
@@ -31,11 +31,11 @@ public final class AppRunner {
     /// The generation of the last sort sent off the loop.
     private var sortStarted: Int?
     /// Frame and key timings, kept only when asked for (`--frame-stats`).
-    public private(set) var stats: FrameStats?
+    package private(set) var stats: FrameStats?
 
     /// `theme` is the one to start with; without colours the attributes-only theme is used.
     /// A queue file imported by URL is loaded with what `remoteQueueFiles` makes.
-    public init(
+    package init(
         terminal: any Terminal, queue: any QueueControl, inbox: EventInbox, themes: ThemeCatalog,
         theme: Theme, globalLimit: Int64?, remoteQueueFiles: @escaping () -> RemoteQueueFile,
         queueFileLimit: Int64 = InputFile.defaultLimit, recordsFrameStats: Bool = false
@@ -56,12 +56,12 @@ public final class AppRunner {
     }
 
     /// Shows `text` on the message line (for example a queue file's summary).
-    public func notify(_ text: String, isError: Bool) {
+    package func notify(_ text: String, isError: Bool) {
         _ = state.reduce(.notice(text, isError: isError))
     }
 
     /// Runs until the user quits or a stop is requested.
-    public func run() {
+    package func run() {
         // The first frame before any event: a queue file read behind it may already have
         // posted many, and the screen should not wait for them.
         drawFrame()

@@ -8,7 +8,7 @@ import Synchronization
 /// written, a queue file loaded), themes loaded off the loop, and a stop request (SIGINT,
 /// SIGTERM) wait here too: whatever the loop hands to another thread reports back here, as
 /// bubbletea's commands report back as messages.
-public final class EventInbox: Sendable {
+package final class EventInbox: Sendable {
     private struct Contents {
         var events: [DownloadEvent] = []
         var notices: [Notice] = []
@@ -22,10 +22,10 @@ public final class EventInbox: Sendable {
 
     private let contents = Mutex(Contents())
 
-    public init() {}
+    package init() {}
 
     /// Files an event; any thread.
-    public func post(_ event: DownloadEvent) {
+    package func post(_ event: DownloadEvent) {
         contents.withLock { $0.events.append(event) }
     }
 
@@ -36,37 +36,37 @@ public final class EventInbox: Sendable {
     }
 
     /// Files an error to show on the message line (a store that cannot be written); any thread.
-    public func postError(_ text: String) {
+    package func postError(_ text: String) {
         postNotice(text, isError: true)
     }
 
     /// Files a line to show on the message line; any thread.
-    public func postNotice(_ text: String, isError: Bool) {
+    package func postNotice(_ text: String, isError: Bool) {
         contents.withLock { $0.notices.append(Notice(text: text, isError: isError)) }
     }
 
     /// Files a theme loaded off the loop, to be drawn with from the next turn; any thread.
-    public func postTheme(_ theme: Theme) {
+    package func postTheme(_ theme: Theme) {
         contents.withLock { $0.theme = theme }
     }
 
     /// Files rows sorted off the loop; only the latest sort is kept. Any thread.
-    public func postSortedRows(_ result: RowSortResult) {
+    package func postSortedRows(_ result: RowSortResult) {
         contents.withLock { $0.sortedRows = result }
     }
 
     /// Files the bandwidth schedule's new limit; only the latest is kept. Any thread.
-    public func postSchedule(_ status: BandwidthScheduler.Status) {
+    package func postSchedule(_ status: BandwidthScheduler.Status) {
         contents.withLock { $0.schedule = status }
     }
 
     /// Files the attached daemon's overall limit, which changed; only the latest is kept. Any thread.
-    public func postDaemonLimit(_ limit: Int64?) {
+    package func postDaemonLimit(_ limit: Int64?) {
         contents.withLock { $0.daemonLimit = .some(limit) }
     }
 
     /// Asks the loop to quit at its next turn; any thread.
-    public func requestStop() {
+    package func requestStop() {
         contents.withLock { $0.stopRequested = true }
     }
 

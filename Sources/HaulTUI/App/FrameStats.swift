@@ -6,12 +6,12 @@ import Foundation
 /// (`haul --frame-stats FILE`), never a test's timing. A frame is timed twice: haul's own work
 /// (the view model rendered into a cell grid and the changed cells handed to curses), and
 /// that plus the terminal taking the output, which waits on the terminal when it reads slowly.
-public struct FrameStats: Sendable {
+package struct FrameStats: Sendable {
     private var workMilliseconds: [Double] = []
     private var frameMilliseconds: [Double] = []
     private var keyMilliseconds: [Double] = []
 
-    public init() {}
+    package init() {}
 
     mutating func recordFrame(work: Double, withOutput milliseconds: Double, afterKey: Double?) {
         workMilliseconds.append(work)
@@ -20,7 +20,7 @@ public struct FrameStats: Sendable {
     }
 
     /// `frames N`, then mean, p95 and max of frame time and of key-to-screen time, in ms.
-    public var report: String {
+    package var report: String {
         func summary(_ name: String, _ values: [Double]) -> String {
             guard !values.isEmpty else { return "\(name): none" }
             let sorted = values.sorted()

@@ -2,31 +2,31 @@
 
 /// One terminal cell: the character shown and the theme role that colours it. A wide character
 /// fills its cell and marks the next one as its continuation.
-public struct Cell: Equatable, Sendable {
-    public var character: Character
-    public var role: Role
+package struct Cell: Equatable, Sendable {
+    package var character: Character
+    package var role: Role
     /// The right half of a wide character: drawn by the cell before it.
-    public var isContinuation: Bool
+    package var isContinuation: Bool
 
-    public static let blank = Cell(character: " ", role: .background, isContinuation: false)
+    package static let blank = Cell(character: " ", role: .background, isContinuation: false)
 }
 
 // MARK: - CellGrid
 
 /// A frame: `width` × `height` cells, drawn by views and shown by a `Terminal`. Text put into it
 /// is measured in display columns and clipped, never wrapped.
-public struct CellGrid: Equatable, Sendable {
-    public let width: Int
-    public let height: Int
-    public private(set) var cells: [Cell]
+package struct CellGrid: Equatable, Sendable {
+    package let width: Int
+    package let height: Int
+    package private(set) var cells: [Cell]
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(width, 0)
         self.height = max(height, 0)
         cells = Array(repeating: .blank, count: self.width * self.height)
     }
 
-    public subscript(x: Int, y: Int) -> Cell {
+    package subscript(x: Int, y: Int) -> Cell {
         cells[y * width + x]
     }
 
@@ -36,7 +36,7 @@ public struct CellGrid: Equatable, Sendable {
     /// default the right edge); returns the column after the last one written. A wide character
     /// that would straddle the limit is left out.
     @discardableResult
-    public mutating func put(_ text: String, x: Int, y: Int, role: Role, limit: Int? = nil) -> Int {
+    package mutating func put(_ text: String, x: Int, y: Int, role: Role, limit: Int? = nil) -> Int {
         guard y >= 0, y < height else { return x }
         let end = min(limit ?? width, width)
         var column = x
@@ -56,7 +56,7 @@ public struct CellGrid: Equatable, Sendable {
     }
 
     /// Paints columns `x..<x+count` of row `y` with spaces in `role`.
-    public mutating func fill(x: Int, y: Int, count: Int, role: Role) {
+    package mutating func fill(x: Int, y: Int, count: Int, role: Role) {
         guard y >= 0, y < height else { return }
         for column in max(x, 0)..<min(x + count, width) {
             cells[y * width + column] = Cell(character: " ", role: role, isContinuation: false)
@@ -65,7 +65,7 @@ public struct CellGrid: Equatable, Sendable {
 
     /// Recolours columns `x..<x+count` of row `y`, keeping the characters, and the cells of the
     /// roles in `keeping` as they are (a selected row keeps its progress bar).
-    public mutating func recolor(x: Int, y: Int, count: Int, role: Role, keeping: Set<Role> = []) {
+    package mutating func recolor(x: Int, y: Int, count: Int, role: Role, keeping: Set<Role> = []) {
         guard y >= 0, y < height else { return }
         for column in max(x, 0)..<min(x + count, width) where !keeping.contains(cells[y * width + column].role) {
             cells[y * width + column].role = role
@@ -75,14 +75,14 @@ public struct CellGrid: Equatable, Sendable {
     // MARK: - Text
 
     /// Row `y` as text, as a terminal shows it (for snapshots).
-    public func line(_ y: Int) -> String {
+    package func line(_ y: Int) -> String {
         var text = ""
         for x in 0..<width where !self[x, y].isContinuation { text.append(self[x, y].character) }
         return text
     }
 
     /// Every row as text, trailing spaces removed, one line each.
-    public var text: String {
+    package var text: String {
         (0..<height).map { y in
             var text = line(y)
             while text.last == " " { text.removeLast() }

@@ -3,9 +3,9 @@
 /// How many terminal columns text takes: East Asian wide and fullwidth characters and emoji
 /// take two, combining marks and zero-width characters none, the rest one. Pure Swift, so a
 /// frame is laid out the same whatever the locale, and tests can check it.
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// Columns of one character (its first scalar decides; what follows combines with it).
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         if character.unicodeScalars.count > 1, character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) {
             return 2  // an emoji presentation selector makes the character an emoji
@@ -14,7 +14,7 @@ public enum DisplayWidth {
     }
 
     /// Columns of one scalar.
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x300 { return value < 0x20 || (0x7F..<0xA0).contains(value) ? 0 : 1 }
         switch scalar.properties.generalCategory {
@@ -27,7 +27,7 @@ public enum DisplayWidth {
     }
 
     /// Columns of `text`.
-    public static func of(_ text: some StringProtocol) -> Int {
+    package static func of(_ text: some StringProtocol) -> Int {
         text.reduce(0) { $0 + of($1) }
     }
 
@@ -49,7 +49,7 @@ public enum DisplayWidth {
 
     /// `text` cut to at most `width` columns, with `…` in the middle when it had to be cut, so
     /// both the start and the extension of a long file name stay visible.
-    public static func middleTruncated(_ text: String, to width: Int) -> String {
+    package static func middleTruncated(_ text: String, to width: Int) -> String {
         guard width > 0 else { return "" }
         if of(text) <= width { return text }
         if width == 1 { return "…" }
@@ -70,7 +70,7 @@ public enum DisplayWidth {
     }
 
     /// `text` cut at the end to at most `width` columns.
-    public static func prefix(_ text: String, width: Int) -> String {
+    package static func prefix(_ text: String, width: Int) -> String {
         var result = "", used = 0
         for character in text {
             let columns = of(character)

@@ -1,7 +1,7 @@
 // MARK: - Action
 
 /// What a key asks for in the queue view.
-public enum Action: String, CaseIterable, Sendable {
+package enum Action: String, CaseIterable, Sendable {
     case moveUp, moveDown, pageUp, pageDown, first, last
     case toggleDetail
     case cancel, retry, retryAllFailed, togglePause, togglePauseAll

@@ -1,7 +1,7 @@
 // MARK: - Key
 
 /// A key press or mouse event as the terminal reports it, independent of curses.
-public enum Key: Hashable, Sendable {
+package enum Key: Hashable, Sendable {
     case character(Character)
     case up, down, left, right
     case pageUp, pageDown, home, end
@@ -13,7 +13,7 @@ public enum Key: Hashable, Sendable {
     case resize(width: Int, height: Int)
 
     /// How the help screen and function bar name the key.
-    public var label: String {
+    package var label: String {
         switch self {
         case .character(" "): "Space"
         case .character(let character): String(character)

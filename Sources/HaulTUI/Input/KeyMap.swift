@@ -2,20 +2,20 @@
 
 /// The one table of keys: it maps keys to actions, labels the function bar, and lists every
 /// key on the help screen (as htop's does), so the three never disagree.
-public struct KeyMap: Sendable {
-    public struct Binding: Sendable {
-        public let keys: [Key]
-        public let action: Action
+package struct KeyMap: Sendable {
+    package struct Binding: Sendable {
+        package let keys: [Key]
+        package let action: Action
         /// The function bar's word for it; nil keeps it off the bar.
-        public let barLabel: String?
+        package let barLabel: String?
         /// The help screen's line.
-        public let help: String
+        package let help: String
     }
 
-    public let bindings: [Binding]
+    package let bindings: [Binding]
     private let actions: [Key: Action]
 
-    public init(bindings: [Binding]) {
+    package init(bindings: [Binding]) {
         self.bindings = bindings
         var actions: [Key: Action] = [:]
         for binding in bindings {
@@ -24,17 +24,17 @@ public struct KeyMap: Sendable {
         self.actions = actions
     }
 
-    public func action(for key: Key) -> Action? {
+    package func action(for key: Key) -> Action? {
         actions[key]
     }
 
     /// The function bar's entries: (key label, word), in table order.
-    public var barEntries: [(key: String, label: String)] {
+    package var barEntries: [(key: String, label: String)] {
         bindings.compactMap { binding in binding.barLabel.map { (binding.keys[0].label, $0) } }
     }
 
     /// haul's keys.
-    public static let standard = KeyMap(bindings: [
+    package static let standard = KeyMap(bindings: [
         Binding(keys: [.character("?")], action: .help, barLabel: "Help", help: "show or hide this help"),
         Binding(keys: [.up, .character("k")], action: .moveUp, barLabel: nil, help: "select the download above"),
         Binding(keys: [.down, .character("j")], action: .moveDown, barLabel: nil, help: "select the download below"),

@@ -4,7 +4,7 @@ import HaulCore
 // MARK: - AppEvent
 
 /// Everything the view model reacts to.
-public enum AppEvent: Sendable {
+package enum AppEvent: Sendable {
     /// Keys read together; a paste arrives as one batch.
     case keys([Key])
     /// A change in the download queue.
@@ -30,7 +30,7 @@ public enum AppEvent: Sendable {
 // MARK: - Effect
 
 /// What the reducer asks the outside world to do; the app runs effects against the queue.
-public enum Effect: Equatable, Sendable {
+package enum Effect: Equatable, Sendable {
     case pause([GID])
     case resume([GID])
     case cancel(GID)

@@ -2,9 +2,9 @@
 
 extension AppState {
     /// One row of the help screen: the keys (on a line's first row only) and the words.
-    public struct HelpRow: Equatable, Sendable {
-        public let keys: String
-        public let text: String
+    package struct HelpRow: Equatable, Sendable {
+        package let keys: String
+        package let text: String
     }
 
     /// The columns the keys take on the help screen.
@@ -12,7 +12,7 @@ extension AppState {
 
     /// Every row of the help screen at this width: each key's line, wrapped beside its keys,
     /// then the mouse and how to leave.
-    public var helpRows: [HelpRow] {
+    package var helpRows: [HelpRow] {
         let room = max(width - AppState.helpKeyWidth - 3, 10)
         var rows: [HelpRow] = []
         for binding in keyMap.bindings {
@@ -30,7 +30,7 @@ extension AppState {
 
     /// The help rows a screen of this height shows at once: all but the title, a blank row,
     /// the footer and the function bar.
-    public var helpPage: Int {
+    package var helpPage: Int {
         max(height - 4, 1)
     }
 

@@ -5,7 +5,7 @@ import HaulCore
 extension AppState {
     /// Applies `event` and returns what the app must do. Pure: the same state and event always
     /// give the same result.
-    public mutating func reduce(_ event: AppEvent) -> [Effect] {
+    package mutating func reduce(_ event: AppEvent) -> [Effect] {
         switch event {
         case .keys(let keys):
             var effects: [Effect] = []
@@ -122,7 +122,7 @@ extension AppState {
     }
 
     /// The screen row of the first queue row.
-    public static let listTop = 3
+    package static let listTop = 3
 
     // MARK: - Actions
 

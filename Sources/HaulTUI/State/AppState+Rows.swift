@@ -7,14 +7,14 @@ extension AppState {
     /// Queues up to this long have their rows worked out within the event that changed them;
     /// longer ones a slice per `.scanRows`, and sorts of more matches than this off the UI
     /// thread (`sortRequest`).
-    public static let inlineRowLimit = 20_000
+    package static let inlineRowLimit = 20_000
 
     /// Whether rows are still being worked out: the app sends `.scanRows` until they are, and
     /// the screen says so.
-    public var isWorkingOutRows: Bool { rowScan != nil || sortRequest != nil }
+    package var isWorkingOutRows: Bool { rowScan != nil || sortRequest != nil }
 
     /// Whether a scan waits for its next `.scanRows`.
-    public var isScanningRows: Bool { rowScan != nil }
+    package var isScanningRows: Bool { rowScan != nil }
 
     /// The rows must be recomputed: at once when they are the queue order, else lazily. Rows
     /// `appended` at the end of the queue order are scanned on from where the scan stands.

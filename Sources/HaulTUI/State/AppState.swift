@@ -8,12 +8,12 @@ import HaulCore
 /// behaviour is a unit test.
 ///
 /// **Threading:** a value; the app owns it on the UI (main) thread.
-public struct AppState: Sendable {
-    public enum SortKey: String, CaseIterable, Sendable {
+package struct AppState: Sendable {
+    package enum SortKey: String, CaseIterable, Sendable {
         case queue = "queue order", name, progress, speed, size
     }
 
-    public enum PromptKind: Equatable, Sendable {
+    package enum PromptKind: Equatable, Sendable {
         case add, importFile, filter, limitSelected(GID), limitGlobal
         /// The user name, then the password, a download's server asked for.
         case user(id: GID, host: String)
@@ -38,43 +38,43 @@ public struct AppState: Sendable {
         }
     }
 
-    public struct Prompt: Equatable, Sendable {
-        public let kind: PromptKind
-        public var text: [Character] = []
-        public var cursor = 0
+    package struct Prompt: Equatable, Sendable {
+        package let kind: PromptKind
+        package var text: [Character] = []
+        package var cursor = 0
 
-        public var title: String { kind.title }
+        package var title: String { kind.title }
         /// The text as drawn: a dot for each character of a secret.
-        public var shown: [Character] { kind.isSecret ? Array(repeating: "•", count: text.count) : text }
+        package var shown: [Character] { kind.isSecret ? Array(repeating: "•", count: text.count) : text }
     }
 
-    public enum Confirmation: Equatable, Sendable {
+    package enum Confirmation: Equatable, Sendable {
         case remove(GID, deleteFile: Bool)
         /// Clear the rows of ended downloads (how many there are when asked).
         case clearEnded(count: Int)
         case quit(active: Int)
     }
 
-    public enum Mode: Equatable, Sendable {
+    package enum Mode: Equatable, Sendable {
         case normal, help
         case prompt(Prompt)
         case confirm(Confirmation)
     }
 
     /// A line on the message row; it fades after a few seconds (an error after a few more).
-    public struct Message: Equatable, Sendable {
-        public let text: String
-        public let isError: Bool
+    package struct Message: Equatable, Sendable {
+        package let text: String
+        package let isError: Bool
         /// Seconds it has been shown.
-        public private(set) var age = 0
+        package private(set) var age = 0
 
-        public init(text: String, isError: Bool) {
+        package init(text: String, isError: Bool) {
             self.text = text
             self.isError = isError
         }
 
         /// Seconds a message stays: 5, an error 10.
-        public var lifetime: Int { isError ? 10 : 5 }
+        package var lifetime: Int { isError ? 10 : 5 }
 
         /// This message `seconds` later, or nil once it has faded.
         func aged(by seconds: Int) -> Message? {
@@ -86,13 +86,13 @@ public struct AppState: Sendable {
 
     // MARK: - Downloads
 
-    public internal(set) var downloads: [GID: Download] = [:]
+    package internal(set) var downloads: [GID: Download] = [:]
     /// Queue order.
-    public internal(set) var order: [GID] = []
+    package internal(set) var order: [GID] = []
     /// Each download's index in `order`.
     var orderPosition: [GID: Int] = [:]
     /// The rows shown: `order` filtered and sorted.
-    public internal(set) var visible: [GID] = []
+    package internal(set) var visible: [GID] = []
     var visiblePosition: [GID: Int] = [:]
     var visibleIsOrder = true
     var visibleDirty = false
@@ -104,9 +104,9 @@ public struct AppState: Sendable {
     var ticksSinceResort = 0
     /// A finished scan's rows, for the app to sort off the UI thread and send back as
     /// `.rowsSorted`.
-    public internal(set) var sortRequest: RowSortRequest?
+    package internal(set) var sortRequest: RowSortRequest?
     /// How many downloads are in each state.
-    public internal(set) var counts: [Download.State: Int] = [:]
+    package internal(set) var counts: [Download.State: Int] = [:]
     /// Bytes a second of each active download.
     var activeSpeeds: [GID: Double] = [:]
     /// Bytes received in all since the screen began (each download's gains, never taken back),
@@ -117,24 +117,24 @@ public struct AppState: Sendable {
     /// Bytes a second received over the last tick.
     var receivedSpeed: Double = 0
     /// What each download's attempt shows (speed, connections, response), beside `downloads`.
-    public internal(set) var activity: [GID: DownloadActivity] = [:]
+    package internal(set) var activity: [GID: DownloadActivity] = [:]
     /// Bytes received and file sizes summed over the queue (sizes where known), and the bytes
     /// still to come of unfinished downloads of known size: the header's totals and ETA.
-    public internal(set) var totals = Totals()
+    package internal(set) var totals = Totals()
 
     /// Kept in 128 bits, so that a queue of a million downloads each as large as `Int64` allows
     /// (a hostile server's sizes, a store written by another program) sums exactly and each
     /// taken away again leaves no drift; read as `Int64`, held at `Int64.max`.
-    public struct Totals: Equatable, Sendable {
+    package struct Totals: Equatable, Sendable {
         private var sums: (done: Int128, size: Int128, remaining: Int128) = (0, 0, 0)
 
-        public init(done: Int64 = 0, size: Int64 = 0, remaining: Int64 = 0) {
+        package init(done: Int64 = 0, size: Int64 = 0, remaining: Int64 = 0) {
             sums = (Int128(done), Int128(size), Int128(remaining))
         }
 
-        public var done: Int64 { Totals.clamped(sums.done) }
-        public var size: Int64 { Totals.clamped(sums.size) }
-        public var remaining: Int64 { Totals.clamped(sums.remaining) }
+        package var done: Int64 { Totals.clamped(sums.done) }
+        package var size: Int64 { Totals.clamped(sums.size) }
+        package var remaining: Int64 { Totals.clamped(sums.remaining) }
 
         /// `download`'s share: added with `sign` 1, taken away with -1.
         mutating func count(_ download: Download, _ sign: Int128) {
@@ -147,7 +147,7 @@ public struct AppState: Sendable {
             }
         }
 
-        public static func == (lhs: Totals, rhs: Totals) -> Bool {
+        package static func == (lhs: Totals, rhs: Totals) -> Bool {
             lhs.sums == rhs.sums
         }
 
@@ -158,43 +158,43 @@ public struct AppState: Sendable {
 
     // MARK: - View
 
-    public var width: Int
-    public var height: Int
-    public internal(set) var selected: GID?
-    public internal(set) var scrollTop = 0
-    public internal(set) var showDetail = false
-    public internal(set) var mode = Mode.normal
+    package var width: Int
+    package var height: Int
+    package internal(set) var selected: GID?
+    package internal(set) var scrollTop = 0
+    package internal(set) var showDetail = false
+    package internal(set) var mode = Mode.normal
     /// The first help row shown (the help screen scrolls on a small terminal).
-    public internal(set) var helpScroll = 0
-    public internal(set) var filter = ""
-    public internal(set) var sort = SortKey.queue
-    public internal(set) var message: Message?
+    package internal(set) var helpScroll = 0
+    package internal(set) var filter = ""
+    package internal(set) var sort = SortKey.queue
+    package internal(set) var message: Message?
     /// Total speed, one sample a second, oldest first, at most `historyLength`.
-    public internal(set) var speedHistory: [Double] = []
-    public internal(set) var globalLimit: Int64?
+    package internal(set) var speedHistory: [Double] = []
+    package internal(set) var globalLimit: Int64?
     /// The bandwidth schedule's latest word, when one is set: the header says when the limit
     /// changes next.
-    public internal(set) var schedule: BandwidthScheduler.Status?
+    package internal(set) var schedule: BandwidthScheduler.Status?
     /// The time zone the header's times are shown in.
-    public var timeZone = TimeZone.current
+    package var timeZone = TimeZone.current
     /// Downloads refused by their server whose user was already told they need a login: told
     /// once per refusal (`u` asks for one any time).
     var credentialsAsked: Set<GID> = []
     /// How often the user retried each download (`r`, `R`): a retry starts its attempts again
     /// at 1, so this is what says it was tried again, on the message line and in the detail pane.
-    public internal(set) var retriedByHand: [GID: Int] = [:]
-    public internal(set) var themeName: String
-    public let keyMap: KeyMap
+    package internal(set) var retriedByHand: [GID: Int] = [:]
+    package internal(set) var themeName: String
+    package let keyMap: KeyMap
     /// The time of the last tick: retry countdowns count to it.
-    public internal(set) var now = Date(timeIntervalSince1970: 0)
+    package internal(set) var now = Date(timeIntervalSince1970: 0)
     /// Downloads that run at once (`-j`): a queued row says it waits for a free slot.
-    public let maxConcurrentDownloads: Int
+    package let maxConcurrentDownloads: Int
     /// Whether the queue's downloads go on when the screen quits (a daemon's), which quitting says.
-    public let queueOutlivesScreen: Bool
+    package let queueOutlivesScreen: Bool
 
-    public static let historyLength = 60
+    package static let historyLength = 60
 
-    public init(
+    package init(
         width: Int, height: Int, themeName: String = "default", globalLimit: Int64? = nil,
         keyMap: KeyMap = .standard, maxConcurrentDownloads: Int = BuiltInOptions.maxConcurrentDownloads,
         queueOutlivesScreen: Bool = false
@@ -212,26 +212,26 @@ public struct AppState: Sendable {
 
     /// The overall limit as the header says it (`limit 1.0 MiB/s`, `no limit`), with as much of
     /// the bandwidth schedule's next change as `detail` asks.
-    public func limitSummary(_ detail: BandwidthScheduler.Status.Detail) -> String {
+    package func limitSummary(_ detail: BandwidthScheduler.Status.Detail) -> String {
         guard let schedule else { return BandwidthScheduler.Status.limitText(globalLimit) }
         return schedule.summary(limit: globalLimit, detail: detail, now: now, timeZone: timeZone)
     }
 
     /// The header's speed: the active downloads' speeds summed, or what arrived over the last
     /// tick when that is more (small files end before they show one).
-    public var totalSpeed: Double { max(activeSpeeds.values.reduce(0, +), receivedSpeed) }
+    package var totalSpeed: Double { max(activeSpeeds.values.reduce(0, +), receivedSpeed) }
 
-    public var selectedDownload: Download? { selected.flatMap { downloads[$0] } }
+    package var selectedDownload: Download? { selected.flatMap { downloads[$0] } }
 
     /// The selected row's index in `visible`.
-    public var selectedIndex: Int? {
+    package var selectedIndex: Int? {
         guard let selected else { return nil }
         return visibleIsOrder ? orderPosition[selected] : visiblePosition[selected]
     }
 
     /// Rows of the queue list: the screen less the header (2), column titles (1), message line
     /// and function bar (2), and the detail pane when shown.
-    public var listHeight: Int {
+    package var listHeight: Int {
         let available = height - 5
         return max(showDetail ? available - detailHeight : available, 1)
     }
@@ -239,13 +239,13 @@ public struct AppState: Sendable {
     /// The screen row the detail pane starts at: right under the last row when the rows are
     /// fewer than the list has room for (on a tall screen the pane follows a short queue, not
     /// the bottom of the screen), else under the list.
-    public var detailTop: Int {
+    package var detailTop: Int {
         AppState.listTop + min(listHeight, max(visible.count - scrollTop, 1))
     }
 
     /// Rows of the detail pane: as many as its lines need (with its border and range map), in
     /// what the queue leaves: all but its rows when they are few, else half.
-    public var detailHeight: Int {
+    package var detailHeight: Int {
         let available = height - 5
         let wanted = (selectedDownload.map { DetailView.lines(of: $0, in: self, width: width).count } ?? 0) + 2
         let listKeeps = min(max(visible.count, 1), max(available / 2, 1))

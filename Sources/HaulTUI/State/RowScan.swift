@@ -132,27 +132,27 @@ struct RowSortKey: Sendable, Equatable {
 
 /// A sort too long for one frame, for the app to run off the UI thread; its result comes back
 /// as `AppEvent.rowsSorted`.
-public struct RowSortRequest: Sendable, Equatable {
-    public let generation: Int
+package struct RowSortRequest: Sendable, Equatable {
+    package let generation: Int
     let keys: [RowSortKey]
     let sort: AppState.SortKey
 
     /// The rows in order, with each one's index; any thread.
-    public func run() -> RowSortResult {
+    package func run() -> RowSortResult {
         let rows = RowScan.sorted(keys, by: sort)
         return RowSortResult(
             generation: generation, rows: rows,
             positions: Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1, $0) }))
     }
 
-    public static func == (lhs: RowSortRequest, rhs: RowSortRequest) -> Bool {
+    package static func == (lhs: RowSortRequest, rhs: RowSortRequest) -> Bool {
         lhs.generation == rhs.generation && lhs.sort == rhs.sort && lhs.keys.count == rhs.keys.count
     }
 }
 
 /// What a `RowSortRequest` gave.
-public struct RowSortResult: Sendable {
-    public let generation: Int
+package struct RowSortResult: Sendable {
+    package let generation: Int
     let rows: [GID]
     let positions: [GID: Int]
 }

@@ -2,13 +2,13 @@
 
 /// A colour as a theme names it: the terminal's default, one of the 16 ANSI colours, an xterm
 /// 256-colour index, or `#rrggbb`, which is mapped to the nearest colour the terminal has.
-public enum Color: Equatable, Sendable {
+package enum Color: Equatable, Sendable {
     case terminalDefault
     case indexed(UInt8)
     case rgb(UInt8, UInt8, UInt8)
 
     /// The 16 ANSI names, in index order, as themes spell them.
-    public static let names = [
+    package static let names = [
         "black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
         "bright-black", "bright-red", "bright-green", "bright-yellow", "bright-blue",
         "bright-magenta", "bright-cyan", "bright-white",
@@ -16,7 +16,7 @@ public enum Color: Equatable, Sendable {
 
     /// Parses a name (`blue`, `bright-red`, `grey` for bright-black, `default`), an index 0-255
     /// given as text, or `#rrggbb`; nil when it is none of those.
-    public init?(parsing text: String) {
+    package init?(parsing text: String) {
         let lower = text.lowercased()
         if lower == "default" || lower == "none" {
             self = .terminalDefault
@@ -37,7 +37,7 @@ public enum Color: Equatable, Sendable {
 
     /// The colour index to use on a terminal with `available` colours (8, 16, 256…), or -1
     /// for the terminal's default.
-    public func index(forTerminalColors available: Int) -> Int {
+    package func index(forTerminalColors available: Int) -> Int {
         switch self {
         case .terminalDefault:
             return -1

@@ -2,7 +2,7 @@
 
 /// What a cell shows, not how: views paint roles, and a `Theme` gives each role its colours and
 /// attributes (as htop's colour schemes do).
-public enum Role: String, CaseIterable, Sendable {
+package enum Role: String, CaseIterable, Sendable {
     case background
     case header
     case headerAccent = "header-accent"

@@ -2,15 +2,15 @@
 
 /// How a role looks: colours and attributes. Attributes alone must keep a theme readable, for
 /// terminals without colour and for `NO_COLOR`.
-public struct Style: Equatable, Sendable {
-    public var foreground: Color = .terminalDefault
-    public var background: Color = .terminalDefault
-    public var bold = false
-    public var dim = false
-    public var reverse = false
-    public var underline = false
+package struct Style: Equatable, Sendable {
+    package var foreground: Color = .terminalDefault
+    package var background: Color = .terminalDefault
+    package var bold = false
+    package var dim = false
+    package var reverse = false
+    package var underline = false
 
-    public init(
+    package init(
         foreground: Color = .terminalDefault, background: Color = .terminalDefault,
         bold: Bool = false, dim: Bool = false, reverse: Bool = false, underline: Bool = false
     ) {
@@ -23,7 +23,7 @@ public struct Style: Equatable, Sendable {
     }
 
     /// The same attributes without colours.
-    public var withoutColors: Style {
+    package var withoutColors: Style {
         Style(bold: bold, dim: dim, reverse: reverse, underline: underline)
     }
 }

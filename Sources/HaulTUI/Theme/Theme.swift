@@ -16,16 +16,16 @@ import TOMLKit
 /// Colours are names, 0-255 or `#rrggbb`; attributes are `bold`, `dim`, `reverse` and
 /// `underline`. A role the file leaves out keeps its style from `attributesOnly`, which is
 /// readable without any colour.
-public struct Theme: Sendable, Equatable {
-    public let name: String
+package struct Theme: Sendable, Equatable {
+    package let name: String
     private var styles: [Role: Style]
 
-    public init(name: String, styles: [Role: Style] = [:]) {
+    package init(name: String, styles: [Role: Style] = [:]) {
         self.name = name
         self.styles = styles
     }
 
-    public func style(_ role: Role) -> Style {
+    package func style(_ role: Role) -> Style {
         if let style = styles[role] { return style }
         if role == .headerAlert, styles[.header] != nil {
             var alert = style(.header)
@@ -38,12 +38,12 @@ public struct Theme: Sendable, Equatable {
     }
 
     /// This theme with colours removed: for `NO_COLOR` and terminals without colour.
-    public var withoutColors: Theme {
+    package var withoutColors: Theme {
         Theme(name: name, styles: Dictionary(uniqueKeysWithValues: Role.allCases.map { ($0, style($0).withoutColors) }))
     }
 
     /// The base of every theme, and the monochrome one: attributes only.
-    public static let attributesOnly = Theme(
+    package static let attributesOnly = Theme(
         name: "monochrome",
         styles: [
             .header: Style(reverse: true), .headerAccent: Style(bold: true, reverse: true),
@@ -61,7 +61,7 @@ public struct Theme: Sendable, Equatable {
     // MARK: - Reading
 
     /// Reads a theme from TOML `text`; `file` names it in errors, which also give the line and key.
-    public static func parse(_ text: String, file: String) throws(TOMLFileError) -> Theme {
+    package static func parse(_ text: String, file: String) throws(TOMLFileError) -> Theme {
         let table = try TOMLLines.table(from: text, file: file)
         let lines = TOMLLines(text: text)
         var styles: [Role: Style] = [:]

@@ -6,16 +6,16 @@ import HaulCore
 /// The themes haul can show: the shipped ones (the repository's `Themes/*.toml`, installed
 /// under `PREFIX/share/haul/themes`) and the user's (`$XDG_CONFIG_HOME/haul/themes/*.toml`,
 /// which win on a name clash).
-public struct ThemeCatalog: Sendable {
-    public let directories: [String]
+package struct ThemeCatalog: Sendable {
+    package let directories: [String]
 
     /// `directories` are searched in order; the first holding `NAME.toml` wins.
-    public init(directories: [String]) {
+    package init(directories: [String]) {
         self.directories = directories
     }
 
     /// The user's theme directory, then the shipped one.
-    public static func standard(environment: [String: String] = ProcessEnvironment.variables) -> ThemeCatalog {
+    package static func standard(environment: [String: String] = ProcessEnvironment.variables) -> ThemeCatalog {
         var directories = [XDGDirectory.config.path(environment: environment) + "/themes"]
         if let shipped = shippedDirectory() { directories.append(shipped) }
         return ThemeCatalog(directories: directories)
@@ -36,7 +36,7 @@ public struct ThemeCatalog: Sendable {
     }
 
     /// Every theme name, `default` first, then by name.
-    public var names: [String] {
+    package var names: [String] {
         var names = Set<String>()
         for directory in directories {
             for file in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -48,7 +48,7 @@ public struct ThemeCatalog: Sendable {
     }
 
     /// The theme `nameOrPath` names: a path (with a `/` or ending in `.toml`) or a catalog name.
-    public func load(_ nameOrPath: String) throws(TOMLFileError) -> Theme {
+    package func load(_ nameOrPath: String) throws(TOMLFileError) -> Theme {
         let path: String
         if nameOrPath.contains("/") || nameOrPath.hasSuffix(".toml") {
             path = nameOrPath

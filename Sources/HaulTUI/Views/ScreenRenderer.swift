@@ -8,11 +8,11 @@ import HaulNet
 /// the message line and the function bar; or the help screen; or, below 40×12, a note that the
 /// terminal is too small. Only the rows on screen are drawn, so a frame costs the same for 10
 /// downloads or 100,000.
-public enum ScreenRenderer {
-    public static let minimumWidth = 40
-    public static let minimumHeight = 12
+package enum ScreenRenderer {
+    package static let minimumWidth = 40
+    package static let minimumHeight = 12
 
-    public static func render(_ state: AppState) -> CellGrid {
+    package static func render(_ state: AppState) -> CellGrid {
         var grid = CellGrid(width: state.width, height: state.height)
         guard state.width >= minimumWidth, state.height >= minimumHeight else {
             let note =
@@ -39,7 +39,7 @@ public enum ScreenRenderer {
     /// `text` cut into lines of at most `width` columns, at spaces where it can; a word longer
     /// than a line is broken across lines, never cut short. The command line's help wraps with it
     /// too.
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    package static func wrap(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var current = ""
         for word in text.split(separator: " ") {
