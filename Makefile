@@ -53,11 +53,11 @@ PROXY_VARS := http_proxy https_proxy all_proxy no_proxy HTTP_PROXY HTTPS_PROXY A
 
 # The style gate first: swift-format's rules (.swift-format: 120 columns, no force unwrap, no
 # force try, doc comments that match their signatures) on the sources and the tests, and DocC's
-# sections on every public function of HaulNet and HaulCore (Tests/Lint/api_docs.py).
+# sections on every public function of HaulText, HaulNet and HaulCore (Tests/Lint/api_docs.py).
 # The .deb is made first, and a test installs it (haulTests/DebianPackageTests).
 test: deps-test $(VENV)/tools-3
 	$(SWIFT) format lint --strict --recursive Sources Tests Package.swift
-	python3 Tests/Lint/api_docs.py Sources/HaulNet Sources/HaulCore
+	python3 Tests/Lint/api_docs.py Sources/HaulText Sources/HaulNet Sources/HaulCore
 	$(MAKE) --no-print-directory deb
 	$(SWIFT) build --build-tests
 	env $(addprefix -u ,$(PROXY_VARS)) HAUL_DEB="$$(cat .build/deb-path)" $(SWIFT) test --skip-build --no-parallel

@@ -33,11 +33,13 @@ let package = Package(
         ),
 
         // MARK: - Modules
-        .target(name: "HaulNet", dependencies: ["CCurl", "CFiles"]),
+        .target(name: "HaulText"),
+        .target(name: "HaulNet", dependencies: ["HaulText", "CCurl", "CFiles"]),
         .target(
             name: "HaulCore",
             dependencies: [
-                "HaulNet", "CZlib", "CFiles", "COpenSSL", "CXML", .product(name: "GRDB", package: "GRDB.swift"),
+                "HaulText", "HaulNet", "CZlib", "CFiles", "COpenSSL", "CXML",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
@@ -46,19 +48,19 @@ let package = Package(
         .target(
             name: "HaulRPC",
             dependencies: [
-                "HaulNet", "HaulCore", .product(name: "NIOCore", package: "swift-nio"),
+                "HaulText", "HaulNet", "HaulCore", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .target(
-            name: "HaulTUI", dependencies: ["HaulCore", "HaulNet", .product(name: "TOMLKit", package: "TOMLKit")]),
+            name: "HaulTUI", dependencies: ["HaulText", "HaulCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "HaulCurses", dependencies: ["HaulTUI", "CNcurses"]),
         .executableTarget(
             name: "haul",
             dependencies: [
-                "HaulNet", "HaulCore", "HaulRPC", "HaulTUI", "HaulCurses", "CMalloc",
+                "HaulText", "HaulNet", "HaulCore", "HaulRPC", "HaulTUI", "HaulCurses", "CMalloc",
             ]
         ),
 
@@ -77,18 +79,23 @@ let package = Package(
         // libFuzzer targets for the parsers of outside input (see the Makefile's fuzz target);
         // built plainly, it replays a corpus.
         .executableTarget(
-            name: "HaulFuzz", dependencies: ["HaulCore", "HaulNet", "HaulRPC", "HaulTUI"], path: "Tests/HaulFuzz",
+            name: "HaulFuzz", dependencies: ["HaulText", "HaulCore", "HaulNet", "HaulRPC", "HaulTUI"],
+            path: "Tests/HaulFuzz",
             exclude: ["Corpus", "fuzz.sh"]
         ),
         // The link emulator as a program, for bench/run.sh.
         .executableTarget(name: "LinkEmulatorTool", dependencies: ["HaulTestSupport"], path: "Tests/LinkEmulatorTool"),
-        .testTarget(name: "HaulNetTests", dependencies: ["HaulNet", "HaulTestSupport", "CFiles"]),
+        .testTarget(name: "HaulNetTests", dependencies: ["HaulText", "HaulNet", "HaulTestSupport", "CCurl", "CFiles"]),
         .testTarget(
             name: "HaulCoreTests",
-            dependencies: ["HaulCore", "HaulTestSupport", "CFiles", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "HaulText", "HaulNet", "HaulCore", "HaulTestSupport", "CFiles",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "HaulRPCTests", dependencies: ["HaulRPC", "HaulCore", "HaulTestSupport"]),
-        .testTarget(name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet"], exclude: ["Snapshots"]),
-        .testTarget(name: "haulTests", dependencies: ["haul", "HaulTestSupport"]),
+        .testTarget(
+            name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet"], exclude: ["Snapshots"]),
+        .testTarget(name: "haulTests", dependencies: ["haul", "HaulCore", "HaulTUI", "HaulTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

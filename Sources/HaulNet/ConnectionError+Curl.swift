@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import HaulText
 
 extension ConnectionError {
     /// The error for a failed libcurl transfer: its CURLcode mapped to a kind, with libcurl's

@@ -1,4 +1,5 @@
 import Foundation
+import HaulText
 
 // MARK: - HTTPDate
 

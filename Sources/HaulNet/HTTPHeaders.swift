@@ -1,3 +1,5 @@
+import HaulText
+
 // MARK: - HTTPHeaders
 
 /// An ordered list of HTTP header fields with case-insensitive lookup by name.

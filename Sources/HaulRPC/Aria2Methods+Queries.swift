@@ -1,5 +1,6 @@
 import HaulCore
 import HaulNet
+import HaulText
 
 // MARK: - Aria2Methods: reading the queue
 

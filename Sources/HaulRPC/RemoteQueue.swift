@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulText
 import Synchronization
 
 // MARK: - RemoteQueue

@@ -2,6 +2,7 @@ import Foundation
 import HaulCore
 import HaulNet
 import HaulRPC
+import HaulText
 import Synchronization
 
 // MARK: - GetCommand

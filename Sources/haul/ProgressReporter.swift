@@ -3,6 +3,7 @@ import Foundation
 import HaulCore
 import HaulNet
 import HaulTUI
+import HaulText
 import Synchronization
 
 // MARK: - ProgressReporter

@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulNet
+import HaulText
 
 // MARK: - RunStartup
 

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HaulCore
 import HaulNet
+import HaulText
 import Synchronization
 
 // MARK: - StandardOutputDownload

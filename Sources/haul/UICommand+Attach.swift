@@ -3,6 +3,7 @@ import HaulCore
 import HaulCurses
 import HaulRPC
 import HaulTUI
+import HaulText
 
 // MARK: - UICommand: attached to a daemon
 

@@ -2,6 +2,7 @@ import Foundation
 import HaulNet
 import HaulRPC
 import HaulTUI
+import HaulText
 import Synchronization
 
 @testable import HaulCore

@@ -1,6 +1,7 @@
 import CFiles
 import Foundation
 import HaulNet
+import HaulText
 
 // MARK: - FileNaming
 

@@ -1,6 +1,7 @@
 import CXML
 import Foundation
 import HaulNet
+import HaulText
 
 // MARK: - MetalinkParser
 

@@ -1,4 +1,5 @@
 import HaulNet
+import HaulText
 
 // MARK: - PieceHashes
 

@@ -1,4 +1,5 @@
 import HaulNet
+import HaulText
 
 // MARK: - Work for the connections of a split download
 

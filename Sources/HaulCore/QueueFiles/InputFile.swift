@@ -1,5 +1,6 @@
 import Foundation
 import HaulNet
+import HaulText
 
 // MARK: - InputFile
 

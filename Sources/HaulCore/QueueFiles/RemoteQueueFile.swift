@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HaulNet
+import HaulText
 import Synchronization
 
 // MARK: - RemoteQueueFile

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HaulNet
+import HaulText
 
 // MARK: - DownloadStore
 

@@ -1,6 +1,6 @@
 import Foundation
 import HaulCore
-import HaulNet
+import HaulText
 
 // MARK: - Queue events
 

@@ -1,5 +1,5 @@
 import HaulCore
-import HaulNet
+import HaulText
 
 // MARK: - DetailView
 

@@ -1,6 +1,7 @@
 import Foundation
 import HaulNet
 import HaulTestSupport
+import HaulText
 import Testing
 
 @testable import HaulCore

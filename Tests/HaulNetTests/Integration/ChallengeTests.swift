@@ -1,5 +1,6 @@
 import Foundation
 import HaulTestSupport
+import HaulText
 import Synchronization
 import Testing
 
