@@ -51,12 +51,13 @@ struct AdmissionTests {
         #expect(await harness.recorder.wait(for: held))
     }
 
-    @Test("the host key is scheme, host and port, without user info or case")
+    @Test("the host key is scheme, host and port (none for the scheme's own), without user info or case")
     func hostKey() {
         #expect(QueueCore.hostKey("HTTPS://User:pw@Example.COM:8443/a?b") == "https://example.com:8443")
         #expect(QueueCore.hostKey("http://example.com") == "http://example.com")
         #expect(QueueCore.hostKey("ftp://a@b@host/x#y") == "ftp://host")
-        #expect(QueueCore.hostKey("HTTP://Host:80?q=1") == "http://host:80")
+        // The scheme's own port is the same host as none (`Origin`).
+        #expect(QueueCore.hostKey("HTTP://Host:80?q=1") == "http://host")
         #expect(QueueCore.hostKey("http://h#frag") == "http://h")
         #expect(QueueCore.hostKey("Not A URI") == "not a uri")
         // Only ASCII folds; offsets past multi-byte characters land where they belong.
