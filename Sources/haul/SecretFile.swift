@@ -16,13 +16,16 @@ enum SecretFile {
     /// The longest file read: a secret is a line, not a document.
     static let maximumSize = 4096
 
-    /// The secret in the file at `path`, made first when there is no file; `report` is told
-    /// when a new one is made, and where.
-    static func secret(at path: String, report: (String) -> Void) throws(Problem) -> String {
+    /// The secret in the file at `path`, made first when there is no file and `makingIt` (the
+    /// daemon's; a client reads one that is there); `report` is told when a new one is made, and
+    /// where.
+    static func secret(at path: String, makingIt: Bool = true, report: (String) -> Void) throws(Problem) -> String {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             let error = errno
-            guard error == ENOENT else { throw Problem(description: "--rpc-secret-file \(path): \(reason(error))") }
+            guard error == ENOENT, makingIt else {
+                throw Problem(description: "--rpc-secret-file \(path): \(reason(error))")
+            }
             return try make(at: path, report: report)
         }
         defer { close(descriptor) }

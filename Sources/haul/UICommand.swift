@@ -41,6 +41,11 @@ struct UICommand: HaulCommand {
         .value("rpc-secret", "secret", help: "The daemon's secret (its --rpc-secret), with --connect.") {
             $0.rpcSecret = $1
         },
+        .value(
+            "rpc-secret-file", "file",
+            help: "Read the daemon's secret from FILE's first line instead, with --connect (the haul-daemon "
+                + "service's is ~/.config/haul/rpc-secret); FILE must be yours alone (mode 0600)."
+        ) { $0.rpcSecretFile = $1 },
     ]
 
     var options = QueueOptions()
@@ -49,19 +54,29 @@ struct UICommand: HaulCommand {
     var frameStats: String?
     var connect: String?
     var rpcSecret: String?
+    var rpcSecretFile: String?
 
     func validate() throws {
         try options.validate()
         if let connect, RemoteAddress.url(connect) == nil {
             throw UsageError("--connect '\(connect)' is not a daemon's URL (http://HOST:6800/jsonrpc)")
         }
-        if rpcSecret != nil, connect == nil { throw UsageError("--rpc-secret goes with --connect URL") }
+        if rpcSecret != nil || rpcSecretFile != nil, connect == nil {
+            throw UsageError("--rpc-secret and --rpc-secret-file go with --connect URL")
+        }
+        if rpcSecret != nil, rpcSecretFile != nil {
+            throw UsageError("--rpc-secret and --rpc-secret-file both give the secret: give one of them")
+        }
     }
 
     func run() throws {
         if let connect, let url = RemoteAddress.url(connect) {
             let tls = options.tlsOptions()
-            try attach(to: RPCClient(url: url, secret: rpcSecret, tls: tls), as: connect)
+            let secret =
+                try rpcSecretFile.map { path throws(SecretFile.Problem) in
+                    try SecretFile.secret(at: path, makingIt: false) { _ in }
+                } ?? rpcSecret
+            try attach(to: RPCClient(url: url, secret: secret, tls: tls), as: connect)
             return
         }
         if headless || isatty(STDOUT_FILENO) == 0 {

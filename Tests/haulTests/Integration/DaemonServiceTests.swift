@@ -82,6 +82,19 @@ struct DaemonServiceTests {
         }
         #expect(secrets[0] == secrets[1], "the second start reads the secret the first made")
 
+        // The full-screen queue attaches with the same file (a client reads it, never makes it).
+        let daemon = try await DaemonProcess.start(in: home, arguments, replacingDefaults: true)
+        defer { daemon.stop() }
+        let url = "http://127.0.0.1:\(daemon.port)/jsonrpc"
+        let session = try TmuxSession.haul(["--connect", url, "--rpc-secret-file", file], in: home)
+        let attached = await session.wait { $0.contains("attached to \(url)") }
+        #expect(attached.held, "\(attached.text)")
+        try session.send("q")
+        let missing = try await HaulProcess.run(
+            ["--connect", url, "--rpc-secret-file", home.path + "/none"], in: home)
+        #expect(missing.status == 1 && missing.stderr.contains("No such file or directory"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.path + "/none"))
+
         chmod(file, 0o644)
         let open = try await HaulProcess.run(["daemon"] + arguments, in: home)
         #expect(
