@@ -41,6 +41,6 @@ enum SecretArguments {
     private static func blank(_ argument: UnsafeMutablePointer<CChar>, from start: Int, count: Int) {
         guard count > 0 else { return }
         argument[start] = CChar(UInt8(ascii: "*"))
-        for offset in 1..<max(count, 1) { argument[start + offset] = 0 }
+        for offset in 1..<count { argument[start + offset] = 0 }
     }
 }
