@@ -77,11 +77,9 @@ public final class ResponseSummary: Sendable, Equatable {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
-    /// Whether the server said it takes byte ranges: a part of the file (206), or
-    /// `Accept-Ranges: bytes`. One that did not will most likely send the whole file again to a
-    /// request to continue.
+    /// Whether the server said it takes byte ranges (`Response.offersRanges`).
     public var offersRanges: Bool {
-        statusCode == 206 || header("Accept-Ranges")?.lowercased() == "bytes"
+        Response.offersRanges(statusCode: statusCode, acceptRanges: header("Accept-Ranges"))
     }
 
     public static func == (left: ResponseSummary, right: ResponseSummary) -> Bool {

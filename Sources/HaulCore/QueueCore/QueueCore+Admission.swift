@@ -21,22 +21,25 @@ extension QueueCore {
         var firstHeldBack: Int?
         var heldBack = 0
         let hostCap = configuration.maxConnectionsPerHost
+        let window = configuration.streamWindow
         while index < state.downloads.count, heldBack < QueueCore.hostLookahead {
-            let slotFree = state.connections.count - state.streams.count < configuration.maxConcurrentDownloads
+            let slotFree = state.attempts.count - state.streamCount < configuration.maxConcurrentDownloads
             // With no slot, only a host with stream room is worth the scan (a scan for a full one
             // looked at a thousand queued downloads for every one that ended).
-            guard slotFree || (state.streams.count < 2 * configuration.streamWindow && hasStreamRoom) else { break }
+            guard slotFree || (state.streamCount < 2 * window && state.hasStreamRoom(nil, window: window)) else {
+                break
+            }
             var download = state.downloads[position: index]
             let id = download.id
             index += 1
-            guard download.state == .queued, !state.waiting.contains(id) else { continue }
+            guard download.state == .queued, state.runs[id]?.waiting != true else { continue }
             // The key is made only when a cap, a held host or a full set of slots asks (the plan
             // makes it again for the connection): this runs for every download admitted.
             let host =
                 hostCap == 0 && slotFree && state.hostRefusals.isEmpty ? nil : QueueCore.nextHostKey(of: download)
-            let capped = hostCap > 0 && host.map { state.hostConnections[$0, default: 0] >= hostCap } == true
+            let capped = hostCap > 0 && host.map { state.origins[$0].active >= hostCap } == true
             let held = host.map { !state.hostRefusals.mayStart($0, now: clock.uptime) } ?? false
-            if capped || held || (!slotFree && !(host.map(isStreamRoom) ?? false)) {
+            if capped || held || (!slotFree && !(host.map { state.hasStreamRoom($0, window: window) } ?? false)) {
                 firstHeldBack = firstHeldBack ?? index - 1
                 heldBack += 1
                 continue
@@ -47,7 +50,7 @@ extension QueueCore {
                 download.state = .active
                 download.attempts += 1
                 file(download)
-                ask(.checkWhole(download, response: state.activity[id]?.response))
+                ask(.checkWhole(download, response: state.runs[id]?.activity.response))
                 continue
             }
             guard var connection = plan(&download) else {
@@ -55,28 +58,13 @@ extension QueueCore {
                 failed(id, .local(.unknown), "'\(download.uris.first ?? "")' is not a usable URI")
                 continue
             }
-            state.saved.remove(id)
             connection.startedAt = clock.uptime
-            state.connections[id] = connection
-            if !slotFree { state.streams.insert(id) }
-            state.hostConnections[connection.hostKey, default: 0] += 1
+            state.beginAttempt(id, holder: connection, isStream: !slotFree, at: clock.uptime)
             if !state.hostRefusals.isEmpty { state.hostRefusals.started(connection.hostKey, by: id) }
-            if state.firstAsked[connection.hostKey] == nil { state.firstAsked[connection.hostKey] = clock.uptime }
             file(download)
             ask(.start(connection))
         }
         state.scanFrom = firstHeldBack ?? index
-    }
-
-    /// Whether a host that answered over HTTP/2 has room for another stream (the hosts are few).
-    private var hasStreamRoom: Bool {
-        state.multiplexedHosts.contains { state.hostConnections[$0, default: 0] < configuration.streamWindow }
-    }
-
-    /// Whether host `key` answered over HTTP/2 and has fewer than `streamWindow` downloads in
-    /// flight: one more may go out as a stream of its connection.
-    private func isStreamRoom(_ key: String) -> Bool {
-        state.multiplexedHosts.contains(key) && state.hostConnections[key, default: 0] < configuration.streamWindow
     }
 
     /// Whether the store says the partial file of `download` holds every byte of the file, so the
@@ -113,7 +101,7 @@ extension QueueCore {
         // That the partial file still holds the bytes is checked when the answer comes
         // (`QueueInput.named`).
         let resumable = download.continuesPartialData(
-            options: options, startedHere: state.resumableHere.contains(download.id))
+            options: options, startedHere: state.runs[download.id]?.resumableHere == true)
         if prefix > 0, resumable, download.partialPath != nil {
             resumeOffset = prefix
             request.modify { fields in

@@ -52,7 +52,7 @@ extension QueueCore {
         guard var download = state.downloads[id], states.contains(download.state) else { return }
         change(&download)
         if download.state != .active { stopAttempt(id) }
-        state.waiting.remove(id)
+        state.runs[id]?.waiting = false
         file(download)
         if download.state == .queued { state.markAdmittable(id) }
         admit()
@@ -148,10 +148,7 @@ extension QueueCore {
         guard !gone.isEmpty else { return }
         state.scanFrom = min(state.scanFrom, first)
         for id in gone {
-            state.waiting.remove(id)
-            state.activity.removeValue(forKey: id)
-            state.noSplit.remove(id)
-            state.settledSplits.removeValue(forKey: id)
+            state.runs.removeValue(forKey: id)
             emit(.removed(id: id))
             stopAttempt(id)
         }

@@ -10,35 +10,36 @@ extension QueueCore {
     /// A connection's body is complete in the partial file: unless it is one segment of a split
     /// download (finished when every segment is), the file is finished.
     mutating func bodyDone(_ id: ConnectionID, path: String) {
-        guard state.isHolder(id), state.splits[id.downloadID] == nil, var download = state.downloads[id.downloadID]
+        guard let attempt = state.attempts[id.downloadID], attempt.holder.id == id, attempt.split == nil,
+            var download = state.downloads[id.downloadID]
         else { return }
-        guard state.connections[id.downloadID]?.unnamed == true else { return finishFile(id, download, at: path) }
+        guard attempt.holder.unnamed else { return finishFile(id, download, at: path) }
         // A file with no name was named by the engine, marked and complete: it is saved.
         download.destination = path
         file(download)
-        state.saved.insert(id.downloadID)
+        state.modifyAttempt(id.downloadID) { $0.saved = true }
     }
 
     /// Asks the shell to check and name the file; the attempt ends when both that and the load
     /// have ended.
     private mutating func finishFile(_ id: ConnectionID, _ download: Download, at path: String) {
-        state.finishing[id] = false
-        let replacing = state.connections[id.downloadID]?.conditionalFile != nil
+        state.modifyAttempt(id.downloadID) { $0.finishing[id] = false }
+        let replacing = state.attempts[id.downloadID]?.holder.conditionalFile != nil
         ask(
             .finishFile(
-                id, download, path: path, replacing: replacing, response: state.activity[download.id]?.response))
+                id, download, path: path, replacing: replacing, response: state.runs[download.id]?.activity.response))
     }
 
     /// A connection ended well. A split's segment settles its share of the work (and may finish
     /// the file); the attempt completes unless its file is still being finished.
     mutating func finished(_ id: ConnectionID) {
-        if state.splits[id.downloadID] != nil, state.isCurrent(id) {
+        if state.split(id.downloadID) != nil, state.isCurrent(id) {
             guard segmentFinished(id), let download = state.downloads[id.downloadID], let path = download.partialPath
             else { return }
             finishFile(id, download, at: path)
         }
-        if state.finishing[id] != nil {
-            state.finishing[id] = true
+        if state.attempts[id.downloadID]?.finishing[id] != nil {
+            state.modifyAttempt(id.downloadID) { $0.finishing[id] = true }
         } else {
             complete(id)
         }
@@ -46,16 +47,17 @@ extension QueueCore {
 
     /// What finishing the file gave: its path or why it failed, kept for the attempt's ending.
     mutating func fileFinished(_ id: ConnectionID, _ downloadID: GID, _ outcome: Result<String, DownloadFailure>) {
-        let loadingEnded = state.finishing.removeValue(forKey: id) ?? false
+        var loadingEnded = false
+        state.modifyAttempt(downloadID) { loadingEnded = $0.finishing.removeValue(forKey: id) ?? false }
         switch outcome {
         case .failure(let failure):
             guard state.isHolder(id) else { return }
-            state.lateFailure[downloadID] = failure
+            state.modifyAttempt(downloadID) { $0.lateFailure = failure }
         case .success(let destination):
             // The file has its name even when the attempt was stopped meanwhile.
             state.downloads[downloadID]?.destination = destination
             guard state.isHolder(id) else { return }
-            state.saved.insert(downloadID)
+            state.modifyAttempt(downloadID) { $0.saved = true }
         }
         if loadingEnded { complete(id) }
     }
@@ -63,9 +65,9 @@ extension QueueCore {
     /// Ends a finished attempt: complete, or failed with what finishing the file found.
     private mutating func complete(_ id: ConnectionID) {
         let downloadID = id.downloadID
-        guard state.isHolder(id), var download = state.downloads[downloadID] else { return }
-        endAttempt(downloadID)
-        if let failure = state.lateFailure.removeValue(forKey: downloadID) {
+        guard state.isHolder(id), var download = state.downloads[downloadID], let attempt = endAttempt(downloadID)
+        else { return }
+        if let failure = attempt.lateFailure {
             guard failure.badPieces.isEmpty else {
                 // Only the bad pieces are dropped; the next attempt, from the next mirror,
                 // fetches them again.
@@ -78,7 +80,7 @@ extension QueueCore {
             // (`checkWhole`) instead of downloading it again.
             return failed(downloadID, .local(failure.code), failure.message)
         }
-        guard state.saved.remove(downloadID) != nil else {
+        guard attempt.saved else {
             // The load ended well but left no file (a reply whose body never began): never a
             // success without its file.
             return failed(downloadID, .transport(.transport), "the server's reply ended without a body to save")
@@ -95,7 +97,7 @@ extension QueueCore {
     /// Whether what `download` saved is a Metalink, as aria2 tells: its answer's type is
     /// `application/metalink4+xml`, or its name ends `.meta4` or `.metalink`.
     private func isMetalink(_ download: Download) -> Bool {
-        let type = state.activity[download.id]?.response?.header("Content-Type")?.lowercased() ?? ""
+        let type = state.runs[download.id]?.activity.response?.header("Content-Type")?.lowercased() ?? ""
         return type.hasPrefix(Metalink.mediaType) || Metalink.isMetalinkName(download.destination ?? "")
     }
 
@@ -103,7 +105,7 @@ extension QueueCore {
     /// could not be read: the download completes, or fails saying why.
     mutating func metalinkFollowed(_ downloadID: GID, _ outcome: Result<[Download], DownloadFailure>) {
         guard let download = state.downloads[downloadID], download.state == .active,
-            state.connections[downloadID] == nil
+            state.attempts[downloadID] == nil
         else { return }
         switch outcome {
         case .failure(let failure):
@@ -118,7 +120,7 @@ extension QueueCore {
     /// (the download starts over), else the final path or why there is none.
     mutating func wholeChecked(_ downloadID: GID, _ outcome: Result<String, DownloadFailure>?) {
         guard var download = state.downloads[downloadID], download.state == .active,
-            state.connections[downloadID] == nil
+            state.attempts[downloadID] == nil
         else { return }
         switch outcome {
         case nil:

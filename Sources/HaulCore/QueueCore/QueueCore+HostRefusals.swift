@@ -11,7 +11,7 @@ extension QueueCore {
     /// the host is held, or held longer; its other downloads wait with it. A download alone with
     /// its host backs off by itself (`RetryPolicy`), as before any hold.
     mutating func hostRefused(_ host: String, by id: GID, _ failure: RetryPolicy.Failure, _ message: String) {
-        guard state.hostRefusals.isHeld(host) || state.hostConnections[host, default: 0] > 1,
+        guard state.hostRefusals.isHeld(host) || state.origins[host].active > 1,
             let (seconds, streak) = state.hostRefusals.refused(host, by: id, now: clock.uptime)
         else { return }
         ask(.schedule(.hostHoldOver(host), after: seconds))
@@ -27,8 +27,10 @@ extension QueueCore {
     private mutating func holdUnanswered(_ host: String, except id: GID) {
         // A small body the engine takes by itself tells its answer at its end: one stopped meanwhile
         // is fetched again whole, which costs less than libcurl's own five tries of a refusal.
-        let unanswered = state.connections.filter { $0.key != id && $0.value.hostKey == host && !$0.value.answered }
-        for gid in unanswered.sorted(by: { $0.value.id.number < $1.value.id.number }).map(\.key) {
+        let unanswered = state.attempts.filter {
+            $0.key != id && $0.value.holder.hostKey == host && !$0.value.holder.answered
+        }
+        for gid in unanswered.sorted(by: { $0.value.holder.id.number < $1.value.holder.id.number }).map(\.key) {
             requeue(gid, refundAttempt: true)
         }
     }
@@ -48,7 +50,7 @@ extension QueueCore {
                 download.state = .failed
                 download.nextAttemptAt = nil
                 download.record(failure, message, reason: nil)
-                state.waiting.remove(download.id)
+                state.runs[download.id]?.waiting = false
             }
             file(download)
         }

@@ -51,12 +51,12 @@ extension QueueCore {
                     UnnamedWrite(
                         download: download, directory: directory, name: name,
                         spillAfter: request.spillAfter,
-                        validators: ConditionalGet.Validators(state.activity[downloadID]?.response))))
+                        validators: ConditionalGet.Validators(state.runs[downloadID]?.activity.response))))
         }
         // Mirrors and a digest the server names (RFC 6249) serve the split and the check.
         MetalinkHTTP.adopt(request.response, into: &download)
         startsWriting(&download, offset: offset, total: total, validator: request.response.validator)
-        state.connections[downloadID]?.bodyOffset = offset
+        state.modifyAttempt(downloadID) { $0.holder.bodyOffset = offset }
         let partial = FileNaming.partialPath(of: destination)
         if let end = planSplit(download, primary: id, request, offset: offset, total: total) {
             let target = DownloadTarget(path: partial, offset: offset, end: end, keepsTail: true, mustExist: true)
@@ -68,10 +68,9 @@ extension QueueCore {
     /// Files `download` as its accepted body starts (`Download.startsBody`).
     private mutating func startsWriting(_ download: inout Download, offset: Int64, total: Int64, validator: String?) {
         download.startsBody(at: offset, of: total, validator: validator)
-        if validator == nil, total > 0 {
-            state.resumableHere.insert(download.id)
-        } else {
-            state.resumableHere.remove(download.id)
+        let resumableHere = validator == nil && total > 0
+        if resumableHere || state.runs[download.id]?.resumableHere == true {
+            state.runs[download.id, default: DownloadRun()].resumableHere = resumableHere
         }
         file(download)
     }
@@ -81,17 +80,19 @@ extension QueueCore {
         _ id: ConnectionID, _ download: inout Download, offset: Int64, total: Int64, validator: String?
     ) {
         startsWriting(&download, offset: offset, total: total, validator: validator)
-        state.connections[id.downloadID]?.unnamed = true
-        state.connections[id.downloadID]?.bodyOffset = offset
+        state.modifyAttempt(id.downloadID) { attempt in
+            attempt.holder.unnamed = true
+            attempt.holder.bodyOffset = offset
+        }
     }
 
     /// A body of unknown length grew past the limit of a file with no name and is now the
     /// partial file at `path`: the download goes on as an ordinary one into it.
     mutating func spilled(_ id: ConnectionID, path: String) {
-        guard state.isHolder(id), state.connections[id.downloadID]?.unnamed == true,
+        guard let holder = state.attempts[id.downloadID]?.holder, holder.id == id, holder.unnamed,
             var download = state.downloads[id.downloadID]
         else { return }
-        state.connections[id.downloadID]?.unnamed = false
+        state.modifyAttempt(id.downloadID) { $0.holder.unnamed = false }
         download.destination = String(path.dropLast(FileNaming.partialSuffix.count))
         file(download)
     }

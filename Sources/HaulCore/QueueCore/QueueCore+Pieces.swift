@@ -26,7 +26,7 @@ extension QueueCore {
     /// URIs, so that no later attempt, nor a later run, goes back to it), and a connection that
     /// is free fetches them again. Once no segment runs, the check of the whole file sees to them.
     mutating func piecesVerified(_ id: GID, bad: [Range<Int64>], mirror: Int) {
-        guard !bad.isEmpty, var split = state.splits[id], !split.segments.isEmpty,
+        guard !bad.isEmpty, var split = state.split(id), !split.segments.isEmpty,
             state.downloads[id]?.state == .active
         else { return }
         state.downloads.modify(id) { download in
@@ -46,7 +46,7 @@ extension QueueCore {
         guard let download = state.downloads[id] else { return }
         file(download)
         newWork(&split, download, preferring: nil)
-        state.splits[id] = split
+        state.setSplit(id, split)
         shareSpeedLimit(id)
     }
 }

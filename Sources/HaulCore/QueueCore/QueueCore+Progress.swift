@@ -24,26 +24,26 @@ extension QueueCore {
         }
         guard let seen else { return }
         let bytesDone = seen.completed.count
-        var activity = state.activity[downloadID] ?? DownloadActivity()
-        state.speedSamples[downloadID, default: SpeedSample(bytes: bytesDone, at: now)]
-            .measure(&activity.speed, bytes: bytesDone, at: now)
-        state.activity[downloadID] = activity
+        var activity = state.runs[downloadID]?.activity ?? DownloadActivity()
+        state.modifyAttempt(downloadID) { $0.measure(&activity.speed, bytes: bytesDone, at: now) }
+        state.runs[downloadID, default: DownloadRun()].activity = activity
         scheduleSpeedSettling()
         emit(
             .progress(
                 id: downloadID,
                 DownloadProgress(completed: seen.completed, totalBytes: seen.total, speed: activity.speed)))
         // One connection is what a download shows unless it is split: only a split says so.
-        if let split = state.splits[downloadID] {
+        let attempt = state.attempts[downloadID]
+        if let split = attempt?.split {
             show(downloadID, .connections(1 + split.helpers.count, segments: liveSegments(downloadID)))
         }
-        if activity.hint == nil, state.splits[downloadID] == nil, let sample = state.speedSamples[downloadID] {
+        if activity.hint == nil, attempt?.split == nil, let sample = attempt?.speedSample {
             // Read directly, not through `merged(over:)`: this runs on every progress message.
             let connections = seen.connections ?? configuration.defaults.maxConnectionPerServer
             let hint = SplitHint.text(
                 elapsed: now - sample.startedAt, speed: activity.speed,
                 remaining: seen.total - bytesDone, maxConnections: connections ?? 1,
-                takesRanges: seen.validated && activity.response?.header("Accept-Ranges")?.lowercased() == "bytes")
+                takesRanges: seen.validated && activity.response?.offersRanges == true)
             if let hint { show(downloadID, .hint(hint)) }
         }
     }
@@ -57,7 +57,7 @@ extension QueueCore {
     func progress(of download: Download) -> DownloadProgress {
         DownloadProgress(
             completed: download.completed, totalBytes: download.totalBytes,
-            speed: state.activity[download.id]?.speed ?? 0)
+            speed: state.runs[download.id]?.activity.speed ?? 0)
     }
 
     /// Schedules `settleSpeeds` in a second, unless it is scheduled already.
@@ -72,16 +72,17 @@ extension QueueCore {
     mutating func settleSpeeds() {
         state.settlingSpeeds = false
         let now = clock.uptime
-        for id in state.speedSamples.keys {
+        let sampled = state.attempts.compactMap { $0.value.speedSample == nil ? nil : $0.key }
+        for id in sampled {
             guard let download = state.downloads[id], download.state == .active,
-                var speed = state.activity[id]?.speed
+                var speed = state.runs[id]?.activity.speed
             else { continue }
             let before = speed
-            state.speedSamples[id]?.settle(&speed, bytes: download.bytesDone, at: now)
+            state.modifyAttempt(id) { $0.speedSample?.settle(&speed, bytes: download.bytesDone, at: now) }
             guard speed != before else { continue }
-            state.activity[id]?.speed = speed
+            state.runs[id]?.activity.speed = speed
             emit(.progress(id: id, progress(of: download)))
         }
-        if !state.speedSamples.isEmpty { scheduleSpeedSettling() }
+        if !sampled.isEmpty { scheduleSpeedSettling() }
     }
 }

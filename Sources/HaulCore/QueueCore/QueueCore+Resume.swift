@@ -16,27 +16,20 @@ extension QueueCore {
     /// Host `hostKey` answers over HTTP/2: unless it answered at once (a near host), its queued
     /// downloads may now go out as streams.
     private mutating func learnMultiplexing(_ hostKey: String) {
-        guard !state.multiplexedHosts.contains(hostKey), !state.nearHosts.contains(hostKey) else { return }
-        // A host reached by a redirect was never asked first: it cannot be judged, and streams
-        // cost little where they do not help.
-        if let asked = state.firstAsked[hostKey], clock.uptime - asked < configuration.nearAnswer {
-            state.nearHosts.insert(hostKey)
-        } else {
-            state.multiplexedHosts.insert(hostKey)
-            admit()
-        }
+        if state.learnMultiplexing(hostKey, at: clock.uptime, nearAnswer: configuration.nearAnswer) { admit() }
     }
 
     mutating func responded(_ id: ConnectionID, _ facts: ResponseFacts) {
         let downloadID = id.downloadID
-        guard var connection = state.connection(id), var download = state.downloads[downloadID] else {
+        guard let connection = state.connection(id), var download = state.downloads[downloadID] else {
             return ask(.answer(id, .cancel))
         }
         if connection.isHelper { return helperResponded(id, facts.response) }
         let response = facts.response
-        connection.conditionalFile = facts.conditionalFile
-        connection.answered = true
-        state.connections[downloadID] = connection
+        state.modifyAttempt(downloadID) { attempt in
+            attempt.holder.conditionalFile = facts.conditionalFile
+            attempt.holder.answered = true
+        }
         if !state.hostRefusals.isEmpty { state.hostRefusals.answered(connection.hostKey) }
         if response.httpVersion == "HTTP/2" { learnMultiplexing(connection.hostKey) }
         show(
@@ -106,7 +99,7 @@ extension QueueCore {
     /// file again.
     static func wholeAgain(_ response: Response, askedFrom asked: Int64) -> String {
         let why =
-            response.headers["Accept-Ranges"]?.lowercased() == "bytes"
+            response.offersRanges
             ? "its validator no longer matched: the file changed"
             : "it does not take ranges"
         return "starts over: asked for the rest from \(ByteCount.format(asked)), the server sent the whole file "

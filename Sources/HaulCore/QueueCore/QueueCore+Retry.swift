@@ -11,12 +11,12 @@ extension QueueCore {
     mutating func connectionFailed(_ id: ConnectionID, _ error: ConnectionError) {
         let downloadID = id.downloadID
         if !state.isHolder(id), state.isCurrent(id) { return helperFailed(id, error) }
-        if state.isHolder(id), let segments = state.splits[downloadID]?.segments, segments[id] != nil,
+        if state.isHolder(id), let segments = state.split(downloadID)?.segments, segments[id] != nil,
             segments.count > 1, error.kind != .fileWrite
         {
             return helperFailed(id, error)
         }
-        guard let connection = state.connections[downloadID], connection.id == id else { return }
+        guard let connection = state.attempts[downloadID]?.holder, connection.id == id else { return }
         let failure: RetryPolicy.Failure =
             error.kind == .fileWrite ? .local(ErrorCode(fileError: error.systemError)) : .transport(error.kind)
         if error.isRefusal {
@@ -33,7 +33,7 @@ extension QueueCore {
         let options = options(of: download)
         let policy = RetryPolicy(
             maxTries: options.maxTries ?? BuiltInOptions.maxTries, fixedWait: options.retryWait.map(Double.init))
-        download.record(failure, message, reason: state.activity[id]?.response?.reasonPhrase)
+        download.record(failure, message, reason: state.runs[id]?.activity.response?.reasonPhrase)
         switch policy.decide(
             attempt: download.attempts, failure: failure, now: clock.now, jitter: clock.retryJitter())
         {
@@ -43,7 +43,7 @@ extension QueueCore {
         case .retry(let seconds):
             download.state = .queued
             download.nextAttemptAt = clock.now.addingTimeInterval(seconds)
-            state.waiting.insert(id)
+            state.runs[id, default: DownloadRun()].waiting = true
             ask(.schedule(.retry(id), after: seconds))
         }
         file(download)
@@ -52,7 +52,8 @@ extension QueueCore {
 
     /// A failed download's wait is over: it may be admitted again.
     mutating func retryDue(_ id: GID) {
-        guard state.waiting.remove(id) != nil else { return }
+        guard state.runs[id]?.waiting == true else { return }
+        state.runs[id]?.waiting = false
         state.markAdmittable(id)
         admit()
     }

@@ -34,8 +34,8 @@ extension QueueCore {
             ? QueueCore.automaticLimit(mirrors: mirrors.count) : QueueCore.splitLimit(options, mirrors: mirrors.count)
         let response = accepted.response
         let validator = response.validator
-        guard limit > 1, total > 0, validator != nil, !state.noSplit.contains(download.id), !response.isMultipartPart,
-            response.statusCode == 206 || response.headers["Accept-Ranges"]?.lowercased() == "bytes"
+        guard limit > 1, total > 0, validator != nil, state.runs[download.id]?.noSplit != true,
+            !response.isMultipartPart, response.offersRanges
         else { return nil }
         let planner = planner(options, length: total, maxConnections: limit)
         if automatic {
@@ -50,9 +50,9 @@ extension QueueCore {
             let kept = offset == 0 ? ByteRanges() : download.completed
             let end = kept.gaps(upTo: total).first { $0.upperBound > offset }?.upperBound ?? total
             split.segments[primary] = Split.Segment(start: offset, end: end, mirror: 0, now: clock.uptime)
-            let answerTime = state.connections[download.id].map { clock.uptime - $0.startedAt } ?? 0
+            let answerTime = state.attempts[download.id].map { clock.uptime - $0.holder.startedAt } ?? 0
             beginGrowth(download.id, first: primary, answerTime: answerTime, limit: limit, split: &split)
-            state.splits[download.id] = split
+            state.setSplit(download.id, split)
             watchForLaggards(download.id)
             return end
         }
@@ -68,7 +68,7 @@ extension QueueCore {
             guard let mirror = split.mirror(preferring: nil) else { break }
             startHelper(for: range, mirror: mirror, of: download.id, split: &split)
         }
-        state.splits[download.id] = split
+        state.setSplit(download.id, split)
         shareSpeedLimit(download.id)
         watchForLaggards(download.id)
         return ranges[0].upperBound
@@ -149,7 +149,7 @@ extension QueueCore {
         guard let download = state.downloads[id] else { return }
         let limit = options(of: download).maxDownloadLimit?.cap
         guard limit != nil || lifting else { return }
-        let connections = state.running(id)
+        let connections = state.attempts[id]?.running ?? []
         let share = limit.map { max($0 / Int64(max(connections.count, 1)), 1) }
         for connection in connections { ask(.limitSpeed(connection.id, share)) }
     }
@@ -164,7 +164,7 @@ extension QueueCore {
     /// the file restarts on one connection.
     mutating func helperResponded(_ helper: ConnectionID, _ response: Response) {
         let id = helper.downloadID
-        guard let split = state.splits[id], let segment = split.segments[helper],
+        guard let split = state.split(id), let segment = split.segments[helper],
             let path = state.downloads[id]?.partialPath
         else { return ask(.answer(helper, .cancel)) }
         // Mirrors are other servers: their validators need not match the first one's.
@@ -194,7 +194,7 @@ extension QueueCore {
             return dropMirror(of: helper, reason: reason)
         }
         // Never splice two versions: every connection stops and the file restarts on one.
-        state.noSplit.insert(id)
+        state.runs[id, default: DownloadRun()].noSplit = true
         startOver(id, reason: "a second connection got a different answer", refundAttempt: false)
     }
 
@@ -214,7 +214,7 @@ extension QueueCore {
     /// finish takes over.
     mutating func helperFailed(_ helper: ConnectionID, _ error: ConnectionError) {
         let id = helper.downloadID
-        guard var split = state.splits[id], let segment = split.segments[helper] else { return }
+        guard var split = state.split(id), let segment = split.segments[helper] else { return }
         if segment.mirror != 0 { return dropMirror(of: helper, reason: error.description) }
         split.forget(helper)
         if split.growth != nil, segment.firstByteAt == nil {
@@ -231,17 +231,17 @@ extension QueueCore {
     /// and a refusal of the next is an attempt's failure as any other.
     private mutating func keepFetching(_ id: GID, _ split: inout Split, after segment: Split.Segment?) {
         keepSlotRunning(&split, id, last: nil)
-        state.splits[id] = split
+        state.setSplit(id, split)
         guard split.segments.isEmpty, let download = state.downloads[id],
             !download.completed.covers(length: split.total)
         else { return shareSpeedLimit(id) }
         if segment?.startedAlone == true {
-            state.noSplit.insert(id)
+            state.runs[id, default: DownloadRun()].noSplit = true
             return requeue(id, refundAttempt: true)
         }
         newWork(&split, download, preferring: 0)
         keepSlotRunning(&split, id, last: nil)
-        state.splits[id] = split
+        state.setSplit(id, split)
         shareSpeedLimit(id)
     }
 
@@ -250,7 +250,7 @@ extension QueueCore {
     /// write.
     private mutating func dropMirror(of helper: ConnectionID, reason: String) {
         let id = helper.downloadID
-        guard var split = state.splits[id], let download = state.downloads[id], let segment = split.forget(helper)
+        guard var split = state.split(id), let download = state.downloads[id], let segment = split.forget(helper)
         else { return }
         // Its other connections fail too, but the mirror is dropped, and said, once.
         if split.dropped[segment.mirror] == nil {
@@ -259,7 +259,7 @@ extension QueueCore {
         }
         newWork(&split, download, preferring: nil)
         keepSlotRunning(&split, id, last: nil)
-        state.splits[id] = split
+        state.setSplit(id, split)
         shareSpeedLimit(id)
     }
 }

@@ -49,10 +49,10 @@ extension QueueCore {
     ) {
         let speedLimit = state.downloads[id].flatMap { options(of: $0).maxDownloadLimit?.cap }
         var decision = SplitGrowth(limit: limit, speedLimit: speedLimit)
-        if let settled = state.settledSplits[id], settled > 1 {
+        if let settled = state.runs[id]?.settledSplit, settled > 1 {
             decision = SplitGrowth(
                 limit: limit, speedLimit: speedLimit, settledOn: settled, "\(settled) connections: as settled before")
-        } else if let taken = split.firstHost.flatMap({ state.hostSplitCounts[$0] }) {
+        } else if let taken = split.firstHost.flatMap({ state.origins[$0].splitConnections }) {
             decision = SplitGrowth(
                 limit: limit, speedLimit: speedLimit, settledOn: taken,
                 "\(SplitGrowth.count(taken)): the server refused more before")
@@ -71,7 +71,7 @@ extension QueueCore {
     /// step once the last one's connections are measured (on their progress messages, or here
     /// when they are quiet).
     mutating func measureGrowth(of id: GID) {
-        guard var split = state.splits[id], var growth = split.growth, let download = state.downloads[id],
+        guard var split = state.split(id), var growth = split.growth, let download = state.downloads[id],
             !growth.decision.isSettled
         else { return }
         let now = clock.uptime
@@ -90,7 +90,7 @@ extension QueueCore {
             ? firstStepRate(growth, split, now: now) : stepRate(&growth, split, now: now)
         guard let rate = measured else {
             split.growth = growth
-            state.splits[id] = split
+            state.setSplit(id, split)
             return ask(.schedule(.measureGrowth(id), after: QueueCore.growthTick))
         }
         // What the step's connections fetch themselves, each: under a speed limit each gets its
@@ -114,7 +114,7 @@ extension QueueCore {
         case .again, .hold:
             break
         }
-        state.splits[id] = split
+        state.setSplit(id, split)
         shareSpeedLimit(id)
         showGrowth(id, growth.decision)
         if !growth.decision.isSettled { ask(.schedule(.measureGrowth(id), after: QueueCore.growthTick)) }
@@ -123,7 +123,7 @@ extension QueueCore {
     /// Shows an automatic split's choice; a settled one is kept for the download's next attempt
     /// in this run.
     private mutating func showGrowth(_ id: GID, _ decision: SplitGrowth) {
-        if decision.isSettled { state.settledSplits[id] = decision.connections }
+        if decision.isSettled { state.runs[id, default: DownloadRun()].settledSplit = decision.connections }
         show(id, .splitChoice(decision.reason))
     }
 
@@ -208,7 +208,7 @@ extension QueueCore {
         growth.awaited.remove(key)
         growth.decision.pushedBack(running: split.segments.count, why: why, startedAt: startedAt, now: clock.uptime)
         split.growth = growth
-        if let host = split.firstHost { state.hostSplitCounts[host] = growth.decision.connections }
+        if let host = split.firstHost { state.splitRefused(host, beyond: growth.decision.connections) }
         showGrowth(key.downloadID, growth.decision)
     }
 

@@ -4,7 +4,7 @@ import HaulNet
 
 extension QueueCore {
     /// The split state of one download: its plan, its mirrors, and every running connection's
-    /// segment. Kept in `State.splits`.
+    /// segment. Kept in its `Attempt`.
     struct Split {
         var planner: SegmentPlanner
         let total: Int64
@@ -21,7 +21,7 @@ extension QueueCore {
         /// Mirrors given up on, and why.
         var dropped: [Int: String] = [:]
         /// The running connections other than the one holding the download's slot
-        /// (`State.connections`).
+        /// (`Attempt.holder`).
         var helpers: [PlannedConnection] = []
         /// Each running connection's segment: where it started, where it must end, what it wrote.
         var segments: [ConnectionID: Segment] = [:]

@@ -17,7 +17,7 @@ extension QueueCore {
 
     /// Records what a connection of a split download has written; returns the range it covers.
     mutating func recordSegmentProgress(_ id: ConnectionID, written: Int64, now: Double) -> Range<Int64>? {
-        guard var split = state.splits[id.downloadID], var segment = split.segments[id] else { return nil }
+        guard var split = state.split(id.downloadID), var segment = split.segments[id] else { return nil }
         if split.growth?.decision.isSettled == false {
             growthObserved(id, previous: segment, written: written, now: now, &split)
         }
@@ -32,13 +32,13 @@ extension QueueCore {
         sample.measure(&segment.speed, bytes: written, at: now)
         segment.sample = sample
         split.segments[id] = segment
-        state.splits[id.downloadID] = split
+        state.setSplit(id.downloadID, split)
         return segment.start..<segment.start.adding(saturating: written)
     }
 
     /// The running connections of a split download as the detail view shows them.
     func liveSegments(_ id: GID) -> [DownloadActivity.Segment] {
-        guard let split = state.splits[id] else { return [] }
+        guard let split = state.split(id) else { return [] }
         return split.segments.values.sorted { $0.start < $1.start }.map { segment in
             DownloadActivity.Segment(
                 range: segment.start..<segment.end, written: segment.next - segment.start,
@@ -53,7 +53,7 @@ extension QueueCore {
     /// now done (every byte written, no connection left).
     mutating func segmentFinished(_ id: ConnectionID) -> Bool {
         let downloadID = id.downloadID
-        guard var split = state.splits[downloadID], let download = state.downloads[downloadID] else { return true }
+        guard var split = state.split(downloadID), let download = state.downloads[downloadID] else { return true }
         let connection = state.connection(id)
         let finished = split.segments.removeValue(forKey: id)
         split.helpers.removeAll { $0.id == id }
@@ -61,7 +61,7 @@ extension QueueCore {
         if let finished { verifyPieces(of: finished, download) }
         newWork(&split, download, preferring: finished?.mirror)
         keepSlotRunning(&split, downloadID, last: connection)
-        state.splits[downloadID] = split
+        state.setSplit(downloadID, split)
         shareSpeedLimit(downloadID)
         return split.segments.isEmpty && download.completed.covers(length: split.total)
     }
@@ -112,15 +112,16 @@ extension QueueCore {
     /// Checks download `id`'s connections for laggards every `checkEvery` seconds while it is
     /// split (one watch per download).
     mutating func watchForLaggards(_ id: GID) {
-        guard state.watchedSplits.insert(id).inserted else { return }
+        guard state.runs[id]?.watchedForLaggards != true else { return }
+        state.runs[id, default: DownloadRun()].watchedForLaggards = true
         ask(.schedule(.checkLaggards(id), after: configuration.patience.checkEvery))
     }
 
     /// Drops the connections of `id` that stalled or lag far behind the others; a new
     /// connection, on the least used mirror, takes what each had left.
     mutating func replaceLaggards(of id: GID) {
-        state.watchedSplits.remove(id)
-        guard var split = state.splits[id], let download = state.downloads[id] else { return }
+        state.runs[id]?.watchedForLaggards = false
+        guard var split = state.split(id), let download = state.downloads[id] else { return }
         let (keys, running) = split.planned(now: clock.uptime)
         var replaced = false
         for index in split.planner.laggards(in: running) {
@@ -128,7 +129,7 @@ extension QueueCore {
             if newWork(&split, download, preferring: nil) { replaced = true }
         }
         keepSlotRunning(&split, id, last: nil)
-        state.splits[id] = split
+        state.setSplit(id, split)
         if replaced { shareSpeedLimit(id) }
         watchForLaggards(id)
     }
@@ -148,15 +149,15 @@ extension QueueCore {
         ask(.cancel(key))
     }
 
-    /// The download's slot (`State.connections`) stays with a running connection: when its
+    /// The download's slot (`Attempt.holder`) stays with a running connection: when its
     /// holder has finished or was retired, a helper takes it over; with none left, `last` (the
     /// connection that just finished) keeps it, to end the attempt.
     mutating func keepSlotRunning(_ split: inout Split, _ id: GID, last: PlannedConnection?) {
-        guard let holder = state.connections[id], split.segments[holder.id] == nil else { return }
+        guard let holder = state.attempts[id]?.holder, split.segments[holder.id] == nil else { return }
         if !split.helpers.isEmpty {
-            moveSlot(of: id, to: split.helpers.removeFirst())
+            state.moveSlot(of: id, to: split.helpers.removeFirst())
         } else if let last {
-            moveSlot(of: id, to: last)
+            state.moveSlot(of: id, to: last)
         }
     }
 }

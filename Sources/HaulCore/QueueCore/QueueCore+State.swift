@@ -3,68 +3,34 @@ import HaulNet
 // MARK: - State
 
 extension QueueCore {
-    /// Every download and what the core tracks about its running attempt.
+    /// Every download, and what the core tracks about it as records: one per running attempt
+    /// (`Attempt`), one per download this run (`DownloadRun`), one per origin (`OriginTable`).
+    /// An attempt begins and ends here (`beginAttempt`, `endAttempt`), where its origin's count
+    /// and the count of streams follow it.
     struct State {
         /// Every download, in queue order.
         var downloads = DownloadTable()
+        /// The running attempt of every active download (so their count is the active count).
+        private(set) var attempts: [GID: Attempt] = [:]
+        /// What this run knows of each download beyond its attempt.
+        var runs: [GID: DownloadRun] = [:]
+        /// Every origin asked this run.
+        private(set) var origins = OriginTable()
+        /// Hosts that refused before answering, and when each may be tried again.
+        var hostRefusals = HostRefusals()
+
         /// No download before this index of the queue order can be admitted now; it moves back
         /// when one becomes admittable again, so admission does not rescan a long queue.
         var scanFrom = 0
         /// Whether a download with a priority was ever added: until then, downloads are added at
         /// the end without a look at the others.
         var hasPriorities = false
-        /// The slot holder of every active download (so its count is the active count).
-        var connections: [GID: PlannedConnection] = [:]
-        /// Active downloads per host (`QueueCore.hostKey`).
-        var hostConnections: [String: Int] = [:]
-        /// Hosts whose answers came over HTTP/2: their queued downloads may go out as further
-        /// streams of the connection, beyond -j, up to `QueueConfiguration.streamWindow` in flight.
-        var multiplexedHosts: Set<String> = []
-        /// The downloads running as such streams, beyond -j.
-        var streams: Set<GID> = []
-        /// When the first download from each host was started (uptime): how long the host took
-        /// to agree on HTTP/2 says whether the link has latency worth streams.
-        var firstAsked: [String: Double] = [:]
-        /// Hosts that agreed on HTTP/2 within `QueueConfiguration.nearAnswer`: there a round trip
-        /// costs less than a file's own work, and streams beyond -j would only add work.
-        var nearHosts: Set<String> = []
+        /// The attempts running as streams beyond -j (`Attempt.isStream`).
+        private(set) var streamCount = 0
         /// The number the next planned connection gets.
         var nextConnection = 1
-        /// Downloads waiting for their retry timer.
-        var waiting: Set<GID> = []
-        /// A failure found after the body arrived (digest, rename), reported at the ending.
-        var lateFailure: [GID: DownloadFailure] = [:]
-        /// Downloads whose file got its final name in this attempt: only these may complete.
-        var saved: Set<GID> = []
-        /// Connections whose file is being checked and named, and whether their load has
-        /// already ended.
-        var finishing: [ConnectionID: Bool] = [:]
-        /// Split downloads: their plan, their extra connections, and every connection's segment.
-        var splits: [GID: Split] = [:]
-        /// Split downloads with a laggard check scheduled.
-        var watchedSplits: Set<GID> = []
-        /// Downloads whose server disagreed between connections: one connection from now on.
-        var noSplit: Set<GID> = []
-        /// The connections each automatically split download settled on this run: resumed after a
-        /// pause, it starts there.
-        var settledSplits: [GID: Int] = [:]
-        /// The connections each host took before it refused an automatic split more: another
-        /// download's split from it starts there.
-        var hostSplitCounts: [String: Int] = [:]
-        /// Downloads whose partial file this run began under a response of known length but no
-        /// validator (no ETag, no Last-Modified): a later attempt of this run continues it with a
-        /// Range, and the answer must be of the same length (`ResumeRule`), as wget and aria2
-        /// continue within a run. A later run starts such a file over: nothing says the
-        /// resource did not change in between.
-        var resumableHere: Set<GID> = []
-        /// What each download's attempt shows (speed, connections, response), beside its record.
-        var activity: [GID: DownloadActivity] = [:]
-        /// The last progress sample of each active attempt, for its speed.
-        var speedSamples: [GID: SpeedSample] = [:]
         /// Whether the once-a-second check of idle speeds (`settleSpeeds`) is scheduled.
         var settlingSpeeds = false
-        /// Hosts that refused before answering, and when each may be tried again.
-        var hostRefusals = HostRefusals()
 
         /// Makes room for `count` more downloads.
         mutating func reserveCapacity(adding count: Int) {
@@ -76,67 +42,100 @@ extension QueueCore {
             if let index = downloads.index(of: id) { scanFrom = min(scanFrom, index) }
         }
 
+        // MARK: Attempts
+
+        /// Download `id` begins an attempt whose first connection is `holder`, at `uptime`.
+        mutating func beginAttempt(_ id: GID, holder: PlannedConnection, isStream: Bool, at uptime: Double) {
+            attempts[id] = Attempt(holder: holder, isStream: isStream)
+            if isStream { streamCount += 1 }
+            origins.started(holder.hostKey, asked: uptime)
+        }
+
+        /// Removes the running attempt of `id` and returns it.
+        mutating func endAttempt(_ id: GID) -> Attempt? {
+            guard let attempt = attempts.removeValue(forKey: id) else { return nil }
+            if attempt.isStream { streamCount -= 1 }
+            origins.ended(attempt.holder.hostKey)
+            return attempt
+        }
+
+        /// Another running connection of split download `id` takes over its slot (and its place in
+        /// its origin's count).
+        mutating func moveSlot(of id: GID, to connection: PlannedConnection) {
+            guard let holder = attempts[id]?.holder else { return }
+            origins.ended(holder.hostKey)
+            origins.started(connection.hostKey, asked: nil)
+            attempts[id]?.holder = connection
+        }
+
+        /// Changes the running attempt of `id`, if there is one. Its holder is not replaced here
+        /// (`moveSlot` does that).
+        mutating func modifyAttempt(_ id: GID, _ change: (inout Attempt) -> Void) {
+            guard let index = attempts.index(forKey: id) else { return }
+            change(&attempts.values[index])
+        }
+
+        /// Whether origin `key` answered over HTTP/2 and has room for another stream, or (no
+        /// key) whether any has.
+        func hasStreamRoom(_ key: String?, window: Int) -> Bool {
+            key.map { origins.hasStreamRoom($0, window: window) } ?? origins.anyStreamRoom(window: window)
+        }
+
+        /// Origin `key` answered over HTTP/2 (`OriginTable.multiplexes`).
+        mutating func learnMultiplexing(_ key: String, at uptime: Double, nearAnswer: Double) -> Bool {
+            origins.multiplexes(key, at: uptime, nearAnswer: nearAnswer)
+        }
+
+        /// Origin `key` refused an automatic split beyond `connections`.
+        mutating func splitRefused(_ key: String, beyond connections: Int) {
+            origins.splitRefused(key, beyond: connections)
+        }
+
+        // MARK: Connections
+
         /// Whether connection `id` is one of the running connections of its download.
         func isCurrent(_ id: ConnectionID) -> Bool {
-            isHolder(id) || splits[id.downloadID]?.helpers.contains { $0.id == id } == true
+            connection(id) != nil
         }
 
         /// The running connection `id`, if it still runs.
         func connection(_ id: ConnectionID) -> PlannedConnection? {
-            if let holder = connections[id.downloadID], holder.id == id { return holder }
-            return splits[id.downloadID]?.helpers.first { $0.id == id }
+            attempts[id.downloadID]?.connection(id)
         }
 
         /// Whether connection `id` holds its download's slot.
         func isHolder(_ id: ConnectionID) -> Bool {
-            connections[id.downloadID]?.id == id
+            attempts[id.downloadID]?.holder.id == id
         }
 
-        /// The running connections of download `id`: the slot holder, then the helpers.
-        func running(_ id: GID) -> [PlannedConnection] {
-            [connections[id]].compactMap { $0 } + (splits[id]?.helpers ?? [])
+        /// The split of download `id`'s running attempt, if it is split.
+        func split(_ id: GID) -> Split? {
+            attempts[id]?.split
+        }
+
+        /// Files `split` as the split of download `id`'s running attempt (nothing when the
+        /// attempt has ended meanwhile).
+        mutating func setSplit(_ id: GID, _ split: Split) {
+            modifyAttempt(id) { $0.split = split }
         }
     }
 
-    // MARK: - Keeping the tables in step
+    // MARK: - Ending attempts
 
-    /// Ends the running attempt of `id` (every connection of it is stopped, its speed sample
-    /// forgotten), so the download is no longer active; returns its slot holder.
+    /// Ends the running attempt of `id` (every helper connection of it is stopped), so the
+    /// download is no longer active; returns the attempt.
     @discardableResult
-    mutating func endAttempt(_ id: GID) -> PlannedConnection? {
-        state.speedSamples.removeValue(forKey: id)
+    mutating func endAttempt(_ id: GID) -> Attempt? {
+        guard let attempt = state.endAttempt(id) else { return nil }
         // The extra connections of a split download end with it.
-        for helper in state.splits.removeValue(forKey: id)?.helpers ?? [] { ask(.cancel(helper.id)) }
-        guard let holder = state.connections.removeValue(forKey: id) else { return nil }
-        releaseHost(holder.hostKey)
-        if !state.hostRefusals.isEmpty { state.hostRefusals.ended(holder.hostKey, by: id) }
-        if !state.streams.isEmpty { state.streams.remove(id) }
-        return holder
+        for helper in attempt.split?.helpers ?? [] { ask(.cancel(helper.id)) }
+        if !state.hostRefusals.isEmpty { state.hostRefusals.ended(attempt.holder.hostKey, by: id) }
+        return attempt
     }
 
     /// Ends the attempt of `id` and stops its slot holder too.
     mutating func stopAttempt(_ id: GID) {
-        if let holder = endAttempt(id) { ask(.cancel(holder.id)) }
-    }
-
-    /// One fewer active download from host `key`.
-    private mutating func releaseHost(_ key: String) {
-        // One lookup: the key is a string, hashed whole each time, and every attempt ends here.
-        guard let index = state.hostConnections.index(forKey: key) else { return }
-        if state.hostConnections.values[index] > 1 {
-            state.hostConnections.values[index] -= 1
-        } else {
-            state.hostConnections.remove(at: index)
-        }
-    }
-
-    /// Another running connection of split download `id` takes over its slot (and its place in
-    /// its host's count).
-    mutating func moveSlot(of id: GID, to connection: PlannedConnection) {
-        guard let holder = state.connections[id] else { return }
-        releaseHost(holder.hostKey)
-        state.hostConnections[connection.hostKey, default: 0] += 1
-        state.connections[id] = connection
+        if let attempt = endAttempt(id) { ask(.cancel(attempt.holder.id)) }
     }
 
     /// The id the next planned connection of download `downloadID` gets.
@@ -154,12 +153,9 @@ extension QueueCore {
     /// its fuzz target check it).
     func stalledDownloads() -> [GID] {
         state.downloads.ids { $0.state == .active }.filter { id in
-            guard let download = state.downloads[id], state.connections[id] == nil, !state.saved.contains(id),
+            guard let download = state.downloads[id], state.attempts[id] == nil,
                 download.totalBytes < 0 || !download.completed.covers(length: download.totalBytes)
             else { return false }
-            if let split = state.splits[id] {
-                return split.segments.isEmpty && !download.completed.covers(length: split.total)
-            }
             return true
         }
     }

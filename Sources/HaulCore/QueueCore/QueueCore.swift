@@ -18,7 +18,7 @@ import HaulNet
 ///   `ConnectionID`; the shell runs it as a `DownloadConnection`.
 /// - *slot*: one of the `maxConcurrentDownloads` places; an active download holds one, and its
 ///   host's count (`maxConnectionsPerHost`) one more.
-/// - *slot holder*: the connection filed for the download in `State.connections`: its first
+/// - *slot holder*: the connection filed as its attempt's `Attempt.holder`: its first
 ///   connection, or, once that one has ended, another running connection of its split.
 /// - *segment*: the byte range of a split download one connection fetches into the shared
 ///   partial file.
@@ -98,10 +98,10 @@ struct QueueCore {
     mutating func file(_ download: Download) {
         let before = state.downloads.update(download)?.state
         if download.state != .active {
-            state.activity[download.id]?.speed = 0
+            state.runs[download.id]?.activity.speed = 0
         } else if before != .active {
             // A new attempt: what the last one showed belongs to it.
-            state.activity[download.id] = DownloadActivity()
+            state.runs[download.id, default: DownloadRun()].activity = DownloadActivity()
         }
         if let before, before != download.state {
             emit(.stateChanged(download, from: before))
@@ -112,7 +112,7 @@ struct QueueCore {
 
     /// Follows `change` in the activity of download `id` and says it.
     mutating func show(_ id: GID, _ change: DownloadActivity.Change) {
-        state.activity[id, default: DownloadActivity()].apply(change)
+        state.runs[id, default: DownloadRun()].activity.apply(change)
         emit(.activity(id: id, change))
     }
 

@@ -145,7 +145,7 @@ public final class DownloadQueue: ConnectionDelegate {
     /// - Parameter id: The download's gid.
     /// - Returns: Its running attempt's activity, or nil when it has not run in this process.
     public func activity(_ id: GID) -> DownloadActivity? {
-        reading { $0.activity[id] }
+        reading { $0.runs[id]?.activity }
     }
 
     private func reading<Value: Sendable>(_ read: (QueueCore.State) -> Value) -> Value {

@@ -115,6 +115,18 @@ public struct Response: Sendable {
 
     public var isSuccess: Bool { statusCode == 0 || (200..<300).contains(statusCode) }
 
+    /// Whether the server said it takes byte ranges: a part of the file (206), or
+    /// `Accept-Ranges: bytes`. One that did not will most likely send the whole file again to a
+    /// request to continue.
+    public var offersRanges: Bool {
+        Response.offersRanges(statusCode: statusCode, acceptRanges: headers["Accept-Ranges"])
+    }
+
+    /// `offersRanges` for a response kept in another form: its status and `Accept-Ranges` value.
+    public static func offersRanges(statusCode: Int, acceptRanges: String?) -> Bool {
+        statusCode == 206 || acceptRanges?.lowercased() == "bytes"
+    }
+
     // MARK: - Reason phrases
 
     /// The reason phrase RFC 9110 gives a status code, for servers (HTTP/2) that send none.

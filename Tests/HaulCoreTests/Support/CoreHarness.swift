@@ -70,6 +70,9 @@ struct CoreHarness {
 
     func download(_ id: GID) -> Download? { core.state.downloads[id] }
 
+    /// The downloads running as streams beyond -j.
+    var streams: Set<GID> { Set(core.state.attempts.filter(\.value.isStream).keys) }
+
     /// Connection `number` answers `status` with `headers`; `presumed`: the connection sent its
     /// body to a file with no name itself (`UnnamedPresumer`).
     mutating func answer(

@@ -45,7 +45,7 @@ struct QueueCoreAdmissionTests {
             core.answer(1, 200, ["Content-Length": "10"], httpVersion: "HTTP/2").prefix(4) == [
                 "h2 active", "start c2 h2 https://h2.test/2", "h3 active", "start c3 h3 https://h2.test/3",
             ])
-        #expect(core.core.state.streams == ["h2", "h3"])
+        #expect(core.streams == ["h2", "h3"])
         // A stream that ends makes room for the host's next; the -j slot goes to the queue's next.
         #expect(
             core.send(.cancel("h2")) == ["cancel c2", "h2 cancelled", "h4 active", "start c4 h4 https://h2.test/4"])
@@ -71,7 +71,7 @@ struct QueueCoreAdmissionTests {
             ])
         // Said again (each connection's hop says it): nothing more.
         #expect(core.send(.multiplexing(core.connection(2), hostKey: "https://h2.test")).isEmpty)
-        #expect(core.core.state.streams == ["b"])
+        #expect(core.streams == ["b"])
     }
 
     @Test("a host that agreed on HTTP/2 at once (a near link, loopback) gets no streams beyond -j")
@@ -84,7 +84,7 @@ struct QueueCoreAdmissionTests {
         core.clock.advance(0.002)
         #expect(core.send(.multiplexing(core.connection(1), hostKey: "https://near.test")).isEmpty)
         #expect(!core.answer(1, 200, ["Content-Length": "10"], httpVersion: "HTTP/2").contains("b active"))
-        #expect(core.core.state.streams.isEmpty && core.core.state.nearHosts == ["https://near.test"])
+        #expect(core.streams.isEmpty && core.core.state.origins["https://near.test"].streams == .near)
     }
 
     @Test("over HTTP/1.1 a host gets -j downloads at a time, no streams")
@@ -92,7 +92,7 @@ struct QueueCoreAdmissionTests {
         var core = CoreHarness { $0.maxConcurrentDownloads = 1 }
         #expect(core.add(["a", "b"], uri: { "https://h1.test/\($0)" }).count == 3)
         #expect(!core.answer(1, 200, ["Content-Length": "10"]).contains("b active"))
-        #expect(core.core.state.streams.isEmpty)
+        #expect(core.streams.isEmpty)
     }
 
     @Test("a host at its cap holds back its next download while later ones from other hosts start")

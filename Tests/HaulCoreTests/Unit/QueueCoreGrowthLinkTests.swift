@@ -93,7 +93,7 @@ struct QueueCoreGrowthLinkTests {
                     number, 206, ["Content-Range": "bytes \(range.lowerBound)-\(last)/\(total)", "ETag": "\"v\""])
                 firstByte[number] = core.clock.uptime
             }
-            let growth = try #require(core.core.state.splits["d"]?.growth?.decision)
+            let growth = try #require(core.core.state.split("d")?.growth?.decision)
             if growth.isSettled {
                 played.connections = growth.connections
                 played.reason = growth.reason

@@ -40,8 +40,8 @@ struct QueueCoreGrowthTests {
         var refused: [String] = []
         for number in 2...4 { refused += core.answer(number, 503) }
         #expect(!refused.contains { $0.hasPrefix("start ") || $0.hasPrefix("stop ") }, "\(refused)")
-        #expect(core.core.state.splits["d"]?.segments[core.connection(1)]?.end == Self.total)
-        #expect(core.core.state.splits["d"]?.growth?.decision.reason == "1 connection: the server refused more (503)")
+        #expect(core.core.state.split("d")?.segments[core.connection(1)]?.end == Self.total)
+        #expect(core.core.state.split("d")?.growth?.decision.reason == "1 connection: the server refused more (503)")
         #expect(core.download("d")?.attempts == 1)
     }
 
@@ -57,18 +57,18 @@ struct QueueCoreGrowthTests {
                 ["Content-Range": "bytes \(range.lowerBound)-\(last)/\(Self.total)", "ETag": "\"v\""])
             _ = core.send(.wrote(core.connection(number), totalBytesWritten: 16384))
         }
-        let end = try #require(core.core.state.splits["d"]?.segments[core.connection(1)]?.limit)
+        let end = try #require(core.core.state.split("d")?.segments[core.connection(1)]?.limit)
         #expect(end < Self.total, "the first connection was stopped at the first thief's start")
         _ = core.send(.wrote(core.connection(1), totalBytesWritten: end))
         _ = core.send(.bodyDone(core.connection(1), path: "/dl/d.part"))
         _ = core.send(.finished(core.connection(1)))
-        let holder = try #require(core.core.state.connections["d"]?.id)
+        let holder = try #require(core.core.state.attempts["d"]?.holder.id)
         #expect(holder.number != 1, "the slot went to a helper")
         let cut = core.send(.failed(holder, ConnectionError(kind: .connectionLost, url: nil)))
         #expect(!cut.contains { $0.hasPrefix("d queued") || $0.hasPrefix("d failed") }, "\(cut)")
         #expect(core.download("d")?.attempts == 1 && core.download("d")?.state == .active)
-        let next = try #require(core.core.state.connections["d"]?.id)
-        #expect(next != holder && core.core.state.splits["d"]?.segments[next] != nil)
+        let next = try #require(core.core.state.attempts["d"]?.holder.id)
+        #expect(next != holder && core.core.state.split("d")?.segments[next] != nil)
     }
 
     @Test("a resumed download with data past a gap asks only for what it lacks, gap by gap")
@@ -102,7 +102,7 @@ struct QueueCoreGrowthTests {
         }
         #expect(helpers.count == 3)
         for number in helpers.dropFirst() { _ = core.answer(number, 503) }
-        #expect(core.core.state.splits["d"]?.growth?.decision.connections == 2)
+        #expect(core.core.state.split("d")?.growth?.decision.connections == 2)
         _ = core.add(["e"])
         let first = try #require(core.started.keys.max())
         _ = core.answer(first, 200, Self.headers)

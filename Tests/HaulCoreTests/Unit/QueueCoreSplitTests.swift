@@ -73,7 +73,7 @@ struct QueueCoreSplitTests {
         _ = core.send(.wrote(core.connection(1), totalBytesWritten: 2 * Self.mebibyte))
         #expect(
             core.send(.finished(core.connection(1))) == ["start c5 s http://a.test/s bytes=2097152-4194303 helper"])
-        #expect(core.core.state.connections["s"]?.id.number == 3, "a running helper holds the slot")
+        #expect(core.core.state.attempts["s"]?.holder.id.number == 3, "a running helper holds the slot")
     }
 
     @Test(
@@ -94,7 +94,7 @@ struct QueueCoreSplitTests {
         _ = core.send(.finished(core.connection(4)))
         let refused = core.fail(5, .connectionLost)
         #expect(!refused.contains { $0.hasPrefix("start ") || $0.hasPrefix("stop ") }, "\(refused)")
-        #expect(core.core.state.splits["s"]?.segments[core.connection(1)]?.end == 2 * Self.mebibyte)
+        #expect(core.core.state.split("s")?.segments[core.connection(1)]?.end == 2 * Self.mebibyte)
     }
 
     @Test("near the end, a free connection races the tail of the slowest; whichever gets there first wins")
@@ -146,7 +146,7 @@ struct QueueCoreSplitTests {
         #expect(first.first == "answer c\(mirrors[0]) cancel" && first.contains(dropped))
         #expect(!core.answer(mirrors[1], 404).contains { $0.contains("mirror dropped") }, "said once")
         #expect(
-            core.core.state.activity["s"]?.droppedMirrors == [
+            core.core.state.runs["s"]?.activity.droppedMirrors == [
                 "http://b.test/s: it answered for another file (length 5, not 8388608)"
             ])
     }
@@ -174,9 +174,9 @@ struct QueueCoreSplitTests {
             ])
         core.clock.advance(0.5)
         _ = core.send(.wrote(core.connection(1), totalBytesWritten: 1000))
-        #expect((core.core.state.activity["d"]?.speed ?? 0) > 0)
+        #expect((core.core.state.runs["d"]?.activity.speed ?? 0) > 0)
         core.clock.advance(1.5)
         #expect(core.send(.timerFired(.settleSpeeds)) == ["d 1000 of -1", "settle speeds in 1.0s"])
-        #expect(core.core.state.activity["d"]?.speed == 0)
+        #expect(core.core.state.runs["d"]?.activity.speed == 0)
     }
 }
