@@ -137,7 +137,7 @@ struct GetCommand: HaulCommand {
         guard let text = entry.uris.first, let url = URL(string: text) else {
             throw ExitStatus(ErrorCode.unknown.rawValue)
         }
-        let options = entry.options.merged(over: configuration.defaults)
+        let options = EffectiveOptions(entry.options.merged(over: configuration.defaults))
         let request = configuration.request(for: url, options: options)
         guard let failure = StandardOutputDownload.run(request, showsProgress: showsProgress) else {
             return

@@ -56,9 +56,9 @@ extension QueueConfiguration {
     ///   - url: The URI to load (a mirror, or where a redirect led).
     ///   - options: The download's options in effect.
     /// - Returns: The request an attempt sends.
-    public func request(for url: URL, options: DownloadOptions) -> Request {
+    public func request(for url: URL, options: EffectiveOptions) -> Request {
         var request = Request.Fields(url: url)
-        request.timeoutInterval = Double(options.timeout ?? BuiltInOptions.timeout)
+        request.timeoutInterval = Double(options.timeout)
         request.connectTimeout = options.connectTimeout.map(Double.init)
         // A download's own TLS choices (kept with it across restarts) over the run's.
         request.tls = TLSOptions(
@@ -87,7 +87,7 @@ extension QueueConfiguration {
         request.maxReceiveSpeed = options.maxDownloadLimit?.cap
         // A trickle ends too, not only a stall (aria2's `lowest-speed-limit=0` is off: then only
         // a transfer with no byte for the timeout ends).
-        request.lowestSpeed = (options.lowestSpeedLimit ?? BuiltInOptions.lowestSpeedLimit).cap
+        request.lowestSpeed = options.lowestSpeedLimit.cap
         if options.ftpPasv == false { request.ftpActive = true }
         request.ssh.privateKey = options.sshPrivateKey
         request.ssh.mayUseOwnIdentity = isUsers

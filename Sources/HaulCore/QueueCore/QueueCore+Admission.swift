@@ -101,7 +101,7 @@ extension QueueCore {
         // That the partial file still holds the bytes is checked when the answer comes
         // (`QueueInput.named`).
         let resumable = download.continuesPartialData(
-            options: options, startedHere: state.runs[download.id]?.resumableHere == true)
+            options: options.given, startedHere: state.runs[download.id]?.resumableHere == true)
         if prefix > 0, resumable, download.partialPath != nil {
             resumeOffset = prefix
             request.modify { fields in

@@ -45,7 +45,7 @@ extension QueueCore {
             guard download.id != id, download.state == .queued, QueueCore.nextHostKey(of: download) == host
             else { continue }
             download.attempts += 1
-            let maxTries = options(of: download).maxTries ?? BuiltInOptions.maxTries
+            let maxTries = options(of: download).maxTries
             if maxTries > 0, download.attempts >= maxTries {
                 download.state = .failed
                 download.nextAttemptAt = nil

@@ -109,7 +109,7 @@ extension QueueCore {
     /// The longest body that goes to a file with no name; one of unknown length becomes a
     /// partial file when it grows past this.
     func unnamedLimit(_ download: Download) -> Int64 {
-        options(of: download).resumableAbove ?? BuiltInOptions.resumableAbove
+        options(of: download).resumableAbove
     }
 
     /// Whether the body may go to a file with no name, named when complete: a whole body

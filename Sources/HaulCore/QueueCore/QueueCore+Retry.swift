@@ -32,7 +32,7 @@ extension QueueCore {
         guard var download = state.downloads[id] else { return }
         let options = options(of: download)
         let policy = RetryPolicy(
-            maxTries: options.maxTries ?? BuiltInOptions.maxTries, fixedWait: options.retryWait.map(Double.init))
+            maxTries: options.maxTries, fixedWait: options.retryWait.map(Double.init))
         download.record(failure, message, reason: state.runs[id]?.activity.response?.reasonPhrase)
         switch policy.decide(
             attempt: download.attempts, failure: failure, now: clock.now, jitter: clock.retryJitter())

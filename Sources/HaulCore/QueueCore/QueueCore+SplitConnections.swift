@@ -24,14 +24,9 @@ extension QueueCore {
     ) -> Int64? {
         let options = options(of: download)
         let (mirrors, mirrorURIs) = mirrorRequests(of: download, first: accepted.request)
-        let automatic = QueueCore.splitsAutomatically(options)
-        let perMirror =
-            automatic
-            ? BuiltInOptions.autoConnectionsPerServer
-            : options.maxConnectionPerServer ?? BuiltInOptions.maxConnectionPerServer
-        let limit =
-            automatic
-            ? QueueCore.automaticLimit(mirrors: mirrors.count) : QueueCore.splitLimit(options, mirrors: mirrors.count)
+        let automatic = options.splitting.automatic
+        let perMirror = options.splitting.perServer
+        let limit = options.splitting.limit(mirrors: mirrors.count)
         let response = accepted.response
         let validator = response.validator
         guard limit > 1, total > 0, validator != nil, state.runs[download.id]?.noSplit != true,
@@ -39,7 +34,7 @@ extension QueueCore {
         else { return nil }
         let planner = planner(options, length: total, maxConnections: limit)
         if automatic {
-            guard QueueCore.mayGrow(options, total: total), total - offset >= 4 * planner.minSplitSize else {
+            guard options.mayGrow(total: total), total - offset >= 4 * planner.minSplitSize else {
                 return nil
             }
             var split = Split(
@@ -74,30 +69,20 @@ extension QueueCore {
         return ranges[0].upperBound
     }
 
-    /// How many connections a split of a download with these options may use: `-s`, capped by
-    /// `-x` on each of its mirrors.
-    static func splitLimit(_ options: DownloadOptions, mirrors: Int) -> Int {
-        min(
-            options.split ?? BuiltInOptions.split,
-            (options.maxConnectionPerServer ?? BuiltInOptions.maxConnectionPerServer) * mirrors)
-    }
-
     /// Whether a body of `total` bytes of `download` would be split, as `planSplit` splits.
     func wouldSplit(_ download: Download, total: Int64) -> Bool {
         let options = options(of: download)
-        if QueueCore.splitsAutomatically(options) { return QueueCore.mayGrow(options, total: total) }
-        let limit = QueueCore.splitLimit(options, mirrors: download.uris.count)
+        if options.splitting.automatic { return options.mayGrow(total: total) }
+        let limit = options.splitting.limit(mirrors: download.uris.count)
         guard limit > 1, total > 0 else { return false }
         return planner(options, length: total, maxConnections: limit).initialRanges(completed: ByteRanges()).count > 1
     }
 
     /// The segment planner for a file of `length` bytes with these options (`-k`, the piece
     /// order) over at most `maxConnections`.
-    private func planner(_ options: DownloadOptions, length: Int64, maxConnections: Int) -> SegmentPlanner {
-        let builtIn =
-            QueueCore.splitsAutomatically(options) ? BuiltInOptions.autoMinSplitSize : BuiltInOptions.minSplitSize
-        return SegmentPlanner(
-            length: length, minSplitSize: options.minSplitSize ?? builtIn,
+    private func planner(_ options: EffectiveOptions, length: Int64, maxConnections: Int) -> SegmentPlanner {
+        SegmentPlanner(
+            length: length, minSplitSize: options.splitting.minSplitSize,
             maxConnections: maxConnections, patience: configuration.patience,
             order: options.streamPieceSelector ?? .spread)
     }

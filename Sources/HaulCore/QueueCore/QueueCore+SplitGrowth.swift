@@ -24,24 +24,6 @@ extension QueueCore {
     /// (seconds) at the speed measured.
     static let growthWorthwhile = 1.0
 
-    /// Whether a download with these options splits automatically.
-    static func splitsAutomatically(_ options: DownloadOptions) -> Bool {
-        (options.splitMode ?? .auto) == .auto && options.split == nil && options.maxConnectionPerServer == nil
-    }
-
-    /// Whether an automatic split may grow for a file of `total` bytes: one longer than
-    /// `resumable-above` (a shorter body is taken whole, in a file with no name) with room for a
-    /// few connections' parts.
-    static func mayGrow(_ options: DownloadOptions, total: Int64) -> Bool {
-        let minSplit = options.minSplitSize ?? BuiltInOptions.autoMinSplitSize
-        return total > (options.resumableAbove ?? BuiltInOptions.resumableAbove) && total >= 4 * minSplit
-    }
-
-    /// The connections an automatic split may grow to over `mirrors` mirrors.
-    static func automaticLimit(mirrors: Int) -> Int {
-        min(BuiltInOptions.autoConnectionsPerServer * max(mirrors, 1), BuiltInOptions.autoConnections)
-    }
-
     /// Starts the growth of a split that begins on its `first` connection, which took
     /// `answerTime` seconds to answer; one resumed in this run starts at the count it settled on.
     mutating func beginGrowth(

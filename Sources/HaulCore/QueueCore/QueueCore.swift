@@ -116,8 +116,9 @@ struct QueueCore {
         emit(.activity(id: id, change))
     }
 
-    /// The options of `download` merged over the queue's defaults.
-    func options(of download: Download) -> DownloadOptions {
-        download.options.merged(over: configuration.defaults)
+    /// The options of `download` merged over the queue's defaults, with the built-in values
+    /// applied.
+    func options(of download: Download) -> EffectiveOptions {
+        EffectiveOptions(download.options.merged(over: configuration.defaults))
     }
 }

@@ -122,7 +122,12 @@ public struct Response: Sendable {
         Response.offersRanges(statusCode: statusCode, acceptRanges: headers["Accept-Ranges"])
     }
 
-    /// `offersRanges` for a response kept in another form: its status and `Accept-Ranges` value.
+    /// `offersRanges` for a response kept in another form.
+    ///
+    /// - Parameters:
+    ///   - statusCode: The response's status.
+    ///   - acceptRanges: Its `Accept-Ranges` value, if it had one.
+    /// - Returns: Whether the server said it takes byte ranges.
     public static func offersRanges(statusCode: Int, acceptRanges: String?) -> Bool {
         statusCode == 206 || acceptRanges?.lowercased() == "bytes"
     }

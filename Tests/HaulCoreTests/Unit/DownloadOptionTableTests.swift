@@ -79,8 +79,8 @@ struct DownloadOptionTableTests {
         var options = DownloadOptions()
         try options.set("lowest-speed-limit", "0")
         let url = try #require(URL(string: "http://h/"))
-        #expect(QueueConfiguration().request(for: url, options: options).lowestSpeed == nil)
-        let unset = QueueConfiguration().request(for: url, options: DownloadOptions())
+        #expect(QueueConfiguration().request(for: url, options: EffectiveOptions(options)).lowestSpeed == nil)
+        let unset = QueueConfiguration().request(for: url, options: EffectiveOptions(DownloadOptions()))
         #expect(unset.lowestSpeed == BuiltInOptions.lowestSpeedLimit.cap)
     }
 }

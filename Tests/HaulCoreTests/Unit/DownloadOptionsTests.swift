@@ -59,7 +59,7 @@ struct DownloadOptionsTests {
         }
         let request = DownloadQueue.Configuration().request(
             for: try #require(URL(string: "http://127.0.0.1/f")),
-            options: options)
+            options: EffectiveOptions(options))
         #expect(request.timeoutInterval == 30 && request.connectTimeout == 4)
         #expect(request.userAgent == "ua" && request.headers["Referer"] == "http://r/" && request.headers["X-A"] == "1")
         #expect(request.credentials?.user == "ann" && request.credentials?.password == "pw")

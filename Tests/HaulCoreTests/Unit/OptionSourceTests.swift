@@ -89,7 +89,8 @@ struct OptionSourceTests {
         options.source = source
         for (name, value) in own { try options.set(name, value) }
         return configuration.request(
-            for: try #require(URL(string: url)), options: options.merged(over: configuration.defaults))
+            for: try #require(URL(string: url)), options: EffectiveOptions(options.merged(over: configuration.defaults))
+        )
     }
 
     @Test("the user's downloads log in with netrc and the defaults' credentials; others' only with their own")
