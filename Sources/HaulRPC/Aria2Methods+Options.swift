@@ -77,9 +77,15 @@ extension Aria2Methods {
         Aria2OptionCatalog.scope(of: name)?.contains(.perDownload) ?? true
     }
 
-    /// `getGlobalOption()`.
+    /// `getGlobalOption()`: the queue's own options as they are now (another client, a key in
+    /// the UI or a bandwidth schedule may have changed them), over the rest.
     func globalOption() -> JSONValue {
-        .object(globalOptions.withLock { $0 }.mapValues { .string(TextSanitizer.visible($0)) })
+        var options = globalOptions.withLock { $0 }
+        let now = queue.settings
+        for option in QueueOptionTable.all where option.changesLive {
+            options[option.name] = now.text(of: option.name)
+        }
+        return .object(options.mapValues { .string(TextSanitizer.visible($0)) })
     }
 
     /// `changeOption(gid, options)`: each option changes as its `DownloadOption.Change` says:
@@ -111,29 +117,28 @@ extension Aria2Methods {
         return "OK"
     }
 
-    /// `changeGlobalOption(options)`: the overall speed cap and the number of downloads at once
-    /// change at once; a download's option (`dir` inside the allowed directory, `split`,
-    /// `user-agent`…) is the default of every download added from now on; any other option aria2
-    /// has is kept for `getGlobalOption` and logged as not applying.
+    /// `changeGlobalOption(options)`: a queue option (`QueueOptionTable`: the number of downloads
+    /// at once, the per-host cap, the overall speed cap) changes at once, checked by its row as
+    /// the command line checks it; a download's option (`dir` inside the allowed directory,
+    /// `split`, `user-agent`…) is the default of every download added from now on; any other
+    /// option aria2 has is kept for `getGlobalOption` and logged as not applying.
     func changeGlobalOption(_ params: RPCParams) throws(RPCError) -> JSONValue {
         for (name, given) in try params.options(0) {
             var value = given
-            switch name {
-            case QueueOptionTable.maxOverallDownloadLimit.name, QueueOptionTable.maxConcurrentDownloads.name:
-                // Checked by the queue option's row, as the command line checks it.
-                var settings = QueueSettings()
+            if let option = QueueOptionTable.option(named: name) {
+                if !settings.clientIsOwner, let refusal = option.refusal(from: .networkClient) {
+                    throw RPCError(refusal)
+                }
                 do throws(OptionError) {
-                    try settings.set(name, value)
+                    // Kept as aria2 keeps it: a speed in bytes a second.
+                    value = try queue.change(option, to: value)
                 } catch {
                     throw RPCError("option '\(name)': \(RPCError.shown(error.description))")
                 }
-                if name == QueueOptionTable.maxConcurrentDownloads.name {
-                    queue.setMaxConcurrentDownloads(settings.maxConcurrentDownloads)
-                } else {
-                    queue.setMaxOverallDownloadLimit(settings.maxOverallDownloadLimit.cap)
-                }
-                // Kept as aria2 keeps it: a speed in bytes a second.
-                value = settings.text(of: name) ?? value
+                globalOptions.withLock { $0[name] = value }
+                continue
+            }
+            switch name {
             case "out", "gid":
                 // A download's own, never the daemon's: aria2 passes over them here too.
                 ignored(name, for: "the daemon")

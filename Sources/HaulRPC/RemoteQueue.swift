@@ -51,21 +51,16 @@ package final class RemoteQueue: QueueControl {
         onNotice: @escaping @Sendable (String, _ isError: Bool) -> Void,
         onLimit: @escaping @Sendable (Int64?) -> Void = { _ in }
     ) async throws(RPCClient.Failure) -> RemoteQueue {
-        let options = try await client.call("aria2.getGlobalOption")
-        let concurrent =
-            options.object?[QueueOptionTable.maxConcurrentDownloads.name]?.integer
-            ?? BuiltInOptions.maxConcurrentDownloads
+        let settings = RemoteQueue.settings(in: try await client.call("aria2.getGlobalOption"))
         return RemoteQueue(
-            client: client, maxConcurrentDownloads: concurrent, overallLimit: RemoteQueue.overallLimit(in: options),
-            interval: interval, onEvent: onEvent, onNotice: onNotice, onLimit: onLimit)
+            client: client, maxConcurrentDownloads: settings.maxConcurrentDownloads,
+            overallLimit: settings.maxOverallDownloadLimit.cap, interval: interval, onEvent: onEvent,
+            onNotice: onNotice, onLimit: onLimit)
     }
 
-    /// The overall limit `getGlobalOption`'s reply sets, nil for none (aria2's "0").
-    static func overallLimit(in options: JSONValue) -> Int64? {
-        guard let limit = options.object?[QueueOptionTable.maxOverallDownloadLimit.name]?.integer, limit > 0 else {
-            return nil
-        }
-        return Int64(limit)
+    /// The queue's options `getGlobalOption`'s reply shows, each read by its row.
+    static func settings(in options: JSONValue) -> QueueSettings {
+        QueueSettings(shown: options.object?.compactMapValues(\.string) ?? [:])
     }
 
     private init(
@@ -181,8 +176,8 @@ package final class RemoteQueue: QueueControl {
             case .failure(let error): throw .refused(error)
             }
         }
-        let options = lists.popLast() ?? .null
-        return (RemoteSnapshot(records: lists.flatMap { $0.array ?? [] }), RemoteQueue.overallLimit(in: options))
+        let limit = RemoteQueue.settings(in: lists.popLast() ?? .null).maxOverallDownloadLimit.cap
+        return (RemoteSnapshot(records: lists.flatMap { $0.array ?? [] }), limit)
     }
 
     // MARK: - Commands

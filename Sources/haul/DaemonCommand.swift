@@ -60,7 +60,7 @@ struct DaemonCommand: HaulCommand {
         // stops the daemon as soon as it says it listens is heard, never ignored.
         let handlers = StopSignals.handle([SIGINT, SIGTERM]) { stop.signal() }
         var settings = LocalSocket.settings(
-            for: configuration, queue: stored.queue, overallLimit: options.overallLimit(),
+            for: configuration, queue: stored.queue, queueSettings: options.connections.queue,
             saveSession: options.basic.saveSession, allowedDirectory: rpc.allowedDirectory, stop: { stop.signal() })
         settings.globalOptions.merge(globalOptions, uniquingKeysWith: { _, daemon in daemon })
         let refusals = RefusalLog(write: report)

@@ -29,10 +29,10 @@ enum LocalSocket {
         }
     }
 
-    /// The RPC settings of a queue run with `configuration`: `getGlobalOption`'s options, the
-    /// session file, and how to stop.
+    /// The RPC settings of a queue run with `configuration` and the queue's options
+    /// `queueSettings`: `getGlobalOption`'s options, the session file, and how to stop.
     static func settings(
-        for configuration: DownloadQueue.Configuration, queue: DownloadQueue, overallLimit: Int64?,
+        for configuration: DownloadQueue.Configuration, queue: DownloadQueue, queueSettings: QueueSettings,
         saveSession path: String?, allowedDirectory: String?, stop: @escaping @Sendable () -> Void
     ) -> Aria2Methods.Settings {
         // What is in effect: haul's built-in values, under those the configuration sets.
@@ -41,11 +41,7 @@ enum LocalSocket {
         for (name, value) in configuration.defaults.pairs(includingSecrets: false) { global[name] = value }
         // As aria2 gives it, and as the queue saves into it: absolute.
         global["dir"] = queue.configuration.directory
-        var queueSettings = QueueSettings()
-        queueSettings.maxConcurrentDownloads = configuration.maxConcurrentDownloads
-        queueSettings.maxConnectionsPerHost = configuration.maxConnectionsPerHost
-        queueSettings.maxOverallDownloadLimit = SpeedLimit(bytesPerSecond: overallLimit ?? 0)
-        for option in QueueOptionTable.all { global[option.name] = queueSettings.text(of: option.name) }
+        for (name, value) in queueSettings.pairs { global[name] = value }
         global["save-session"] = path
         return Aria2Methods.Settings(
             allowedDirectory: AllowedDirectory(allowedDirectory ?? configuration.directory),

@@ -68,7 +68,7 @@ struct RunStartup {
     func startSchedule(
         on queue: DownloadQueue, onStatus: @escaping @Sendable (BandwidthScheduler.Status) -> Void
     ) -> BandwidthScheduler? {
-        guard let schedule = options.connections.bandwidthSchedule else { return nil }
+        guard let schedule = options.connections.queue.bandwidthSchedule else { return nil }
         let scheduler = BandwidthScheduler(
             schedule, fallback: options.overallLimit(), apply: { queue.setMaxOverallDownloadLimit($0) },
             onStatus: onStatus)

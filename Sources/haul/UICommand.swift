@@ -121,7 +121,7 @@ struct UICommand: HaulCommand {
         let local = LocalSocket.serve(
             stored.queue, stateDirectory: options.stateDirectoryPath,
             settings: LocalSocket.settings(
-                for: configuration, queue: stored.queue, overallLimit: options.overallLimit(),
+                for: configuration, queue: stored.queue, queueSettings: options.connections.queue,
                 saveSession: options.basic.saveSession, allowedDirectory: nil, stop: { inbox.requestStop() }),
             hub: hub, report: { notices.append($0) })
         defer { local?.stop() }

@@ -141,12 +141,7 @@ public struct DownloadOption: Sendable {
         var scratch = DownloadOptions.Values()
         if let builtIn, (try? assign(&scratch, value)) != nil, texts(scratch, true) == [builtIn] { return nil }
         let what = risk.map { ": \($0.rawValue)" } ?? ""
-        let who =
-            switch settableBy {
-            case .owner: "on the command line or in config.toml"
-            case .queueFile, .networkClient, .remoteList: "on the command line or in a queue file you name by its path"
-            }
         let shown = TextSanitizer.visible(value.count > 64 ? String(value.prefix(64)) + "…" : value)
-        return "\(name)=\(shown) is not taken from \(source)\(what); give it \(who)"
+        return "\(name)=\(shown) is not taken from \(source)\(what); give it \(settableBy.whereToGive)"
     }
 }

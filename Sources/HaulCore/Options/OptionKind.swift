@@ -126,6 +126,7 @@ public protocol OptionValueText: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension SpeedLimit: OptionValueText {}
+extension BandwidthSchedule: OptionValueText {}
 
 extension OptionKind where Value == SpeedLimit {
     /// A speed in bytes a second (`500K`), 0 for none.

@@ -37,6 +37,15 @@ public enum OptionSource: UInt8, Sendable, CaseIterable, Comparable, CustomStrin
         }
     }
 
+    /// Where an option this source is the least trusted to set is given instead, when a less
+    /// trusted one gave it.
+    public var whereToGive: String {
+        switch self {
+        case .owner: "on the command line or in config.toml"
+        case .queueFile, .networkClient, .remoteList: "on the command line or in a queue file you name by its path"
+        }
+    }
+
     /// The places this source covers, for the table in docs/safety.md.
     public var places: String {
         switch self {

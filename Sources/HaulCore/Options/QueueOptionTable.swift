@@ -1,10 +1,11 @@
 // MARK: - QueueOptionTable
 
 /// The options of the whole queue, not of one download (`max-concurrent-downloads`,
-/// `max-overall-download-limit`, `max-connections-per-host`): each a row with its name, its kind
-/// (the same `OptionKind`s a download's options use, so one rule checks a value wherever it comes
-/// from: the command line, config.toml, RPC, the local socket, `--connect`), its built-in value
-/// and its help. The one place each is spelled.
+/// `max-overall-download-limit`, `max-connections-per-host`, `bandwidth-schedule`): each a row
+/// with its name, its kind (the same `OptionKind`s a download's options use, so one rule checks
+/// a value wherever it comes from: the command line, config.toml, RPC, the local socket,
+/// `--connect`), who may set it, whether it changes while the queue runs, its built-in value and
+/// its help. The one place each is spelled.
 public enum QueueOptionTable {
     public typealias Values = QueueSettings
 
@@ -18,36 +19,68 @@ public enum QueueOptionTable {
         public let valueName: String
         /// What the option does, for help and the manual.
         public let help: String
-        /// haul's value when nothing sets it, as text (`getGlobalOption`'s, aria2's form).
-        public let builtIn: String
+        /// haul's value when nothing sets it, as text (`getGlobalOption`'s, aria2's form); nil
+        /// when unset means none.
+        public let builtIn: String?
+        /// The least trusted source that may set it (`OptionSource`).
+        public let settableBy: OptionSource
+        /// Whether it changes while the queue runs (`changeGlobalOption`); else it is set when
+        /// haul starts.
+        public let changesLive: Bool
         let assign: @Sendable (inout Values, String) throws(OptionError) -> Void
-        let text: @Sendable (Values) -> String
+        /// Its value as text, nil when unset.
+        let text: @Sendable (Values) -> String?
 
         static func row<Value>(
             _ name: String, _ field: WritableKeyPath<Values, Value> & Sendable, _ kind: OptionKind<Value>,
-            short: Character? = nil, help: String
+            short: Character? = nil, settableBy: OptionSource, help: String
         ) -> Option {
             Option(
                 name: name, short: short, valueName: kind.valueName, help: help,
-                builtIn: kind.format(Values()[keyPath: field], false),
+                builtIn: kind.format(Values()[keyPath: field], false), settableBy: settableBy, changesLive: true,
                 assign: { values, text throws(OptionError) in values[keyPath: field] = try kind.parse(text) },
                 text: { kind.format($0[keyPath: field], false) })
+        }
+
+        /// A row whose value is nil until set, and set when haul starts only.
+        static func startRow<Value>(
+            _ name: String, _ field: WritableKeyPath<Values, Value?> & Sendable, _ kind: OptionKind<Value>,
+            settableBy: OptionSource, help: String
+        ) -> Option {
+            Option(
+                name: name, short: nil, valueName: kind.valueName, help: help, builtIn: nil, settableBy: settableBy,
+                changesLive: false,
+                assign: { values, text throws(OptionError) in values[keyPath: field] = try kind.parse(text) },
+                text: { values in values[keyPath: field].map { kind.format($0, false) } })
+        }
+
+        /// Why `source` may not set this option, or nil when it may.
+        ///
+        /// - Parameter source: Who gives it.
+        /// - Returns: A sentence naming the option, the source and where to give it instead.
+        public func refusal(from source: OptionSource) -> String? {
+            guard source > settableBy else { return nil }
+            return "\(name) is not taken from \(source); give it \(settableBy.whereToGive)"
         }
     }
 
     public static let maxConcurrentDownloads = Option.row(
         "max-concurrent-downloads", \.maxConcurrentDownloads, .integer(1...1000), short: "j",
-        help: "Downloads at the same time, 1 to 1000.")
+        settableBy: .networkClient, help: "Downloads at the same time, 1 to 1000.")
     public static let maxOverallDownloadLimit = Option.row(
-        "max-overall-download-limit", \.maxOverallDownloadLimit, .speed,
+        "max-overall-download-limit", \.maxOverallDownloadLimit, .speed, settableBy: .networkClient,
         help: "Cap all downloads together, e.g. 10M (bytes per second; 0: no cap).")
     public static let maxConnectionsPerHost = Option.row(
-        "max-connections-per-host", \.maxConnectionsPerHost, .integer(0...1000),
+        "max-connections-per-host", \.maxConnectionsPerHost, .integer(0...1000), settableBy: .networkClient,
         help: "Downloads from one host at the same time (0: no cap); the rest wait while other hosts' "
             + "downloads run.")
+    public static let bandwidthSchedule = Option.startRow(
+        "bandwidth-schedule", \.bandwidthSchedule, .parsed("rules"), settableBy: .owner,
+        help: "Overall limits by time, the first rule that matches winning: \"08:00-18:00 1M, sat-sun "
+            + "10:00-22:00 5M, else unlimited\" (days optional; without else, the overall limit above applies).")
 
     /// Every queue option, in help's order.
-    public static let all = [maxConcurrentDownloads, maxConnectionsPerHost, maxOverallDownloadLimit]
+    public static let all = [maxConcurrentDownloads, maxConnectionsPerHost, maxOverallDownloadLimit, bandwidthSchedule]
 
     /// The queue option named `name`, nil when there is none.
     ///
@@ -55,36 +88,5 @@ public enum QueueOptionTable {
     /// - Returns: Its row.
     public static func option(named name: String) -> Option? {
         all.first { $0.name == name }
-    }
-}
-
-// MARK: - QueueSettings
-
-/// The values of the queue's options (`QueueOptionTable`), built-in until set.
-public struct QueueSettings: Sendable, Equatable {
-    public var maxConcurrentDownloads = BuiltInOptions.maxConcurrentDownloads
-    public var maxOverallDownloadLimit = SpeedLimit.none
-    public var maxConnectionsPerHost = 0
-
-    /// Every option at its built-in value.
-    public init() {}
-
-    /// Sets the option `name` from `text`, checked by its row.
-    ///
-    /// - Parameters:
-    ///   - name: A queue option's long name.
-    ///   - text: Its value as a person or a client wrote it.
-    /// - Throws: `OptionError` naming what is wrong with the value, or that there is no such option.
-    public mutating func set(_ name: String, _ text: String) throws(OptionError) {
-        guard let option = QueueOptionTable.option(named: name) else { throw OptionError.unknownOption(name) }
-        try option.assign(&self, text)
-    }
-
-    /// The value of the option `name` as text (aria2's form), nil when there is no such option.
-    ///
-    /// - Parameter name: A queue option's long name.
-    /// - Returns: Its value, such as `5` or `1048576`.
-    public func text(of name: String) -> String? {
-        QueueOptionTable.option(named: name).map { $0.text(self) }
     }
 }

@@ -10,7 +10,7 @@
 /// speed (`500K`, `1M`; `unlimited`, `none` or `0` for none). `else SPEED` applies when no rule
 /// matches; without it, the limit given apart (`--max-overall-download-limit`) does. Pure: a time
 /// of the week in, a limit out, so every rule is a table test.
-public struct BandwidthSchedule: Sendable, Equatable {
+public struct BandwidthSchedule: Sendable, Equatable, CustomStringConvertible {
     /// One rule: on these days (0 is Sunday), from `start` to `end` (minutes into the day).
     struct Rule: Sendable, Equatable {
         let days: Set<Int>
@@ -33,6 +33,8 @@ public struct BandwidthSchedule: Sendable, Equatable {
     let rules: [Rule]
     /// The `else` rule's limit: `.some(nil)` for none, nil when the schedule has no `else`.
     let otherwise: Int64??
+    /// The rules as they were written, each trimmed.
+    public let description: String
 
     /// Reads a schedule; throws naming the rule that is wrong and why.
     ///
@@ -61,6 +63,8 @@ public struct BandwidthSchedule: Sendable, Equatable {
         guard !rules.isEmpty else { throw OptionError("a schedule needs a rule such as '08:00-18:00 1M'") }
         self.rules = rules
         self.otherwise = otherwise
+        description = parts.map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
+            .joined(separator: ", ")
     }
 
     /// The limit in force at `minuteOfWeek` (0 is Sunday 00:00), given `fallback` for when no rule

@@ -57,6 +57,9 @@ struct QueueCore {
         case .setMaxConcurrentDownloads(let count):
             configuration.maxConcurrentDownloads = max(count, 1)
             admit()
+        case .setMaxConnectionsPerHost(let count):
+            configuration.maxConnectionsPerHost = max(count, 0)
+            admit()
         case .move(let id, let move): self.move(id, move)
         case .remove(let ids): remove(ids)
         case .multiplexing(let connection, let hostKey): multiplexing(connection, hostKey: hostKey)

@@ -22,6 +22,8 @@ enum QueueInput: Sendable {
     case changeURIs(GID, removing: [String], adding: [String], at: Int?, by: OptionSource = .owner)
     /// How many downloads run at once, from now on.
     case setMaxConcurrentDownloads(Int)
+    /// How many downloads from one origin run at once (0: no cap), from now on.
+    case setMaxConnectionsPerHost(Int)
     case move(GID, DownloadQueue.Move)
     case remove([GID])
 

@@ -24,6 +24,8 @@ public final class DownloadQueue: ConnectionDelegate {
     struct Locked {
         var core: QueueCore
         var outbox: [QueueEffect] = []
+        /// The overall speed limit set last (nil: none).
+        var overallLimit: Int64?
     }
 
     /// What the effects keep between them, touched only on `callbackQueue`: each running
@@ -291,7 +293,50 @@ public final class DownloadQueue: ConnectionDelegate {
     }
 
     public func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {
-        engine.setMaxOverallReceiveSpeed(SpeedLimit(bytesPerSecond).cap)
+        let cap = SpeedLimit(bytesPerSecond).cap
+        locked.withLock { $0.overallLimit = cap }
+        engine.setMaxOverallReceiveSpeed(cap)
+    }
+
+    /// The queue's options as they are now (`QueueOptionTable`): -j, the per-host cap and the
+    /// overall limit in force (a bandwidth schedule's, while one runs).
+    public var settings: QueueSettings {
+        locked.withLock { locked in
+            var settings = QueueSettings()
+            settings.maxConcurrentDownloads = locked.core.configuration.maxConcurrentDownloads
+            settings.maxConnectionsPerHost = locked.core.configuration.maxConnectionsPerHost
+            settings.maxOverallDownloadLimit = SpeedLimit(bytesPerSecond: locked.overallLimit ?? 0)
+            return settings
+        }
+    }
+
+    /// Changes the queue's option `option` to `text`, checked by its row, at once (one set when
+    /// haul starts is refused).
+    ///
+    /// - Parameters:
+    ///   - option: A row of `QueueOptionTable`.
+    ///   - text: Its new value as a person or a client wrote it.
+    /// - Returns: The value now in force, as text (aria2's form).
+    /// - Throws: `OptionError` naming what is wrong with the value, or that it does not change
+    ///   while the queue runs.
+    @discardableResult
+    public func change(_ option: QueueOptionTable.Option, to text: String) throws(OptionError) -> String {
+        guard option.changesLive else {
+            throw OptionError("\(option.name) is set when haul starts; it does not change while the queue runs")
+        }
+        var changed = settings
+        try changed.set(option.name, text)
+        switch option.name {
+        case QueueOptionTable.maxConcurrentDownloads.name:
+            setMaxConcurrentDownloads(changed.maxConcurrentDownloads)
+        case QueueOptionTable.maxConnectionsPerHost.name:
+            command(.setMaxConnectionsPerHost(changed.maxConnectionsPerHost))
+        case QueueOptionTable.maxOverallDownloadLimit.name:
+            setMaxOverallDownloadLimit(changed.maxOverallDownloadLimit.cap)
+        default:
+            break
+        }
+        return changed.text(of: option.name) ?? text
     }
 
     /// Where `move` puts a download in the queue, whose order is the order of admission.

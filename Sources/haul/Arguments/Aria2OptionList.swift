@@ -12,7 +12,9 @@ enum Aria2OptionList {
             let builtIn = option.builtIn.map { "; haul's value: `\($0)`" } ?? ""
             return "a download's own; " + change(option.change) + builtIn
         }
-        if QueueOptionTable.option(named: name) != nil { return "the whole queue's; changes live" }
+        if let option = QueueOptionTable.option(named: name) {
+            return "the whole queue's; " + (option.changesLive ? "changes live" : "set at start")
+        }
         if Subcommand.allCases.contains(where: { $0.option(named: name) != nil }) { return "on the command line" }
         if Aria2OptionCatalog.isBitTorrent(name) { return "accepted and ignored: BitTorrent" }
         return "accepted and ignored, with one warning"

@@ -43,6 +43,23 @@ enum OptionSourceList {
         }
         lines += [
             "",
+            "The queue's own options (`QueueOptionTable`) are set on the command line or in config.toml, and "
+                + "changed while the queue runs by `aria2.changeGlobalOption` where they change live; a queue file "
+                + "or a list loaded by URL holds downloads, never these.",
+            "",
+            "| queue option | changes while the queue runs | "
+                + OptionSource.allCases.map(\.description).joined(separator: " | ") + " |",
+            "|---|:-:|" + String(repeating: ":-:|", count: OptionSource.allCases.count),
+        ]
+        for option in QueueOptionTable.all {
+            let marks = OptionSource.allCases.map { source in
+                source != .queueFile && source != .remoteList && source <= option.settableBy ? "yes" : "no"
+            }
+            lines.append(
+                "| `\(option.name)` | \(option.changesLive ? "yes" : "no") | " + marks.joined(separator: " | ") + " |")
+        }
+        lines += [
+            "",
             "A download a network client or a list loaded by URL adds carries only the credentials its source "
                 + "gave: no netrc login, none of your SSH keys or agent, none of the secret headers, users and "
                 + "passwords given on the command line or in config.toml. A network client that changes the "

@@ -2,13 +2,12 @@ import HaulCore
 
 // MARK: - ConnectionOptions
 
-/// How many downloads at once, from which mirrors, at what overall speed: the queue's options
-/// (`QueueOptionTable`, checked by its rows as RPC checks them), the mirrors and the bandwidth
-/// schedule (a download's own connection options are in `DownloadOptionTable`).
+/// How many downloads at once, from which mirrors, at what overall speed and when: the queue's
+/// options (`QueueOptionTable`, checked by its rows as RPC checks them) and the mirrors (a
+/// download's own connection options are in `DownloadOptionTable`).
 struct ConnectionOptions {
     var queue = QueueSettings()
     var mirrors: [String] = []
-    var bandwidthSchedule: BandwidthSchedule?
     var streamWindow: Int?
 
     var maxConcurrentDownloads: Int { queue.maxConcurrentDownloads }
@@ -21,11 +20,6 @@ struct ConnectionOptions {
                     + "parallel."
             ) { $0.mirrors.append($1) },
             .value(
-                "bandwidth-schedule", "rules",
-                help: "Overall limits by time, the first rule that matches winning: \"08:00-18:00 1M, sat-sun "
-                    + "10:00-22:00 5M, else unlimited\" (days optional; without else, the overall limit above applies)."
-            ) { $0.bandwidthSchedule = try OptionValue.schedule($1) },
-            .value(
                 "stream-window", "n", hidden: true,
                 help: "Downloads from one HTTP/2 host in flight at once as streams of its connection (for measuring)."
             ) { $0.streamWindow = try OptionValue.int($1) },
@@ -34,7 +28,8 @@ struct ConnectionOptions {
     /// A queue option on the command line (and in config.toml): its row's rule, its built-in value
     /// said in help.
     private static func queueOption(_ option: QueueOptionTable.Option) -> OptionSpec<ConnectionOptions> {
-        .value(option.name, short: option.short, option.valueName, help: option.help + " Default: \(option.builtIn).") {
+        let help = option.builtIn.map { option.help + " Default: \($0)." } ?? option.help
+        return .value(option.name, short: option.short, option.valueName, help: help) {
             options, text in
             do {
                 try options.queue.set(option.name, text)

@@ -50,13 +50,4 @@ enum OptionValue {
         guard bytes > minimum else { throw UsageError("must be more than \(minimum)") }
         return bytes
     }
-
-    /// A bandwidth schedule, or why it is not one.
-    static func schedule(_ text: String) throws -> BandwidthSchedule {
-        do {
-            return try BandwidthSchedule(parsing: text)
-        } catch {
-            throw UsageError("\(error)")
-        }
-    }
 }

@@ -124,6 +124,18 @@ struct QueueCoreAdmissionTests {
         #expect(core.send(.pause("h1")) == ["cancel c1", "h1 paused", "h2 active", "start c3 h2 https://h.test:443/2"])
     }
 
+    @Test("the per-host cap changed while the queue runs admits what it held back; lowered, it stops none")
+    func capChangesLive() {
+        var core = CoreHarness { $0.maxConnectionsPerHost = 1 }
+        #expect(core.add(["a1", "a2", "a3"], uri: { "http://a.test/\($0)" }).count == 3)
+        #expect(
+            core.send(.setMaxConnectionsPerHost(3)) == [
+                "a2 active", "start c2 a2 http://a.test/a2", "a3 active", "start c3 a3 http://a.test/a3",
+            ])
+        #expect(core.send(.setMaxConnectionsPerHost(1)).isEmpty)
+        #expect(core.send(.pause("a1")) == ["cancel c1", "a1 paused"])
+    }
+
     @Test("a paused download waits; resuming or moving it to the top admits it first")
     func pausedAndMoved() {
         var core = CoreHarness { $0.maxConcurrentDownloads = 1 }
