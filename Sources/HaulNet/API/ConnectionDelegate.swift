@@ -33,8 +33,10 @@ public protocol ConnectionDelegate: AnyObject, Sendable {
     func connection(_ connection: Connection, willSend request: Request, redirectResponse: Response?) -> Request?
 
     /// The connection that carries the request to `url` (this hop's) agreed on HTTP/2 as its
-    /// TLS handshake ended: later loads to that host may go out as further streams. Comes before
-    /// that hop's response, at most once a hop; not for connections without TLS. Default: nothing.
+    /// TLS handshake ended (with libcurl before 7.80, as its response began): later loads to that
+    /// host may go out as further streams. Comes before that hop's response, at most once a hop;
+    /// not for connections without TLS, nor for a load that went out as such a stream. Default:
+    /// nothing.
     ///
     /// - Parameters:
     ///   - connection: The connection whose hop negotiated HTTP/2.

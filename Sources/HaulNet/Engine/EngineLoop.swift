@@ -3,11 +3,18 @@ import Foundation
 
 // MARK: - EngineLoop
 
-/// The engine thread's own state: the multi handle and the transfers on it. Lives on that
+/// The engine thread's own state: its multi handles and the transfers on them. Lives on that
 /// thread only, so it needs no lock.
+///
+/// Each turn of the loop applies the commands posted, lets libcurl act on each multi handle's
+/// due timeouts, hands finished transfers their results, then waits on every handle's sockets
+/// at once (`curl_multi_poll` on its own handle, which a command posted from another thread
+/// wakes) and lets libcurl act on the sockets found ready: two `MultiHandle`s, driven the same
+/// way.
 final class EngineLoop {
     private let engine: ConnectionEngine
-    private let multi: UnsafeMutableRawPointer
+    /// The engine's own multi handle: every transfer but the pool's.
+    private let own: MultiHandle
     /// The connections to hosts that answered over HTTP/2, on a multi handle of their own.
     private let pool: StreamPool
     private var transfers: [UInt64: Transfer] = [:]
@@ -25,19 +32,15 @@ final class EngineLoop {
 
     init(engine: ConnectionEngine) {
         self.engine = engine
-        guard let multi = haul_curl_multi_init() else {
-            fatalError("curl_multi_init failed: libcurl could not allocate its multi handle")
-        }
-        self.multi = multi
         let configuration = engine.configuration
+        own = MultiHandle(
+            connectionsPerHost: configuration.maxConnectionsPerHost,
+            totalConnections: configuration.maxTotalConnections)
         handles = EasyHandlePool(bufferSize: configuration.receiveBufferSize)
-        haul_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
-        haul_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxTotalConnections)
-        haul_multi_setopt_long(multi, CURLMOPT_PIPELINING, haul_curlpipe_multiplex)
         pool = StreamPool(
             connectionsPerHost: configuration.pooledConnectionsPerHost,
             streamsPerConnection: configuration.streamsPerConnection)
-        let wake = ConnectionEngine.WakeHandle(multi: multi)
+        let wake = ConnectionEngine.WakeHandle(multi: own.pointer)
         engine.mailbox.withLock { $0.wake = wake }
     }
 
@@ -55,17 +58,21 @@ final class EngineLoop {
                 }
                 apply(command)
             }
-            var running: Int32 = 0
-            haul_curl_multi_perform(multi, &running)
-            pool.act(on: [])
-            collectFinished()
-            let timeout = min(resumeCappedTransfers(), pool.timeoutMilliseconds ?? .max)
+            let driven = multiHandles
+            for multi in driven { multi.act(on: []) }
+            collectFinished(driven)
+            let timeout = driven.reduce(resumeCappedTransfers()) { min($0, $1.timeoutMilliseconds ?? .max) }
             // The turn's messages go to their queues before the loop waits.
             engine.deliveries.release()
-            var poolSockets = pool.waitDescriptors
-            haul_curl_multi_poll(multi, &poolSockets, UInt32(poolSockets.count), timeout, nil)
-            pool.act(on: poolSockets)
+            var descriptors = driven.flatMap(\.waitDescriptors)
+            haul_curl_multi_poll(own.pointer, &descriptors, UInt32(descriptors.count), timeout, nil)
+            for multi in driven { multi.act(on: descriptors) }
         }
+    }
+
+    /// The multi handles to drive: the engine's own, and the pool's once a host is learned.
+    private var multiHandles: [MultiHandle] {
+        pool.isInUse ? [own, pool.multi] : [own]
     }
 
     private func apply(_ command: ConnectionEngine.Command) {
@@ -75,12 +82,12 @@ final class EngineLoop {
             // so a cancel from another thread can overtake it).
             guard !connection.isDone else { break }
             let transfer = Transfer(
-                connection: connection, multi: multi, pool: pool, handles: handles, overallLimit: overallLimit,
+                connection: connection, multi: own.pointer, pool: pool, handles: handles, overallLimit: overallLimit,
                 share: cookies.share ?? sessions)
             transfers[connection.id] = transfer
             if transfers.count > peakTransfers {
                 peakTransfers = transfers.count
-                haul_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, 4 * peakTransfers)
+                own.keepConnections(4 * peakTransfers)
             }
             transfer.begin()
         case .cancel(let id):
@@ -127,23 +134,12 @@ final class EngineLoop {
         return Int32(next.map { $0 > now ? min(1000, ($0 - now) / 1_000_000 + 1) : 0 } ?? 1000)
     }
 
-    /// Hands every transfer libcurl reports done, on either multi handle, to its `Transfer`.
-    private func collectFinished() {
-        readFinished(from: multi)
-        if pool.isInUse { readFinished(from: pool.multi) }
-        removeEnded()
-    }
-
-    private func readFinished(from multi: UnsafeMutableRawPointer) {
-        var remaining: Int32 = 0
-        while let message = haul_curl_multi_info_read(multi, &remaining) {
-            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
-            let result = message.pointee.data.result
-            var idPointer: UnsafeMutableRawPointer?
-            haul_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &idPointer)
-            let id = UInt64(UInt(bitPattern: idPointer))
-            transfers[id]?.hopCompleted(result)
+    /// Hands every transfer libcurl reports done, on the handles `driven`, to its `Transfer`.
+    private func collectFinished(_ driven: [MultiHandle]) {
+        for multi in driven {
+            multi.readFinished { id, result in transfers[id]?.hopCompleted(result) }
         }
+        removeEnded()
     }
 
     private func removeEnded() {
@@ -168,7 +164,7 @@ final class EngineLoop {
             return mailbox.commands
         }
         for case .cookies(let command) in unapplied + posted { command.refuse(CookieError("the engine stopped")) }
-        haul_curl_multi_cleanup(multi)
-        pool.close()
+        own.close()
+        pool.multi.close()
     }
 }

@@ -35,11 +35,20 @@ extension Transfer {
         return bytes.count
     }
 
-    /// The hop's connection is up and its request about to go (CURLOPT_PREREQFUNCTION): one
-    /// whose TLS agreed on HTTP/2 makes its host's later transfers streams of the pool, and the
-    /// delegate is told, so more downloads may start.
+    /// The hop's connection is up and its request about to go (CURLOPT_PREREQFUNCTION): its
+    /// TLS may have agreed on HTTP/2 a round trip before a response says so.
     func connected() {
         guard let easy, haul_easy_negotiated_h2(easy) else { return }
+        multiplexes()
+    }
+
+    /// The hop's connection speaks HTTP/2 (its TLS agreed on it, or its response says so; libcurl
+    /// before 7.80 tells only the latter): the one place the engine learns it. The host's later
+    /// transfers become streams of the pool, and the delegate is told, once a hop, so more
+    /// downloads may start. A transfer in the pool is on such a connection already.
+    func multiplexes() {
+        guard !inPool, !multiplexingTold else { return }
+        multiplexingTold = true
         pool.learnMultiplexing(of: request.url)
         connection.engineReportMultiplexing(request.url)
     }
@@ -47,7 +56,7 @@ extension Transfer {
     func headEnded() {
         guard let status = head.statusCode, status >= 200, case .headers(let answered) = phase else { return }
         let response = head.response(url: request.url)
-        if response.httpVersion == "HTTP/2", !inPool { pool.learnMultiplexing(of: request.url) }
+        if response.httpVersion == "HTTP/2" { multiplexes() }
         if let demand = authenticationChallenge(in: response) {
             if answered == nil, libcurlAnswers(demand) {
                 phase = .headers(answered: response)

@@ -57,7 +57,7 @@ final class Transfer {
     /// The connections to hosts known to multiplex; `multi` is theirs when this transfer is one
     /// of their streams (`inPool`).
     let pool: StreamPool
-    var inPool: Bool { multi == pool.multi }
+    var inPool: Bool { multi == pool.multi.pointer }
     var easy: UnsafeMutableRawPointer?
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     var request: Request
@@ -69,6 +69,8 @@ final class Transfer {
     var phase = Phase.headers(answered: nil)
     var handle = Handle.detached
     var head = ResponseHead()
+    /// Whether the delegate was told this hop's connection speaks HTTP/2 (`multiplexes`).
+    var multiplexingTold = false
     /// Bytes of header lines this hop has received.
     var headBytes = 0
     var response: Response?
@@ -110,7 +112,7 @@ final class Transfer {
         // The current request: the original one, with any speed cap set before the start.
         request = connection.currentRequest
         self.pool = pool
-        self.multi = pool.takes(request) ? pool.multi : multi
+        self.multi = pool.takes(request) ? pool.multi.pointer : multi
         limiter = request.maxReceiveSpeed.map { TokenBucket(rate: $0) }
         easy = handles.take()
         errorBuffer.initialize(to: 0)
@@ -138,6 +140,7 @@ final class Transfer {
     func startHop() {
         phase = .headers(answered: nil)
         head = ResponseHead()
+        multiplexingTold = false
         headBytes = 0
         heldBody = []
         multipart = nil
