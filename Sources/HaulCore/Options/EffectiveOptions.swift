@@ -69,12 +69,14 @@ public struct EffectiveOptions: Sendable {
         splitting = Splitting(given)
     }
 
-    /// Any other option, as given.
+    /// Any other option, as given. By its key path in `DownloadOptions.Values`, a stored
+    /// property's: a key path through `DownloadOptions`' own member lookup is made anew at each
+    /// use (it carries an argument), which cost a small file's download tens of microseconds.
     ///
-    /// - Parameter key: The option's key path in `DownloadOptions`.
+    /// - Parameter key: The option's field.
     /// - Returns: Its value as given, nil when unset.
-    public subscript<Value>(dynamicMember key: KeyPath<DownloadOptions, Value>) -> Value {
-        given[keyPath: key]
+    public subscript<Value>(dynamicMember key: WritableKeyPath<DownloadOptions.Values, Value>) -> Value {
+        given[dynamicMember: key]
     }
 
     /// Whether an automatic split may grow for a file: one longer than `resumable-above` (a

@@ -70,7 +70,7 @@ extension QueueConfiguration {
         }
         // A download a network client or a list loaded by URL added logs in only as its source
         // said: with none of this user's netrc logins, SSH keys or agent.
-        let isUsers = options.addedBy.isUsers
+        let isUsers = options.given.addedBy.isUsers
         let scheme = url.scheme ?? ""
         let ftp =
             ASCIIText.equals(scheme.utf8, ignoringCase: "ftp") || ASCIIText.equals(scheme.utf8, ignoringCase: "ftps")

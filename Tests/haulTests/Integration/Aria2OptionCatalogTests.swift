@@ -1,0 +1,49 @@
+import Foundation
+import HaulCore
+import HaulTestSupport
+import Testing
+
+// MARK: - Aria2OptionCatalogTests
+
+/// haul's record of aria2's options (`Aria2OptionCatalog`) against the real thing: what Debian's
+/// `aria2c --help=#all` lists.
+@Suite(
+    "aria2's option catalog against aria2c",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/aria2c") || Aria2pTools.required))
+struct Aria2OptionCatalogTests {
+    /// The long names `aria2c --help=#all` lists.
+    private static func aria2cNames() throws -> Set<String> {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/aria2c")
+        process.arguments = ["--help=#all"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        var names = Set<String>()
+        for line in text.split(separator: "\n") {
+            // " -d, --dir=<DIR>" or " --max-concurrent-downloads=<N>"
+            guard line.hasPrefix(" "), let dashes = line.range(of: "--") else { continue }
+            let name = line[dashes.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" }
+            if !name.isEmpty { names.insert(String(name)) }
+        }
+        return names
+    }
+
+    @Test("every option aria2c lists is in the catalog, and every queue option haul shares with aria2 is global there")
+    func coversAria2c() throws {
+        let listed = try Self.aria2cNames()
+        #expect(listed.count > 150, "aria2c --help=#all listed \(listed.count) options")
+        let missing = listed.subtracting(Aria2OptionCatalog.names)
+        #expect(missing.isEmpty, "aria2c has options the catalog lacks: \(missing.sorted())")
+        for option in QueueOptionTable.all where listed.contains(option.name) {
+            #expect(Aria2OptionCatalog.scope(of: option.name)?.contains(.global) == true, "\(option.name)")
+            #expect(Aria2OptionCatalog.scope(of: option.name)?.contains(.perDownload) == false, "\(option.name)")
+        }
+        for option in DownloadOptionTable.all where listed.contains(option.name) {
+            #expect(Aria2OptionCatalog.scope(of: option.name)?.contains(.perDownload) == true, "\(option.name)")
+        }
+    }
+}
