@@ -25,7 +25,9 @@ struct Aria2OptionCatalogTests {
         for line in text.split(separator: "\n") {
             // " -d, --dir=<DIR>" or " --max-concurrent-downloads=<N>"; help text mentions others.
             var rest = line.drop { $0 == " " }
-            if rest.first == "-", rest.dropFirst().first != "-" { rest = rest.dropFirst(2).drop { $0 == "," || $0 == " " } }
+            if rest.first == "-", rest.dropFirst().first != "-" {
+                rest = rest.dropFirst(2).drop { $0 == "," || $0 == " " }
+            }
             guard line.first == " ", rest.hasPrefix("--") else { continue }
             let name = rest.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "-" }
             if !name.isEmpty { names.insert(String(name)) }
