@@ -30,15 +30,6 @@ enum OptionValue {
         }
     }
 
-    /// A speed (`10M`), 0 for none.
-    static func speed(_ text: String) throws -> SpeedLimit {
-        do {
-            return try SpeedLimit(parsing: text)
-        } catch {
-            throw UsageError("\(error)")
-        }
-    }
-
     /// A size that is not a download option (`10M`), above `minimum`.
     static func size(_ text: String, above minimum: Int64 = -1) throws -> Int64 {
         let bytes: Int64
