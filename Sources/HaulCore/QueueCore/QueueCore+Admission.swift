@@ -26,7 +26,7 @@ extension QueueCore {
             let slotFree = state.attempts.count - state.streamCount < configuration.maxConcurrentDownloads
             // With no slot, only a host with stream room is worth the scan (a scan for a full one
             // looked at a thousand queued downloads for every one that ended).
-            guard slotFree || (state.streamCount < 2 * window && state.hasStreamRoom(nil, window: window)) else {
+            guard slotFree || (state.streamCount < 2 * window && state.origins.anyStreamRoom(window: window)) else {
                 break
             }
             var download = state.downloads[position: index]
@@ -39,7 +39,8 @@ extension QueueCore {
                 hostCap == 0 && slotFree && state.hostRefusals.isEmpty ? nil : QueueCore.nextHostKey(of: download)
             let capped = hostCap > 0 && host.map { state.origins[$0].active >= hostCap } == true
             let held = host.map { !state.hostRefusals.mayStart($0, now: clock.uptime) } ?? false
-            if capped || held || (!slotFree && !(host.map { state.hasStreamRoom($0, window: window) } ?? false)) {
+            if capped || held || (!slotFree && !(host.map { state.origins.hasStreamRoom($0, window: window) } ?? false))
+            {
                 firstHeldBack = firstHeldBack ?? index - 1
                 heldBack += 1
                 continue

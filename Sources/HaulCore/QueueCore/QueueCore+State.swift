@@ -75,12 +75,6 @@ extension QueueCore {
             change(&attempts.values[index])
         }
 
-        /// Whether origin `key` answered over HTTP/2 and has room for another stream, or (no
-        /// key) whether any has.
-        func hasStreamRoom(_ key: String?, window: Int) -> Bool {
-            key.map { origins.hasStreamRoom($0, window: window) } ?? origins.anyStreamRoom(window: window)
-        }
-
         /// Origin `key` answered over HTTP/2 (`OriginTable.multiplexes`).
         mutating func learnMultiplexing(_ key: String, at uptime: Double, nearAnswer: Double) -> Bool {
             origins.multiplexes(key, at: uptime, nearAnswer: nearAnswer)
