@@ -55,6 +55,27 @@ struct QueueCoreAdmissionTests {
             ])
     }
 
+    @Test("https://h/, https://h:443/ and HTTPS://H are one host to the stream window")
+    func oneOriginStreams() {
+        var core = CoreHarness {
+            $0.maxConcurrentDownloads = 1
+            $0.streamWindow = 2
+        }
+        let uris = [
+            "h1": "https://h.test/1", "h2": "https://h.test:443/2", "h3": "HTTPS://H.TEST/3", "h4": "https://h.test/4",
+        ]
+        #expect(core.add(["h1", "h2", "h3", "h4"], uri: { uris[$0] ?? "" }).count == 3)
+        core.clock.advance(0.05)
+        // Two in flight from the one origin, however its URIs spell it: one stream beyond -j.
+        #expect(
+            core.answer(1, 200, ["Content-Length": "10"], httpVersion: "HTTP/2").prefix(2) == [
+                "h2 active", "start c2 h2 https://h.test:443/2",
+            ])
+        #expect(core.streams == ["h2"])
+        #expect(core.send(.cancel("h2")) == ["cancel c2", "h2 cancelled", "h3 active", "start c3 h3 HTTPS://H.TEST/3"])
+        #expect(core.streams == ["h3"])
+    }
+
     @Test("a host whose TLS agreed on HTTP/2 gets streams before its first response; another host does not")
     func streamsFromTheHandshake() {
         var core = CoreHarness {
