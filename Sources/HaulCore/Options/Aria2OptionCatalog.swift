@@ -3,7 +3,8 @@
 /// Every option aria2 1.37 knows (its `OptionHandlerFactory`), with where aria2 takes it: in
 /// `addUri`'s options and queue-file lines (`I`), in `changeOption` on an active download (`C`)
 /// or a waiting one (`R`), in `changeGlobalOption` (`G`); an option with none of them is set at
-/// start only. haul takes aria2's names as aria2 does: an option it implements is set (a bad value
+/// start only. An option haul's tables declare (`DownloadOptionTable`, `QueueOptionTable`) says
+/// its letters in its row; the rest are listed here. haul takes aria2's names as aria2 does: an option it implements is set (a bad value
 /// refused), one it does not is accepted and ignored with one warning, as aria2 ignores an
 /// option that does not apply where it is given.
 public enum Aria2OptionCatalog {
@@ -11,6 +12,23 @@ public enum Aria2OptionCatalog {
     public struct Scope: OptionSet, Sendable {
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        /// The scope aria2's table writes as `letters` (`IGR`; none: at start only).
+        ///
+        /// - Parameter letters: Any of `I`, `C`, `R` and `G`; others are passed over.
+        public init(letters: String) {
+            var scope = Scope()
+            for letter in letters {
+                switch letter {
+                case "I": scope.insert(.perDownload)
+                case "C": scope.insert(.changesWhileActive)
+                case "R": scope.insert(.changesWhileWaiting)
+                case "G": scope.insert(.global)
+                default: break
+                }
+            }
+            self = scope
+        }
 
         /// A download's own option: `addUri`'s options, a queue file's lines, `getOption`.
         public static let perDownload = Scope(rawValue: 1)
@@ -76,68 +94,62 @@ public enum Aria2OptionCatalog {
     }
 
     private static let scopes: [String: Scope] = {
+        var scopes = listedHere
+        for option in DownloadOptionTable.all { scopes[option.name] = option.aria2Scope ?? scopes[option.name] }
+        for option in QueueOptionTable.all { scopes[option.name] = option.aria2Scope ?? scopes[option.name] }
+        return scopes
+    }()
+
+    /// The options listed in `table`: aria2's that haul's tables do not declare.
+    static let listedHere: [String: Scope] = {
         var scopes: [String: Scope] = [:]
         for item in table.split(whereSeparator: \.isWhitespace) {
             let parts = item.split(separator: ":", maxSplits: 1)
-            var scope = Scope()
-            for flag in parts.dropFirst().first ?? "" {
-                switch flag {
-                case "I": scope.insert(.perDownload)
-                case "C": scope.insert(.changesWhileActive)
-                case "R": scope.insert(.changesWhileWaiting)
-                case "G": scope.insert(.global)
-                default: break
-                }
-            }
-            scopes[String(parts[0])] = scope
+            scopes[String(parts[0])] = Scope(letters: String(parts.dropFirst().first ?? ""))
         }
         return scopes
     }()
 
-    /// `name:FLAGS`, read from aria2 1.37's option table (a name alone: set at start only).
+    /// `name:FLAGS`, read from aria2 1.37's option table (a name alone: set at start only), for
+    /// the options haul's tables do not declare.
     private static let table = """
-        all-proxy:IGR all-proxy-passwd:IGR all-proxy-user:IGR allow-overwrite:IGR
-        allow-piece-length-change:IGR always-resume:IGR async-dns:IGR async-dns-server
-        auto-file-renaming:IGR auto-save-interval bt-detach-seed-only
-        bt-enable-hook-after-hash-check:IGR bt-enable-lpd:IGR bt-exclude-tracker:IGR bt-external-ip:IGR
-        bt-force-encryption:IGR bt-hash-check-seed:IGR bt-keep-alive-interval bt-load-saved-metadata:IGR
-        bt-lpd-interface bt-max-open-files:G bt-max-peers:ICGR bt-metadata-only:IGR
-        bt-min-crypto-level:IGR bt-prioritize-piece:IGR bt-remove-unselected-file:ICGR
-        bt-request-peer-speed-limit:ICGR bt-request-timeout bt-require-crypto:IGR bt-save-metadata:IGR
-        bt-seed-unverified:IGR bt-stop-timeout:IGR bt-timeout bt-tracker:IGR
-        bt-tracker-connect-timeout:IGR bt-tracker-interval:IGR bt-tracker-timeout:IGR ca-certificate
-        certificate check-certificate check-integrity:IGR checksum:IR conditional-get:IGR conf-path
-        connect-timeout:IGR console-log-level content-disposition-default-utf8:IGR continue:IGR daemon
-        deferred-input dht-entry-point dht-entry-point6 dht-file-path dht-file-path6 dht-listen-addr
-        dht-listen-addr6 dht-listen-port dht-message-timeout dir:IGR disable-ipv6 disk-cache dns-timeout
-        download-result:G dry-run:IG dscp enable-async-dns6:IGR enable-color enable-dht enable-dht6
-        enable-http-keep-alive:IGR enable-http-pipelining:IGR enable-mmap:IGR enable-peer-exchange:IGR
-        enable-rpc event-poll file-allocation:IGR follow-metalink:IGR follow-torrent:IGR force-save:ICGR
-        force-sequential ftp-passwd:IGR ftp-pasv:IGR ftp-proxy:IGR ftp-proxy-passwd:IGR
-        ftp-proxy-user:IGR ftp-reuse-connection:IGR ftp-type:IGR ftp-user:IGR gid:I hash-check-only:IGR
-        header:IGR help http-accept-gzip:IGR http-auth-challenge:IGR http-no-cache:IGR http-passwd:IGR
-        http-proxy:IGR http-proxy-passwd:IGR http-proxy-user:IGR http-user:IGR https-proxy:IGR
-        https-proxy-passwd:IGR https-proxy-user:IGR human-readable index-out:IR input-file interface
-        keep-unfinished-download-result:G listen-port load-cookies log:G log-level:G
-        lowest-speed-limit:IGR max-concurrent-downloads:G max-connection-per-server:IGR
-        max-download-limit:ICGR max-download-result:G max-file-not-found:IGR max-http-pipelining
-        max-mmap-limit:IGR max-overall-download-limit:G max-overall-upload-limit:G
-        max-resume-failure-tries:IGR max-tries:IGR max-upload-limit:ICGR metalink-base-uri:IG
-        metalink-enable-unique-protocol:IGR metalink-file metalink-language:IGR metalink-location:IGR
-        metalink-os:IGR metalink-preferred-protocol:IGR metalink-version:IGR min-split-size:IGR
-        min-tls-version multiple-interface netrc-path no-conf no-file-allocation-limit:IGR no-netrc:IGR
-        no-proxy:IGR no-want-digest-header:IGR on-bt-download-complete on-download-complete
+        all-proxy-passwd:IGR all-proxy-user:IGR allow-piece-length-change:IGR always-resume:IGR
+        async-dns:IGR async-dns-server auto-save-interval bt-detach-seed-only
+        bt-enable-hook-after-hash-check:IGR bt-enable-lpd:IGR bt-exclude-tracker:IGR
+        bt-external-ip:IGR bt-force-encryption:IGR bt-hash-check-seed:IGR bt-keep-alive-interval
+        bt-load-saved-metadata:IGR bt-lpd-interface bt-max-open-files:G bt-max-peers:ICGR
+        bt-metadata-only:IGR bt-min-crypto-level:IGR bt-prioritize-piece:IGR
+        bt-remove-unselected-file:ICGR bt-request-peer-speed-limit:ICGR bt-request-timeout
+        bt-require-crypto:IGR bt-save-metadata:IGR bt-seed-unverified:IGR bt-stop-timeout:IGR
+        bt-timeout bt-tracker:IGR bt-tracker-connect-timeout:IGR bt-tracker-interval:IGR
+        bt-tracker-timeout:IGR certificate check-integrity:IGR conf-path console-log-level
+        content-disposition-default-utf8:IGR daemon deferred-input dht-entry-point dht-entry-point6
+        dht-file-path dht-file-path6 dht-listen-addr dht-listen-addr6 dht-listen-port
+        dht-message-timeout disable-ipv6 disk-cache dns-timeout download-result:G dscp
+        enable-async-dns6:IGR enable-color enable-dht enable-dht6 enable-http-keep-alive:IGR
+        enable-http-pipelining:IGR enable-mmap:IGR enable-peer-exchange:IGR enable-rpc event-poll
+        file-allocation:IGR follow-torrent:IGR force-save:ICGR force-sequential ftp-proxy:IGR
+        ftp-proxy-passwd:IGR ftp-proxy-user:IGR ftp-reuse-connection:IGR ftp-type:IGR
+        hash-check-only:IGR help http-accept-gzip:IGR http-auth-challenge:IGR http-no-cache:IGR
+        http-proxy-passwd:IGR http-proxy-user:IGR https-proxy-passwd:IGR https-proxy-user:IGR
+        human-readable index-out:IR input-file interface keep-unfinished-download-result:G
+        listen-port load-cookies log:G log-level:G max-download-result:G max-file-not-found:IGR
+        max-http-pipelining max-mmap-limit:IGR max-overall-upload-limit:G
+        max-resume-failure-tries:IGR max-upload-limit:ICGR metalink-base-uri:IG
+        metalink-enable-unique-protocol:IGR metalink-file metalink-language:IGR
+        metalink-location:IGR metalink-os:IGR metalink-preferred-protocol:IGR metalink-version:IGR
+        min-tls-version multiple-interface netrc-path no-conf no-file-allocation-limit:IGR
+        no-netrc:IGR no-want-digest-header:IGR on-bt-download-complete on-download-complete
         on-download-error on-download-pause on-download-start on-download-stop
-        optimize-concurrent-downloads:G out:IR parameterized-uri:IG pause:I pause-metadata:IGR
-        peer-agent peer-connection-timeout peer-id-prefix piece-length:IG private-key proxy-method:IGR
-        quiet realtime-chunk-checksum:IGR referer:IGR remote-time:IGR remove-control-file:IGR
-        retry-wait:IGR reuse-uri:IGR rlimit-nofile rpc-allow-origin-all rpc-certificate rpc-listen-all
-        rpc-listen-port rpc-max-request-size rpc-passwd rpc-private-key rpc-save-upload-metadata:IG
-        rpc-secret rpc-secure rpc-user save-cookies:G save-not-found:ICGR save-session:G
-        save-session-interval seed-ratio:IGR seed-time:IGR select-file:IR select-least-used-host
-        server-stat-if server-stat-of:G server-stat-timeout show-console-readout show-files
-        socket-recv-buffer-size split:IGR ssh-host-key-md:IGR startup-idle-time stderr stop
-        stop-with-process stream-piece-selector:IGR summary-interval timeout:IGR torrent-file
-        truncate-console-readout uri-selector:IGR use-head:IGR user-agent:IGR version
+        optimize-concurrent-downloads:G parameterized-uri:IG pause-metadata:IGR peer-agent
+        peer-connection-timeout peer-id-prefix piece-length:IG private-key proxy-method:IGR quiet
+        realtime-chunk-checksum:IGR remove-control-file:IGR reuse-uri:IGR rlimit-nofile
+        rpc-allow-origin-all rpc-certificate rpc-listen-all rpc-listen-port rpc-max-request-size
+        rpc-passwd rpc-private-key rpc-save-upload-metadata:IG rpc-secret rpc-secure rpc-user
+        save-cookies:G save-not-found:ICGR save-session:G save-session-interval seed-ratio:IGR
+        seed-time:IGR select-file:IR select-least-used-host server-stat-if server-stat-of:G
+        server-stat-timeout show-console-readout show-files socket-recv-buffer-size
+        startup-idle-time stderr stop stop-with-process summary-interval torrent-file
+        truncate-console-readout uri-selector:IGR use-head:IGR version
         """
 }

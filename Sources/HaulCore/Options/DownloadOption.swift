@@ -60,6 +60,8 @@ public struct DownloadOption: Sendable {
     public let commandLine: CommandLine?
     /// The least trusted source that may set it (the owner and every source above it may too).
     public let settableBy: OptionSource
+    /// Where aria2 takes the option (`Aria2OptionCatalog.Scope`), nil for one of haul's own.
+    public let aria2Scope: Aria2OptionCatalog.Scope?
     /// What it can do that a less trusted source must not be able to, when anything.
     public let risk: Risk?
     /// Why the sources below the owner, down to `settableBy`, may set it all the same, when it has
@@ -84,7 +86,7 @@ public struct DownloadOption: Sendable {
         _ name: String, _ field: WritableKeyPath<DownloadOptions.Values, Value?> & Sendable, _ kind: OptionKind<Value>,
         builtIn: Value? = nil, change: Change = .nextAttempt, secret: Bool = false, topic: Topic? = nil,
         short: Character? = nil, valueName: String? = nil, settableBy: OptionSource = .remoteList, risk: Risk? = nil,
-        trustReason: String? = nil, shownDefault: String? = nil, help: String
+        trustReason: String? = nil, shownDefault: String? = nil, aria2: String? = nil, help: String
     ) -> DownloadOption {
         DownloadOption(
             name: name, help: help, builtIn: builtIn.map { kind.format($0, true) },
@@ -93,7 +95,8 @@ public struct DownloadOption: Sendable {
             commandLine: topic.map {
                 CommandLine(topic: $0, short: short, valueName: valueName ?? kind.valueName, choices: kind.choices)
             },
-            settableBy: settableBy, risk: risk, trustReason: trustReason,
+            settableBy: settableBy, aria2Scope: aria2.map(Aria2OptionCatalog.Scope.init(letters:)), risk: risk,
+            trustReason: trustReason,
             assign: { values, text throws(OptionError) in values[keyPath: field] = try kind.parse(text) },
             texts: { values, includingSecrets in
                 guard let value = values[keyPath: field], includingSecrets || !secret else { return [] }
@@ -106,12 +109,12 @@ public struct DownloadOption: Sendable {
 
     /// `header`: each value adds a `Name: value` line, the defaults' lines before a download's;
     /// a line that carries a credential is left out unless asked for.
-    static func headers(topic: Topic, help: String) -> DownloadOption {
+    static func headers(topic: Topic, aria2: String, help: String) -> DownloadOption {
         DownloadOption(
             name: "header", help: help, builtIn: nil, builtInShown: nil, change: .nextAttempt, isSecret: false,
             isRepeatable: true,
             isBoolean: false, commandLine: CommandLine(topic: topic, short: nil, valueName: "line", choices: []),
-            settableBy: .remoteList, risk: nil, trustReason: nil,
+            settableBy: .remoteList, aria2Scope: Aria2OptionCatalog.Scope(letters: aria2), risk: nil, trustReason: nil,
             assign: { values, text throws(OptionError) in
                 guard DownloadOptions.Values.headerField(text) != nil else {
                     throw OptionError(

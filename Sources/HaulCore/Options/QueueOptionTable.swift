@@ -27,17 +27,20 @@ public enum QueueOptionTable {
         /// Whether it changes while the queue runs (`changeGlobalOption`); else it is set when
         /// haul starts.
         public let changesLive: Bool
+        /// Where aria2 takes the option (`Aria2OptionCatalog.Scope`), nil for one of haul's own.
+        public let aria2Scope: Aria2OptionCatalog.Scope?
         let assign: @Sendable (inout Values, String) throws(OptionError) -> Void
         /// Its value as text, nil when unset.
         let text: @Sendable (Values) -> String?
 
         static func row<Value>(
             _ name: String, _ field: WritableKeyPath<Values, Value> & Sendable, _ kind: OptionKind<Value>,
-            short: Character? = nil, settableBy: OptionSource, help: String
+            short: Character? = nil, settableBy: OptionSource, aria2: String? = nil, help: String
         ) -> Option {
             Option(
                 name: name, short: short, valueName: kind.valueName, help: help,
                 builtIn: kind.format(Values()[keyPath: field], false), settableBy: settableBy, changesLive: true,
+                aria2Scope: aria2.map(Aria2OptionCatalog.Scope.init(letters:)),
                 assign: { values, text throws(OptionError) in values[keyPath: field] = try kind.parse(text) },
                 text: { kind.format($0[keyPath: field], false) })
         }
@@ -49,7 +52,7 @@ public enum QueueOptionTable {
         ) -> Option {
             Option(
                 name: name, short: nil, valueName: kind.valueName, help: help, builtIn: nil, settableBy: settableBy,
-                changesLive: false,
+                changesLive: false, aria2Scope: nil,
                 assign: { values, text throws(OptionError) in values[keyPath: field] = try kind.parse(text) },
                 text: { values in values[keyPath: field].map { kind.format($0, false) } })
         }
@@ -66,10 +69,10 @@ public enum QueueOptionTable {
 
     public static let maxConcurrentDownloads = Option.row(
         "max-concurrent-downloads", \.maxConcurrentDownloads, .integer(1...1000), short: "j",
-        settableBy: .networkClient, help: "Downloads at the same time, 1 to 1000.")
+        settableBy: .networkClient, aria2: "G", help: "Downloads at the same time, 1 to 1000.")
     public static let maxOverallDownloadLimit = Option.row(
         "max-overall-download-limit", \.maxOverallDownloadLimit, .speed, settableBy: .networkClient,
-        help: "Cap all downloads together, e.g. 10M (bytes per second; 0: no cap).")
+        aria2: "G", help: "Cap all downloads together, e.g. 10M (bytes per second; 0: no cap).")
     public static let maxConnectionsPerHost = Option.row(
         "max-connections-per-host", \.maxConnectionsPerHost, .integer(0...1000), settableBy: .networkClient,
         help: "Downloads from one host at the same time (0: no cap); the rest wait while other hosts' "

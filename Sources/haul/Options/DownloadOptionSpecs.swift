@@ -52,6 +52,6 @@ extension OptionSpec where Target == DownloadOptions {
     /// is a size.
     private static func hint(for name: String, _ text: String) -> String {
         guard name == DownloadOptionTable.Name.minSplitSize, text.contains("://") else { return "" }
-        return " (-k is --min-split-size here, as in aria2; curl's -k is --check-certificate=false, or --insecure)"
+        return " (-k is --\(name) here, as in aria2; curl's -k is --check-certificate=false, or --insecure)"
     }
 }
