@@ -123,19 +123,17 @@ extension Aria2Methods {
     /// `split`, `user-agent`…) is the default of every download added from now on; any other
     /// option aria2 has is kept for `getGlobalOption` and logged as not applying.
     func changeGlobalOption(_ params: RPCParams) throws(RPCError) -> JSONValue {
-        for (name, given) in try params.options(0) {
-            var value = given
+        for (name, value) in try params.options(0) {
             if let option = QueueOptionTable.option(named: name) {
                 if !settings.clientIsOwner, let refusal = option.refusal(from: .networkClient) {
                     throw RPCError(refusal)
                 }
                 do throws(OptionError) {
-                    // Kept as aria2 keeps it: a speed in bytes a second.
-                    value = try queue.change(option, to: value)
+                    // `getGlobalOption` reads it back from the queue (`globalOption`).
+                    try queue.change(option, to: value)
                 } catch {
                     throw RPCError("option '\(name)': \(RPCError.shown(error.description))")
                 }
-                globalOptions.withLock { $0[name] = value }
                 continue
             }
             switch name {

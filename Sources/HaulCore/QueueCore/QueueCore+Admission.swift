@@ -125,9 +125,9 @@ extension QueueCore {
             isHelper: false, conditionalLookup: conditional)
         // A whole body small enough for a file with no name, and not split at that size, goes
         // there without asking: `responded` accepts every 200 this allows.
-        let limit = unnamedLimit(download)
+        let limit = options.resumableAbove
         if resumeOffset == 0, conditional == nil, options.dryRun != true,
-            mayBeUnnamed(download, offset: 0, total: limit, replacing: nil)
+            mayBeUnnamed(download, options: options, offset: 0, total: limit, replacing: nil)
         {
             planned.presumedUnnamed = UnnamedPresumption(download: download, limit: limit)
         }

@@ -68,10 +68,7 @@ extension QueueCore {
     /// Files `download` as its accepted body starts (`Download.startsBody`).
     private mutating func startsWriting(_ download: inout Download, offset: Int64, total: Int64, validator: String?) {
         download.startsBody(at: offset, of: total, validator: validator)
-        let resumableHere = validator == nil && total > 0
-        if resumableHere || state.runs[download.id]?.resumableHere == true {
-            state.runs[download.id, default: DownloadRun()].resumableHere = resumableHere
-        }
+        state.runs[download.id, default: DownloadRun()].resumableHere = validator == nil && total > 0
         file(download)
     }
 

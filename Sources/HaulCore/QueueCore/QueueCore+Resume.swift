@@ -75,7 +75,9 @@ extension QueueCore {
             if offset == 0, let asked = connection.request.byteRange?.lowerBound, asked > 0 {
                 show(downloadID, .startedOver(QueueCore.wholeAgain(response, askedFrom: asked)))
             }
-            let unnamed = mayBeUnnamed(download, offset: offset, total: total, replacing: facts.conditionalFile)
+            let options = options(of: download)
+            let unnamed = mayBeUnnamed(
+                download, options: options, offset: offset, total: total, replacing: facts.conditionalFile)
             if facts.presumed {
                 // The engine sent the body to a file with no name already; the plan allowed
                 // only what is allowed here, so this is a guard against that ever changing.
@@ -91,7 +93,7 @@ extension QueueCore {
                     NameRequest(
                         connection: id, download: download, response: response, request: facts.currentRequest,
                         offset: offset, total: total, replacing: facts.conditionalFile, mayBeUnnamed: unnamed,
-                        spillAfter: unnamed && total < 0 ? unnamedLimit(download) : nil)))
+                        spillAfter: unnamed && total < 0 ? options.resumableAbove : nil)))
         }
     }
 
@@ -106,22 +108,18 @@ extension QueueCore {
             + "(\(response.statusCode)); \(why)"
     }
 
-    /// The longest body that goes to a file with no name; one of unknown length becomes a
-    /// partial file when it grows past this.
-    func unnamedLimit(_ download: Download) -> Int64 {
-        options(of: download).resumableAbove
-    }
-
     /// Whether the body may go to a file with no name, named when complete: a whole body
-    /// (from byte 0) of at most `unnamedLimit` bytes, or of unknown length, that will not
+    /// (from byte 0) of at most `resumable-above` bytes (`options`, the download's in effect;
+    /// one of unknown length becomes a partial file when it grows past that), or of unknown length, that will not
     /// be split, checked against a digest, or put over an existing file, of a download that has
     /// no partial file yet (one that has keeps it), and whose file is not kept private (files
     /// with no name are made 0644 ahead of time).
-    func mayBeUnnamed(_ download: Download, offset: Int64, total: Int64, replacing: String?) -> Bool {
-        let options = options(of: download)
-        let limit = unnamedLimit(download)
+    func mayBeUnnamed(
+        _ download: Download, options: EffectiveOptions, offset: Int64, total: Int64, replacing: String?
+    ) -> Bool {
+        let limit = options.resumableAbove
         return configuration.unnamedFiles && limit > 0 && offset == 0 && total <= limit
-            && !wouldSplit(download, total: total)
+            && !wouldSplit(download, options: options, total: total)
             && options.checksum == nil && options.pieceHashes == nil
             && replacing == nil && options.allowOverwrite != true && options.autoFileRenaming != false
             && options.continueExisting != true && download.destination == nil && !download.keepsFilePrivate

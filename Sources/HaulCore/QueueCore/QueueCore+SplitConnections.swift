@@ -69,9 +69,9 @@ extension QueueCore {
         return ranges[0].upperBound
     }
 
-    /// Whether a body of `total` bytes of `download` would be split, as `planSplit` splits.
-    func wouldSplit(_ download: Download, total: Int64) -> Bool {
-        let options = options(of: download)
+    /// Whether a body of `total` bytes of `download`, with its options in effect `options`, would
+    /// be split, as `planSplit` splits.
+    func wouldSplit(_ download: Download, options: EffectiveOptions, total: Int64) -> Bool {
         if options.splitting.automatic { return options.mayGrow(total: total) }
         let limit = options.splitting.limit(mirrors: download.uris.count)
         guard limit > 1, total > 0 else { return false }

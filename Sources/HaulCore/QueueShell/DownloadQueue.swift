@@ -316,11 +316,9 @@ public final class DownloadQueue: ConnectionDelegate {
     /// - Parameters:
     ///   - option: A row of `QueueOptionTable`.
     ///   - text: Its new value as a person or a client wrote it.
-    /// - Returns: The value now in force, as text (aria2's form).
     /// - Throws: `OptionError` naming what is wrong with the value, or that it does not change
     ///   while the queue runs.
-    @discardableResult
-    public func change(_ option: QueueOptionTable.Option, to text: String) throws(OptionError) -> String {
+    public func change(_ option: QueueOptionTable.Option, to text: String) throws(OptionError) {
         guard option.changesLive else {
             throw OptionError("\(option.name) is set when haul starts; it does not change while the queue runs")
         }
@@ -336,7 +334,6 @@ public final class DownloadQueue: ConnectionDelegate {
         default:
             break
         }
-        return changed.text(of: option.name) ?? text
     }
 
     /// Where `move` puts a download in the queue, whose order is the order of admission.

@@ -18,6 +18,8 @@ final class EngineLoop {
     /// The connections to hosts that answered over HTTP/2, on a multi handle of their own.
     private let pool: StreamPool
     private var transfers: [UInt64: Transfer] = [:]
+    /// The poll's descriptors, kept between turns so that a turn makes no array.
+    private var descriptors: [curl_waitfd] = []
     private let overallLimit = SharedLimit()
     private let handles: EasyHandlePool
     private let cookies = CookieJar()
@@ -58,21 +60,24 @@ final class EngineLoop {
                 }
                 apply(command)
             }
-            let driven = multiHandles
-            for multi in driven { multi.act(on: []) }
-            collectFinished(driven)
-            let timeout = driven.reduce(resumeCappedTransfers()) { min($0, $1.timeoutMilliseconds ?? .max) }
+            forEachDriven { $0.act(on: []) }
+            collectFinished()
+            var timeout = resumeCappedTransfers()
+            forEachDriven { timeout = min(timeout, $0.timeoutMilliseconds ?? .max) }
             // The turn's messages go to their queues before the loop waits.
             engine.deliveries.release()
-            var descriptors = driven.flatMap(\.waitDescriptors)
+            descriptors.removeAll(keepingCapacity: true)
+            forEachDriven { $0.appendWaitDescriptors(to: &descriptors) }
             haul_curl_multi_poll(own.pointer, &descriptors, UInt32(descriptors.count), timeout, nil)
-            for multi in driven { multi.act(on: descriptors) }
+            forEachDriven { $0.act(on: descriptors) }
         }
     }
 
-    /// The multi handles to drive: the engine's own, and the pool's once a host is learned.
-    private var multiHandles: [MultiHandle] {
-        pool.isInUse ? [own, pool.multi] : [own]
+    /// Runs `body` on each multi handle to drive: the engine's own, and the pool's once a host
+    /// is learned (with no array made: this runs several times a turn).
+    private func forEachDriven(_ body: (MultiHandle) -> Void) {
+        body(own)
+        if pool.isInUse { body(pool.multi) }
     }
 
     private func apply(_ command: ConnectionEngine.Command) {
@@ -134,11 +139,9 @@ final class EngineLoop {
         return Int32(next.map { $0 > now ? min(1000, ($0 - now) / 1_000_000 + 1) : 0 } ?? 1000)
     }
 
-    /// Hands every transfer libcurl reports done, on the handles `driven`, to its `Transfer`.
-    private func collectFinished(_ driven: [MultiHandle]) {
-        for multi in driven {
-            multi.readFinished { id, result in transfers[id]?.hopCompleted(result) }
-        }
+    /// Hands every transfer libcurl reports done, on either multi handle, to its `Transfer`.
+    private func collectFinished() {
+        forEachDriven { multi in multi.readFinished { id, result in transfers[id]?.hopCompleted(result) } }
         removeEnded()
     }
 

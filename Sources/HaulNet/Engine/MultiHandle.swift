@@ -4,7 +4,7 @@ import CCurl
 
 /// One libcurl multi handle, driven through libcurl's socket interface: libcurl says which
 /// sockets to watch and for what (`CURLMOPT_SOCKETFUNCTION`), the engine loop polls them with
-/// the others (`waitDescriptors`), and `act(on:)` lets libcurl act on those found ready and on
+/// the others (`appendWaitDescriptors`), and `act(on:)` lets libcurl act on those found ready and on
 /// its due timeouts. The engine has two, driven the same way: its own (`EngineLoop`) and the
 /// stream pool's (`StreamPool`). A socket is one handle's only: the two share TLS sessions and
 /// DNS answers, never connections.
@@ -54,9 +54,11 @@ final class MultiHandle {
 
     // MARK: - Driving
 
-    /// The handle's sockets, for the loop's poll.
-    var waitDescriptors: [curl_waitfd] {
-        sockets.map { curl_waitfd(fd: $0.key, events: $0.value, revents: 0) }
+    /// Adds the handle's sockets to the loop's poll.
+    ///
+    /// - Parameter descriptors: The descriptors the loop polls.
+    func appendWaitDescriptors(to descriptors: inout [curl_waitfd]) {
+        for (socket, events) in sockets { descriptors.append(curl_waitfd(fd: socket, events: events, revents: 0)) }
     }
 
     /// How long (ms) the loop may wait before the handle's next timeout; nil for none due.
