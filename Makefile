@@ -20,11 +20,14 @@ define release_build
 	if [ -n "$(CXX_ARCHIVE)" ]; then echo 'INPUT($(CXX_ARCHIVE))' > "$$dir/libstdc++.so"; fi; \
 	echo "$(SWIFT) build -c release --static-swift-stdlib --product haul"; \
 	$(SWIFT) build -c release --static-swift-stdlib --product haul; status=$$?; \
-	rm -f "$$dir/libstdc++.so"; exit $$status
+	rm -f "$$dir/libstdc++.so"; [ $$status = 0 ] || exit $$status; \
+	echo "$(SWIFT) build -c release --product HaulTorrentEngine"; \
+	$(SWIFT) build -c release --product HaulTorrentEngine
 endef
-RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev zlib1g-dev libssl-dev libxml2
+RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev zlib1g-dev libssl-dev libxml2 \
+	libtorrent-rasterbar-dev
 TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux microsocks aria2 python3 python3-venv openssh-server chromium \
-	chromium-driver
+	chromium-driver python3-libtorrent
 BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time bc python3 gcc linux-perf valgrind
 # Python test tools (aria2p) live here, made by make test.
 VENV       := .build/venv
@@ -42,7 +45,8 @@ run: deps build
 
 # The binary, with the shipped themes beside it (a copy of both runs anywhere).
 build:
-	$(if $(filter release,$(CONFIG)),$(release_build),$(SWIFT) build -c $(CONFIG) --product haul)
+	$(if $(filter release,$(CONFIG)),$(release_build),$(SWIFT) build -c $(CONFIG) --product haul && \
+	  $(SWIFT) build -c $(CONFIG) --product HaulTorrentEngine)
 	mkdir -p .build/$(CONFIG)/themes && cp Themes/*.toml .build/$(CONFIG)/themes/
 
 # The tests talk to servers on 127.0.0.1 only; a proxy set in the environment (libcurl reads
@@ -113,6 +117,7 @@ deps-bench:
 # --generate-completion-script).
 install: deps build
 	install -Dm755 .build/$(CONFIG)/haul $(DESTDIR)$(PREFIX)/bin/haul
+	install -Dm644 .build/$(CONFIG)/libHaulTorrentEngine.so $(DESTDIR)$(PREFIX)/lib/haul/libHaulTorrentEngine.so
 	install -d $(DESTDIR)$(PREFIX)/share/haul/themes
 	install -m644 Themes/*.toml $(DESTDIR)$(PREFIX)/share/haul/themes/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1

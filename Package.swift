@@ -8,6 +8,8 @@ let package = Package(
         .executable(name: "haul", targets: ["haul"]),
         .library(name: "HaulNet", targets: ["HaulNet"]),
         .library(name: "HaulCore", targets: ["HaulCore"]),
+        // The BitTorrent engine, which haul loads the first time a torrent is asked for (CTorrent.h).
+        .library(name: "HaulTorrentEngine", type: .dynamic, targets: ["HaulTorrentEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -25,6 +27,21 @@ let package = Package(
         .target(name: "CFiles"),
         .target(name: "CMalloc"),
         .target(name: "CXML"),
+        // The torrent engine's C interface and its loader.
+        .target(name: "CTorrent"),
+        // libtorrent-rasterbar behind that interface (C++), built as its own shared library. The
+        // defines are those `pkg-config --cflags libtorrent-rasterbar` gives: they change the
+        // library's types, so they must be the library's own (EngineBuildFlagsTests checks them).
+        .target(
+            name: "HaulTorrentEngine",
+            cxxSettings: [
+                .headerSearchPath("../CTorrent/include"), .define("TORRENT_LINKING_SHARED"),
+                .define("BOOST_ASIO_ENABLE_CANCELIO"), .define("BOOST_ASIO_NO_DEPRECATED"),
+                .define("TORRENT_USE_OPENSSL"), .define("TORRENT_USE_LIBCRYPTO"), .define("TORRENT_SSL_PEERS"),
+                .define("OPENSSL_NO_SSL2"), .define("BOOST_ALL_NO_LIB"), .unsafeFlags(["-fexceptions"]),
+            ],
+            linkerSettings: [.linkedLibrary("torrent-rasterbar")]
+        ),
         .systemLibrary(name: "COpenSSL"),
         .target(
             name: "CNcurses",
@@ -35,6 +52,7 @@ let package = Package(
         // MARK: - Modules
         .target(name: "HaulText"),
         .target(name: "HaulNet", dependencies: ["HaulText", "CCurl", "CFiles"]),
+        .target(name: "HaulTorrent", dependencies: ["CTorrent"]),
         .target(
             name: "HaulCore",
             dependencies: [
@@ -92,10 +110,12 @@ let package = Package(
                 "HaulText", "HaulNet", "HaulCore", "HaulTestSupport", "CFiles",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        .testTarget(name: "HaulTorrentTests", dependencies: ["HaulTorrent", "HaulTestSupport"]),
         .testTarget(name: "HaulRPCTests", dependencies: ["HaulRPC", "HaulCore", "HaulTestSupport"]),
         .testTarget(
             name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet"], exclude: ["Snapshots"]),
         .testTarget(name: "haulTests", dependencies: ["haul", "HaulCore", "HaulTUI", "HaulTestSupport"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

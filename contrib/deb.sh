@@ -26,6 +26,11 @@ root="$work/$name"
 install -Dm755 "$binary" "$root/usr/bin/haul"
 # The symbols a debugger wants, not the program: half the size.
 strip --strip-unneeded "$root/usr/bin/haul"
+# The BitTorrent engine, which haul loads from ../lib/haul/ the first time a torrent is asked for.
+engine="$(dirname "$binary")/libHaulTorrentEngine.so"
+[ -f "$engine" ] || { echo "deb.sh: no torrent engine at $engine (make build makes it)" >&2; exit 1; }
+install -Dm644 "$engine" "$root/usr/lib/haul/libHaulTorrentEngine.so"
+strip --strip-unneeded "$root/usr/lib/haul/libHaulTorrentEngine.so"
 install -d "$root/usr/share/haul/themes"
 install -m644 Themes/*.toml "$root/usr/share/haul/themes/"
 install -d "$root/usr/share/man/man1"
@@ -54,7 +59,7 @@ package_of() {
     echo "deb.sh: no Debian package holds $1" >&2
     exit 1
 }
-libraries=$(ldd "$binary" | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+libraries=$(ldd "$binary" "$engine" | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
 for loaded in libcurl.so.4 libxml2.so.2; do
     libraries+=$'\n'$(ldconfig -p | awk -v lib="$loaded" '$1 == lib && !found { print $NF; found = 1 }')
 done

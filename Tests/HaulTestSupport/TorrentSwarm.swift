@@ -1,0 +1,86 @@
+import Foundation
+
+// MARK: - TorrentSwarm
+
+/// BitTorrent on loopback for tests: torrents made by libtorrent's Python binding (Debian's
+/// python3-libtorrent, under /usr/bin/python3), and aria2c as a seeder or a leecher, with DHT,
+/// local peer discovery and peer exchange off: peers find each other only as a test says.
+public enum TorrentSwarm {
+    /// A torrent's format.
+    public enum Kind: String, Sendable {
+        case v1, v2, hybrid
+    }
+
+    /// Makes a .torrent of `path` (a file or a folder) at `out`; returns its info hash (v1's, or
+    /// v2's for a v2-only torrent).
+    public static func makeTorrent(
+        of path: URL, at out: URL, kind: Kind = .v1, pieceLength: Int = 0, trackers: [String] = [],
+        webSeeds: [String] = []
+    ) throws -> String {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Scripts/make_torrent.py").path
+        var arguments = [script, path.path, out.path, "--\(kind.rawValue)", "--piece-length", String(pieceLength)]
+        for tracker in trackers { arguments += ["--tracker", tracker] }
+        for seed in webSeeds { arguments += ["--web-seed", seed] }
+        let made = try ToolOutput.run("/usr/bin/python3", arguments)
+        guard made.status == 0 else {
+            throw SpawnedProcess.SpawnError(
+                description: "make_torrent.py failed (\(made.status)); python3-libtorrent is installed by make test")
+        }
+        return made.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// aria2c seeding `torrent` from `directory` (which holds its files), checked first (`-V`),
+    /// for ever (`--seed-ratio=0.0`), on a free port; returns once it accepts connections.
+    public static func aria2Seeder(of torrent: URL, in directory: URL, extra: [String] = []) throws -> Aria2Peer {
+        try Aria2Peer(torrent: torrent, directory: directory, arguments: ["-V", "--seed-ratio=0.0"] + extra)
+    }
+
+    /// aria2c leeching `torrent` into `directory` from `peers` (`host:port`), ending when it has
+    /// it (`--seed-time=0`).
+    public static func aria2Leecher(of torrent: URL, into directory: URL, peers: [String]) throws -> Aria2Peer {
+        try Aria2Peer(
+            torrent: torrent, directory: directory,
+            arguments: ["--seed-time=0", "--bt-external-ip=127.0.0.1"] + peers.map { "--bt-trackerless-peer=\($0)" },
+            waitsForListening: false)
+    }
+}
+
+/// An aria2c of a `TorrentSwarm`: its listening port, stopped by `stop()` or awaited by `wait()`.
+public final class Aria2Peer: Sendable {
+    public let port: Int
+    private let process: SpawnedProcess
+
+    init(torrent: URL, directory: URL, arguments: [String], waitsForListening: Bool = true) throws {
+        port = try LoopbackPort.free()
+        process = try SpawnedProcess(
+            "/usr/bin/aria2c",
+            [
+                "--no-conf", "--quiet=true", "--enable-dht=false", "--enable-dht6=false", "--bt-enable-lpd=false",
+                "--enable-peer-exchange=false", "--listen-port=\(port)", "--dir=\(directory.path)",
+                "--file-allocation=none", "--check-certificate=false",
+            ] + arguments + [torrent.path])
+        guard waitsForListening else { return }
+        let deadline = Date().addingTimeInterval(60)
+        while !LoopbackPort.accepts(port) {
+            guard Date() < deadline else {
+                process.stop(with: SIGKILL)
+                throw SpawnedProcess.SpawnError(description: "aria2c did not listen on \(port) within 60 s")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// `127.0.0.1:port`, as a peer is given.
+    public var address: String { "127.0.0.1:\(port)" }
+
+    public func stop() {
+        process.stop(with: SIGKILL)
+    }
+
+    /// Waits for aria2c to end by itself; its exit status.
+    @discardableResult
+    public func wait() -> Int32 {
+        process.wait()
+    }
+}
