@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "HaulCore",
             dependencies: [
-                "HaulText", "HaulNet", "CZlib", "CFiles", "COpenSSL", "CXML",
+                "HaulText", "HaulNet", "HaulTorrent", "CZlib", "CFiles", "COpenSSL", "CXML",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

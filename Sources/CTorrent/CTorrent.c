@@ -49,7 +49,8 @@
     X(rename_file, (haul_ts * session, uint64_t key, int index, const char *path),                \
       (session, key, index, path))                                                                \
     X(release, (haul_ts * session, uint64_t key), (session, key))                                 \
-    X(save_resume, (haul_ts * session, uint64_t key), (session, key))                             \
+    X(save_resume, (haul_ts * session, uint64_t key, bool only_if_modified),                      \
+      (session, key, only_if_modified))                             \
     X(post_status, (haul_ts * session), (session))                                                \
     X(wake, (haul_ts * session), (session))                                                       \
     X(pop, (haul_ts * session, haul_ts_event_handler handler, void *context),                     \

@@ -64,11 +64,11 @@ extension TorrentSession {
         haul_ts_release(session, key)
     }
 
-    /// Asks for a torrent's resume data, if it changed since the last: `TorrentEvent.resumeData`
-    /// follows (none when nothing changed).
-    public func saveResumeData(_ key: UInt64) {
+    /// Asks for a torrent's resume data: `TorrentEvent.resumeData` follows (or `.failed` when it
+    /// cannot be made); with `onlyIfChanged`, nothing follows when nothing changed since the last.
+    public func saveResumeData(_ key: UInt64, onlyIfChanged: Bool = false) {
         guard let session else { return }
-        haul_ts_save_resume(session, key)
+        haul_ts_save_resume(session, key, onlyIfChanged)
     }
 }
 

@@ -86,6 +86,13 @@ public final class TorrentSession: Sendable {
         ended.signal()
     }
 
+    /// Asks for a status event of every torrent that changed, now rather than at the next
+    /// interval (a torrent that just finished says so at once).
+    public func postStatus() {
+        guard let session else { return }
+        haul_ts_post_status(session)
+    }
+
     // MARK: Settings
 
     /// Applies new settings to the running session.
@@ -111,9 +118,11 @@ public final class TorrentSession: Sendable {
                         enable_dht: settings.enableDHT, enable_lsd: settings.enableLSD,
                         enable_upnp: settings.enableUPnP, enable_natpmp: settings.enableNATPMP,
                         multiple_connections_per_ip: settings.multipleConnectionsPerIP,
+                        outgoing_utp: settings.outgoingUTP,
                         download_rate_limit: Int32(clamping: settings.downloadRateLimit),
                         upload_rate_limit: Int32(clamping: settings.uploadRateLimit),
-                        connections_limit: Int32(clamping: settings.connectionsLimit))
+                        connections_limit: Int32(clamping: settings.connectionsLimit),
+                        retry_port_bind: Int32(clamping: settings.retryPortBind))
                     return body(&plain)
                 }
             }

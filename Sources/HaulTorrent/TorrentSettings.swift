@@ -18,6 +18,11 @@ public struct TorrentSettings: Sendable, Equatable {
     public var uploadRateLimit: Int
     /// Peer connections in all (0: libtorrent's default).
     public var connectionsLimit: Int
+    /// How many ports after the listen interfaces' are tried when theirs is taken.
+    public var retryPortBind = 10
+    /// Whether connections to peers try uTP before TCP (libtorrent falls back to TCP only after
+    /// uTP's connect timeout, some 5 s a TCP-only peer); peers may connect over uTP either way.
+    public var outgoingUTP = false
 
     public init(
         listenInterfaces: String = "0.0.0.0:6881,[::]:6881", peerIDPrefix: String = "-HL0100-",

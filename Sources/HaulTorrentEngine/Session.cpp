@@ -27,6 +27,12 @@ lt::settings_pack settings_pack(haul_ts_settings const &settings) {
     pack.set_int(lt::settings_pack::download_rate_limit, settings.download_rate_limit);
     pack.set_int(lt::settings_pack::upload_rate_limit, settings.upload_rate_limit);
     if (settings.connections_limit > 0) pack.set_int(lt::settings_pack::connections_limit, settings.connections_limit);
+    pack.set_int(lt::settings_pack::max_retry_port_bind, settings.retry_port_bind);
+    // Peers connect to haul over uTP or TCP; haul connects over TCP. libtorrent tries uTP first
+    // and falls back to TCP only after uTP's connect timeout: some 5 s lost on every peer that
+    // speaks TCP only (aria2, and many seedboxes).
+    pack.set_bool(lt::settings_pack::enable_outgoing_utp, settings.outgoing_utp);
+    pack.set_bool(lt::settings_pack::enable_incoming_utp, true);
     pack.set_int(lt::settings_pack::alert_mask, lt::alert_category::error | lt::alert_category::status |
                                                     lt::alert_category::storage | lt::alert_category::peer |
                                                     lt::alert_category::tracker);

@@ -160,7 +160,10 @@ HAUL_LT_EXPORT void haul_lt_release(haul_ts *session, uint64_t key) {
     if (handle.is_valid()) handle.unset_flags(lt::torrent_flags::upload_mode);
 }
 
-HAUL_LT_EXPORT void haul_lt_save_resume(haul_ts *session, uint64_t key) {
+HAUL_LT_EXPORT void haul_lt_save_resume(haul_ts *session, uint64_t key, bool only_if_modified) {
     auto handle = session->handle(key);
-    if (handle.is_valid()) handle.save_resume_data(lt::torrent_handle::save_info_dict | lt::torrent_handle::only_if_modified);
+    if (!handle.is_valid()) return;
+    auto flags = lt::torrent_handle::save_info_dict;
+    if (only_if_modified) flags |= lt::torrent_handle::only_if_modified;
+    handle.save_resume_data(flags);
 }

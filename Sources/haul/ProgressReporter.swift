@@ -56,6 +56,8 @@ final class ProgressReporter: Sendable {
         var hint: String?
         /// Whether the last response said the server takes ranges (`ResponseSummary.offersRanges`).
         var offersRanges = true
+        /// A torrent that has every wanted piece and seeds (said once).
+        var seeding = false
 
         mutating func follow(_ progress: DownloadProgress) {
             download.completed = progress.completed
@@ -218,6 +220,15 @@ final class ProgressReporter: Sendable {
         case .mirrorDropped(let dropped):
             // Said once, whether or not the file still completes.
             if let download { report("\(label(of: download)): mirror dropped: \(TextSanitizer.visible(dropped))") }
+        case .torrent(let torrent):
+            let startsSeeding = state.withLock { state -> Bool in
+                guard torrent.seeding, state.active[id]?.seeding == false else { return false }
+                state.active[id]?.seeding = true
+                return true
+            }
+            if startsSeeding, !quiet, let download {
+                report("downloaded \(label(of: download)); seeding until --seed-ratio or --seed-time is reached")
+            }
         case .connections:
             break
         }

@@ -33,6 +33,7 @@ struct QueueOptions {
         group(.sftp),
         OptionGroup("Hooks", HookArguments.options).lifted(\.hooks),
         group(.metalink, MetalinkArguments.options, \.metalink),
+        group(.bittorrent),
     ]
 
     /// The help section `topic`: its download options alone.
@@ -78,7 +79,8 @@ struct QueueOptions {
                 throw UsageError("-o: \(error)")
             }
         }
-        for text in urls + connections.mirrors where !Metalink.isLocalMetalink(text) {
+        for text in urls + connections.mirrors
+        where !Metalink.isLocalMetalink(text) && QueueOptions.localTorrent(text) == nil {
             if let problem = QueueEntry.uriProblem(text) { throw UsageError(problem) }
         }
         guard basic.maxDownloadResult >= 0 else { throw UsageError("--max-download-result must be 0 or more") }
@@ -93,6 +95,11 @@ struct QueueOptions {
         for case let (flag, path?) in files where !FileManager.default.isReadableFile(atPath: path) {
             throw UsageError("\(flag) '\(path)' is not a readable file")
         }
+    }
+
+    /// The absolute path of the .torrent file `argument` names here, or nil (`TorrentLink`).
+    static func localTorrent(_ argument: String) -> String? {
+        TorrentLink.localMetainfo(argument, in: FileManager.default.currentDirectoryPath)
     }
 
     /// `-o -`: the body goes to stdout.
@@ -140,6 +147,7 @@ struct QueueOptions {
         configuration.directory = basic.dir
         configuration.tls = tlsOptions()
         configuration.metalinkLocations = metalink.locations
+        configuration.torrent = connections.queue.torrentSettings
         if http.netrc {
             let path = http.netrcPath ?? Netrc.defaultPath
             do {

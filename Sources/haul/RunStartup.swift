@@ -113,7 +113,9 @@ struct RunStartup {
     /// Metalink's problems and summary go to `report`. Returns the entries and how many lines
     /// were rejected.
     func entries(report: (String) -> Void) throws -> (entries: [QueueEntry], rejected: Int) {
-        var entries = (options.urls + options.metalink.files).map { QueueEntry(uris: [$0]) }
+        var entries = (options.urls.map { QueueOptions.localTorrent($0) ?? $0 } + options.metalink.files).map {
+            QueueEntry(uris: [$0])
+        }
         var rejected = 0
         if let inputFile = options.basic.inputFile {
             let result: InputFile.ReadResult

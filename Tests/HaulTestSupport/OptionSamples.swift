@@ -18,5 +18,7 @@ public enum OptionSamples {
         "ssh-private-key": "/k", "ssh-known-hosts": "/kh",
         "ssh-host-key-md": "md5=" + String(repeating: "1f", count: 16),
         "gid": "00000000000000aa", "ca-certificate": "/etc/ca.pem", "check-certificate": "false",
+        "seed-ratio": "1.5", "seed-time": "2.5", "select-file": "1,3-5", "bt-tracker": "http://t.test/announce",
+        "bt-max-peers": "20", "max-upload-limit": "100K", "bt-seed-unverified": "true", "follow-torrent": "false",
     ]
 }

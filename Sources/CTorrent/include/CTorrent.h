@@ -93,10 +93,14 @@ typedef struct {
     bool enable_natpmp;
     /// Whether more than one connection to one address is allowed (seeders on one host).
     bool multiple_connections_per_ip;
+    /// Whether connections to peers try uTP first (peers may always connect over uTP).
+    bool outgoing_utp;
     int download_rate_limit;
     int upload_rate_limit;
-    /// Peer connections in all, and in all a torrent may have (0: libtorrent's default).
+    /// Peer connections in all (0: libtorrent's default).
     int connections_limit;
+    /// How many ports after the listen interfaces' are tried when theirs is taken.
+    int retry_port_bind;
 } haul_ts_settings;
 
 /// Starts a session (libtorrent's threads) with `settings`; NULL with `error` set on failure.
@@ -160,8 +164,9 @@ void haul_ts_connect_peers(haul_ts *session, uint64_t key, const char *const *pe
 void haul_ts_rename_file(haul_ts *session, uint64_t key, int index, const char *path);
 /// Lets a torrent added with `hold` download.
 void haul_ts_release(haul_ts *session, uint64_t key);
-/// Asks for a torrent's resume data: `HAUL_TS_RESUME_DATA` (or an error event) follows.
-void haul_ts_save_resume(haul_ts *session, uint64_t key);
+/// Asks for a torrent's resume data: `HAUL_TS_RESUME_DATA` (or an error event) follows; with
+/// `only_if_modified`, nothing follows when nothing changed since the last.
+void haul_ts_save_resume(haul_ts *session, uint64_t key, bool only_if_modified);
 /// Asks for a `HAUL_TS_STATUS` event per torrent whose status changed since the last ask.
 void haul_ts_post_status(haul_ts *session);
 

@@ -22,6 +22,8 @@ public struct DownloadActivity: Sendable, Equatable {
     /// Why this attempt writes the file from its first byte over partial data it was asked to
     /// continue (a server that sent the whole file again).
     public var startedOver: String?
+    /// A torrent's upload, swarm and seeding (nil for a download of a URL).
+    public var torrent: TorrentActivity?
 
     /// An attempt that has just begun: no speed, connections or response yet.
     public init() {}
@@ -38,6 +40,8 @@ public struct DownloadActivity: Sendable, Equatable {
         case splitChoice(String)
         /// The attempt writes from the first byte over partial data it asked to continue, and why.
         case startedOver(String)
+        /// A torrent's upload, swarm and seeding, as its last status said.
+        case torrent(TorrentActivity)
     }
 
     /// Follows `change`.
@@ -53,6 +57,7 @@ public struct DownloadActivity: Sendable, Equatable {
         case .hint(let text): hint = text
         case .splitChoice(let text): splitChoice = text
         case .startedOver(let text): startedOver = text
+        case .torrent(let torrent): self.torrent = torrent
         }
     }
 

@@ -24,6 +24,9 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
     case badResponse = 22
     case tooManyRedirects = 23
     case authorization = 24
+    /// A .torrent that is not bencoded, or a torrent whose files' names the gate refuses.
+    case torrentParse = 26
+    case magnetParse = 27
     /// A bad or unknown option, or an unexpected argument.
     case badOption = 28
     case serverOverloaded = 29
@@ -48,6 +51,8 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
         case .badResponse: "the server's answer was bad or unexpected"
         case .tooManyRedirects: "too many redirects"
         case .authorization: "the login was refused or missing (401, 403, 407)"
+        case .torrentParse: "a .torrent could not be read, or its files' names were refused"
+        case .magnetParse: "a magnet link could not be read"
         case .badOption: "a bad option or argument (command line or config.toml)"
         case .serverOverloaded: "the server was overloaded or in maintenance (429, 503)"
         case .checksumMismatch: "the file's checksum did not match --checksum"
@@ -72,6 +77,8 @@ public enum ErrorCode: Int32, Sendable, Equatable, CaseIterable {
         case .badResponse: "bad answer"
         case .tooManyRedirects: "redirect loop"
         case .authorization: "login refused"
+        case .torrentParse: "bad torrent"
+        case .magnetParse: "bad magnet"
         case .badOption: "bad option"
         case .serverOverloaded: "server busy"
         case .checksumMismatch: "bad checksum"

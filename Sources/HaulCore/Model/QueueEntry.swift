@@ -52,8 +52,8 @@ public struct QueueEntry: Sendable, Equatable {
     /// 8 KiB by default), so a hostile queue file cannot fill the memory or the terminal with one.
     public static let longestURI = 65_536
 
-    /// Why `text` cannot be a download's URI, or nil when it can: http, https, ftp or ftps
-    /// with a host.
+    /// Why `text` cannot be a download's URI, or nil when it can: http, https, ftp, ftps or sftp
+    /// with a host, or a magnet link with a BitTorrent hash.
     ///
     /// - Parameter text: A URI as given.
     /// - Returns: A message naming what is wrong (too long, a control character, no URI, no
@@ -68,6 +68,7 @@ public struct QueueEntry: Sendable, Equatable {
         if text.unicodeScalars.contains(where: TextSanitizer.isUnsafe) {
             return "'\(TextSanitizer.visible(text))' holds a control character (a stray CR or escape)"
         }
+        if case .magnet = TorrentLink(uri: text) { return TorrentLink.magnetProblem(text) }
         guard let url = URL(string: text) else { return "'\(text)' cannot be parsed as a URI" }
         guard let scheme = url.scheme?.lowercased() else {
             return "'\(text)' has no scheme (expected e.g. https://…)"

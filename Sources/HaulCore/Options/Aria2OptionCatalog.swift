@@ -59,7 +59,9 @@ public enum Aria2OptionCatalog {
     /// - Returns: One line: unknown, BitTorrent-only, or aria2's with what haul does instead.
     public static func ignored(_ name: String) -> String {
         guard scope(of: name) != nil else { return "unknown option '\(name)'; ignored" }
-        if isBitTorrent(name) { return "option '\(name)' is for BitTorrent, which haul does not speak; ignored" }
+        if isBitTorrent(name) {
+            return "aria2's BitTorrent option '\(name)' is not one haul applies (libtorrent decides it); ignored"
+        }
         let instead = haulsWay(instead: name).map { " (\($0))" } ?? ""
         return "aria2's option '\(name)' is not one haul implements\(instead); ignored"
     }
@@ -117,25 +119,25 @@ public enum Aria2OptionCatalog {
         async-dns:IGR async-dns-server auto-save-interval bt-detach-seed-only
         bt-enable-hook-after-hash-check:IGR bt-enable-lpd:IGR bt-exclude-tracker:IGR
         bt-external-ip:IGR bt-force-encryption:IGR bt-hash-check-seed:IGR bt-keep-alive-interval
-        bt-load-saved-metadata:IGR bt-lpd-interface bt-max-open-files:G bt-max-peers:ICGR
+        bt-load-saved-metadata:IGR bt-lpd-interface bt-max-open-files:G 
         bt-metadata-only:IGR bt-min-crypto-level:IGR bt-prioritize-piece:IGR
         bt-remove-unselected-file:ICGR bt-request-peer-speed-limit:ICGR bt-request-timeout
-        bt-require-crypto:IGR bt-save-metadata:IGR bt-seed-unverified:IGR bt-stop-timeout:IGR
-        bt-timeout bt-tracker:IGR bt-tracker-connect-timeout:IGR bt-tracker-interval:IGR
+        bt-require-crypto:IGR bt-save-metadata:IGR  bt-stop-timeout:IGR
+        bt-timeout  bt-tracker-connect-timeout:IGR bt-tracker-interval:IGR
         bt-tracker-timeout:IGR certificate check-integrity:IGR conf-path console-log-level
         content-disposition-default-utf8:IGR daemon deferred-input dht-entry-point dht-entry-point6
         dht-file-path dht-file-path6 dht-listen-addr dht-listen-addr6 dht-listen-port
         dht-message-timeout disable-ipv6 disk-cache dns-timeout download-result:G dscp
-        enable-async-dns6:IGR enable-color enable-dht enable-dht6 enable-http-keep-alive:IGR
+        enable-async-dns6:IGR enable-color  enable-dht6 enable-http-keep-alive:IGR
         enable-http-pipelining:IGR enable-mmap:IGR enable-peer-exchange:IGR enable-rpc event-poll
-        file-allocation:IGR follow-torrent:IGR force-save:ICGR force-sequential ftp-proxy:IGR
+        file-allocation:IGR  force-save:ICGR force-sequential ftp-proxy:IGR
         ftp-proxy-passwd:IGR ftp-proxy-user:IGR ftp-reuse-connection:IGR ftp-type:IGR
         hash-check-only:IGR help http-accept-gzip:IGR http-auth-challenge:IGR http-no-cache:IGR
         http-proxy-passwd:IGR http-proxy-user:IGR https-proxy-passwd:IGR https-proxy-user:IGR
-        human-readable index-out:IR input-file interface keep-unfinished-download-result:G
-        listen-port load-cookies log:G log-level:G max-download-result:G max-file-not-found:IGR
-        max-http-pipelining max-mmap-limit:IGR max-overall-upload-limit:G
-        max-resume-failure-tries:IGR max-upload-limit:ICGR metalink-base-uri:IG
+        human-readable index-out:IR input-file  keep-unfinished-download-result:G
+         load-cookies log:G log-level:G max-download-result:G max-file-not-found:IGR
+        max-http-pipelining max-mmap-limit:IGR 
+        max-resume-failure-tries:IGR  metalink-base-uri:IG
         metalink-enable-unique-protocol:IGR metalink-file metalink-language:IGR
         metalink-location:IGR metalink-os:IGR metalink-preferred-protocol:IGR metalink-version:IGR
         min-tls-version multiple-interface netrc-path no-conf no-file-allocation-limit:IGR
@@ -146,8 +148,8 @@ public enum Aria2OptionCatalog {
         realtime-chunk-checksum:IGR remove-control-file:IGR reuse-uri:IGR rlimit-nofile
         rpc-allow-origin-all rpc-certificate rpc-listen-all rpc-listen-port rpc-max-request-size
         rpc-passwd rpc-private-key rpc-save-upload-metadata:IG rpc-secret rpc-secure rpc-user
-        save-cookies:G save-not-found:ICGR save-session:G save-session-interval seed-ratio:IGR
-        seed-time:IGR select-file:IR select-least-used-host server-stat-if server-stat-of:G
+        save-cookies:G save-not-found:ICGR save-session:G save-session-interval 
+          select-least-used-host server-stat-if server-stat-of:G
         server-stat-timeout show-console-readout show-files socket-recv-buffer-size
         startup-idle-time stderr stop stop-with-process summary-interval torrent-file
         truncate-console-readout uri-selector:IGR use-head:IGR version

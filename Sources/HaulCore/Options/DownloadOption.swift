@@ -35,7 +35,7 @@ public struct DownloadOption: Sendable {
     /// The help sections of the command line's download options.
     public enum Topic: String, Sendable, CaseIterable {
         case basic = "Basic", connections = "Connections", retries = "Retries", files = "Files", http = "HTTP"
-        case proxy = "Proxy", tls = "TLS", sftp = "SFTP", metalink = "Metalink"
+        case proxy = "Proxy", tls = "TLS", sftp = "SFTP", metalink = "Metalink", bittorrent = "BitTorrent"
     }
 
     /// aria2's name, without `--`.

@@ -51,6 +51,13 @@ extension DownloadOptions.Values {
         return number
     }
 
+    static func decimal(_ value: String, in range: ClosedRange<Double>) throws(OptionError) -> Double {
+        guard let number = Double(value), number.isFinite, range.contains(number) else {
+            throw OptionError("'\(value)' is not a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
     static func size(_ value: String, atLeast minimum: Int64) throws(OptionError) -> Int64 {
         let bytes: Int64
         do {

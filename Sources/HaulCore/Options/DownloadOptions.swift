@@ -162,6 +162,21 @@ extension DownloadOptions {
         /// `.meta4` or `.metalink`, is read, and its files are downloaded (true, the default;
         /// aria2's `mem` is taken as true).
         public var followMetalink: Bool?
+        /// BitTorrent: when seeding stops (`SeedingPolicy`): a share ratio, and minutes.
+        public var seedRatio: Double?
+        public var seedTime: Double?
+        /// BitTorrent: the files of a torrent to download (1-based indexes), all when unset.
+        public var selectFile: FileSelection?
+        /// BitTorrent: trackers besides the torrent's own (comma-separated URIs).
+        public var btTracker: String?
+        /// BitTorrent: peer connections of one torrent.
+        public var btMaxPeers: Int?
+        /// BitTorrent: cap a torrent's upload.
+        public var maxUploadLimit: SpeedLimit?
+        /// BitTorrent: take the files on disk as whole without checking them.
+        public var btSeedUnverified: Bool?
+        /// aria2's `follow-torrent`: a saved answer that is a .torrent is downloaded as a torrent.
+        public var followTorrent: Bool?
         /// SFTP: the private key to log in with, the known-hosts file, or the host key's digest.
         public var sshPrivateKey: String?
         public var sshKnownHosts: String?

@@ -83,6 +83,18 @@ extension OptionKind where Value == Int64 {
     }
 }
 
+extension OptionKind where Value == Double {
+    /// A decimal number in `range` (`1.5`).
+    ///
+    /// - Parameter range: The numbers allowed.
+    /// - Returns: A kind whose text is a decimal number.
+    public static func decimal(_ range: ClosedRange<Double>) -> OptionKind {
+        OptionKind(
+            "n", parse: { text throws(OptionError) in try DownloadOptions.Values.decimal(text, in: range) },
+            format: { value, _ in String(value) })
+    }
+}
+
 extension OptionKind where Value == Bool {
     /// `true` or `false`, as aria2 spells them.
     public static var boolean: OptionKind {
@@ -126,6 +138,7 @@ public protocol OptionValueText: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension SpeedLimit: OptionValueText {}
+extension FileSelection: OptionValueText {}
 extension BandwidthSchedule: OptionValueText {}
 
 extension OptionKind where Value == SpeedLimit {

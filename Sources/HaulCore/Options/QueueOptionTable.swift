@@ -35,11 +35,12 @@ public enum QueueOptionTable {
 
         static func row<Value>(
             _ name: String, _ field: WritableKeyPath<Values, Value> & Sendable, _ kind: OptionKind<Value>,
-            short: Character? = nil, settableBy: OptionSource, aria2: String? = nil, help: String
+            short: Character? = nil, settableBy: OptionSource, changesLive: Bool = true, aria2: String? = nil,
+            help: String
         ) -> Option {
             Option(
                 name: name, short: short, valueName: kind.valueName, help: help,
-                builtIn: kind.format(Values()[keyPath: field], false), settableBy: settableBy, changesLive: true,
+                builtIn: kind.format(Values()[keyPath: field], false), settableBy: settableBy, changesLive: changesLive,
                 aria2Scope: aria2.map(Aria2OptionCatalog.Scope.init(letters:)),
                 assign: { values, text throws(OptionError) in values[keyPath: field] = try kind.parse(text) },
                 text: { kind.format($0[keyPath: field], false) })
@@ -48,11 +49,11 @@ public enum QueueOptionTable {
         /// A row whose value is nil until set, and set when haul starts only.
         static func startRow<Value>(
             _ name: String, _ field: WritableKeyPath<Values, Value?> & Sendable, _ kind: OptionKind<Value>,
-            settableBy: OptionSource, help: String
+            settableBy: OptionSource, aria2: String? = nil, help: String
         ) -> Option {
             Option(
                 name: name, short: nil, valueName: kind.valueName, help: help, builtIn: nil, settableBy: settableBy,
-                changesLive: false, aria2Scope: nil,
+                changesLive: false, aria2Scope: aria2.map(Aria2OptionCatalog.Scope.init(letters:)),
                 assign: { values, text throws(OptionError) in values[keyPath: field] = try kind.parse(text) },
                 text: { values in values[keyPath: field].map { kind.format($0, false) } })
         }
@@ -82,8 +83,26 @@ public enum QueueOptionTable {
         help: "Overall limits by time, the first rule that matches winning: \"08:00-18:00 1M, sat-sun "
             + "10:00-22:00 5M, else unlimited\" (days optional; without else, the overall limit above applies).")
 
+    public static let listenPort = Option.row(
+        "listen-port", \.listenPort, .parsed("ports"), settableBy: .owner, changesLive: false, aria2: "",
+        help: "The TCP ports BitTorrent listens on for peers, e.g. 6881-6999 (the first free one; 0: any).")
+    public static let interface = Option.startRow(
+        "interface", \.interface, .nonEmpty, settableBy: .owner, aria2: "",
+        help: "The address (or network interface) BitTorrent listens on (default: every address); HTTP, FTP and "
+            + "SFTP connections are not bound by it.")
+    public static let enableDHT = Option.row(
+        "enable-dht", \.enableDHT, .boolean, settableBy: .owner, changesLive: false, aria2: "",
+        help: "Find BitTorrent peers through the DHT (true), or only through trackers and magnet links (false).")
+    public static let maxOverallUploadLimit = Option.row(
+        "max-overall-upload-limit", \.maxOverallUploadLimit, .speed, settableBy: .networkClient, aria2: "G",
+        help: "Cap all torrents' upload together, e.g. 1M (bytes per second; 0: no cap).")
+
     /// Every queue option, in help's order.
-    public static let all = [maxConcurrentDownloads, maxConnectionsPerHost, maxOverallDownloadLimit, bandwidthSchedule]
+    public static let all = [
+        maxConcurrentDownloads, maxConnectionsPerHost, maxOverallDownloadLimit, bandwidthSchedule, listenPort,
+        interface,
+        enableDHT, maxOverallUploadLimit,
+    ]
 
     /// The queue option named `name`, nil when there is none.
     ///

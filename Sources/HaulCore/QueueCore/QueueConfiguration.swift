@@ -1,6 +1,7 @@
 import Foundation
 import HaulNet
 import HaulText
+import HaulTorrent
 
 // MARK: - QueueConfiguration
 
@@ -39,6 +40,8 @@ public struct QueueConfiguration: Sendable {
     /// aria2's `--metalink-location`: a followed Metalink's mirrors in these countries (lower
     /// case) first among those of equal priority.
     public var metalinkLocations: [String] = []
+    /// How the BitTorrent session listens and finds peers (`listen-port`, `enable-dht`).
+    public var torrent = TorrentSettings()
     /// The queue's defaults: aria2's, with every body at most `resumable-above` unnamed until whole.
     public init() {}
 }

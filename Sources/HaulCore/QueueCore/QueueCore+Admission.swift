@@ -23,7 +23,7 @@ extension QueueCore {
         let hostCap = configuration.maxConnectionsPerHost
         let window = configuration.streamWindow
         while index < state.downloads.count, heldBack < QueueCore.hostLookahead {
-            let slotFree = state.attempts.count - state.streamCount < configuration.maxConcurrentDownloads
+            let slotFree = state.slotsTaken < configuration.maxConcurrentDownloads
             // With no slot, only a host with stream room is worth the scan (a scan for a full one
             // looked at a thousand queued downloads for every one that ended).
             guard slotFree || (state.streamCount < 2 * window && state.origins.anyStreamRoom(window: window)) else {
@@ -33,6 +33,16 @@ extension QueueCore {
             let id = download.id
             index += 1
             guard download.state == .queued, state.runs[id]?.waiting != true else { continue }
+            if let link = download.torrentLink {
+                // A torrent takes a slot, and no host's: its peers are many.
+                guard slotFree else {
+                    firstHeldBack = firstHeldBack ?? index - 1
+                    heldBack += 1
+                    continue
+                }
+                startTorrent(&download, link)
+                continue
+            }
             // The key is made only when a cap, a held host or a full set of slots asks (the plan
             // makes it again for the connection): this runs for every download admitted.
             let host =

@@ -31,6 +31,14 @@ extension QueueCore {
         var nextConnection = 1
         /// Whether the once-a-second check of idle speeds (`settleSpeeds`) is scheduled.
         var settlingSpeeds = false
+        /// The running attempt of every active torrent (`TorrentAttempt`): a torrent has no
+        /// connection of haul's.
+        private(set) var torrents: [GID: TorrentAttempt] = [:]
+        /// The torrents that hold a slot: those still downloading (a seeding one holds none).
+        private(set) var downloadingTorrents = 0
+
+        /// The slots taken: attempts of URLs beyond the streams, and torrents still downloading.
+        var slotsTaken: Int { attempts.count - streamCount + downloadingTorrents }
 
         /// Makes room for `count` more downloads.
         mutating func reserveCapacity(adding count: Int) {
@@ -85,6 +93,35 @@ extension QueueCore {
             origins.splitRefused(key, beyond: connections)
         }
 
+        // MARK: Torrents
+
+        /// Torrent `id` begins an attempt, holding a slot.
+        mutating func beginTorrent(_ id: GID, at uptime: Double) {
+            _ = endTorrent(id)
+            torrents[id] = TorrentAttempt(startedAt: uptime)
+            downloadingTorrents += 1
+        }
+
+        /// Torrent `id` has every wanted piece from `uptime` on: it seeds, and gives its slot up.
+        mutating func torrentSeeds(_ id: GID, since uptime: Double) {
+            guard let attempt = torrents[id], attempt.seedingSince == nil else { return }
+            torrents[id]?.seedingSince = uptime
+            downloadingTorrents -= 1
+        }
+
+        /// Changes the running attempt of torrent `id`, if there is one.
+        mutating func modifyTorrent(_ id: GID, _ change: (inout TorrentAttempt) -> Void) {
+            guard let index = torrents.index(forKey: id) else { return }
+            change(&torrents.values[index])
+        }
+
+        /// Removes the running attempt of torrent `id` and returns it.
+        mutating func endTorrent(_ id: GID) -> TorrentAttempt? {
+            guard let attempt = torrents.removeValue(forKey: id) else { return nil }
+            if attempt.seedingSince == nil { downloadingTorrents -= 1 }
+            return attempt
+        }
+
         // MARK: Connections
 
         /// Whether connection `id` is one of the running connections of its download.
@@ -127,9 +164,11 @@ extension QueueCore {
         return attempt
     }
 
-    /// Ends the attempt of `id` and stops its slot holder too.
+    /// Ends the attempt of `id` and stops its slot holder too (or, for a torrent, takes it out
+    /// of the session, its resume data saved).
     mutating func stopAttempt(_ id: GID) {
         if let attempt = endAttempt(id) { ask(.cancel(attempt.holder.id)) }
+        if state.endTorrent(id) != nil { ask(.stopTorrent(id)) }
     }
 
     /// The id the next planned connection of download `downloadID` gets.
@@ -147,7 +186,7 @@ extension QueueCore {
     /// its fuzz target check it).
     func stalledDownloads() -> [GID] {
         state.downloads.ids { $0.state == .active }.filter { id in
-            guard let download = state.downloads[id], state.attempts[id] == nil,
+            guard let download = state.downloads[id], state.attempts[id] == nil, state.torrents[id] == nil,
                 download.totalBytes < 0 || !download.completed.covers(length: download.totalBytes)
             else { return false }
             return true

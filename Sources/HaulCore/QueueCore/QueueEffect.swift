@@ -37,6 +37,11 @@ enum QueueEffect: Sendable {
     /// Read the Metalink the download saved (its response was `application/metalink4+xml`)
     /// and make downloads of its files; answers `QueueInput.metalinkFollowed`.
     indirect case followMetalink(Download)
+    /// Add a torrent to the session (its name gate passed first); answers
+    /// `QueueInput.torrentStarted`.
+    indirect case startTorrent(TorrentPlan)
+    /// Take a torrent out of the session, its resume data saved first.
+    case stopTorrent(GID)
     /// Fire `QueueTimer` after so many seconds (`QueueInput.timerFired`).
     case schedule(QueueTimer, after: Double)
 }
@@ -166,4 +171,13 @@ struct UnnamedWrite: Sendable {
     let spillAfter: Int64?
     /// What the response says that is kept with the file.
     let validators: ConditionalGet.Validators
+}
+
+/// A torrent the core admitted: what the shell needs to add it to the session.
+struct TorrentPlan: Sendable {
+    let download: Download
+    let link: TorrentLink
+    /// The folder its file (or its folder) goes in.
+    let directory: String
+    let options: EffectiveOptions
 }

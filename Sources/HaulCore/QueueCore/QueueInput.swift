@@ -1,5 +1,6 @@
 import Foundation
 import HaulNet
+import HaulTorrent
 
 // MARK: - QueueInput
 
@@ -61,6 +62,18 @@ enum QueueInput: Sendable {
     /// there are none.
     case metalinkFollowed(downloadID: GID, Result<[Download], DownloadFailure>)
 
+    // MARK: Torrents
+
+    /// What `QueueEffect.startTorrent` gave: the files' names when the metadata is known, or why
+    /// the torrent could not be added.
+    case torrentStarted(GID, Result<TorrentNaming?, DownloadFailure>)
+    /// A magnet link's metadata came, and its files' names passed the gate.
+    case torrentNamed(GID, TorrentNaming)
+    /// A torrent's status, about once a second while it changes.
+    case torrentReported(GID, TorrentStatus)
+    /// A torrent stopped on an error (its files' names refused, a disk error).
+    case torrentFailed(GID, DownloadFailure)
+
     // MARK: Timers
 
     case timerFired(QueueTimer)
@@ -109,4 +122,12 @@ enum QueueTimer: Sendable, Hashable {
     case measureGrowth(GID)
     /// The end of a refusing host's hold (`HostRefusals`).
     case hostHoldOver(String)
+}
+
+/// Where a torrent's files go, once its metadata is known and their names passed the gate.
+struct TorrentNaming: Sendable, Equatable {
+    /// The torrent's file (one file) or folder (several), under the download's directory.
+    let destination: String
+    /// Bytes of the files wanted (`select-file`).
+    let wanted: Int64
 }

@@ -57,6 +57,10 @@ extension DownloadQueue {
             DispatchQueue.global(qos: .utility).async { [self] in
                 deliver(.metalinkFollowed(downloadID: download.id, followMetalink(download)))
             }
+        case .startTorrent(let plan):
+            torrents().start(plan)
+        case .stopTorrent(let id):
+            torrents().stop(id)
         case .schedule(.retry(let id), let seconds):
             timer.schedule(after: seconds) { [weak self] in self?.deliver(.timerFired(.retry(id))) }
         case .schedule(let timer, let seconds):

@@ -51,6 +51,8 @@ public final class DownloadQueue: ConnectionDelegate {
     let partFileNames = PartFileNames()
     let journal: (any DownloadJournal)?
     let onEvent: @Sendable (DownloadEvent) -> Void
+    /// The torrents' runner, made at the first torrent (`torrents()`).
+    private let torrentRunner = Mutex<TorrentRunner?>(nil)
 
     /// `journal` (if any) keeps every change; `onEvent` runs on `callbackQueue`, after the journal
     /// has filed the event.
@@ -85,6 +87,24 @@ public final class DownloadQueue: ConnectionDelegate {
         self.journal = journal
         self.onEvent = onEvent
         locked = Mutex(Locked(core: QueueCore(configuration: configuration, clock: clock)))
+    }
+
+    /// The runner of the queue's torrents, made at the first call.
+    func torrents() -> TorrentRunner {
+        torrentRunner.withLock { runner in
+            if let runner { return runner }
+            let made = TorrentRunner(settings: configuration.torrent, journal: journal) { [weak self] input in
+                self?.deliver(input)
+            }
+            runner = made
+            return made
+        }
+    }
+
+    /// Keeps every running torrent's resume data in the journal (waiting up to a few seconds):
+    /// before the store is flushed at quit. Nothing when no torrent ran.
+    public func saveTorrents() {
+        torrentRunner.withLock { $0 }?.saveAll()
     }
 
     // MARK: - Reading

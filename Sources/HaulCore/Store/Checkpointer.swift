@@ -28,6 +28,8 @@ public final class Checkpointer: DownloadJournal {
         var destinations: [GID: String] = [:]
         var removed: [GID] = []
         var orderChanged = false
+        /// Torrents' newest resume data.
+        var torrentResume: [GID: [UInt8]] = [:]
         var scheduled = false
         /// Whether a checkpoint for a long run of added downloads is on its way.
         var writingAdded = false
@@ -84,6 +86,7 @@ public final class Checkpointer: DownloadJournal {
                 pending.removed.append(id)
                 pending.progress.removeValue(forKey: id)
                 pending.destinations.removeValue(forKey: id)
+                pending.torrentResume.removeValue(forKey: id)
             case .moved:
                 pending.orderChanged = true
             case .activity:
@@ -105,6 +108,20 @@ public final class Checkpointer: DownloadJournal {
             try store.write(DownloadStore.Batch(upserts: [download]))
         } catch {
             onError(error)
+        }
+    }
+
+    public func recordTorrentResume(_ data: [UInt8], of id: GID) {
+        file { $0.torrentResume[id] = data }
+    }
+
+    public func torrentResume(of id: GID) -> [UInt8]? {
+        if let pending = pending.withLock({ $0.torrentResume[id] }) { return pending }
+        do {
+            return try store.torrentResume(of: id)
+        } catch {
+            onError(error)
+            return nil
         }
     }
 
@@ -167,7 +184,8 @@ public final class Checkpointer: DownloadJournal {
             // Added before changed: a later copy of the same download overwrites the first.
             let batch = DownloadStore.Batch(
                 added: pending.added, upserts: pending.changed.values,
-                progress: pending.progress.map { ($0.key, $0.value) }, removals: pending.removed, order: nil)
+                progress: pending.progress.map { ($0.key, $0.value) }, removals: pending.removed, order: nil,
+                torrentResume: pending.torrentResume.map { ($0.key, $0.value) })
             let source = pending.orderChanged ? pending.orderSource : nil
             let paths = pending.progress.keys.compactMap { pending.destinations[$0].map(FileNaming.partialPath(of:)) }
             // A checkpoint already on its way stays on its way.
@@ -209,6 +227,9 @@ public final class Checkpointer: DownloadJournal {
             for (id, progress) in batch.progress
             where pending.changed[id] == nil && pending.progress[id] == nil && !pending.removed.contains(id) {
                 pending.progress[id] = progress
+            }
+            for (id, data) in batch.torrentResume where pending.torrentResume[id] == nil {
+                pending.torrentResume[id] = data
             }
             pending.removed = batch.removals + pending.removed
             pending.orderChanged = pending.orderChanged || batch.order != nil

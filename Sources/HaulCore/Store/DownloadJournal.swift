@@ -15,4 +15,17 @@ public protocol DownloadJournal: AnyObject, Sendable {
     ///
     /// - Parameter download: The download, with its destination.
     func recordDestination(of download: Download)
+
+    /// Keeps torrent `id`'s newest resume data (libtorrent's) with the next checkpoint.
+    ///
+    /// - Parameters:
+    ///   - data: The resume data, bencoded.
+    ///   - id: The torrent's download.
+    func recordTorrentResume(_ data: [UInt8], of id: GID)
+
+    /// The resume data kept for torrent `id` (the newest, kept or not yet), nil when none is.
+    ///
+    /// - Parameter id: The torrent's download.
+    /// - Returns: The resume data, bencoded.
+    func torrentResume(of id: GID) -> [UInt8]?
 }

@@ -5,12 +5,13 @@ import GRDB
 extension DownloadStore {
     /// The schema's version, kept in the store's `user_version` once it is reached: a store at
     /// it opens without the migrator.
-    static let schemaVersion = 4
+    static let schemaVersion = 5
 
     /// The migrations' names, as GRDB's migrator records them in `grdb_migrations`.
     static let migrations = (
         v1: "v1: downloads and history", v2: "v2: history keyed by rowid",
-        v3: "v3: downloads keyed by their gid's number", v4: "v4: a failure's code and note"
+        v3: "v3: downloads keyed by their gid's number", v4: "v4: a failure's code and note",
+        v5: "v5: torrents' resume data"
     )
 
     /// Brings the store in `database` to the newest schema.
@@ -28,8 +29,8 @@ extension DownloadStore {
                 try makeTables(in: db)
                 try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
                 try db.execute(
-                    sql: "INSERT INTO grdb_migrations VALUES (?), (?), (?), (?)",
-                    arguments: [migrations.v1, migrations.v2, migrations.v3, migrations.v4])
+                    sql: "INSERT INTO grdb_migrations VALUES (?), (?), (?), (?), (?)",
+                    arguments: [migrations.v1, migrations.v2, migrations.v3, migrations.v4, migrations.v5])
                 try db.execute(sql: markCurrent)
             }
             return
@@ -49,6 +50,7 @@ extension DownloadStore {
         try db.execute(sql: downloadTable(named: "download"))
         try db.execute(sql: positionIndex)
         try db.execute(sql: historyTable(named: "history"))
+        try db.execute(sql: torrentResumeTable)
     }
 
     /// Every schema version, oldest first; a store from any earlier haul is brought up to date.
@@ -110,6 +112,11 @@ extension DownloadStore {
             try db.execute(sql: "ALTER TABLE download ADD COLUMN error_code INTEGER")
             try db.execute(sql: "ALTER TABLE download ADD COLUMN failure_note TEXT")
         }
+        // Stores made before it had no torrents.
+        migrator.registerMigration(migrations.v5, foreignKeyChecks: .immediate) { db in
+            guard try definition(of: "torrent_resume", in: db).isEmpty else { return }
+            try db.execute(sql: torrentResumeTable)
+        }
         return migrator
     }
 
@@ -145,6 +152,15 @@ extension DownloadStore {
 
     /// The index the stored queue order is read back by.
     private static let positionIndex = "CREATE INDEX download_position ON download(position);"
+
+    /// libtorrent's resume data of each torrent (bencoded): what was checked, its metadata (a
+    /// magnet link's), its peers. Keyed by the download's gid, as `download` is.
+    private static let torrentResumeTable = """
+        CREATE TABLE torrent_resume (
+            id INTEGER PRIMARY KEY,
+            data BLOB NOT NULL
+        )
+        """
 
     /// The history table's definition, made as `name`.
     private static func historyTable(named name: String) -> String {

@@ -16,6 +16,7 @@ extension DownloadStore {
                 let now = Date().timeIntervalSince1970
                 try DownloadStore.writeDownloads(batch, in: db, at: now)
                 try DownloadStore.writeProgress(batch.progress, in: db, at: now)
+                try DownloadStore.writeTorrentResume(batch.torrentResume, in: db)
                 try DownloadStore.delete(batch.removals, in: db)
                 if let order = batch.order { try DownloadStore.writeOrder(order, in: db) }
             }
@@ -129,6 +130,22 @@ extension DownloadStore {
         for id in removals {
             delete.bind(key: id)
             try delete.run()
+        }
+        // A torrent's resume data goes with it (a table read only when a torrent starts).
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM torrent_resume)") == true else { return }
+        var forget = try BoundStatement(db, sql: "DELETE FROM torrent_resume WHERE id = ?")
+        for id in removals {
+            forget.bind(key: id)
+            try forget.run()
+        }
+    }
+
+    /// Each torrent's newest resume data, over what was kept.
+    private static func writeTorrentResume(_ resume: [(id: GID, data: [UInt8])], in db: Database) throws {
+        for (id, data) in resume {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO torrent_resume (id, data) VALUES (?, ?)",
+                arguments: [id.storedKey, Data(data)])
         }
     }
 

@@ -60,9 +60,12 @@ public final class DownloadStore: Sendable {
         var removals: [GID] = []
         /// The queue order to store, when it changed.
         var order: [GID]?
+        /// Torrents' newest resume data.
+        var torrentResume: [(id: GID, data: [UInt8])] = []
 
         var isEmpty: Bool {
             added.isEmpty && upserts.isEmpty && progress.isEmpty && removals.isEmpty && order == nil
+                && torrentResume.isEmpty
         }
 
         /// Every download to write, added ones first.
@@ -143,6 +146,22 @@ public final class DownloadStore: Sendable {
             }
         } catch let error as StoreError {
             throw error
+        } catch {
+            throw StoreError("cannot read the store \(path): \(error)")
+        }
+    }
+
+    /// The resume data kept for torrent `id`, nil when none is.
+    ///
+    /// - Parameter id: The torrent's download.
+    /// - Returns: libtorrent's resume data, bencoded.
+    /// - Throws: `StoreError` when the store cannot be read.
+    public func torrentResume(of id: GID) throws(StoreError) -> [UInt8]? {
+        do {
+            return try database.read { db in
+                try Data.fetchOne(db, sql: "SELECT data FROM torrent_resume WHERE id = ?", arguments: [id.storedKey])
+                    .map { Array($0) }
+            }
         } catch {
             throw StoreError("cannot read the store \(path): \(error)")
         }

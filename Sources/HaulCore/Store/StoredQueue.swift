@@ -60,6 +60,7 @@ public final class StoredQueue: Sendable {
     /// the queue's `callbackQueue`, whose pending events it waits for.
     public func flush() {
         queue.callbackQueue.sync {}
+        queue.saveTorrents()
         checkpointer.flush()
     }
 
@@ -70,6 +71,7 @@ public final class StoredQueue: Sendable {
     /// more than the store's write of them. Not to be called on the queue's `callbackQueue`.
     public func finish() {
         queue.callbackQueue.sync {}
+        queue.saveTorrents()
         takeOffCompleted()
         checkpointer.flush()
     }

@@ -16,7 +16,7 @@ enum Aria2OptionList {
             return "the whole queue's; " + (option.changesLive ? "changes live" : "set at start")
         }
         if Subcommand.allCases.contains(where: { $0.option(named: name) != nil }) { return "on the command line" }
-        if Aria2OptionCatalog.isBitTorrent(name) { return "accepted and ignored: BitTorrent" }
+        if Aria2OptionCatalog.isBitTorrent(name) { return "accepted and ignored: BitTorrent (libtorrent decides it)" }
         return "accepted and ignored, with one warning"
             + (Aria2OptionCatalog.haulsWay(instead: name).map { ": \($0)" } ?? "")
     }

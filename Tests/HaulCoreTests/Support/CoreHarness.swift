@@ -147,6 +147,8 @@ struct CoreHarness {
         case .emit(.activity(let id, .hint)): return "\(id) shows a hint"
         case .emit(.activity(let id, .splitChoice(let text))): return "\(id) shows \(text)"
         case .emit(.activity(let id, .startedOver(let text))): return "\(id) \(text)"
+        case .emit(.activity(let id, .torrent(let torrent))):
+            return "\(id) shows torrent up \(torrent.uploaded)" + (torrent.seeding ? " seeding" : "")
         case .emit(.removed(let id)): return "removed \(id)"
         case .emit(.moved(let id, let to)): return "moved \(id) to \(to)"
         case .reserveName(let request):
@@ -156,6 +158,8 @@ struct CoreHarness {
             return "write \(id) unnamed \(write.name) in \(write.directory)"
                 + (write.spillAfter.map { " until \($0)" } ?? "")
         case .followMetalink(let download): return "follow metalink \(download.id)"
+        case .startTorrent(let plan): return "start torrent \(plan.download.id) in \(plan.directory)"
+        case .stopTorrent(let id): return "stop torrent \(id)"
         case .verifyPieces(let id, _, _, _, let range, let mirror):
             return "verify pieces \(id) \(range.lowerBound)-\(range.upperBound) from mirror \(mirror)"
         case .finishFile(let id, _, let path, _, _): return "finish \(id) \(path)"

@@ -13,7 +13,7 @@ struct Aria2OptionCatalogTableTests {
         let rows =
             DownloadOptionTable.all.compactMap { $0.aria2Scope == nil ? nil : $0.name }
             + QueueOptionTable.all.compactMap { $0.aria2Scope == nil ? nil : $0.name }
-        #expect(rows.count == 39)
+        #expect(rows.count == 51)
         for name in rows { #expect(Aria2OptionCatalog.listedHere[name] == nil, "\(name) is listed twice") }
         #expect(Aria2OptionCatalog.names.count == 207)
     }

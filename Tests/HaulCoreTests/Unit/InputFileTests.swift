@@ -117,7 +117,7 @@ struct InputFileTests {
             http://h.test/ok
               split=abc
               frobnicate=1
-              bt-max-peers=5
+              bt-request-peer-speed-limit=5
               header=X-A: 1
               header=X-B: 2
               out=first
@@ -139,11 +139,12 @@ struct InputFileTests {
         #expect(messages.contains("q.txt:4: warning: unknown option 'frobnicate'; ignored"))
         #expect(
             messages.contains(
-                "q.txt:5: warning: option 'bt-max-peers' is for BitTorrent, which haul does not speak; ignored"))
+                "q.txt:5: warning: aria2's BitTorrent option 'bt-request-peer-speed-limit' is not one haul applies "
+                    + "(libtorrent decides it); ignored"))
         #expect(messages.contains { $0.hasPrefix("q.txt:10: warning: 'notaurl' has no scheme") })
         #expect(
             messages.contains {
-                $0.hasPrefix("q.txt:11: 'magnet:?xt=urn:btih:abc' has the unsupported scheme 'magnet'")
+                $0.hasPrefix("q.txt:11: 'magnet:?xt=urn:btih:abc' is a magnet link whose hash is not a BitTorrent")
             })
         #expect(messages.contains("q.txt:14: checksum: a sha-256 digest is 64 hex digits"))
         #expect(!messages.contains { $0.hasPrefix("q.txt:12") })

@@ -23,6 +23,8 @@ struct Aria2OptionListTests {
         #expect(Aria2OptionList.treatment(of: "max-concurrent-downloads") == "the whole queue's; changes live")
         #expect(Aria2OptionList.treatment(of: "file-allocation").hasPrefix("accepted and ignored, with one warning: "))
         #expect(Aria2OptionList.treatment(of: "enable-rpc").hasSuffix("served by `haul daemon`"))
-        #expect(Aria2OptionList.treatment(of: "bt-max-peers") == "accepted and ignored: BitTorrent")
+        #expect(
+            Aria2OptionList.treatment(of: "bt-request-peer-speed-limit")
+                == "accepted and ignored: BitTorrent (libtorrent decides it)")
     }
 }

@@ -1,0 +1,237 @@
+import Foundation
+import HaulTorrent
+import Synchronization
+
+// MARK: - TorrentRunner
+
+/// Runs a queue's torrents in one libtorrent session, made at the first torrent (the engine is
+/// loaded then): adds what the core admits (its metainfo read and its names through the gate
+/// first), takes out what it stops (its resume data kept first), and turns what the session
+/// reports into the core's inputs.
+///
+/// **Threading:** `start` and `stop` may be called from any thread; their work runs in order on
+/// the runner's own serial queue (a metainfo is read and checked there, not on the queue's).
+/// The session's events arrive on its event thread and go to the queue through `deliver`.
+final class TorrentRunner: Sendable {
+    private struct State {
+        var session: TorrentSession?
+        /// Why the session could not be made (the engine missing), said to each torrent after.
+        var unavailable: TorrentError?
+        /// Torrents in the session, with what they were started with.
+        var running: [UInt64: TorrentPlan] = [:]
+        /// Torrents whose last resume data is awaited before they leave the session.
+        var stopping: Set<UInt64> = []
+        /// Torrents whose resume data `saveAll` waits for.
+        var saving: Set<UInt64> = []
+    }
+
+    private let settings: TorrentSettings
+    private let journal: (any DownloadJournal)?
+    private let deliver: @Sendable (QueueInput) -> Void
+    private let state = Mutex(State())
+    private let work = DispatchQueue(label: "haul.torrents")
+    private let saved = NSCondition()
+
+    /// - Parameters:
+    ///   - settings: How the session listens and which discovery it uses.
+    ///   - journal: Where resume data is kept between runs.
+    ///   - deliver: Hands an input to the queue's core, from any thread.
+    init(
+        settings: TorrentSettings, journal: (any DownloadJournal)?,
+        deliver: @escaping @Sendable (QueueInput) -> Void
+    ) {
+        self.settings = settings
+        self.journal = journal
+        self.deliver = deliver
+    }
+
+    // MARK: Starting and stopping
+
+    /// Adds the torrent `plan` describes; `QueueInput.torrentStarted` answers.
+    func start(_ plan: TorrentPlan) {
+        work.async { [self] in
+            let id = plan.download.id
+            do throws(DownloadFailure) {
+                deliver(.torrentStarted(id, .success(try add(plan))))
+            } catch {
+                deliver(.torrentStarted(id, .failure(error)))
+            }
+        }
+    }
+
+    /// Takes torrent `id` out of the session once its resume data is kept.
+    func stop(_ id: GID) {
+        work.async { [self] in
+            let session = state.withLock { state -> TorrentSession? in
+                guard state.running.removeValue(forKey: id.value) != nil else { return nil }
+                state.stopping.insert(id.value)
+                return state.session
+            }
+            guard let session else { return }
+            session.pause(id.value)
+            session.saveResumeData(id.value)
+        }
+    }
+
+    /// Asks every running torrent for its resume data and waits (up to `seconds`) until each is
+    /// handed to the journal: before a flush of the store at quit, so a later run continues
+    /// where this one stopped.
+    ///
+    /// **Threading:** any thread but the session's event thread; blocks.
+    func saveAll(waitingUpTo seconds: Double = 5) {
+        work.sync {}
+        let (session, keys) = state.withLock { state -> (TorrentSession?, [UInt64]) in
+            state.saving = Set(state.running.keys)
+            return (state.session, Array(state.running.keys))
+        }
+        guard let session, !keys.isEmpty else { return }
+        for key in keys { session.saveResumeData(key) }
+        let deadline = Date().addingTimeInterval(seconds)
+        saved.lock()
+        defer { saved.unlock() }
+        while !state.withLock({ $0.saving.isEmpty }) {
+            guard saved.wait(until: deadline) else { return }
+        }
+    }
+
+    // MARK: Adding
+
+    /// Adds `plan`'s torrent to the session; its naming when its files are known.
+    private func add(_ plan: TorrentPlan) throws(DownloadFailure) -> TorrentNaming? {
+        let session = try session()
+        let key = plan.download.id.value
+        var addition: TorrentAddition
+        var naming: TorrentNaming?
+        switch plan.link {
+        case .metainfoFile(let path):
+            let bytes = try TorrentRunner.readMetainfo(at: path)
+            let metainfo: TorrentMetainfo
+            do {
+                metainfo = try TorrentMetainfo(bytes: bytes)
+            } catch {
+                throw DownloadFailure("\(path): \(error)", code: .torrentParse)
+            }
+            let names = try TorrentRunner.gate(metainfo.files, in: plan.directory)
+            addition = TorrentAddition(key: key, source: .metainfo(bytes), savePath: plan.directory)
+            addition.renamedFiles = names.renamed
+            addition.filePriorities = TorrentRunner.priorities(of: metainfo.files, plan.options.selectFile)
+            naming = TorrentRunner.naming(names, files: metainfo.files, plan: plan)
+        case .magnet(let link):
+            addition = TorrentAddition(key: key, source: .magnet(link), savePath: plan.directory)
+            // No piece is written before the metadata's names pass the gate (`named`).
+            addition.hold = true
+        }
+        addition.resumeData = journal?.torrentResume(of: plan.download.id)
+        addition.trackers = (plan.options.btTracker ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        addition.maxConnections = plan.options.btMaxPeers ?? 55
+        addition.downloadLimit = Int(clamping: plan.options.maxDownloadLimit?.cap ?? 0)
+        addition.uploadLimit = Int(clamping: plan.options.maxUploadLimit?.cap ?? 0)
+        addition.seedUnverified = plan.options.btSeedUnverified == true
+        do {
+            try session.add(addition)
+        } catch {
+            throw DownloadFailure(
+                "\(error)", code: plan.link == .magnet(plan.download.uris.first ?? "") ? .magnetParse : .torrentParse)
+        }
+        state.withLock { $0.running[key] = plan }
+        // A magnet link whose metadata an earlier run kept (in its resume data) has its files now.
+        if naming == nil, session.files(of: key) != nil { work.async { [self] in name(key) } }
+        return naming
+    }
+
+    /// The session, made at the first call; throws why it cannot be.
+    private func session() throws(DownloadFailure) -> TorrentSession {
+        let made = state.withLock { state -> Result<TorrentSession, TorrentError> in
+            if let session = state.session { return .success(session) }
+            if let unavailable = state.unavailable { return .failure(unavailable) }
+            do throws(TorrentError) {
+                let session = try TorrentSession(settings: settings) { [weak self] in self?.handle($0) }
+                state.session = session
+                return .success(session)
+            } catch {
+                state.unavailable = error
+                return .failure(error)
+            }
+        }
+        switch made {
+        case .success(let session): return session
+        case .failure(let error): throw DownloadFailure(error.description, code: .unknown)
+        }
+    }
+
+    /// A magnet link's metadata came (or was in its resume data): its files' names pass the
+    /// gate, the selected files are wanted, and it may write; or it fails.
+    private func name(_ key: UInt64) {
+        guard
+            let (session, plan) = state.withLock({ state in
+                state.session.flatMap { session in
+                    state.running[key].map { (session, $0) }
+                }
+            }),
+            let files = session.files(of: key)
+        else { return }
+        let id = plan.download.id
+        let names: TorrentNames
+        do {
+            names = try TorrentRunner.gate(files, in: plan.directory)
+        } catch {
+            return deliver(.torrentFailed(id, error))
+        }
+        for (index, path) in names.renamed { session.rename(key, file: index, to: path) }
+        let priorities = TorrentRunner.priorities(of: files, plan.options.selectFile)
+        if !priorities.isEmpty { session.prioritize(key, files: priorities) }
+        session.release(key)
+        deliver(.torrentNamed(id, TorrentRunner.naming(names, files: files, plan: plan)))
+    }
+
+    // MARK: Events
+
+    /// What the session reports, as the core's inputs (on the session's event thread).
+    private func handle(_ event: TorrentEvent) {
+        switch event {
+        case .status(let key, let status):
+            guard let id = GID(key), let session = runningSession(key) else { return }
+            deliver(.torrentReported(id, status))
+            session.saveResumeData(key, onlyIfChanged: true)
+        case .resumeData(let key, let data):
+            guard let id = GID(key) else { return }
+            journal?.recordTorrentResume(data, of: id)
+            leaveIfStopping(key)
+            markSaved(key)
+        case .failed(let key, let message, let disk):
+            markSaved(key)
+            guard !leaveIfStopping(key), let id = GID(key), runningSession(key) != nil else { return }
+            deliver(.torrentFailed(id, DownloadFailure(message, code: disk ? .fileIO : .unknown)))
+        case .metadata(let key, _):
+            work.async { [self] in name(key) }
+        case .finished(let key):
+            // Its status says so now, not at the next interval.
+            runningSession(key)?.postStatus()
+        case .hashFailed, .peerBanned, .trackerFailed, .listening, .listenFailed, .removed:
+            break
+        }
+    }
+
+    /// The session, while torrent `key` runs in it.
+    private func runningSession(_ key: UInt64) -> TorrentSession? {
+        state.withLock { $0.running[key] == nil ? nil : $0.session }
+    }
+
+    /// Takes torrent `key` out of the session if it was stopping; whether it was.
+    @discardableResult
+    private func leaveIfStopping(_ key: UInt64) -> Bool {
+        let session = state.withLock { $0.stopping.remove(key) == nil ? nil : $0.session }
+        session?.remove(key)
+        return session != nil
+    }
+
+    /// Torrent `key`'s resume data is kept (or cannot be made): `saveAll` waits for one fewer.
+    private func markSaved(_ key: UInt64) {
+        saved.lock()
+        state.withLock { _ = $0.saving.remove(key) }
+        saved.broadcast()
+        saved.unlock()
+    }
+}
