@@ -27,7 +27,7 @@ endef
 RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev zlib1g-dev libssl-dev libxml2 \
 	libtorrent-rasterbar-dev
 TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux microsocks aria2 python3 python3-venv openssh-server chromium \
-	chromium-driver python3-libtorrent
+	chromium-driver python3-libtorrent opentracker
 BENCH_PKGS := $(TEST_PKGS) curl wget2 aria2 axel time bc python3 gcc linux-perf valgrind
 # Python test tools (aria2p) live here, made by make test.
 VENV       := .build/venv

@@ -36,13 +36,10 @@ public enum TorrentSwarm {
         try Aria2Peer(torrent: torrent, directory: directory, arguments: ["-V", "--seed-ratio=0.0"] + extra)
     }
 
-    /// aria2c leeching `torrent` into `directory` from `peers` (`host:port`), ending when it has
+    /// aria2c leeching `torrent` into `directory` (peers from its tracker), ending when it has
     /// it (`--seed-time=0`).
-    public static func aria2Leecher(of torrent: URL, into directory: URL, peers: [String]) throws -> Aria2Peer {
-        try Aria2Peer(
-            torrent: torrent, directory: directory,
-            arguments: ["--seed-time=0", "--bt-external-ip=127.0.0.1"] + peers.map { "--bt-trackerless-peer=\($0)" },
-            waitsForListening: false)
+    public static func aria2Leecher(of torrent: URL, into directory: URL) throws -> Aria2Peer {
+        try Aria2Peer(torrent: torrent, directory: directory, arguments: ["--seed-time=0"], waitsForListening: false)
     }
 }
 
@@ -82,5 +79,98 @@ public final class Aria2Peer: Sendable {
     @discardableResult
     public func wait() -> Int32 {
         process.wait()
+    }
+}
+
+// MARK: - Trackers and libtorrent seeders
+
+extension TorrentSwarm {
+    /// Debian's opentracker on `port` of loopback, tracking only `hashes` (its whitelist; v1
+    /// hashes, or v2's first 40 hex digits, as trackers key a v2 torrent).
+    public static func tracker(for hashes: [String], in directory: URL, port: Int) throws -> Tracker {
+        try Tracker(hashes: hashes, directory: directory, port: port)
+    }
+
+    /// libtorrent (python3-libtorrent) seeding `torrent` from `directory` on a free port (v2 and
+    /// hybrid torrents, which aria2c cannot read); returns once it has checked every piece.
+    public static func libtorrentSeeder(of torrent: URL, in directory: URL) throws -> LibtorrentSeeder {
+        try LibtorrentSeeder(torrent: torrent, directory: directory)
+    }
+}
+
+/// opentracker on loopback; `announce` is its URL for a torrent.
+public final class Tracker: Sendable {
+    public let port: Int
+    private let process: SpawnedProcess
+
+    init(hashes: [String], directory: URL, port: Int) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try (hashes.joined(separator: "\n") + "\n").write(
+            to: directory.appendingPathComponent("whitelist"), atomically: true, encoding: .utf8)
+        self.port = port
+        process = try SpawnedProcess(
+            "/usr/bin/opentracker",
+            ["-i", "127.0.0.1", "-p", String(port), "-P", String(port), "-d", directory.path, "-w", "whitelist"])
+        let deadline = Date().addingTimeInterval(10)
+        while !LoopbackPort.accepts(port) {
+            guard Date() < deadline else {
+                process.stop(with: SIGKILL)
+                throw SpawnedProcess.SpawnError(description: "opentracker did not listen on \(port)")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// The URL a torrent announces to.
+    public var announce: String { "http://127.0.0.1:\(port)/announce" }
+
+    public func stop() {
+        process.stop(with: SIGKILL)
+    }
+}
+
+/// A libtorrent seeder, running until `stop()`.
+public final class LibtorrentSeeder: Sendable {
+    public let port: Int
+    private let process: Process
+    private let input: Pipe
+
+    init(torrent: URL, directory: URL) throws {
+        port = try LoopbackPort.free()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Scripts/seed_torrent.py").path
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, torrent.path, directory.path, String(port)]
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let said = String(decoding: output.fileHandleForReading.availableLine(), as: UTF8.self)
+        guard said == "seeding" else {
+            process.terminate()
+            throw SpawnedProcess.SpawnError(description: "the libtorrent seeder said '\(said)' (files not whole?)")
+        }
+    }
+
+    /// `127.0.0.1:port`, as a peer is given.
+    public var address: String { "127.0.0.1:\(port)" }
+
+    public func stop() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
+
+extension FileHandle {
+    /// The bytes up to the next newline (without it), or to the end.
+    func availableLine() -> Data {
+        var line = Data()
+        while let byte = try? read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
+            line.append(first)
+        }
+        return line
     }
 }
