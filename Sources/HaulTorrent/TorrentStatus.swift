@@ -20,6 +20,9 @@ public struct TorrentStatus: Sendable, Equatable {
     public var totalDone: Int64
     public var uploaded: Int64
     public var downloaded: Int64
+    /// Bytes downloaded since the torrent was added this run (what it had before is the rest
+    /// of `totalDone`).
+    public var downloadedHere: Int64
     public var downloadRate: Int
     public var uploadRate: Int
     public var peers: Int
@@ -43,6 +46,7 @@ public struct TorrentStatus: Sendable, Equatable {
         totalDone = 0
         uploaded = 0
         downloaded = 0
+        downloadedHere = 0
         downloadRate = 0
         uploadRate = 0
         peers = 0
@@ -66,6 +70,7 @@ public struct TorrentStatus: Sendable, Equatable {
         totalDone = plain.total_done
         uploaded = plain.all_time_upload
         downloaded = plain.all_time_download
+        downloadedHere = plain.downloaded_here
         downloadRate = Int(plain.download_rate)
         uploadRate = Int(plain.upload_rate)
         peers = Int(plain.peers)

@@ -4,6 +4,7 @@
 
 #include "CTorrent.h"
 
+#include <libtorrent/add_torrent_params.hpp>
 #include <libtorrent/session.hpp>
 #include <libtorrent/torrent_handle.hpp>
 
@@ -53,6 +54,12 @@ lt::settings_pack settings_pack(haul_ts_settings const &settings);
 
 /// Fills `out` from a file of `files`; `path` keeps the string `out.path` points into.
 void describe_file(lt::file_storage const &files, lt::file_index_t index, haul_ts_file &out, std::string &path);
+
+/// Marks as had, in `params` read from resume data, each piece the resume data does not vouch for
+/// that is whole on disk all the same (written after the data was saved, before a crash): a v1
+/// piece is read and hashed; a hole (never written) is passed over unread. A restarted torrent
+/// then fetches again only the pieces that were in flight.
+void vouch_for_written_pieces(lt::add_torrent_params &params);
 
 /// The pieces of `bits` as bytes, high bit first (as BitTorrent's bitfield message).
 std::vector<std::uint8_t> bitfield_bytes(lt::typed_bitfield<lt::piece_index_t> const &bits);

@@ -63,6 +63,7 @@ static void describe_status(lt::torrent_status const &status, haul_ts_status &ou
     out.total_done = status.total_done;
     out.all_time_upload = status.all_time_upload;
     out.all_time_download = status.all_time_download;
+    out.downloaded_here = status.total_payload_download;
     out.download_rate = status.download_payload_rate;
     out.upload_rate = status.upload_payload_rate;
     out.peers = status.num_peers;

@@ -32,7 +32,11 @@ static bool read_params(haul_ts_add_params const &params, lt::add_torrent_params
     lt::error_code failure;
     if (params.resume != nullptr && params.resume_size > 0) {
         out = lt::read_resume_data({params.resume, static_cast<long>(params.resume_size)}, failure);
-        if (!failure) return true;
+        if (!failure) {
+            if (params.save_path != nullptr) out.save_path = params.save_path;
+            vouch_for_written_pieces(out);
+            return true;
+        }
         // Resume data that does not read is dropped: the torrent starts from its metainfo and
         // checks what is on disk.
         out = lt::add_torrent_params();

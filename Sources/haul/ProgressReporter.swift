@@ -58,6 +58,8 @@ final class ProgressReporter: Sendable {
         var offersRanges = true
         /// A torrent that has every wanted piece and seeds (said once).
         var seeding = false
+        /// Whether what a torrent had when it started was said.
+        var torrentStartSaid = false
 
         mutating func follow(_ progress: DownloadProgress) {
             download.completed = progress.completed
@@ -221,6 +223,16 @@ final class ProgressReporter: Sendable {
             // Said once, whether or not the file still completes.
             if let download { report("\(label(of: download)): mirror dropped: \(TextSanitizer.visible(dropped))") }
         case .torrent(let torrent):
+            let startsWithPieces = state.withLock { state -> Bool in
+                guard !torrent.checking, torrent.pieceCount > 0, state.active[id]?.torrentStartSaid == false else {
+                    return false
+                }
+                state.active[id]?.torrentStartSaid = true
+                return torrent.hereAtStart > 0
+            }
+            if startsWithPieces, !quiet, let download {
+                report("continuing \(label(of: download)) from \(ByteCount.format(torrent.hereAtStart)) already here")
+            }
             let startsSeeding = state.withLock { state -> Bool in
                 guard torrent.seeding, state.active[id]?.seeding == false else { return false }
                 state.active[id]?.seeding = true

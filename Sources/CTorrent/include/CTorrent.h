@@ -213,6 +213,8 @@ typedef struct {
     int64_t total_done;
     int64_t all_time_upload;
     int64_t all_time_download;
+    /// Bytes downloaded since the torrent was added to this session.
+    int64_t downloaded_here;
     int download_rate;
     int upload_rate;
     int peers;

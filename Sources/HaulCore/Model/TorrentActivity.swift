@@ -14,6 +14,11 @@ public struct TorrentActivity: Sendable, Equatable {
     public var seeds: Int
     /// Every wanted piece is had: it uploads only.
     public var seeding: Bool
+    /// libtorrent is checking what is on disk (its resume data, or the files).
+    public var checking = false
+    /// Bytes of the wanted files that were here when this attempt started (an earlier run's,
+    /// vouched for by resume data or hashed).
+    public var hereAtStart: Int64 = 0
     /// Pieces had, of how many, and their length.
     public var piecesDone: Int
     public var pieceCount: Int

@@ -67,13 +67,13 @@ extension QueueCore {
         state.runs[id, default: DownloadRun()].activity.speed = Double(status.downloadRate)
         if let download = state.downloads[id] { emit(.progress(id: id, progress(of: download))) }
         let whole = status.hasMetadata && status.isFinished && !status.isChecking && attempt.named
-        show(
-            id,
-            .torrent(
-                TorrentActivity(
-                    infoHash: status.infoHash, uploadSpeed: Double(status.uploadRate), uploaded: status.uploaded,
-                    peers: status.peers, seeds: status.seeds, seeding: whole, piecesDone: status.piecesDone,
-                    pieceCount: status.pieceCount, pieceLength: status.pieceLength)))
+        var activity = TorrentActivity(
+            infoHash: status.infoHash, uploadSpeed: Double(status.uploadRate), uploaded: status.uploaded,
+            peers: status.peers, seeds: status.seeds, seeding: whole, piecesDone: status.piecesDone,
+            pieceCount: status.pieceCount, pieceLength: status.pieceLength)
+        activity.checking = status.isChecking
+        activity.hereAtStart = max(0, done - status.downloadedHere)
+        show(id, .torrent(activity))
         guard whole else { return }
         let now = clock.uptime
         if attempt.seedingSince == nil { state.torrentSeeds(id, since: now) }

@@ -230,8 +230,9 @@ public final class StoredQueue: Sendable {
     /// there, or is another download's (its mark names another gid), starts over. A download that
     /// ran without a partial file (a file with no name, named when complete) is complete when
     /// the file it would be saved as carries its gid.
+    /// A torrent is left as it is: libtorrent checks its files against its resume data.
     static func reconciled(_ download: Download) -> Download {
-        guard !download.state.isFinal else { return download }
+        guard !download.state.isFinal, download.torrentLink == nil else { return download }
         if download.attempts > 0, download.destination.map(FileManager.default.fileExists) != true,
             let directory = download.directory,
             let expected = download.uris.first.flatMap(URL.init(string:)).flatMap({ url in

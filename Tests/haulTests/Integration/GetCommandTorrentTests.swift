@@ -32,7 +32,7 @@ struct GetCommandTorrentTests {
         let port = try LoopbackPort.free()
         let torrent = directory.appendingPathComponent("data.torrent")
         let hash = try TorrentSwarm.makeTorrent(
-            of: data, at: torrent, kind: kind, trackers: ["http://127.0.0.1:\(port)/announce"])
+            of: data, at: torrent, kind: kind, pieceLength: 256 << 10, trackers: ["http://127.0.0.1:\(port)/announce"])
         let tracker = try TorrentSwarm.tracker(for: [String(hash.prefix(40))], in: trackerFolder, port: port)
         return (torrent, tracker, seeded, hash)
     }
@@ -117,5 +117,70 @@ struct GetCommandTorrentTests {
         let magnet = try await HaulProcess.run(["get", "magnet:?dn=nothing"], in: directory)
         #expect(magnet.status != 0)
         #expect(magnet.stderr.contains("magnet link without a BitTorrent hash"), "\(magnet.stderr)")
+    }
+}
+
+// MARK: - A crash mid-torrent
+
+extension GetCommandTorrentTests {
+    @Test("kill -9 mid-torrent: the next run keeps every whole piece on disk, refetches only those in flight")
+    func killedMidway() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let size = 48 << 20
+        let (torrent, tracker, seeded, _) = try Self.swarm(directory, size: size)
+        defer { tracker.stop() }
+        let seeder = try TorrentSwarm.aria2Seeder(of: torrent, in: seeded, extra: ["--max-upload-limit=6M"])
+        defer { seeder.stop() }
+        let got = directory.appendingPathComponent("got")
+        let file = got.appendingPathComponent("data.bin")
+        let arguments = ["get", "--seed-time=0", "-d", got.path] + Self.loopback + [torrent.path]
+        let (first, errors) = try HaulProcess.start(arguments, in: directory)
+        // Killed once a third of the file is on disk, as a crash would.
+        let deadline = Date().addingTimeInterval(30)
+        while Self.allocated(file) < size / 3, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        _ = errors.fileHandleForReading.readDataToEndOfFile()
+        let whole = try Self.wholePieces(of: file, pieceLength: 256 << 10)
+        #expect(whole > 0)
+
+        let second = try await HaulProcess.run(arguments, in: directory)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(HaulProcess.isWhole(file, size: size))
+        // What it said it had at the start: every whole piece, less at most the pieces in flight
+        // when it was said (the seeder sends 6 MiB a second, a second between statuses).
+        let here = try #require(Self.continuedFrom(second.stderr), "\(second.stderr)")
+        #expect(here <= Double(whole), "\(second.stderr)")
+        #expect(here >= Double(whole) - Double(7 << 20), "had \(whole) whole; \(second.stderr)")
+    }
+
+    /// Bytes the file takes on disk (its holes aside).
+    static func allocated(_ file: URL) -> Int {
+        var status = stat()
+        guard stat(file.path, &status) == 0 else { return 0 }
+        return Int(status.st_blocks) * 512
+    }
+
+    /// Bytes of `file` in whole pieces equal to the test pattern's.
+    static func wholePieces(of file: URL, pieceLength: Int) throws -> Int {
+        let data = try Data(contentsOf: file)
+        var whole = 0
+        var offset = 0
+        while offset < data.count {
+            let piece = data[offset..<min(offset + pieceLength, data.count)]
+            if TestPattern.matches(piece, offset: offset) { whole += piece.count }
+            offset += pieceLength
+        }
+        return whole
+    }
+
+    /// The bytes in "continuing … from 12.3 MiB already here", nil when not said.
+    static func continuedFrom(_ text: String) -> Double? {
+        guard let match = text.firstMatch(of: /from ([0-9.]+) (B|KiB|MiB|GiB) already here/),
+            let number = Double(match.output.1)
+        else { return nil }
+        let units: [Substring: Double] = ["B": 1, "KiB": 1024, "MiB": 1_048_576, "GiB": 1_073_741_824]
+        return number * (units[match.output.2] ?? 1)
     }
 }
