@@ -122,7 +122,8 @@ public struct Download: Sendable, Identifiable, Equatable {
     /// `continuesPartialData` refuses data this process did not begin (no validator, no `-c`).
     /// Never a torrent's: its pieces are checked by their hashes.
     public var losesPartialDataOnRestart: Bool {
-        torrentLink == nil && completed.prefixLength > 0 && destination != nil && !continuesPartialData(options: options, startedHere: false)
+        torrentLink == nil && completed.prefixLength > 0 && destination != nil
+            && !continuesPartialData(options: options, startedHere: false)
     }
 
     /// Sets a field of `record` to `value` (`assign` says which), the record made when the first
