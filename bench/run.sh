@@ -12,7 +12,7 @@
 set -euo pipefail
 
 ROUNDS=${1:-3}
-SCENARIOS=${SCENARIOS:-A B C D E E10 E100 F F10 F100 G L M Q U}
+SCENARIOS=${SCENARIOS:-A B C D E E10 E100 F F10 F100 G L M T1 T4 Q U}
 wants() { [[ " $SCENARIOS " == *" $1 "* ]]; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(dirname "$HERE")
@@ -23,7 +23,7 @@ DATA="$OUT/data"
 RUNS="$OUT/runs"
 SIZE_MIB=1024
 
-for tool in nginx curl wget2 aria2c axel python3 openssl /usr/bin/time sha256sum bc tmux; do
+for tool in nginx curl wget2 aria2c axel python3 openssl /usr/bin/time sha256sum bc tmux opentracker; do
   command -v "$tool" >/dev/null || [ -x "/usr/sbin/$tool" ] || { echo "bench: $tool is missing; run 'make bench'" >&2; exit 2; }
 done
 [ -x "$HAUL" ] || { echo "bench: $HAUL is missing; run 'make bench' (it builds haul in release mode)" >&2; exit 2; }
@@ -275,7 +275,7 @@ fi
 # verify SCENARIO DIR: prints the sha256 of what the run produced.
 verify() {
   case $1 in
-    A|B|E|E10|E100|G|L|M) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
+    A|B|E|E10|E100|G|L|M|T1|T4) sha256sum "$2/file" 2>/dev/null | cut -d' ' -f1 ;;
     C|D|F|F10|F100) [ "$(ls "$2/files" 2>/dev/null | wc -l)" = 1000 ] && (cd "$2/files" && cat f* | sha256sum | cut -d' ' -f1) ;;
   esac
 }
@@ -305,7 +305,7 @@ run_once() {
   [ "$1" = B ] || wall=$(echo "scale=3; ($end - $start) / 1000" | bc | sed 's/^\./0./')
   sum=$(verify "$1" "$dir" || true)
   case $1 in
-    A|G) expected=$EXPECTED ;;
+    A|G|T1|T4) expected=$EXPECTED ;;
     B|E|E10|E100) expected=$EXPECTED_CAPPED ;;
     L) expected=$EXPECTED_L ;;
     M) expected=$EXPECTED_M ;;
@@ -316,7 +316,7 @@ run_once() {
     tail -5 "$dir/stderr" >&2
     exit 1
   fi
-  case $1 in A|B|E|G|L|M) rm -f "$dir/file" ;; esac
+  case $1 in A|B|E|G|L|M|T1|T4) rm -f "$dir/file" ;; esac
   cpu=$(echo "$user + $sys" | bc)
   WALLS[$key]="${WALLS[$key]:-} $wall"
   if [ -z "${WALL[$key]:-}" ] || [ "$(echo "$wall < ${WALL[$key]}" | bc)" = 1 ]; then
@@ -379,6 +379,21 @@ for scenario in L M; do
     for name in "${names[@]}"; do run_once "$scenario" "$name" "$round"; done
   done
 done
+# Scenarios T1 and T4: a torrent from one aria2c seeder and from four (bench/torrent-swarm.sh).
+if wants T1 || wants T4; then
+  # shellcheck source=bench/torrent-swarm.sh
+  . "$HERE/torrent-swarm.sh"
+  trap 'stop_swarm; kill $NGINX_PID "${EMULATOR_PIDS[@]}" 2>/dev/null; wait $NGINX_PID 2>/dev/null || true; release_runs' EXIT
+  for scenario in T1 T4; do
+    wants "$scenario" || continue
+    echo "scenario $scenario, $ROUNDS rounds (and one not counted, while the seeders settle)…" >&2
+    for name in haul aria2c; do run_once "$scenario" "$name" 0; done
+    unset "WALL[$scenario:haul]" "WALL[$scenario:aria2c]" "WALLS[$scenario:haul]" "WALLS[$scenario:aria2c]"
+    for round in $(seq "$ROUNDS"); do
+      for name in haul aria2c; do run_once "$scenario" "$name" "$round"; done
+    done
+  done
+fi
 if wants G; then
   echo "scenario G, $ROUNDS rounds…" >&2
   for round in $(seq "$ROUNDS"); do
@@ -641,6 +656,16 @@ MACHINE="$(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(uname -r), $
   echo
   echo "Scenario G: 1 GiB over HTTPS through the link emulator (50 ms round trip, no cap), one connection"
   one_file_table G curl haul curl wget2
+  fi
+  if wants T1; then
+  echo
+  echo "Scenario T1: a 1 GiB torrent (1 MiB pieces) from one aria2c seeder, through opentracker, loopback"
+  torrent_table T1
+  fi
+  if wants T4; then
+  echo
+  echo "Scenario T4: the same torrent from four aria2c seeders"
+  torrent_table T4
   fi
   if wants L; then
   echo

@@ -23,6 +23,8 @@ public struct TorrentStatus: Sendable, Equatable {
     /// Bytes downloaded since the torrent was added this run (what it had before is the rest
     /// of `totalDone`).
     public var downloadedHere: Int64
+    /// Bytes that failed their piece's hash this run (a bad or hostile peer's), dropped.
+    public var failedBytes: Int64
     public var downloadRate: Int
     public var uploadRate: Int
     public var peers: Int
@@ -47,6 +49,7 @@ public struct TorrentStatus: Sendable, Equatable {
         uploaded = 0
         downloaded = 0
         downloadedHere = 0
+        failedBytes = 0
         downloadRate = 0
         uploadRate = 0
         peers = 0
@@ -71,6 +74,7 @@ public struct TorrentStatus: Sendable, Equatable {
         uploaded = plain.all_time_upload
         downloaded = plain.all_time_download
         downloadedHere = plain.downloaded_here
+        failedBytes = plain.failed_bytes
         downloadRate = Int(plain.download_rate)
         uploadRate = Int(plain.upload_rate)
         peers = Int(plain.peers)

@@ -3,7 +3,6 @@
 
 #include <libtorrent/alert_types.hpp>
 #include <libtorrent/hex.hpp>
-#include <libtorrent/posix_disk_io.hpp>
 #include <libtorrent/session_params.hpp>
 #include <libtorrent/settings_pack.hpp>
 #include <libtorrent/torrent_status.hpp>
@@ -29,6 +28,11 @@ lt::settings_pack settings_pack(haul_ts_settings const &settings) {
     pack.set_int(lt::settings_pack::upload_rate_limit, settings.upload_rate_limit);
     if (settings.connections_limit > 0) pack.set_int(lt::settings_pack::connections_limit, settings.connections_limit);
     pack.set_int(lt::settings_pack::max_retry_port_bind, settings.retry_port_bind);
+    // Blocks are written with pwrite through libtorrent's pool of open files, and pieces hashed
+    // through its mapping of them: writing through the mapping took a page fault every 4 KiB
+    // (twice aria2c's CPU on a 1 GiB torrent), and libtorrent's posix_disk_io opened and closed
+    // the file for every 16 KiB block.
+    pack.set_int(lt::settings_pack::disk_write_mode, lt::settings_pack::always_pwrite);
     // Peers connect to haul over uTP or TCP; haul connects over TCP. libtorrent tries uTP first
     // and falls back to TCP only after uTP's connect timeout: some 5 s lost on every peer that
     // speaks TCP only (aria2, and many seedboxes).
@@ -64,6 +68,7 @@ static void describe_status(lt::torrent_status const &status, haul_ts_status &ou
     out.all_time_upload = status.all_time_upload;
     out.all_time_download = status.all_time_download;
     out.downloaded_here = status.total_payload_download;
+    out.failed_bytes = status.total_failed_bytes;
     out.download_rate = status.download_payload_rate;
     out.upload_rate = status.upload_payload_rate;
     out.peers = status.num_peers;
@@ -185,10 +190,6 @@ static void hand_out(haul_ts *session, lt::alert *alert, haul_ts_event_handler h
 HAUL_LT_EXPORT haul_ts *haul_lt_create(const haul_ts_settings *settings, char *error, size_t error_size) {
     try {
         lt::session_params params(haul::settings_pack(*settings));
-        // pread and pwrite rather than libtorrent 2.0's default of mapping each file: a page
-        // fault for every 4 KiB written took twice aria2c's CPU on a 1 GiB torrent, and the
-        // mapped file counted in the process's memory.
-        params.disk_io_constructor = lt::posix_disk_io_constructor;
         auto *session = new haul_ts(std::move(params));
         session->session.set_alert_notify([session] {
             std::lock_guard<std::mutex> guard(session->lock);

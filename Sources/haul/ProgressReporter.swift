@@ -60,6 +60,8 @@ final class ProgressReporter: Sendable {
         var seeding = false
         /// Whether what a torrent had when it started was said.
         var torrentStartSaid = false
+        /// A torrent's bytes that failed their hash (a bad peer's), fetched again.
+        var failedBytes: Int64 = 0
 
         mutating func follow(_ progress: DownloadProgress) {
             download.completed = progress.completed
@@ -168,7 +170,10 @@ final class ProgressReporter: Sendable {
                         ? "up to date: \(label) (not modified on the server; nothing transferred)"
                         : "saved \(label) (\(ByteCount.format(download.bytesDone)) in \(elapsedText())"
                             + (followed?.protocolName.map { " over \($0)" } ?? "") + ")"
-                            + (followed?.hint.map { "; \($0)" } ?? ""))
+                            + (followed?.hint.map { "; \($0)" } ?? "")
+                            + ((followed?.failedBytes ?? 0) > 0
+                                ? "; \(ByteCount.format(followed?.failedBytes ?? 0)) from peers failed their hash and were "
+                                    + "fetched again" : ""))
             }
         case .failed, .cancelled:
             var reason = TextSanitizer.visible(download.lastError ?? download.state.rawValue)
@@ -224,6 +229,7 @@ final class ProgressReporter: Sendable {
             if let download { report("\(label(of: download)): mirror dropped: \(TextSanitizer.visible(dropped))") }
         case .torrent(let torrent):
             let startsWithPieces = state.withLock { state -> Bool in
+                state.active[id]?.failedBytes = torrent.failedBytes
                 guard !torrent.checking, torrent.pieceCount > 0, state.active[id]?.torrentStartSaid == false else {
                     return false
                 }

@@ -147,7 +147,10 @@ struct QueueOptions {
         configuration.directory = basic.dir
         configuration.tls = tlsOptions()
         configuration.metalinkLocations = metalink.locations
-        configuration.torrent = connections.queue.torrentSettings
+        configuration.listenPort = connections.queue.listenPort
+        configuration.interface = connections.queue.interface
+        configuration.enableDHT = connections.queue.enableDHT
+        configuration.maxOverallUploadLimit = connections.queue.maxOverallUploadLimit
         if http.netrc {
             let path = http.netrcPath ?? Netrc.defaultPath
             do {

@@ -30,10 +30,14 @@ public enum TorrentSwarm {
         return made.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// aria2c seeding `torrent` from `directory` (which holds its files), checked first (`-V`),
-    /// for ever (`--seed-ratio=0.0`), on a free port; returns once it accepts connections.
-    public static func aria2Seeder(of torrent: URL, in directory: URL, extra: [String] = []) throws -> Aria2Peer {
-        try Aria2Peer(torrent: torrent, directory: directory, arguments: ["-V", "--seed-ratio=0.0"] + extra)
+    /// aria2c seeding `torrent` from `directory` (which holds its files), checked first (`-V`)
+    /// unless `checking` is false, for ever (`--seed-ratio=0.0`), on a free port; returns once it
+    /// accepts connections.
+    public static func aria2Seeder(
+        of torrent: URL, in directory: URL, checking: Bool = true, extra: [String] = []
+    ) throws -> Aria2Peer {
+        try Aria2Peer(
+            torrent: torrent, directory: directory, arguments: (checking ? ["-V"] : []) + ["--seed-ratio=0.0"] + extra)
     }
 
     /// aria2c leeching `torrent` into `directory` (peers from its tracker), ending when it has

@@ -215,6 +215,8 @@ typedef struct {
     int64_t all_time_download;
     /// Bytes downloaded since the torrent was added to this session.
     int64_t downloaded_here;
+    /// Bytes that failed their piece's hash (sent by a bad or hostile peer) and were dropped.
+    int64_t failed_bytes;
     int download_rate;
     int upload_rate;
     int peers;

@@ -196,6 +196,7 @@ public struct Download: Sendable, Identifiable, Equatable {
         if let path = destination ?? options.out {
             return path.split(separator: "/").last.map(String.init) ?? path
         }
+        if case .magnet(let link)? = torrentLink { return TorrentLink.shownName(of: link) }
         if let uri = uris.first, let name = Download.plainLastPart(of: uri) { return name }
         // The URI without its login, taken apart as text: no URL is parsed for a row's name.
         let uri = uris.first.map(URIText.withoutUserInfo) ?? id.description

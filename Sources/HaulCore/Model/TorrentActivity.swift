@@ -19,6 +19,9 @@ public struct TorrentActivity: Sendable, Equatable {
     /// Bytes of the wanted files that were here when this attempt started (an earlier run's,
     /// vouched for by resume data or hashed).
     public var hereAtStart: Int64 = 0
+    /// Bytes peers sent that failed their piece's hash (fetched again; libtorrent drops a peer
+    /// that keeps sending them).
+    public var failedBytes: Int64 = 0
     /// Pieces had, of how many, and their length.
     public var piecesDone: Int
     public var pieceCount: Int

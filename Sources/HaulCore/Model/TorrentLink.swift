@@ -83,6 +83,24 @@ public enum TorrentLink: Sendable, Equatable {
         return NameGate.lexical(path)
     }
 
+    /// What a row calls magnet link `link` until its metadata names it: its `dn` (display name),
+    /// else `[METADATA]` and its hash, as aria2 shows one.
+    ///
+    /// - Parameter link: A `magnet:` URI.
+    /// - Returns: The name, percent-decoded (not sanitized for a terminal).
+    public static func shownName(of link: String) -> String {
+        let query = link.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+        var topic = ""
+        for field in query.split(separator: "&") {
+            let parts = field.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let value = String(parts[1]).replacingOccurrences(of: "+", with: " ")
+            if parts[0] == "dn", let name = value.removingPercentEncoding, !name.isEmpty { return name }
+            if parts[0].hasPrefix("xt"), topic.isEmpty { topic = String(value.split(separator: ":").last ?? "") }
+        }
+        return "[METADATA]" + topic
+    }
+
     /// Whether `path` ends in `.torrent` (any case).
     ///
     /// - Parameter path: A file's path or name.

@@ -1,5 +1,3 @@
-import HaulTorrent
-
 // MARK: - QueueSettings
 
 /// The values of the queue's options (`QueueOptionTable`), built-in until set.
@@ -16,19 +14,6 @@ public struct QueueSettings: Sendable, Equatable {
 
     /// Every option at its built-in value.
     public init() {}
-
-    /// How the BitTorrent session listens and finds peers under these settings.
-    public var torrentSettings: TorrentSettings {
-        // An IPv6 address is bracketed before its port, as libtorrent reads it.
-        let host = interface.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 }
-        var settings = TorrentSettings(
-            listenInterfaces: host.map { "\($0):\(listenPort.first)" }
-                ?? "0.0.0.0:\(listenPort.first),[::]:\(listenPort.first)",
-            enableDHT: enableDHT)
-        settings.retryPortBind = listenPort.last - listenPort.first
-        settings.uploadRateLimit = Int(clamping: maxOverallUploadLimit.cap ?? 0)
-        return settings
-    }
 
     /// The settings a daemon's `getGlobalOption` reply shows, each read by its row; an option
     /// missing from it, or one its row refuses, keeps its built-in value.

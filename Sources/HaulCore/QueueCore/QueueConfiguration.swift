@@ -40,8 +40,25 @@ public struct QueueConfiguration: Sendable {
     /// aria2's `--metalink-location`: a followed Metalink's mirrors in these countries (lower
     /// case) first among those of equal priority.
     public var metalinkLocations: [String] = []
-    /// How the BitTorrent session listens and finds peers (`listen-port`, `enable-dht`).
-    public var torrent = TorrentSettings()
+    /// BitTorrent's queue options (`listen-port`, `interface`, `enable-dht`,
+    /// `max-overall-upload-limit`), as `QueueSettings` holds them.
+    public var listenPort = ListenPorts.builtIn
+    public var interface: String?
+    public var enableDHT = true
+    public var maxOverallUploadLimit = SpeedLimit.none
+
+    /// How the BitTorrent session listens and finds peers under these options.
+    var torrentSettings: TorrentSettings {
+        // An IPv6 address is bracketed before its port, as libtorrent reads it.
+        let host = interface.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 }
+        var settings = TorrentSettings(
+            listenInterfaces: host.map { "\($0):\(listenPort.first)" }
+                ?? "0.0.0.0:\(listenPort.first),[::]:\(listenPort.first)",
+            enableDHT: enableDHT)
+        settings.retryPortBind = listenPort.last - listenPort.first
+        settings.uploadRateLimit = Int(clamping: maxOverallUploadLimit.cap ?? 0)
+        return settings
+    }
     /// The queue's defaults: aria2's, with every body at most `resumable-above` unnamed until whole.
     public init() {}
 }

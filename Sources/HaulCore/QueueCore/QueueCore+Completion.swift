@@ -91,7 +91,30 @@ extension QueueCore {
             state.downloads[downloadID] = download
             return ask(.followMetalink(download))
         }
+        if let path = download.destination, isTorrentFile(download), options(of: download).followTorrent != false {
+            // aria2's --follow-torrent: the saved .torrent is downloaded as the torrent it describes.
+            add([QueueCore.torrent(describedBy: path, savedBy: download)])
+        }
         markComplete(download)
+    }
+
+    /// Whether what `download` saved is a .torrent, as aria2 tells: its answer's type is
+    /// `application/x-bittorrent`, or its name ends `.torrent`.
+    private func isTorrentFile(_ download: Download) -> Bool {
+        let type = state.runs[download.id]?.activity.response?.header("Content-Type")?.lowercased() ?? ""
+        return type.hasPrefix("application/x-bittorrent") || TorrentLink.namesMetainfo(download.destination ?? "")
+    }
+
+    /// The torrent of the .torrent `download` saved at `path`: in its directory, with its options
+    /// but those that named or checked the .torrent itself (`out`, `checksum`, its gid).
+    static func torrent(describedBy path: String, savedBy download: Download) -> Download {
+        var options = download.options
+        options.out = nil
+        options.checksum = nil
+        options.gid = nil
+        var torrent = Download(uris: [path], options: options)
+        torrent.directory = download.directory
+        return torrent
     }
 
     /// Whether what `download` saved is a Metalink, as aria2 tells: its answer's type is

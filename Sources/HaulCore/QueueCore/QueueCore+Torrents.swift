@@ -73,6 +73,7 @@ extension QueueCore {
             pieceCount: status.pieceCount, pieceLength: status.pieceLength)
         activity.checking = status.isChecking
         activity.hereAtStart = max(0, done - status.downloadedHere)
+        activity.failedBytes = max(0, status.failedBytes)
         show(id, .torrent(activity))
         guard whole else { return }
         let now = clock.uptime

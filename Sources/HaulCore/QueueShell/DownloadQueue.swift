@@ -93,7 +93,7 @@ public final class DownloadQueue: ConnectionDelegate {
     func torrents() -> TorrentRunner {
         torrentRunner.withLock { runner in
             if let runner { return runner }
-            let made = TorrentRunner(settings: configuration.torrent, journal: journal) { [weak self] input in
+            let made = TorrentRunner(settings: configuration.torrentSettings, journal: journal) { [weak self] input in
                 self?.deliver(input)
             }
             runner = made
@@ -326,6 +326,10 @@ public final class DownloadQueue: ConnectionDelegate {
             settings.maxConcurrentDownloads = locked.core.configuration.maxConcurrentDownloads
             settings.maxConnectionsPerHost = locked.core.configuration.maxConnectionsPerHost
             settings.maxOverallDownloadLimit = SpeedLimit(bytesPerSecond: locked.overallLimit ?? 0)
+            settings.listenPort = configuration.listenPort
+            settings.interface = configuration.interface
+            settings.enableDHT = configuration.enableDHT
+            settings.maxOverallUploadLimit = SpeedLimit(bytesPerSecond: Int64(torrents().uploadLimit))
             return settings
         }
     }
@@ -351,6 +355,8 @@ public final class DownloadQueue: ConnectionDelegate {
             command(.setMaxConnectionsPerHost(changed.maxConnectionsPerHost))
         case QueueOptionTable.maxOverallDownloadLimit.name:
             setMaxOverallDownloadLimit(changed.maxOverallDownloadLimit.cap)
+        case QueueOptionTable.maxOverallUploadLimit.name:
+            torrents().setUploadLimit(Int(clamping: changed.maxOverallUploadLimit.cap ?? 0))
         default:
             break
         }

@@ -14,6 +14,8 @@ import Synchronization
 /// The session's events arrive on its event thread and go to the queue through `deliver`.
 final class TorrentRunner: Sendable {
     private struct State {
+        /// How the session listens and finds peers, and its overall upload limit.
+        var settings: TorrentSettings
         var session: TorrentSession?
         /// Why the session could not be made (the engine missing), said to each torrent after.
         var unavailable: TorrentError?
@@ -25,10 +27,9 @@ final class TorrentRunner: Sendable {
         var saving: Set<UInt64> = []
     }
 
-    private let settings: TorrentSettings
     private let journal: (any DownloadJournal)?
     private let deliver: @Sendable (QueueInput) -> Void
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let work = DispatchQueue(label: "haul.torrents")
     private let saved = NSCondition()
 
@@ -40,7 +41,7 @@ final class TorrentRunner: Sendable {
         settings: TorrentSettings, journal: (any DownloadJournal)?,
         deliver: @escaping @Sendable (QueueInput) -> Void
     ) {
-        self.settings = settings
+        state = Mutex(State(settings: settings))
         self.journal = journal
         self.deliver = deliver
     }
@@ -92,6 +93,18 @@ final class TorrentRunner: Sendable {
         while !state.withLock({ $0.saving.isEmpty }) {
             guard saved.wait(until: deadline) else { return }
         }
+    }
+
+    /// Bytes a second all torrents may upload together (0: no cap).
+    var uploadLimit: Int { state.withLock { $0.settings.uploadRateLimit } }
+
+    /// Caps all torrents' upload together, at once (0: no cap).
+    func setUploadLimit(_ bytesPerSecond: Int) {
+        let (session, settings) = state.withLock { state in
+            state.settings.uploadRateLimit = bytesPerSecond
+            return (state.session, state.settings)
+        }
+        session?.apply(settings)
     }
 
     // MARK: Adding
@@ -147,7 +160,7 @@ final class TorrentRunner: Sendable {
             if let session = state.session { return .success(session) }
             if let unavailable = state.unavailable { return .failure(unavailable) }
             do throws(TorrentError) {
-                let session = try TorrentSession(settings: settings) { [weak self] in self?.handle($0) }
+                let session = try TorrentSession(settings: state.settings) { [weak self] in self?.handle($0) }
                 state.session = session
                 return .success(session)
             } catch {

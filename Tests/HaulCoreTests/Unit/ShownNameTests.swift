@@ -20,6 +20,11 @@ struct ShownNameTests {
             ("http://h/caf%C3%A9.txt", "café.txt"),
             ("https://user:secret@h", "h"),
             ("https://user:secret@h/x.iso", "x.iso"),
+            ("magnet:?xt=urn:btih:0123456789abcdef0123456789abcdef01234567&dn=Big+Buck%20Bunny", "Big Buck Bunny"),
+            (
+                "magnet:?xt=urn:btih:0123456789abcdef0123456789abcdef01234567",
+                "[METADATA]0123456789abcdef0123456789abcdef01234567"
+            ),
         ]
         for row in table {
             #expect(Download(id: "0", uris: [row.uri]).shownName == row.name, "\(row.uri)")

@@ -184,3 +184,34 @@ extension GetCommandTorrentTests {
         return number * (units[match.output.2] ?? 1)
     }
 }
+
+// MARK: - A hostile peer
+
+extension GetCommandTorrentTests {
+    @Test("a seeder sending corrupt pieces: they fail their hash, are fetched again, and the file is whole")
+    func corruptSeeder() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let size = 16 << 20
+        let (torrent, tracker, seeded, _) = try Self.swarm(directory, size: size)
+        defer { tracker.stop() }
+        // A copy with every fourth piece's bytes flipped, seeded without a check, as a hostile
+        // or broken peer would.
+        let corrupt = directory.appendingPathComponent("corrupt")
+        try FileManager.default.createDirectory(at: corrupt, withIntermediateDirectories: true)
+        var bytes = try Data(contentsOf: seeded.appendingPathComponent("data.bin"))
+        for piece in stride(from: 0, to: size, by: 4 * (256 << 10)) { bytes[piece] ^= 0xFF }
+        try bytes.write(to: corrupt.appendingPathComponent("data.bin"))
+        let hostile = try TorrentSwarm.aria2Seeder(
+            of: torrent, in: corrupt, checking: false, extra: ["--bt-seed-unverified=true"])
+        defer { hostile.stop() }
+        let honest = try TorrentSwarm.aria2Seeder(of: torrent, in: seeded, extra: ["--max-upload-limit=4M"])
+        defer { honest.stop() }
+        let got = directory.appendingPathComponent("got")
+        let run = try await HaulProcess.run(
+            ["get", "--seed-time=0", "-d", got.path] + Self.loopback + [torrent.path], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(HaulProcess.isWhole(got.appendingPathComponent("data.bin"), size: size))
+        #expect(run.stderr.contains("failed their hash and were fetched again"), "\(run.stderr)")
+    }
+}
