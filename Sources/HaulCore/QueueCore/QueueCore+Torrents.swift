@@ -64,9 +64,10 @@ extension QueueCore {
             record.totalBytes = total
             record.completed = done > 0 ? ByteRanges([0..<done]) : ByteRanges()
         }
-        state.runs[id, default: DownloadRun()].activity.speed = Double(status.downloadRate)
-        if let download = state.downloads[id] { emit(.progress(id: id, progress(of: download))) }
         let whole = status.hasMetadata && status.isFinished && !status.isChecking && attempt.named
+        // Seeding, it downloads nothing: libtorrent's average would take seconds to say so.
+        state.runs[id, default: DownloadRun()].activity.speed = whole ? 0 : Double(status.downloadRate)
+        if let download = state.downloads[id] { emit(.progress(id: id, progress(of: download))) }
         var activity = TorrentActivity(
             infoHash: status.infoHash, uploadSpeed: Double(status.uploadRate), uploaded: status.uploaded,
             peers: status.peers, seeds: status.seeds, seeding: whole, piecesDone: status.piecesDone,

@@ -215,3 +215,34 @@ extension GetCommandTorrentTests {
         #expect(run.stderr.contains("failed their hash and were fetched again"), "\(run.stderr)")
     }
 }
+
+// MARK: - A .torrent from a web server
+
+extension GetCommandTorrentTests {
+    @Test("an HTTPS answer that is a .torrent is downloaded as its torrent (follow-torrent), or saved as it is")
+    func followTorrent() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let (torrent, tracker, seeded, _) = try Self.swarm(directory, size: 2 << 20)
+        defer { tracker.stop() }
+        let seeder = try TorrentSwarm.aria2Seeder(of: torrent, in: seeded)
+        defer { seeder.stop() }
+        let nginx = try NginxServer.start(files: ["release.torrent": Array(try Data(contentsOf: torrent))])
+        defer { nginx.stop() }
+        let url = nginx.url("/release.torrent").absoluteString
+        let got = directory.appendingPathComponent("got")
+        let run = try await HaulProcess.run(
+            ["get", "--seed-time=0", "--ca-certificate", nginx.caFile, "-d", got.path] + Self.loopback + [url],
+            in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(HaulProcess.isWhole(got.appendingPathComponent("data.bin"), size: 2 << 20), "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: got.appendingPathComponent("release.torrent").path))
+
+        let kept = directory.appendingPathComponent("kept")
+        let plain = try await HaulProcess.run(
+            ["get", "--follow-torrent=false", "--ca-certificate", nginx.caFile, "-d", kept.path] + Self.loopback
+                + [url], in: directory)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: kept.path) == ["release.torrent"])
+    }
+}
