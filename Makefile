@@ -20,10 +20,22 @@ define release_build
 	if [ -n "$(CXX_ARCHIVE)" ]; then echo 'INPUT($(CXX_ARCHIVE))' > "$$dir/libstdc++.so"; fi; \
 	echo "$(SWIFT) build -c release --static-swift-stdlib --product haul"; \
 	$(SWIFT) build -c release --static-swift-stdlib --product haul; status=$$?; \
-	rm -f "$$dir/libstdc++.so"; [ $$status = 0 ] || exit $$status; \
-	echo "$(SWIFT) build -c release --product HaulTorrentEngine"; \
-	$(SWIFT) build -c release --product HaulTorrentEngine
+	rm -f "$$dir/libstdc++.so"; exit $$status
+	$(MAKE) --no-print-directory .build/release/libHaulTorrentEngine.so
 endef
+
+# The BitTorrent engine of a release (and of the .deb), built by the C++ compiler itself from
+# the engine's sources and pkg-config's flags for libtorrent (Package.swift's defines, which
+# the debug build and the tests use, are checked against the same flags): SwiftPM links every
+# product with the Swift runtime's registration object, which made the engine need libswiftCore,
+# which a machine with the .deb does not have.
+ENGINE_SOURCES := $(wildcard Sources/HaulTorrentEngine/*.cpp)
+CXX ?= c++
+.build/release/libHaulTorrentEngine.so: $(ENGINE_SOURCES) Sources/HaulTorrentEngine/Engine.hpp \
+	Sources/CTorrent/include/CTorrent.h
+	mkdir -p .build/release
+	$(CXX) -shared -fPIC -O2 -std=c++17 -fvisibility=hidden -I Sources/CTorrent/include $(ENGINE_SOURCES) \
+	  $$(pkg-config --cflags --libs libtorrent-rasterbar) -o $@
 RUN_PKGS   := libcurl4-openssl-dev libncurses-dev libsqlite3-dev zlib1g-dev libssl-dev libxml2 \
 	libtorrent-rasterbar-dev
 TEST_PKGS  := $(RUN_PKGS) nginx openssl tmux microsocks aria2 python3 python3-venv openssh-server chromium \

@@ -40,6 +40,7 @@ let package = Package(
                 .define("TORRENT_USE_OPENSSL"), .define("TORRENT_USE_LIBCRYPTO"), .define("TORRENT_SSL_PEERS"),
                 .define("OPENSSL_NO_SSL2"), .define("BOOST_ALL_NO_LIB"), .unsafeFlags(["-fexceptions"]),
             ],
+            // A release's engine is built by the Makefile with the C++ compiler (see there).
             linkerSettings: [.linkedLibrary("torrent-rasterbar")]
         ),
         .systemLibrary(name: "COpenSSL"),

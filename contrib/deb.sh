@@ -59,7 +59,8 @@ package_of() {
     echo "deb.sh: no Debian package holds $1" >&2
     exit 1
 }
-libraries=$(ldd "$binary" "$engine" | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
+# One ldd a file: given two, it heads each list with the file's name.
+libraries=$( (ldd "$binary"; ldd "$engine") | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }')
 for loaded in libcurl.so.4 libxml2.so.2; do
     libraries+=$'\n'$(ldconfig -p | awk -v lib="$loaded" '$1 == lib && !found { print $NF; found = 1 }')
 done

@@ -47,7 +47,10 @@ struct EasyHeaderListTests {
             return took
         }
         _ = time(1000)
-        let ratio = time(40_000) / time(10_000)
+        // The fastest of three each: one run's time reads the machine's load as much as the list
+        // (a ratio of 8.2 was seen once under a busy CI run).
+        let fastest = { (count: Int) in (0..<3).map { _ in time(count) }.min() ?? .zero }
+        let ratio = fastest(40_000) / fastest(10_000)
         #expect(ratio < 8, "40k/10k took \(ratio)x")
     }
 }

@@ -48,7 +48,7 @@ struct DebianPackageTests {
         let installed = try Self.sh("\(dpkg) -i \(Self.quoted(deb))")
         #expect(installed.status == 0, "\(installed.output)")
         for file in [
-            "usr/bin/haul", "usr/share/haul/themes/dracula.toml", "usr/share/man/man1/haul.1.gz",
+            "usr/bin/haul", "usr/lib/haul/libHaulTorrentEngine.so", "usr/share/haul/themes/dracula.toml", "usr/share/man/man1/haul.1.gz",
             "usr/share/bash-completion/completions/haul", "usr/lib/systemd/user/haul-daemon.service",
         ] {
             #expect(FileManager.default.fileExists(atPath: root + "/" + file), "\(file)")
@@ -73,6 +73,18 @@ struct DebianPackageTests {
         #expect(ran.status == 0, "\(ran.output)")
         let saved = try Data(contentsOf: URL(fileURLWithPath: out + "/5000"))
         #expect(saved.count == 5000 && TestPattern.matches(saved))
+        // The BitTorrent engine loads from usr/lib/haul, without the toolchain: libtorrent reads
+        // (and refuses) a .torrent that is not one, rather than haul saying BitTorrent is missing.
+        #expect(FileManager.default.fileExists(atPath: root + "/usr/lib/haul/libHaulTorrentEngine.so"))
+        let bad = directory.appendingPathComponent("bad.torrent").path
+        #expect(FileManager.default.createFile(atPath: bad, contents: Data("d4:infoi1ee".utf8)))
+        let torrent = "\(Self.quoted(haul)) get -q -d \(Self.quoted(out)) \(Self.quoted(bad))"
+        var refused = try Self.sh(
+            "unshare -m sh -c \(Self.quoted(hide + "XDG_STATE_HOME=\(directory.path)-state " + torrent))")
+        if refused.output.contains("unshare") {
+            refused = try Self.sh("XDG_STATE_HOME=\(directory.path)-state " + torrent)
+        }
+        #expect(refused.status == 26 && refused.output.contains("not a usable .torrent"), "\(refused.output)")
 
         let removed = try Self.sh("\(dpkg) -r haul")
         #expect(removed.status == 0, "\(removed.output)")
