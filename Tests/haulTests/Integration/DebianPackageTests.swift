@@ -48,7 +48,8 @@ struct DebianPackageTests {
         let installed = try Self.sh("\(dpkg) -i \(Self.quoted(deb))")
         #expect(installed.status == 0, "\(installed.output)")
         for file in [
-            "usr/bin/haul", "usr/lib/haul/libHaulTorrentEngine.so", "usr/share/haul/themes/dracula.toml", "usr/share/man/man1/haul.1.gz",
+            "usr/bin/haul", "usr/lib/haul/libHaulTorrentEngine.so", "usr/share/haul/themes/dracula.toml",
+            "usr/share/man/man1/haul.1.gz",
             "usr/share/bash-completion/completions/haul", "usr/lib/systemd/user/haul-daemon.service",
         ] {
             #expect(FileManager.default.fileExists(atPath: root + "/" + file), "\(file)")
