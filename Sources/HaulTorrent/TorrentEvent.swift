@@ -5,8 +5,8 @@ import CTorrent
 /// What a session reports about a torrent (by its key) or about itself.
 public enum TorrentEvent: Sendable, Equatable {
     case status(UInt64, TorrentStatus)
-    /// A magnet link's metadata arrived: the torrent's metainfo (its info dictionary).
-    case metadata(UInt64, [UInt8])
+    /// A magnet link's metadata arrived (its files: `TorrentSession.files(of:)`).
+    case metadata(UInt64)
     /// Every wanted piece is downloaded and checked.
     case finished(UInt64)
     /// The torrent stopped on an error; `disk` when writing or reading its files failed.
@@ -35,7 +35,7 @@ public enum TorrentEvent: Sendable, Equatable {
         case HAUL_TS_STATUS:
             guard let status = plain.status else { return nil }
             self = .status(key, TorrentStatus(status.pointee))
-        case HAUL_TS_METADATA: self = .metadata(key, data ?? [])
+        case HAUL_TS_METADATA: self = .metadata(key)
         case HAUL_TS_FINISHED: self = .finished(key)
         case HAUL_TS_ERROR: self = .failed(key, message, disk: plain.code != 0)
         case HAUL_TS_RESUME_DATA: self = .resumeData(key, data ?? [])

@@ -108,16 +108,8 @@ static void hand_out(haul_ts *session, lt::alert *alert, haul_ts_event_handler h
         return;
     }
     if (auto *metadata = lt::alert_cast<lt::metadata_received_alert>(alert)) {
-        auto info = metadata->handle.torrent_file();
-        if (!info) return;
-        auto section = info->info_section();
-        message = "d4:info";
-        message.append(section.data(), section.size());
-        message.push_back('e');
         event.kind = HAUL_TS_METADATA;
         event.key = key_of(metadata->handle);
-        event.data = message.data();
-        event.size = message.size();
     } else if (auto *finished = lt::alert_cast<lt::torrent_finished_alert>(alert)) {
         event.kind = HAUL_TS_FINISHED;
         event.key = key_of(finished->handle);

@@ -175,7 +175,7 @@ void haul_ts_post_status(haul_ts *session);
 typedef enum {
     /// A torrent's status (`status`).
     HAUL_TS_STATUS = 1,
-    /// A magnet link's metadata arrived: the torrent's metainfo is in `data`.
+    /// A magnet link's metadata arrived (its files: `haul_ts_files`).
     HAUL_TS_METADATA,
     /// Every wanted piece is downloaded and checked.
     HAUL_TS_FINISHED,

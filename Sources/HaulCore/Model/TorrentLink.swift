@@ -36,12 +36,7 @@ public enum TorrentLink: Sendable, Equatable {
     /// - Parameter link: A `magnet:` URI.
     /// - Returns: A message naming what is wrong, or nil.
     public static func magnetProblem(_ link: String) -> String? {
-        let query = link.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
-        let topics = query.split(separator: "&").compactMap { field -> Substring? in
-            let parts = field.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased().hasPrefix("xt") else { return nil }
-            return parts[1]
-        }
+        let topics = fields(of: link).filter { $0.name.lowercased().hasPrefix("xt") }.map(\.value)
         guard !topics.isEmpty else {
             return "'\(TextSanitizer.visible(link))' is a magnet link without a BitTorrent hash (xt=urn:btih:…)"
         }
@@ -89,16 +84,23 @@ public enum TorrentLink: Sendable, Equatable {
     /// - Parameter link: A `magnet:` URI.
     /// - Returns: The name, percent-decoded (not sanitized for a terminal).
     public static func shownName(of link: String) -> String {
-        let query = link.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
-        var topic = ""
-        for field in query.split(separator: "&") {
-            let parts = field.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2 else { continue }
-            let value = String(parts[1]).replacingOccurrences(of: "+", with: " ")
-            if parts[0] == "dn", let name = value.removingPercentEncoding, !name.isEmpty { return name }
-            if parts[0].hasPrefix("xt"), topic.isEmpty { topic = String(value.split(separator: ":").last ?? "") }
+        let fields = fields(of: link)
+        if let shown = fields.first(where: { $0.name == "dn" }).flatMap({
+            String($0.value).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        }), !shown.isEmpty {
+            return shown
         }
+        let topic = fields.first { $0.name.hasPrefix("xt") }?.value.split(separator: ":").last ?? ""
         return "[METADATA]" + topic
+    }
+
+    /// The `name=value` fields of magnet link `link`'s query, in order.
+    private static func fields(of link: String) -> [(name: Substring, value: Substring)] {
+        let query = link.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
+        return query.split(separator: "&").compactMap { field in
+            let parts = field.split(separator: "=", maxSplits: 1)
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        }
     }
 
     /// Whether `path` ends in `.torrent` (any case).

@@ -329,7 +329,11 @@ public final class DownloadQueue: ConnectionDelegate {
             settings.listenPort = configuration.listenPort
             settings.interface = configuration.interface
             settings.enableDHT = configuration.enableDHT
-            settings.maxOverallUploadLimit = SpeedLimit(bytesPerSecond: Int64(torrents().uploadLimit))
+            // The runner's once there is one (reading makes none), else the configuration's.
+            let runner = torrentRunner.withLock { $0 }
+            settings.maxOverallUploadLimit =
+                runner.map { SpeedLimit(bytesPerSecond: Int64($0.uploadLimit ?? 0)) }
+                ?? configuration.maxOverallUploadLimit
             return settings
         }
     }

@@ -95,8 +95,10 @@ final class TorrentRunner: Sendable {
         }
     }
 
-    /// Bytes a second all torrents may upload together (0: no cap).
-    var uploadLimit: Int { state.withLock { $0.settings.uploadRateLimit } }
+    /// Bytes a second all torrents may upload together (nil: no cap).
+    var uploadLimit: Int? {
+        state.withLock { $0.settings.uploadRateLimit > 0 ? $0.settings.uploadRateLimit : nil }
+    }
 
     /// Caps all torrents' upload together, at once (0: no cap).
     func setUploadLimit(_ bytesPerSecond: Int) {
@@ -145,8 +147,8 @@ final class TorrentRunner: Sendable {
         do {
             try session.add(addition)
         } catch {
-            throw DownloadFailure(
-                "\(error)", code: plan.link == .magnet(plan.download.uris.first ?? "") ? .magnetParse : .torrentParse)
+            let isMagnet = if case .magnet = plan.link { true } else { false }
+            throw DownloadFailure("\(error)", code: isMagnet ? .magnetParse : .torrentParse)
         }
         state.withLock { $0.running[key] = plan }
         // A magnet link whose metadata an earlier run kept (in its resume data) has its files now.
@@ -177,14 +179,8 @@ final class TorrentRunner: Sendable {
     /// A magnet link's metadata came (or was in its resume data): its files' names pass the
     /// gate, the selected files are wanted, and it may write; or it fails.
     private func name(_ key: UInt64) {
-        guard
-            let (session, plan) = state.withLock({ state in
-                state.session.flatMap { session in
-                    state.running[key].map { (session, $0) }
-                }
-            }),
-            let files = session.files(of: key)
-        else { return }
+        let (session, running) = state.withLock { ($0.session, $0.running[key]) }
+        guard let session, let plan = running, let files = session.files(of: key) else { return }
         let id = plan.download.id
         let names: TorrentNames
         do {
@@ -217,7 +213,7 @@ final class TorrentRunner: Sendable {
             markSaved(key)
             guard !leaveIfStopping(key), let id = GID(key), runningSession(key) != nil else { return }
             deliver(.torrentFailed(id, DownloadFailure(message, code: disk ? .fileIO : .unknown)))
-        case .metadata(let key, _):
+        case .metadata(let key):
             work.async { [self] in name(key) }
         case .finished(let key):
             // Its status says so now, not at the next interval.
