@@ -113,7 +113,6 @@ final class TorrentRunner: Sendable {
 
     /// Adds `plan`'s torrent to the session; its naming when its files are known.
     private func add(_ plan: TorrentPlan) throws(DownloadFailure) -> TorrentNaming? {
-        let session = try session()
         let key = plan.download.id.value
         var addition: TorrentAddition
         var naming: TorrentNaming?
@@ -136,6 +135,8 @@ final class TorrentRunner: Sendable {
             // No piece is written before the metadata's names pass the gate (`named`).
             addition.hold = true
         }
+        // The session is made only for a torrent that passed: a refused one starts no threads.
+        let session = try session()
         addition.resumeData = journal?.torrentResume(of: plan.download.id)
         addition.trackers = (plan.options.btTracker ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
