@@ -45,6 +45,8 @@ lt::settings_pack settings_pack(haul_ts_settings const &settings) {
     pack.set_int(lt::settings_pack::active_downloads, -1);
     pack.set_int(lt::settings_pack::active_seeds, -1);
     pack.set_int(lt::settings_pack::active_limit, -1);
+    // A session's end (haul's exit) waits this long at most for trackers to hear "stopped".
+    pack.set_int(lt::settings_pack::stop_tracker_timeout, 1);
     return pack;
 }
 

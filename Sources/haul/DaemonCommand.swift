@@ -74,7 +74,7 @@ struct DaemonCommand: HaulCommand {
             configuration.refusals = refusals
             server = try RPCServer.start(configuration, endpoint: endpoint, hub: hub)
         } catch {
-            stored.flush()
+            stored.close()
             report("\(error)")
             throw ExitStatus(1)
         }
@@ -101,7 +101,7 @@ struct DaemonCommand: HaulCommand {
                 report("\(error)")
             }
         }
-        stored.flush()
+        stored.close()
         hooks?.waitForRunning()
         _ = options.startup.keepCookies(report: report)
     }

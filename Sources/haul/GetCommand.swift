@@ -238,7 +238,7 @@ struct GetCommand: HaulCommand {
         _ stored: StoredQueue, options: QueueOptions, reporter: ProgressReporter
     ) -> [any DispatchSourceSignal] {
         StopSignals.handle([SIGINT, SIGTERM]) {
-            stored.flush()
+            stored.close()
             _ = options.startup.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
             let startingOver = reporter.startingOverLater()
             var text = "\ninterrupted; run haul get again to continue\n"

@@ -166,7 +166,7 @@ struct UICommand: HaulCommand {
         if let frameStats, let stats = runner.stats {
             try? stats.report.write(toFile: frameStats, atomically: true, encoding: .utf8)
         }
-        stored.flush()
+        stored.close()
         hooks?.waitForRunning()
         _ = options.startup.keepCookies { FileHandle.standardError.write(Data("\($0)\n".utf8)) }
         let unfinished = stored.queue.count(in: [.queued, .active, .paused])

@@ -25,6 +25,8 @@ final class TorrentRunner: Sendable {
         var stopping: Set<UInt64> = []
         /// Torrents whose resume data `saveAll` waits for.
         var saving: Set<UInt64> = []
+        /// Set by `close`: no torrent starts after.
+        var closed = false
     }
 
     private let journal: (any DownloadJournal)?
@@ -48,9 +50,11 @@ final class TorrentRunner: Sendable {
 
     // MARK: Starting and stopping
 
-    /// Adds the torrent `plan` describes; `QueueInput.torrentStarted` answers.
+    /// Adds the torrent `plan` describes; `QueueInput.torrentStarted` answers. Nothing once the
+    /// runner is closed (the process is ending).
     func start(_ plan: TorrentPlan) {
         work.async { [self] in
+            guard !state.withLock({ $0.closed }) else { return }
             let id = plan.download.id
             do throws(DownloadFailure) {
                 deliver(.torrentStarted(id, .success(try add(plan))))
@@ -93,6 +97,22 @@ final class TorrentRunner: Sendable {
         while !state.withLock({ $0.saving.isEmpty }) {
             guard saved.wait(until: deadline) else { return }
         }
+    }
+
+    /// Keeps every running torrent's resume data (as `saveAll`), then ends the session: its
+    /// threads stop before the process exits (an exit's destructors running beside libtorrent's
+    /// threads crashed it), trackers told "stopped" within a second. No torrent starts after.
+    ///
+    /// **Threading:** any thread but the session's event thread; blocks.
+    func close() {
+        saveAll()
+        let session = state.withLock { state -> TorrentSession? in
+            state.closed = true
+            state.running = [:]
+            defer { state.session = nil }
+            return state.session
+        }
+        session?.close()
     }
 
     /// Bytes a second all torrents may upload together (nil: no cap).

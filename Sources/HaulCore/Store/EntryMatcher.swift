@@ -63,8 +63,9 @@ struct EntryMatcher {
     /// What a new download finds on disk: the file an earlier run saved (then it is complete),
     /// or under `continue=true` a file another tool left unfinished (then it continues it);
     /// without `continue=true` such a file is noted as one `-c` would continue. Overwriting and
-    /// conditional gets ask the server instead.
+    /// conditional gets ask the server instead. A torrent's files are checked by its engine.
     private mutating func notice(filesOf fresh: inout Download, noting continuation: inout StoredQueue.Continuation) {
+        guard fresh.torrentLink == nil else { return }
         // Nothing to find in a directory that is empty or not there: a file the history
         // remembers for this download is in it (its `out` cannot leave it). So a run into a new
         // directory never reads the history, which grows with every file ever saved.

@@ -64,14 +64,23 @@ public final class StoredQueue: Sendable {
         checkpointer.flush()
     }
 
-    /// Ends a run that stops here (`haul get`): the complete downloads leave the stored queue,
-    /// the store's history keeping them, and every change is written before it returns. The
-    /// queue itself still holds them, so it is not to be run after: taking a thousand finished
+    /// Ends a run: the torrents' resume data is kept and their session closed, then every change
+    /// is written to the store (as `flush`). The queue runs no torrent after. Not to be called on
+    /// the queue's `callbackQueue`.
+    public func close() {
+        queue.callbackQueue.sync {}
+        queue.closeTorrents()
+        checkpointer.flush()
+    }
+
+    /// Ends a run that stops here (`haul get`), as `close` does, and the complete downloads leave
+    /// the stored queue, the store's history keeping them; every change is written before it
+    /// returns. The queue itself still holds them, so it is not to be run after: taking a thousand finished
     /// downloads off it (their slots, their activity, a table rebuilt) cost a run of small files
     /// more than the store's write of them. Not to be called on the queue's `callbackQueue`.
     public func finish() {
         queue.callbackQueue.sync {}
-        queue.saveTorrents()
+        queue.closeTorrents()
         takeOffCompleted()
         checkpointer.flush()
     }

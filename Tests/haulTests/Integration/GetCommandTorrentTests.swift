@@ -59,9 +59,12 @@ struct GetCommandTorrentTests {
         defer { HaulProcess.cleanUp(directory) }
         let (torrent, tracker, seeded, _) = try Self.swarm(directory, size: 6 << 20)
         defer { tracker.stop() }
-        // haul finds every piece on disk, seeds, and ends once it uploaded the torrent's size.
+        // haul finds every piece on disk, seeds, and ends once it uploaded the torrent's size. The
+        // .torrent beside its data is not a file "-c would continue".
+        let beside = seeded.appendingPathComponent("data.torrent")
+        try FileManager.default.copyItem(at: torrent, to: beside)
         let (haul, errors) = try HaulProcess.start(
-            ["get", "-d", seeded.path] + Self.loopback + [torrent.path], in: directory)
+            ["get", "-d", seeded.path] + Self.loopback + [beside.path], in: directory)
         let got = directory.appendingPathComponent("aria2")
         let leecher = try TorrentSwarm.aria2Leecher(of: torrent, into: got)
         #expect(leecher.wait() == 0)
@@ -70,6 +73,7 @@ struct GetCommandTorrentTests {
         haul.waitUntilExit()
         #expect(haul.terminationStatus == 0, "\(said)")
         #expect(said.contains("seeding"), "\(said)")
+        #expect(!said.contains("exists:"), "\(said)")
     }
 
     @Test(
