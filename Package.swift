@@ -67,7 +67,7 @@ let package = Package(
         .target(
             name: "HaulRPC",
             dependencies: [
-                "HaulText", "HaulNet", "HaulCore", .product(name: "NIOCore", package: "swift-nio"),
+                "HaulText", "HaulNet", "HaulTorrent", "HaulCore", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulTorrent
 
 // MARK: - Aria2Methods: commands
 
@@ -42,6 +43,47 @@ extension Aria2Methods {
             for (offset, id) in ids.enumerated() { move(id, toWaitingPosition: position + offset) }
         }
         return .array(ids.map { .gid($0) })
+    }
+
+    /// `addTorrent(torrent[, uris[, options[, position]]])`: queues the base64 .torrent as one
+    /// download, `uris` its web seeds, and returns its gid. The torrent is read under
+    /// libtorrent's limits here (a bad one is refused with libtorrent's reason) and kept in the
+    /// daemon's folder of uploaded torrents; its files' names pass the name gate when it starts.
+    func addTorrent(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        guard let folder = settings.metainfoFolder else {
+            throw RPCError(
+                "aria2.addTorrent: this haul keeps no uploaded torrents; use aria2.addUri with a magnet link")
+        }
+        let text = try params.string(0, "torrent")
+        guard text.utf8.count <= (TorrentMetainfo.longest / 3 + 1) * 4, let data = Data(base64Encoded: text) else {
+            throw .invalidParams(
+                "torrent (parameter 1) must be a .torrent file of at most \(TorrentMetainfo.longest / 1_000_000) MB "
+                    + "in base64")
+        }
+        let bytes = Array(data)
+        let metainfo: TorrentMetainfo
+        do throws(TorrentError) {
+            metainfo = try TorrentMetainfo(bytes: bytes)
+        } catch {
+            throw RPCError("torrent (parameter 1): not a usable .torrent: \(RPCError.shown(error.description))")
+        }
+        let seeds = try params.strings(1, "uris") ?? []
+        for seed in seeds {
+            if let problem = QueueEntry.uriProblem(seed) ?? QueueEntry.webSeedProblem(seed) {
+                throw RPCError("uris (parameter 2): \(RPCError.shown(problem))")
+            }
+        }
+        let options = try downloadOptions(params, 2)
+        let position = try params.optionalInteger(3, "position")
+        let path: String
+        do throws(StoreError) {
+            path = try folder.keep(bytes, infoHash: metainfo.infoHash)
+        } catch {
+            throw RPCError("\(error)")
+        }
+        let id = queue.add(QueueEntry(uris: [path] + seeds, options: options))
+        if let position { move(id, toWaitingPosition: position) }
+        return .gid(id)
     }
 
     /// `remove(gid)` and `forceRemove`: stops the download for good; its status becomes

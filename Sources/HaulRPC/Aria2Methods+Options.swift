@@ -89,18 +89,18 @@ extension Aria2Methods {
     }
 
     /// `changeOption(gid, options)`: each option changes as its `DownloadOption.Change` says:
-    /// the speed cap at once; most at the next attempt (an active download starts its attempt
+    /// the live ones at once (speed caps, seeding, a torrent's `select-file`, its peers); most at
+    /// the next attempt (an active download starts its attempt
     /// again with them, keeping what it received, as aria2 restarts one); `dir` and `out` only
     /// before the file is named; the gid never.
     func changeOption(_ params: RPCParams) throws(RPCError) -> JSONValue {
         let download = try download(params)
         var changed = DownloadOptions()
+        var live = DownloadOptions()
         for (name, value) in try params.options(1) {
             switch DownloadOptionTable.option(named: name)?.change {
             case .live:
-                var limit = DownloadOptions()
-                try set(name, value, in: &limit, for: "download \(download.id)")
-                queue.setMaxDownloadLimit(download.id, limit.maxDownloadLimit?.cap)
+                try set(name, value, in: &live, for: "download \(download.id)")
                 continue
             case .untilNamed where download.destination != nil:
                 throw RPCError("option '\(name)' cannot change: the download's file is named already")
@@ -113,6 +113,7 @@ extension Aria2Methods {
                 try set(name, value, in: &changed, for: "download \(download.id)")
             }
         }
+        if live != DownloadOptions() { queue.changeLiveOptions(download.id, live) }
         if changed != DownloadOptions() { queue.changeOptions(download.id, changed) }
         return "OK"
     }

@@ -1,6 +1,7 @@
 import HaulCore
 import HaulNet
 import HaulText
+import HaulTorrent
 
 // MARK: - Aria2Methods: reading the queue
 
@@ -8,8 +9,39 @@ extension Aria2Methods {
     /// `tellStatus(gid[, keys])`.
     func tellStatus(_ params: RPCParams) throws(RPCError) -> JSONValue {
         let download = try download(params)
-        return Aria2Status.record(
-            of: download, activity: queue.activity(download.id), keys: try params.strings(1, "keys").map(Set.init))
+        return record(of: download, keys: try params.strings(1, "keys").map(Set.init))
+    }
+
+    /// `getFiles(gid)`: a running torrent's files, else the download's one file.
+    func files(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        if download.torrentLink != nil, let detail = queue.torrentDetail(of: download.id, .files),
+            !detail.files.isEmpty
+        {
+            return .array(Aria2Status.files(of: download, in: detail))
+        }
+        return [Aria2Status.file(of: download)]
+    }
+
+    /// `getPeers(gid)`: a running torrent's peers; none for any other download.
+    func peers(_ params: RPCParams) throws(RPCError) -> JSONValue {
+        let download = try download(params)
+        guard download.torrentLink != nil, let detail = queue.torrentDetail(of: download.id, .peers) else { return [] }
+        return .array(Aria2Status.peers(in: detail))
+    }
+
+    /// `download`'s record, with a running torrent's detail when `keys` asks for what needs it
+    /// (its files, pieces or metainfo: each a wait for libtorrent's network thread).
+    private func record(of download: Download, keys: Set<String>?) -> JSONValue {
+        var parts: TorrentDetail.Parts = []
+        if download.torrentLink != nil, download.state == .active {
+            let wants = { (key: String) in keys?.contains(key) ?? true }
+            if wants("files") || wants("bittorrent") { parts.insert(.files) }
+            if wants("bittorrent") { parts.insert(.trackers) }
+            if wants("bitfield") { parts.insert(.pieces) }
+        }
+        let detail = parts.isEmpty ? nil : queue.torrentDetail(of: download.id, parts)
+        return Aria2Status.record(of: download, activity: queue.activity(download.id), torrent: detail, keys: keys)
     }
 
     /// `tellActive([keys])`.
@@ -45,9 +77,7 @@ extension Aria2Methods {
 
     private func records(_ ids: [GID], keys: Set<String>?) -> JSONValue {
         .array(
-            ids.compactMap { id in
-                queue.download(id).map { Aria2Status.record(of: $0, activity: queue.activity(id), keys: keys) }
-            })
+            ids.compactMap { id in queue.download(id).map { record(of: $0, keys: keys) } })
     }
 
     /// `getServers(gid)`: the one server of an active download.
@@ -67,10 +97,13 @@ extension Aria2Methods {
     /// `getGlobalStat()`.
     func globalStat() -> JSONValue {
         let active = queue.ids(in: [.active])
-        let speed = active.reduce(0.0) { $0 + (queue.activity($1)?.speed ?? 0) }
+        let activities = active.map { queue.activity($0) }
+        let speed = activities.reduce(0.0) { $0 + ($1?.speed ?? 0) }
+        let upload = activities.reduce(0.0) { $0 + ($1?.torrent?.uploadSpeed ?? 0) }
         let stopped = queue.count(in: [.complete, .failed, .cancelled])
         return [
-            "downloadSpeed": .number(Int64(saturating: speed)), "uploadSpeed": "0", "numActive": .number(active.count),
+            "downloadSpeed": .number(Int64(saturating: speed)), "uploadSpeed": .number(Int64(saturating: upload)),
+            "numActive": .number(active.count),
             "numWaiting": .number(queue.count(in: [.queued, .paused])), "numStopped": .number(stopped),
             "numStoppedTotal": .number(stopped),
         ]

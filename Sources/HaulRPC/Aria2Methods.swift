@@ -28,6 +28,9 @@ package final class Aria2Methods: Sendable {
         package var shutdown: @Sendable () -> Void
         /// Where an option a client gave that haul does not apply is said, once.
         package var notices: RefusalLog?
+        /// Where `addTorrent` keeps the .torrent files clients upload; nil: `addTorrent` is
+        /// refused.
+        package var metainfoFolder: MetainfoFolder?
 
         package init(
             allowedDirectory: AllowedDirectory, version: String, globalOptions: [String: String] = [:],
@@ -80,8 +83,7 @@ package final class Aria2Methods: Sendable {
         switch name {
         case "aria2.addUri": return try addUri(params)
         case "aria2.addMetalink": return try addMetalink(params)
-        case "aria2.addTorrent":
-            throw RPCError("\(name) is not supported: haul does not speak BitTorrent (aria2.addUri, aria2.addMetalink)")
+        case "aria2.addTorrent": return try addTorrent(params)
         case "aria2.remove", "aria2.forceRemove": return try remove(params)
         case "aria2.pause", "aria2.forcePause": return try pause(params)
         case "aria2.pauseAll", "aria2.forcePauseAll": return pauseAll()
@@ -89,10 +91,8 @@ package final class Aria2Methods: Sendable {
         case "aria2.unpauseAll": return unpauseAll()
         case "aria2.tellStatus": return try tellStatus(params)
         case "aria2.getUris": return .array(Aria2Status.uris(of: try download(params)))
-        case "aria2.getFiles": return [Aria2Status.file(of: try download(params))]
-        case "aria2.getPeers":
-            _ = try download(params)
-            return []
+        case "aria2.getFiles": return try files(params)
+        case "aria2.getPeers": return try peers(params)
         case "aria2.getServers": return try servers(params)
         case "aria2.tellActive": return tellActive(params)
         case "aria2.tellWaiting": return try tellList(params, states: [.queued, .paused])
@@ -116,9 +116,11 @@ package final class Aria2Methods: Sendable {
         }
     }
 
-    /// aria2's names for what haul does: TLS, gzip bodies, cookie files, digests (checksums
-    /// and piece hashes), Metalink and SFTP; not BitTorrent, asynchronous DNS or XML-RPC.
-    private var features: JSONValue { ["Firefox3 Cookie", "GZip", "HTTPS", "Message Digest", "Metalink", "SFTP"] }
+    /// aria2's names for what haul does: BitTorrent, TLS, gzip bodies, cookie files, digests
+    /// (checksums and piece hashes), Metalink and SFTP; not asynchronous DNS or XML-RPC.
+    private var features: JSONValue {
+        ["BitTorrent", "Firefox3 Cookie", "GZip", "HTTPS", "Message Digest", "Metalink", "SFTP"]
+    }
 
     // MARK: - Finding downloads
 

@@ -2,8 +2,9 @@ import HaulCore
 
 // MARK: - Aria2Notification
 
-/// What a WebSocket client hears when a download starts, pauses, stops, completes or fails:
-/// aria2's notification, naming the download by its gid.
+/// What a WebSocket client hears when a download starts, pauses, stops, completes or fails, or
+/// a torrent has every wanted piece and seeds: aria2's notification, naming the download by its
+/// gid.
 package struct Aria2Notification: Sendable, Equatable {
     package enum Kind: String, Sendable, CaseIterable {
         case start = "onDownloadStart"
@@ -24,8 +25,14 @@ package struct Aria2Notification: Sendable, Equatable {
         self.gid = gid
     }
 
-    /// The notification `event` makes, if any: a change of state to one aria2 announces.
+    /// The notification `event` makes, if any: a change of state to one aria2 announces, or a
+    /// torrent's seeding begun.
     package init?(_ event: DownloadEvent) {
+        if case .activity(let id, .seedingStarted) = event {
+            kind = .btComplete
+            gid = id
+            return
+        }
         guard case .stateChanged(let download, let from) = event, download.state != from else { return nil }
         switch download.state {
         case .active: kind = .start

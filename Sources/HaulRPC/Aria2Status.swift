@@ -2,6 +2,7 @@ import Foundation
 import HaulCore
 import HaulNet
 import HaulText
+import HaulTorrent
 
 // MARK: - Aria2Status
 
@@ -24,9 +25,10 @@ package enum Aria2Status {
     /// The piece length aria2 reports for an HTTP download: 1 MiB.
     static let pieceLength: Int64 = 1 << 20
 
-    /// `download`'s record; with `keys`, only those fields (aria2's `keys` parameter).
+    /// `download`'s record; with `keys`, only those fields (aria2's `keys` parameter). A torrent's
+    /// has aria2's BitTorrent fields too, its files and pieces from `torrent` while it runs.
     package static func record(
-        of download: Download, activity: DownloadActivity?, keys: Set<String>? = nil
+        of download: Download, activity: DownloadActivity?, torrent: TorrentDetail? = nil, keys: Set<String>? = nil
     ) -> JSONValue {
         let total = max(download.totalBytes, 0)
         let running = download.state == .active
@@ -47,6 +49,9 @@ package enum Aria2Status {
         // Made only when asked for: a list's poll asks for other keys, and it is long.
         if keys?.contains("bitfield") ?? true, let bitfield = bitfield(of: download) {
             fields["bitfield"] = .string(bitfield)
+        }
+        if download.torrentLink != nil {
+            fields.merge(torrentFields(of: download, activity: activity, detail: torrent)) { _, torrent in torrent }
         }
         if download.state == .failed || download.state == .complete || download.errorCode != nil {
             fields["errorCode"] = .number(download.state == .complete ? 0 : (download.errorCode ?? .unknown).rawValue)
@@ -75,8 +80,7 @@ package enum Aria2Status {
                 piece += 1
             }
         }
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bits.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
+        return hex(bits)
     }
 
     /// The download's one file: its path (where it is, else where it is expected), its length

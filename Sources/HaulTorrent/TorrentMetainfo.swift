@@ -22,6 +22,9 @@ public struct TorrentMetainfo: Sendable, Equatable {
     public var trackers: [[String]]
     public var files: [TorrentFile]
 
+    /// The longest metainfo haul reads: libtorrent's own limit on a .torrent it loads (10 MB).
+    public static let longest = 10_000_000
+
     /// The hash a torrent goes by: v1's, else v2's (as aria2's `infoHash`).
     public var infoHash: String { infoHashV1 ?? infoHashV2 ?? "" }
 

@@ -10,10 +10,17 @@ public struct TorrentTracker: Sendable, Equatable {
     public var message: String
     public var isWorking: Bool
 
+    /// A tracker as another program described it (a daemon's announce list).
+    public init(url: String, tier: Int, message: String = "", isWorking: Bool = false) {
+        self.url = url
+        self.tier = tier
+        self.message = message
+        self.isWorking = isWorking
+    }
+
     init(_ plain: haul_ts_tracker) {
-        url = String(cText: plain.url)
-        tier = Int(plain.tier)
-        message = String(cText: plain.message)
-        isWorking = plain.working
+        self.init(
+            url: String(cText: plain.url), tier: Int(plain.tier), message: String(cText: plain.message),
+            isWorking: plain.working)
     }
 }

@@ -114,6 +114,7 @@ HAUL_LT_EXPORT bool haul_lt_peers(haul_ts *session, uint64_t key, haul_ts_peer_h
         plain.ip = ip.c_str();
         plain.port = peer.ip.port();
         plain.client = peer.client.c_str();
+        plain.peer_id = reinterpret_cast<std::uint8_t const *>(peer.pid.data());
         plain.bitfield = bits.data();
         plain.bitfield_size = bits.size();
         plain.download_rate = peer.payload_down_speed;

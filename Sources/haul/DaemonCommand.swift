@@ -61,7 +61,8 @@ struct DaemonCommand: HaulCommand {
         let handlers = StopSignals.handle([SIGINT, SIGTERM]) { stop.signal() }
         var settings = LocalSocket.settings(
             for: configuration, queue: stored.queue, queueSettings: options.connections.queue,
-            saveSession: options.basic.saveSession, allowedDirectory: rpc.allowedDirectory, stop: { stop.signal() })
+            stateDirectory: options.stateDirectoryPath, saveSession: options.basic.saveSession,
+            allowedDirectory: rpc.allowedDirectory, stop: { stop.signal() })
         settings.globalOptions.merge(globalOptions, uniquingKeysWith: { _, daemon in daemon })
         let refusals = RefusalLog(write: report)
         settings.notices = refusals

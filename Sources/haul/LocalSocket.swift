@@ -30,10 +30,12 @@ enum LocalSocket {
     }
 
     /// The RPC settings of a queue run with `configuration` and the queue's options
-    /// `queueSettings`: `getGlobalOption`'s options, the session file, and how to stop.
+    /// `queueSettings`: `getGlobalOption`'s options, the session file, where uploaded torrents
+    /// are kept (in `stateDirectory`), and how to stop.
     static func settings(
         for configuration: DownloadQueue.Configuration, queue: DownloadQueue, queueSettings: QueueSettings,
-        saveSession path: String?, allowedDirectory: String?, stop: @escaping @Sendable () -> Void
+        stateDirectory: String, saveSession path: String?, allowedDirectory: String?,
+        stop: @escaping @Sendable () -> Void
     ) -> Aria2Methods.Settings {
         // What is in effect: haul's built-in values, under those the configuration sets.
         var global = Dictionary(BuiltInOptions.pairs, uniquingKeysWith: { first, _ in first })
@@ -43,10 +45,12 @@ enum LocalSocket {
         global["dir"] = queue.configuration.directory
         for (name, value) in queueSettings.pairs { global[name] = value }
         global["save-session"] = path
-        return Aria2Methods.Settings(
+        var settings = Aria2Methods.Settings(
             allowedDirectory: AllowedDirectory(allowedDirectory ?? configuration.directory),
             version: Haul.version, globalOptions: global,
             saveSession: path.map { path in { @Sendable () throws -> Void in try queue.saveSession(to: path) } },
             shutdown: stop)
+        settings.metainfoFolder = MetainfoFolder(path: stateDirectory + "/torrents")
+        return settings
     }
 }

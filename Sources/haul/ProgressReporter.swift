@@ -56,8 +56,6 @@ final class ProgressReporter: Sendable {
         var hint: String?
         /// Whether the last response said the server takes ranges (`ResponseSummary.offersRanges`).
         var offersRanges = true
-        /// A torrent that has every wanted piece and seeds (said once).
-        var seeding = false
         /// Whether what a torrent had when it started was said.
         var torrentStartSaid = false
         /// A torrent's bytes that failed their hash (a bad peer's), fetched again.
@@ -239,12 +237,8 @@ final class ProgressReporter: Sendable {
             if startsWithPieces, !quiet, let download {
                 report("continuing \(label(of: download)) from \(ByteCount.format(torrent.hereAtStart)) already here")
             }
-            let startsSeeding = state.withLock { state -> Bool in
-                guard torrent.seeding, state.active[id]?.seeding == false else { return false }
-                state.active[id]?.seeding = true
-                return true
-            }
-            if startsSeeding, !quiet, let download {
+        case .seedingStarted:
+            if !quiet, let download {
                 report("downloaded \(label(of: download)); seeding until --seed-ratio or --seed-time is reached")
             }
         case .connections:

@@ -122,7 +122,8 @@ struct UICommand: HaulCommand {
             stored.queue, stateDirectory: options.stateDirectoryPath,
             settings: LocalSocket.settings(
                 for: configuration, queue: stored.queue, queueSettings: options.connections.queue,
-                saveSession: options.basic.saveSession, allowedDirectory: nil, stop: { inbox.requestStop() }),
+                stateDirectory: options.stateDirectoryPath, saveSession: options.basic.saveSession,
+                allowedDirectory: nil, stop: { inbox.requestStop() }),
             hub: hub, report: { notices.append($0) })
         defer { local?.stop() }
         let (startTheme, themeProblem) = chooseTheme()

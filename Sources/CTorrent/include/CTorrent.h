@@ -262,6 +262,8 @@ typedef struct {
     const char *ip;
     int port;
     const char *client;
+    /// Its peer id, 20 bytes (as the handshake gave it; its first bytes name its client).
+    const uint8_t *peer_id;
     /// The pieces it has, one bit a piece from the high bit of the first byte (as aria2's getPeers).
     const uint8_t *bitfield;
     size_t bitfield_size;

@@ -42,6 +42,9 @@ public struct DownloadActivity: Sendable, Equatable {
         case startedOver(String)
         /// A torrent's upload, swarm and seeding, as its last status said.
         case torrent(TorrentActivity)
+        /// A torrent has every wanted piece, and seeds from now on (aria2's
+        /// `onBtDownloadComplete`): said once an attempt, after the status that says so.
+        case seedingStarted
     }
 
     /// Follows `change`.
@@ -58,6 +61,7 @@ public struct DownloadActivity: Sendable, Equatable {
         case .splitChoice(let text): splitChoice = text
         case .startedOver(let text): startedOver = text
         case .torrent(let torrent): self.torrent = torrent
+        case .seedingStarted: break
         }
     }
 

@@ -80,6 +80,18 @@ public struct QueueEntry: Sendable, Equatable {
         return nil
     }
 
+    /// Why `text` cannot be a torrent's web seed (BEP 19: an HTTP or HTTPS URL), or nil when it
+    /// can. Checked after `uriProblem`.
+    ///
+    /// - Parameter text: The URI.
+    /// - Returns: A message naming the URI, or nil.
+    public static func webSeedProblem(_ text: String) -> String? {
+        let scheme = text.prefix { $0 != ":" }.lowercased()
+        return scheme == "http" || scheme == "https"
+            ? nil
+            : "'\(TextSanitizer.visible(text))' cannot be a web seed: a torrent's web seeds are http or https URLs"
+    }
+
     /// The common case, checked without parsing a URL (which a queue of 100,000 would pay for
     /// 100,000 times): `http`, `https`, `ftp` or `ftps`, then `://`, a host of letters, digits,
     /// dots and dashes, and the rest only of characters a URI may hold as they are. Anything else

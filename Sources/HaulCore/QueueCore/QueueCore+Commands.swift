@@ -122,6 +122,24 @@ extension QueueCore {
         download.options.maxDownloadLimit = bytesPerSecond.map { SpeedLimit(bytesPerSecond: $0) }
         file(download)
         shareSpeedLimit(id, lifting: true)
+        retuneTorrent(id)
+    }
+
+    /// Options that change without a new attempt (`DownloadOption.Change.live`: speed limits,
+    /// seeding's ratio and time, a torrent's files and peers), merged over download `id`'s own: a
+    /// running transfer shares the new speed limit at once, a running torrent is given them all.
+    mutating func changeLiveOptions(_ id: GID, _ changed: DownloadOptions) {
+        guard var download = state.downloads[id] else { return }
+        download.options = changed.merged(over: download.options)
+        file(download)
+        if changed.maxDownloadLimit != nil { shareSpeedLimit(id, lifting: true) }
+        retuneTorrent(id)
+    }
+
+    /// Running torrent `id` (if it runs) takes the options it has now.
+    private mutating func retuneTorrent(_ id: GID) {
+        guard state.torrents[id] != nil, let download = state.downloads[id] else { return }
+        ask(.retuneTorrent(id, options(of: download)))
     }
 
     /// Moves a download in the queue order; a download moved ahead of others is admitted first.

@@ -109,6 +109,14 @@ extension QueueCore {
             downloadingTorrents -= 1
         }
 
+        /// Seeding torrent `id` wants pieces again (more of its files were selected): it downloads,
+        /// holding a slot, until it has them.
+        mutating func torrentDownloadsAgain(_ id: GID) {
+            guard torrents[id]?.seedingSince != nil else { return }
+            torrents[id]?.seedingSince = nil
+            downloadingTorrents += 1
+        }
+
         /// Changes the running attempt of torrent `id`, if there is one.
         mutating func modifyTorrent(_ id: GID, _ change: (inout TorrentAttempt) -> Void) {
             guard let index = torrents.index(forKey: id) else { return }

@@ -76,14 +76,19 @@ extension QueueCore {
         activity.hereAtStart = max(0, done - status.downloadedHere)
         activity.failedBytes = max(0, status.failedBytes)
         show(id, .torrent(activity))
-        guard whole else { return }
+        guard whole else {
+            state.torrentDownloadsAgain(id)
+            return
+        }
         let now = clock.uptime
-        if attempt.seedingSince == nil { state.torrentSeeds(id, since: now) }
+        let firstWhole = attempt.seedingSince == nil
+        if firstWhole { state.torrentSeeds(id, since: now) }
         let seconds = now - (attempt.seedingSince ?? now)
         let policy = SeedingPolicy(options(of: before))
         if policy.ends(uploaded: status.uploaded, of: total, afterSeconds: seconds) {
             finishSeeding(id)
-        } else if attempt.seedingSince == nil {
+        } else if firstWhole {
+            show(id, .seedingStarted)
             // Its slot is free for the next download.
             admit()
         }

@@ -52,6 +52,7 @@ struct QueueCore {
         case .authenticate(let id, let user, let password): authenticate(id, user: user, password: password)
         case .setMaxDownloadLimit(let id, let limit): setMaxDownloadLimit(id, limit)
         case .changeOptions(let id, let options): changeOptions(id, options)
+        case .changeLiveOptions(let id, let options): changeLiveOptions(id, options)
         case .changeURIs(let id, let removing, let adding, let position, let source):
             changeURIs(id, removing: removing, adding: adding, at: position, by: source)
         case .setMaxConcurrentDownloads(let count):

@@ -42,6 +42,8 @@ enum QueueEffect: Sendable {
     indirect case startTorrent(TorrentPlan)
     /// Take a torrent out of the session, its resume data saved first.
     case stopTorrent(GID)
+    /// Give a running torrent the options it has now (its files, its limits).
+    indirect case retuneTorrent(GID, EffectiveOptions)
     /// Fire `QueueTimer` after so many seconds (`QueueInput.timerFired`).
     case schedule(QueueTimer, after: Double)
 }
@@ -179,5 +181,5 @@ struct TorrentPlan: Sendable {
     let link: TorrentLink
     /// The folder its file (or its folder) goes in.
     let directory: String
-    let options: EffectiveOptions
+    var options: EffectiveOptions
 }

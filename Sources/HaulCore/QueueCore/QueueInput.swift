@@ -19,6 +19,8 @@ enum QueueInput: Sendable {
     case setMaxDownloadLimit(GID, Int64?)
     /// New options for a download, over its own (`QueueCore.changeOptions`).
     case changeOptions(GID, DownloadOptions)
+    /// New options that change without a new attempt (`QueueCore.changeLiveOptions`).
+    case changeLiveOptions(GID, DownloadOptions)
     /// A download's mirrors changed, by whom (`QueueCore.changeURIs`).
     case changeURIs(GID, removing: [String], adding: [String], at: Int?, by: OptionSource = .owner)
     /// How many downloads run at once, from now on.

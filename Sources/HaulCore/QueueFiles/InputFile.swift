@@ -237,19 +237,13 @@ public enum InputFile {
     /// Writes what `produce` gives to `path` atomically: a temporary file no one can predict,
     /// synced, renamed over it.
     private static func write(to path: String, _ produce: (inout Output) -> Void) throws(FileError) {
-        guard let (descriptor, temporary) = PosixFile.createTemporary(beside: path, mode: 0o600) else {
-            throw FileError(description: "cannot write '\(path)': \(String(cString: strerror(errno)))")
+        let failure = PosixFile.replace(path, mode: 0o600) { descriptor in
+            var output = Output(descriptor: descriptor)
+            produce(&output)
+            output.flush()
+            return output.complete
         }
-        var output = Output(descriptor: descriptor)
-        produce(&output)
-        output.flush()
-        let synced = output.complete && fsync(descriptor) == 0
-        close(descriptor)
-        guard synced, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw FileError(description: "cannot write '\(path)': \(reason)")
-        }
+        if let failure { throw FileError(description: "cannot write '\(path)': \(failure)") }
     }
 
     /// The line of `uris`, joined by TAB.

@@ -61,6 +61,8 @@ extension DownloadQueue {
             torrents().start(plan)
         case .stopTorrent(let id):
             torrents().stop(id)
+        case .retuneTorrent(let id, let options):
+            torrents().retune(id, options)
         case .schedule(.retry(let id), let seconds):
             timer.schedule(after: seconds) { [weak self] in self?.deliver(.timerFired(.retry(id))) }
         case .schedule(let timer, let seconds):

@@ -101,6 +101,18 @@ public final class DownloadQueue: ConnectionDelegate {
         }
     }
 
+    /// Running torrent `id`'s `parts` (its files, peers, trackers, pieces); nil when it is not a
+    /// torrent or not running. Waits for libtorrent's network thread: not to be called where a
+    /// frame or an event loop waits.
+    ///
+    /// - Parameters:
+    ///   - id: The download.
+    ///   - parts: What to ask for.
+    /// - Returns: The detail, or nil.
+    public func torrentDetail(of id: GID, _ parts: TorrentDetail.Parts = .all) -> TorrentDetail? {
+        torrentRunner.withLock { $0 }?.detail(of: id, parts)
+    }
+
     /// Keeps every running torrent's resume data in the journal (waiting up to a few seconds):
     /// before the store is flushed. Nothing when no torrent ran.
     public func saveTorrents() {
@@ -293,6 +305,17 @@ public final class DownloadQueue: ConnectionDelegate {
     ///   - options: The options to set; those not set keep their values.
     public func changeOptions(_ id: GID, _ options: DownloadOptions) {
         command(.changeOptions(id, options))
+    }
+
+    /// New options for download `id` that change without a new attempt (the rows whose
+    /// `change` is `.live`: speed limits, seeding, a torrent's `select-file`), over its own; a
+    /// running download takes them at once.
+    ///
+    /// - Parameters:
+    ///   - id: The download.
+    ///   - options: The options that change.
+    public func changeLiveOptions(_ id: GID, _ options: DownloadOptions) {
+        command(.changeLiveOptions(id, options))
     }
 
     /// Takes `removing` off download `id`'s URIs and puts `adding` at `position` among the rest

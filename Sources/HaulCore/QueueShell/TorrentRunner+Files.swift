@@ -4,10 +4,7 @@ import HaulTorrent
 // MARK: - A torrent's files
 
 extension TorrentRunner {
-    /// The longest metainfo read: libtorrent's own limit on a .torrent it loads.
-    static let metainfoLimit = 10_000_000
-
-    /// The bytes of the .torrent at `path`, refused past `metainfoLimit`.
+    /// The bytes of the .torrent at `path`, refused past `TorrentMetainfo.longest`.
     static func readMetainfo(at path: String) throws(DownloadFailure) -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw DownloadFailure("cannot read the torrent \(path): \(String(cString: strerror(errno)))", code: .fileIO)
@@ -15,13 +12,13 @@ extension TorrentRunner {
         defer { try? handle.close() }
         let data: Data
         do {
-            data = try handle.read(upToCount: metainfoLimit + 1) ?? Data()
+            data = try handle.read(upToCount: TorrentMetainfo.longest + 1) ?? Data()
         } catch {
             throw DownloadFailure("cannot read the torrent \(path): \(error.localizedDescription)", code: .fileIO)
         }
-        guard data.count <= metainfoLimit else {
+        guard data.count <= TorrentMetainfo.longest else {
             throw DownloadFailure(
-                "the torrent \(path) is over \(metainfoLimit / 1_000_000) MB, more than libtorrent reads",
+                "the torrent \(path) is over \(TorrentMetainfo.longest / 1_000_000) MB, more than libtorrent reads",
                 code: .torrentParse)
         }
         return Array(data)

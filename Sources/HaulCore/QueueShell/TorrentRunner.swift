@@ -27,6 +27,8 @@ final class TorrentRunner: Sendable {
         var saving: Set<UInt64> = []
         /// Set by `close`: no torrent starts after.
         var closed = false
+        /// What a running torrent's .torrent said that its session does not keep.
+        var described: [UInt64: (comment: String, creationDate: Int64)] = [:]
     }
 
     private let journal: (any DownloadJournal)?
@@ -69,6 +71,7 @@ final class TorrentRunner: Sendable {
         work.async { [self] in
             let session = state.withLock { state -> TorrentSession? in
                 guard state.running.removeValue(forKey: id.value) != nil else { return nil }
+                state.described[id.value] = nil
                 state.stopping.insert(id.value)
                 return state.session
             }
@@ -115,6 +118,49 @@ final class TorrentRunner: Sendable {
         session?.close()
     }
 
+    // MARK: Asking and changing
+
+    /// Running torrent `id`'s `parts`, pad files aside; nil when it is not in the session.
+    ///
+    /// **Threading:** any thread but the session's event thread; waits for libtorrent's network
+    /// thread.
+    func detail(of id: GID, _ parts: TorrentDetail.Parts) -> TorrentDetail? {
+        let key = id.value
+        let (session, described) = state.withLock { state in
+            (state.running[key] == nil ? nil : state.session, state.described[key])
+        }
+        guard let session else { return nil }
+        var detail = TorrentDetail()
+        detail.comment = described?.comment ?? ""
+        detail.creationDate = described?.creationDate ?? 0
+        if parts.contains(.files) { detail.files = (session.files(of: key) ?? []).filter { !$0.isPad } }
+        if parts.contains(.peers) { detail.peers = session.peers(of: key) ?? [] }
+        if parts.contains(.trackers) { detail.trackers = session.trackers(of: key) ?? [] }
+        if parts.contains(.pieces) { detail.pieces = session.pieces(of: key)?.bits ?? [] }
+        return detail
+    }
+
+    /// Gives running torrent `id` the options it runs with now (`select-file`, its limits) without
+    /// stopping it.
+    func retune(_ id: GID, _ options: EffectiveOptions) {
+        work.async { [self] in
+            let key = id.value
+            let session = state.withLock { state -> TorrentSession? in
+                guard var plan = state.running[key] else { return nil }
+                plan.options = options
+                state.running[key] = plan
+                return state.session
+            }
+            guard let session else { return }
+            session.setLimits(
+                key, download: Int(clamping: options.maxDownloadLimit?.cap ?? 0),
+                upload: Int(clamping: options.maxUploadLimit?.cap ?? 0), maxConnections: options.btMaxPeers ?? 55)
+            guard let files = session.files(of: key) else { return }
+            let priorities = TorrentRunner.priorities(of: files, options.selectFile)
+            session.prioritize(key, files: priorities.isEmpty ? files.map { $0.isPad ? 0 : 4 } : priorities)
+        }
+    }
+
     /// Bytes a second all torrents may upload together (nil: no cap).
     var uploadLimit: Int? {
         state.withLock { $0.settings.uploadRateLimit > 0 ? $0.settings.uploadRateLimit : nil }
@@ -136,6 +182,7 @@ final class TorrentRunner: Sendable {
         let key = plan.download.id.value
         var addition: TorrentAddition
         var naming: TorrentNaming?
+        var described: (comment: String, creationDate: Int64)?
         switch plan.link {
         case .metainfoFile(let path):
             let bytes = try TorrentRunner.readMetainfo(at: path)
@@ -146,6 +193,7 @@ final class TorrentRunner: Sendable {
                 throw DownloadFailure("\(path): \(error)", code: .torrentParse)
             }
             let names = try TorrentRunner.gate(metainfo.files, in: plan.directory)
+            described = (metainfo.comment, metainfo.creationDate)
             addition = TorrentAddition(key: key, source: .metainfo(bytes), savePath: plan.directory)
             addition.renamedFiles = names.renamed
             addition.filePriorities = TorrentRunner.priorities(of: metainfo.files, plan.options.selectFile)
@@ -161,6 +209,8 @@ final class TorrentRunner: Sendable {
         addition.trackers = (plan.options.btTracker ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
         }.filter { !$0.isEmpty }
+        // The download's other URIs are web seeds (aria2's addTorrent `uris`, a queue file's line).
+        addition.webSeeds = plan.download.uris.dropFirst().filter { QueueEntry.webSeedProblem($0) == nil }
         addition.maxConnections = plan.options.btMaxPeers ?? 55
         addition.downloadLimit = Int(clamping: plan.options.maxDownloadLimit?.cap ?? 0)
         addition.uploadLimit = Int(clamping: plan.options.maxUploadLimit?.cap ?? 0)
@@ -171,7 +221,10 @@ final class TorrentRunner: Sendable {
             let isMagnet = if case .magnet = plan.link { true } else { false }
             throw DownloadFailure("\(error)", code: isMagnet ? .magnetParse : .torrentParse)
         }
-        state.withLock { $0.running[key] = plan }
+        state.withLock { state in
+            state.running[key] = plan
+            state.described[key] = described
+        }
         // A magnet link whose metadata an earlier run kept (in its resume data) has its files now.
         if naming == nil, session.files(of: key) != nil { work.async { [self] in name(key) } }
         return naming

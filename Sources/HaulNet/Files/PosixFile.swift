@@ -64,6 +64,30 @@ public enum PosixFile {
         return (descriptor, temporary)
     }
 
+    /// Replaces `path` atomically: `write` fills a new file beside it (`createTemporary`, with
+    /// `mode`), which is synced and renamed over `path`; on any failure the new file goes and
+    /// `path` is as it was.
+    ///
+    /// - Parameters:
+    ///   - path: The file to write.
+    ///   - mode: Its permissions (0600 for what holds secrets or a user's uploads).
+    ///   - write: Writes the content to the descriptor it is given; false when a write failed
+    ///     (errno saying why).
+    /// - Returns: Why it failed (`strerror`'s text), or nil.
+    public static func replace(_ path: String, mode: mode_t, writing write: (Int32) -> Bool) -> String? {
+        guard let (descriptor, temporary) = createTemporary(beside: path, mode: mode) else {
+            return String(cString: strerror(errno))
+        }
+        let synced = write(descriptor) && fsync(descriptor) == 0
+        close(descriptor)
+        guard synced, rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            return reason
+        }
+        return nil
+    }
+
     /// Writes all of `bytes` to `descriptor`, retrying after signals. False when the file took
     /// only part of them: errno says why (ENOSPC when a write took nothing).
     ///

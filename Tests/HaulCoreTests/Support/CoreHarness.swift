@@ -149,6 +149,7 @@ struct CoreHarness {
         case .emit(.activity(let id, .startedOver(let text))): return "\(id) \(text)"
         case .emit(.activity(let id, .torrent(let torrent))):
             return "\(id) shows torrent up \(torrent.uploaded)" + (torrent.seeding ? " seeding" : "")
+        case .emit(.activity(let id, .seedingStarted)): return "\(id) seeds"
         case .emit(.removed(let id)): return "removed \(id)"
         case .emit(.moved(let id, let to)): return "moved \(id) to \(to)"
         case .reserveName(let request):
@@ -160,6 +161,8 @@ struct CoreHarness {
         case .followMetalink(let download): return "follow metalink \(download.id)"
         case .startTorrent(let plan): return "start torrent \(plan.download.id) in \(plan.directory)"
         case .stopTorrent(let id): return "stop torrent \(id)"
+        case .retuneTorrent(let id, let options):
+            return "retune torrent \(id) select \(options.selectFile.map { "\($0)" } ?? "all")"
         case .verifyPieces(let id, _, _, _, let range, let mirror):
             return "verify pieces \(id) \(range.lowerBound)-\(range.upperBound) from mirror \(mirror)"
         case .finishFile(let id, _, let path, _, _): return "finish \(id) \(path)"

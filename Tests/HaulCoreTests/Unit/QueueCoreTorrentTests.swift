@@ -49,13 +49,37 @@ struct QueueCoreTorrentTests {
         // Whole: it seeds (ratio 1.0 by default), and the waiting download takes the slot.
         #expect(
             core.send(.torrentReported("t", Self.status(100, of: 100, uploaded: 10))) == [
-                "t 100 of 100", "t shows torrent up 10 seeding", "w active", "start c1 w http://a.test/w",
+                "t 100 of 100", "t shows torrent up 10 seeding", "t seeds", "w active", "start c1 w http://a.test/w",
             ])
         #expect(core.download("t")?.state == .active)
         #expect(
             core.send(.torrentReported("t", Self.status(100, of: 100, uploaded: 100))) == [
                 "t 100 of 100", "t shows torrent up 100 seeding", "stop torrent t", "t complete",
             ])
+    }
+
+    @Test("live options reach a running torrent at once; more files selected while seeding, it downloads again")
+    func liveOptions() throws {
+        var core = CoreHarness { $0.maxConcurrentDownloads = 1 }
+        _ = core.add(["t"], uri: { _ in Self.magnet })
+        _ = core.send(.torrentNamed("t", Self.named))
+        var options = DownloadOptions()
+        options.selectFile = try FileSelection(parsing: "2")
+        #expect(core.send(.changeLiveOptions("t", options)) == ["t updated", "retune torrent t select 2"])
+        #expect(core.download("t")?.state == .active)
+        // Whole, it seeds and gives its slot up; a queued download takes it.
+        _ = core.send(.torrentReported("t", Self.status(100, of: 100)))
+        _ = core.add(["w"])
+        #expect(core.download("w")?.state == .active)
+        // Another file selected: it wants pieces again, downloads, and holds a slot once more.
+        options.selectFile = try FileSelection(parsing: "1,2")
+        _ = core.send(.changeLiveOptions("t", options))
+        #expect(
+            core.send(.torrentReported("t", Self.status(100, of: 300))) == ["t 100 of 300", "t shows torrent up 0"])
+        _ = core.add(["x"])
+        #expect(core.download("x")?.state == .queued)
+        // Whole again: it seeds again, said again.
+        #expect(core.send(.torrentReported("t", Self.status(300, of: 300))).contains("t seeds"))
     }
 
     @Test("seed-time=0 completes at once; seed-time ends seeding when the minutes pass, ratio 0.0 or not")

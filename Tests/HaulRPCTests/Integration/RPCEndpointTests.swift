@@ -432,6 +432,21 @@ struct RPCEndpointTests {
             #expect(notification?.json.object?["params"] == [["gid": "00000000000000aa"]])
         }
     }
+
+    @Test("a torrent that starts seeding makes aria2's onBtDownloadComplete; its other activity none")
+    func seedingNotification() {
+        let id = GID(0xab) ?? .next()
+        let notification = Aria2Notification(.activity(id: id, .seedingStarted))
+        #expect(notification?.kind.method == "aria2.onBtDownloadComplete")
+        #expect(notification?.json.object?["params"] == [["gid": "00000000000000ab"]])
+        #expect(Aria2Notification(.activity(id: id, .torrent(TorrentActivity(seeding: true)))) == nil)
+    }
+
+    @Test("a peer id is percent-encoded as aria2 encodes it: all but letters and digits")
+    func peerID() {
+        let id = Array("A2-1-36-0-".utf8) + [0xDC, 0x2E, 0x47, 0xF9, 0x7E, 0x5F]
+        #expect(Aria2Status.percentEncoded(id) == "A2%2D1%2D36%2D0%2D%DC%2EG%F9%7E%5F")
+    }
 }
 
 extension DownloadQueue {
