@@ -12,7 +12,7 @@ extension Aria2Methods {
         return record(of: download, keys: try params.strings(1, "keys").map(Set.init))
     }
 
-    /// `getFiles(gid)`: a running torrent's files, else the download's one file.
+    /// `getFiles(gid)`: a torrent's files (once known), else the download's one file.
     func files(_ params: RPCParams) throws(RPCError) -> JSONValue {
         let download = try download(params)
         if download.torrentLink != nil, let detail = queue.torrentDetail(of: download.id, .files),
@@ -30,15 +30,15 @@ extension Aria2Methods {
         return .array(Aria2Status.peers(in: detail))
     }
 
-    /// `download`'s record, with a running torrent's detail when `keys` asks for what needs it
-    /// (its files, pieces or metainfo: each a wait for libtorrent's network thread).
+    /// `download`'s record, with a torrent's detail when `keys` asks for what needs it (its
+    /// files, pieces or metainfo: each a wait for libtorrent's network thread while it runs).
     private func record(of download: Download, keys: Set<String>?) -> JSONValue {
         var parts: TorrentDetail.Parts = []
-        if download.torrentLink != nil, download.state == .active {
+        if download.torrentLink != nil {
             let wants = { (key: String) in keys?.contains(key) ?? true }
             if wants("files") || wants("bittorrent") { parts.insert(.files) }
             if wants("bittorrent") { parts.insert(.trackers) }
-            if wants("bitfield") { parts.insert(.pieces) }
+            if wants("bitfield"), download.state == .active { parts.insert(.pieces) }
         }
         let detail = parts.isEmpty ? nil : queue.torrentDetail(of: download.id, parts)
         return Aria2Status.record(of: download, activity: queue.activity(download.id), torrent: detail, keys: keys)

@@ -14,7 +14,7 @@ extension Aria2Status {
         let torrent = activity?.torrent
         let running = download.state == .active
         var fields: [String: JSONValue] = [
-            "infoHash": .string(torrent?.infoHash ?? ""),
+            "infoHash": .string([torrent?.infoHash, detail?.infoHash].compactMap { $0 }.first { !$0.isEmpty } ?? ""),
             "numSeeders": .number(running ? torrent?.seeds ?? 0 : 0),
             "seeder": torrent?.seeding == true ? "true" : "false",
             "uploadLength": .number(torrent?.uploaded ?? 0),

@@ -19,6 +19,8 @@ public struct TorrentDetail: Sendable, Equatable {
         public static let all: Parts = [.files, .peers, .trackers, .pieces]
     }
 
+    /// The info hash it goes by (v1's, else v2's), when its .torrent said it; "" otherwise.
+    public var infoHash = ""
     /// The metainfo's comment and creation date (seconds since 1970, 0 when unsaid); a magnet
     /// link's metadata has neither.
     public var comment = ""

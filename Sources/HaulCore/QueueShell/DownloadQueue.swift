@@ -101,16 +101,18 @@ public final class DownloadQueue: ConnectionDelegate {
         }
     }
 
-    /// Running torrent `id`'s `parts` (its files, peers, trackers, pieces); nil when it is not a
-    /// torrent or not running. Waits for libtorrent's network thread: not to be called where a
-    /// frame or an event loop waits.
+    /// Torrent `id`'s `parts` (its files, peers, trackers, pieces): from libtorrent while it
+    /// runs; else its files and trackers as last seen or as its .torrent says; nil when it is not a
+    /// torrent, or a magnet link whose metadata never came. Waits for libtorrent's network thread
+    /// or reads a file: not to be called where a frame or an event loop waits.
     ///
     /// - Parameters:
     ///   - id: The download.
     ///   - parts: What to ask for.
     /// - Returns: The detail, or nil.
     public func torrentDetail(of id: GID, _ parts: TorrentDetail.Parts = .all) -> TorrentDetail? {
-        torrentRunner.withLock { $0 }?.detail(of: id, parts)
+        guard let download = download(id), download.torrentLink != nil else { return nil }
+        return torrents().detail(of: download, parts)
     }
 
     /// Keeps every running torrent's resume data in the journal (waiting up to a few seconds):

@@ -27,8 +27,9 @@ final class TorrentRunner: Sendable {
         var saving: Set<UInt64> = []
         /// Set by `close`: no torrent starts after.
         var closed = false
-        /// What a running torrent's .torrent said that its session does not keep.
-        var described: [UInt64: (comment: String, creationDate: Int64)] = [:]
+        /// What is known of each torrent beyond the session: its .torrent's comment and date, and
+        /// once it stopped (or its .torrent was read for a client), its files and trackers.
+        var known: [UInt64: TorrentDetail] = [:]
     }
 
     private let journal: (any DownloadJournal)?
@@ -71,11 +72,13 @@ final class TorrentRunner: Sendable {
         work.async { [self] in
             let session = state.withLock { state -> TorrentSession? in
                 guard state.running.removeValue(forKey: id.value) != nil else { return nil }
-                state.described[id.value] = nil
                 state.stopping.insert(id.value)
                 return state.session
             }
             guard let session else { return }
+            // What it had and where it announced, for clients asking while it waits.
+            let last = detail(of: id, [.files, .trackers])
+            state.withLock { $0.known[id.value] = last }
             session.pause(id.value)
             session.saveResumeData(id.value)
         }
@@ -120,19 +123,50 @@ final class TorrentRunner: Sendable {
 
     // MARK: Asking and changing
 
-    /// Running torrent `id`'s `parts`, pad files aside; nil when it is not in the session.
+    /// Torrent `download`'s `parts`, pad files aside: from the session while it runs; else what
+    /// was seen when it stopped, or its .torrent (read once), its files selected as its options
+    /// say; nil for a magnet link whose metadata never came.
     ///
     /// **Threading:** any thread but the session's event thread; waits for libtorrent's network
-    /// thread.
-    func detail(of id: GID, _ parts: TorrentDetail.Parts) -> TorrentDetail? {
+    /// thread, or reads a .torrent.
+    func detail(of download: Download, _ parts: TorrentDetail.Parts) -> TorrentDetail? {
+        if let live = detail(of: download.id, parts) { return live }
+        let key = download.id.value
+        var detail = state.withLock { $0.known[key] }
+        if detail?.files.isEmpty ?? true, case .metainfoFile(let path)? = download.torrentLink,
+            let bytes = try? TorrentRunner.readMetainfo(at: path), let metainfo = try? TorrentMetainfo(bytes: bytes)
+        {
+            var read = TorrentDetail()
+            read.infoHash = metainfo.infoHash
+            read.comment = metainfo.comment
+            read.creationDate = metainfo.creationDate
+            read.files = metainfo.files.filter { !$0.isPad }
+            read.trackers = metainfo.trackers.enumerated().flatMap { tier, urls in
+                urls.map { TorrentTracker(url: $0, tier: tier) }
+            }
+            state.withLock { $0.known[key] = read }
+            detail = read
+        }
+        guard var detail, !detail.files.isEmpty else { return nil }
+        let whole = download.state == .complete
+        for (index, file) in detail.files.enumerated() {
+            detail.files[index].priority = download.options.selectFile?.contains(index + 1) ?? true ? 4 : 0
+            if whole { detail.files[index].done = detail.files[index].priority > 0 ? file.size : file.done }
+        }
+        return detail
+    }
+
+    /// Running torrent `id`'s `parts`, pad files aside; nil when it is not in the session.
+    private func detail(of id: GID, _ parts: TorrentDetail.Parts) -> TorrentDetail? {
         let key = id.value
-        let (session, described) = state.withLock { state in
-            (state.running[key] == nil ? nil : state.session, state.described[key])
+        let (session, known) = state.withLock { state in
+            (state.running[key] == nil ? nil : state.session, state.known[key])
         }
         guard let session else { return nil }
         var detail = TorrentDetail()
-        detail.comment = described?.comment ?? ""
-        detail.creationDate = described?.creationDate ?? 0
+        detail.infoHash = known?.infoHash ?? ""
+        detail.comment = known?.comment ?? ""
+        detail.creationDate = known?.creationDate ?? 0
         if parts.contains(.files) { detail.files = (session.files(of: key) ?? []).filter { !$0.isPad } }
         if parts.contains(.peers) { detail.peers = session.peers(of: key) ?? [] }
         if parts.contains(.trackers) { detail.trackers = session.trackers(of: key) ?? [] }
@@ -182,7 +216,7 @@ final class TorrentRunner: Sendable {
         let key = plan.download.id.value
         var addition: TorrentAddition
         var naming: TorrentNaming?
-        var described: (comment: String, creationDate: Int64)?
+        var described = TorrentDetail()
         switch plan.link {
         case .metainfoFile(let path):
             let bytes = try TorrentRunner.readMetainfo(at: path)
@@ -193,7 +227,9 @@ final class TorrentRunner: Sendable {
                 throw DownloadFailure("\(path): \(error)", code: .torrentParse)
             }
             let names = try TorrentRunner.gate(metainfo.files, in: plan.directory)
-            described = (metainfo.comment, metainfo.creationDate)
+            described.infoHash = metainfo.infoHash
+            described.comment = metainfo.comment
+            described.creationDate = metainfo.creationDate
             addition = TorrentAddition(key: key, source: .metainfo(bytes), savePath: plan.directory)
             addition.renamedFiles = names.renamed
             addition.filePriorities = TorrentRunner.priorities(of: metainfo.files, plan.options.selectFile)
@@ -223,7 +259,7 @@ final class TorrentRunner: Sendable {
         }
         state.withLock { state in
             state.running[key] = plan
-            state.described[key] = described
+            state.known[key] = described
         }
         // A magnet link whose metadata an earlier run kept (in its resume data) has its files now.
         if naming == nil, session.files(of: key) != nil { work.async { [self] in name(key) } }

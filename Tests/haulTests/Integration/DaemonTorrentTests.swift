@@ -20,16 +20,22 @@ struct DaemonTorrentTests {
         let tracker: Tracker
         let seeder: Aria2Peer
 
-        init(in directory: URL) throws {
+        /// - Parameters:
+        ///   - directory: Where its files, torrent and tracker go.
+        ///   - name: The torrent's folder (each name makes another torrent).
+        /// - Throws: When a file, the torrent, its tracker or its seeder cannot be made.
+        init(in directory: URL, name: String = "album") throws {
             let seeded = directory.appendingPathComponent("seeded")
-            let folder = seeded.appendingPathComponent("album")
+            let folder = seeded.appendingPathComponent(name)
             try FileManager.default.createDirectory(
                 at: folder.appendingPathComponent("disc"), withIntermediateDirectories: true)
-            try Data(TestPattern.bytes(offset: 0, count: 3_000_000)).write(to: folder.appendingPathComponent("a.bin"))
-            try Data(TestPattern.bytes(offset: 7, count: 2_000_000)).write(
+            let shift = name.utf8.count
+            try Data(TestPattern.bytes(offset: shift, count: 3_000_000)).write(
+                to: folder.appendingPathComponent("a.bin"))
+            try Data(TestPattern.bytes(offset: shift + 7, count: 2_000_000)).write(
                 to: folder.appendingPathComponent("disc/b.bin"))
             let port = try LoopbackPort.free()
-            torrent = directory.appendingPathComponent("album.torrent")
+            torrent = directory.appendingPathComponent(name + ".torrent")
             hash = try TorrentSwarm.makeTorrent(
                 of: folder, at: torrent, pieceLength: 256 << 10, trackers: ["http://127.0.0.1:\(port)/announce"])
             tracker = try TorrentSwarm.tracker(
@@ -44,13 +50,16 @@ struct DaemonTorrentTests {
     }
 
     /// aria2c and haul daemon as RPC daemons leeching on loopback, each in its own folder.
-    private static func daemons(in directory: URL) async throws -> (Aria2cProcess, DaemonProcess, [Daemon]) {
+    private static func daemons(
+        in directory: URL, _ extra: [String] = []
+    ) async throws -> (Aria2cProcess, DaemonProcess, [Daemon]) {
         let quietSwarm = ["--enable-dht=false", "--bt-enable-lpd=false", "--enable-peer-exchange=false"]
         let aria2 = try await Aria2cProcess(
             saving: directory.appendingPathComponent("aria2"),
-            quietSwarm + ["--enable-dht6=false", "--listen-port=\(try LoopbackPort.free())"])
+            quietSwarm + ["--enable-dht6=false", "--listen-port=\(try LoopbackPort.free())"] + extra)
         let haul = try await DaemonProcess.start(
-            in: directory, ["--rpc-secret", "sesame", "--enable-dht=false", "--interface=127.0.0.1", "--listen-port=0"])
+            in: directory,
+            ["--rpc-secret", "sesame", "--enable-dht=false", "--interface=127.0.0.1", "--listen-port=0"] + extra)
         return (
             aria2, haul,
             [
@@ -188,6 +197,51 @@ struct DaemonTorrentTests {
             #expect(status["infoHash"] as? String == String(swarm.hash.prefix(40)), "\(daemon.name)")
             _ = try await daemon.call("aria2.remove", [gid])
         }
+    }
+
+    @Test(
+        "AriaNg in Chromium adds a magnet link and a .torrent, shows peers and files, and changes select-file",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver") || Aria2pTools.required))
+    func ariaNg() async throws {
+        let python = try #require(Aria2pTools.python, "make test makes .build/venv with selenium")
+        let ariang = DaemonAriaNgTests.ariang
+        try #require(FileManager.default.fileExists(atPath: ariang.appendingPathComponent("index.html").path))
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let album = try Swarm(in: directory)
+        defer { album.stop() }
+        let live = try Swarm(in: directory, name: "live")
+        defer { live.stop() }
+        // Slow enough that the magnet link's download is still running when its peers are looked at.
+        let (aria2, haul, daemons) = try await Self.daemons(in: directory, ["--max-overall-download-limit=200K"])
+        defer { aria2.stop() }
+        defer { haul.stop() }
+        let magnet =
+            "magnet:?xt=urn:btih:\(live.hash.prefix(40))&dn=live&tr="
+            + (live.tracker.announce.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/ariang_torrent.py").path
+        var seen: [String: String] = [:]
+        for daemon in daemons {
+            let output = try await DaemonAria2pTests.run(
+                python,
+                [
+                    script, ariang.path, String(daemon.port), "sesame", album.torrent.path, magnet,
+                    String(live.seeder.port),
+                ])
+            let steps = (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any] ?? [:]
+            for step in [
+                "connected", "magnet_listed", "peers_shown", "torrent_waiting", "files_shown", "overview_hash",
+            ] {
+                #expect(steps[step] as? Bool == true, "\(daemon.name) \(step): \(output)")
+            }
+            #expect(steps["select_file"] as? String == "2", "\(daemon.name): \(output)")
+            #expect(steps["error_dialog"] as? Bool == false, "\(daemon.name): \(output)")
+            #expect((steps["warnings"] as? [String])?.isEmpty == true, "\(daemon.name): \(output)")
+            seen[daemon.name] = "\(steps["files"] ?? "")"
+        }
+        #expect(seen["haul"] == seen["aria2c"], "\(seen)")
+        #expect(seen["haul"]?.contains("a.bin") == true, "\(seen)")
     }
 
     @Test("addTorrent refuses what is not a torrent, a web seed that is not HTTP, naming what was wrong")
