@@ -74,7 +74,8 @@ let package = Package(
             ]
         ),
         .target(
-            name: "HaulTUI", dependencies: ["HaulText", "HaulCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+            name: "HaulTUI",
+            dependencies: ["HaulText", "HaulTorrent", "HaulCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "HaulCurses", dependencies: ["HaulTUI", "CNcurses"]),
         .executableTarget(
             name: "haul",
@@ -114,7 +115,8 @@ let package = Package(
         .testTarget(name: "HaulTorrentTests", dependencies: ["HaulTorrent", "HaulTestSupport"]),
         .testTarget(name: "HaulRPCTests", dependencies: ["HaulRPC", "HaulCore", "HaulTestSupport"]),
         .testTarget(
-            name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet"], exclude: ["Snapshots"]),
+            name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet", "HaulTorrent"],
+            exclude: ["Snapshots"]),
         .testTarget(name: "haulTests", dependencies: ["haul", "HaulCore", "HaulTUI", "HaulTestSupport"]),
     ],
     swiftLanguageModes: [.v6],

@@ -98,3 +98,80 @@ extension Aria2Status {
         return String(decoding: encoded, as: UTF8.self)
     }
 }
+
+// MARK: - Reading a daemon's torrent
+
+extension Aria2Status {
+    /// The detail of a torrent as a daemon (haul's or aria2c's) describes it in `tellStatus` and
+    /// `getPeers`; nil for a record that is not a torrent's. Text in it is another program's: it
+    /// is made safe where it is drawn.
+    package static func torrentDetail(from status: JSONValue, peers: JSONValue) -> TorrentDetail? {
+        guard let fields = status.object, let bittorrent = fields["bittorrent"]?.object else { return nil }
+        var detail = TorrentDetail()
+        detail.infoHash = fields["infoHash"]?.string ?? ""
+        detail.comment = bittorrent["comment"]?.string ?? ""
+        detail.creationDate = Int64(bittorrent["creationDate"]?.integer ?? 0)
+        for (tier, urls) in (bittorrent["announceList"]?.array ?? []).enumerated() {
+            for url in urls.array ?? [] {
+                if let url = url.string { detail.trackers.append(TorrentTracker(url: url, tier: tier)) }
+            }
+        }
+        let directory = (fields["dir"]?.string ?? "") + "/"
+        detail.files = (fields["files"]?.array ?? []).compactMap { file in
+            guard let file = file.object, let path = file["path"]?.string else { return nil }
+            return TorrentFile(
+                path: path.hasPrefix(directory) ? String(path.dropFirst(directory.count)) : path,
+                size: Int64(file["length"]?.integer ?? 0), done: Int64(file["completedLength"]?.integer ?? 0),
+                priority: file["selected"]?.string == "false" ? 0 : 4)
+        }
+        detail.pieces = bytes(ofHex: fields["bitfield"]?.string ?? "")
+        detail.peers = (peers.array ?? []).compactMap { peer in
+            guard let peer = peer.object, let ip = peer["ip"]?.string else { return nil }
+            return TorrentPeer(
+                ip: ip, port: peer["port"]?.integer ?? 0,
+                peerID: percentDecoded(peer["peerId"]?.string ?? ""),
+                bitfield: bytes(ofHex: peer["bitfield"]?.string ?? ""),
+                downloadRate: peer["downloadSpeed"]?.integer ?? 0, uploadRate: peer["uploadSpeed"]?.integer ?? 0,
+                isSeed: peer["seeder"]?.string == "true", amChoking: peer["amChoking"]?.string != "false",
+                peerChoking: peer["peerChoking"]?.string != "false")
+        }
+        return detail
+    }
+
+    /// The bytes percent-encoded `text` holds (`percentEncoded` undone); a `%` without two hex
+    /// digits is kept as it is.
+    static func percentDecoded(_ text: String) -> [UInt8] {
+        let characters = Array(text.utf8)
+        var bytes: [UInt8] = []
+        var index = 0
+        while index < characters.count {
+            if characters[index] == UInt8(ascii: "%"), index + 2 < characters.count,
+                let byte = UInt8(String(decoding: characters[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
+            {
+                bytes.append(byte)
+                index += 3
+            } else {
+                bytes.append(characters[index])
+                index += 1
+            }
+        }
+        return bytes
+    }
+
+    /// The bytes `text`'s hex digits spell (two a byte); a digit that is not one ends them.
+    static func bytes(ofHex text: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8?
+        for character in text.utf8 {
+            guard let value = UInt8(String(UnicodeScalar(character)), radix: 16) else { break }
+            if let first = high {
+                bytes.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        return bytes
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import HaulCore
 import HaulText
+import HaulTorrent
 import Synchronization
 
 // MARK: - RemoteQueue
@@ -212,6 +213,28 @@ package final class RemoteQueue: QueueControl {
         commands.yield(.call("aria2.changeOption", [.gid(id), options], what: "set the speed cap of \(id)"))
     }
 
+    package func changeLiveOptions(_ id: GID, _ options: DownloadOptions) {
+        let pairs = options.pairs(includingSecrets: false)
+        guard !pairs.isEmpty else { return }
+        let changed = JSONValue.object(Dictionary(pairs.map { ($0.0, JSONValue.string($0.1)) }) { _, last in last })
+        commands.yield(
+            .call(
+                "aria2.changeOption", [.gid(id), changed],
+                what: "change \(pairs.map(\.0).joined(separator: ", ")) of \(id)"))
+    }
+
+    package func askTorrentDetail(_ id: GID, reply: @escaping @Sendable (TorrentDetail?) -> Void) {
+        Task { [client] in
+            let keys: JSONValue = ["dir", "files", "bittorrent", "infoHash", "bitfield"]
+            let results = try? await client.multicall([
+                ("aria2.tellStatus", [.gid(id), keys]), ("aria2.getPeers", [.gid(id)]),
+            ])
+            guard case .success(let status)? = results?.first else { return reply(nil) }
+            let peers: JSONValue = if case .success(let peers)? = results?.last { peers } else { [] }
+            reply(Aria2Status.torrentDetail(from: status, peers: peers))
+        }
+    }
+
     package func setMaxOverallDownloadLimit(_ bytesPerSecond: Int64?) {
         let options: JSONValue = [QueueOptionTable.maxOverallDownloadLimit.name: .string(String(bytesPerSecond ?? 0))]
         commands.yield(.call("aria2.changeGlobalOption", [options], what: "set the overall speed cap"))
@@ -230,7 +253,7 @@ package final class RemoteQueue: QueueControl {
         case .submit(let entries):
             await attempt("add \(entries.count) download\(entries.count == 1 ? "" : "s")") {
                 () throws(RPCClient.Failure) in
-                for case .failure(let error) in try await client.multicall(entries.map(RemoteQueue.addUri)) {
+                for case .failure(let error) in try await client.multicall(entries.map(RemoteQueue.addCall)) {
                     throw .refused(error)
                 }
             }
@@ -259,9 +282,10 @@ package final class RemoteQueue: QueueControl {
         }
     }
 
-    /// The `aria2.addUri` call that queues `entry` on a daemon: its URIs, and its options by
-    /// aria2's names (a `header` given more than once as an array).
-    package static func addUri(_ entry: QueueEntry) -> (String, [JSONValue]) {
+    /// The call that queues `entry` on a daemon: `aria2.addUri` with its URIs, or `addTorrent`
+    /// with the content of a .torrent on this machine; its options by aria2's names (a `header`
+    /// given more than once as an array).
+    package static func addCall(for entry: QueueEntry) -> (String, [JSONValue]) {
         var options: [String: JSONValue] = [:]
         for (name, value) in entry.options.pairs(includingSecrets: true) {
             switch options[name] {
@@ -271,6 +295,18 @@ package final class RemoteQueue: QueueControl {
             }
         }
         if let gid = entry.gid { options["gid"] = .gid(gid) }
+        // A .torrent on this machine goes to the daemon as its content (it may be on another).
+        if case .metainfoFile(let path)? = entry.uris.first.flatMap(TorrentLink.init(uri:)),
+            let data = FileManager.default.contents(atPath: path), data.count <= TorrentMetainfo.longest
+        {
+            return (
+                "aria2.addTorrent",
+                [
+                    .string(data.base64EncodedString()), .array(entry.uris.dropFirst().map(JSONValue.string)),
+                    .object(options),
+                ]
+            )
+        }
         return ("aria2.addUri", [.array(entry.uris.map(JSONValue.string)), .object(options)])
     }
 

@@ -3,6 +3,7 @@
 
 #include <libtorrent/alert_types.hpp>
 #include <libtorrent/hex.hpp>
+#include <libtorrent/ip_filter.hpp>
 #include <libtorrent/session_params.hpp>
 #include <libtorrent/settings_pack.hpp>
 #include <libtorrent/torrent_status.hpp>
@@ -185,6 +186,13 @@ HAUL_LT_EXPORT haul_ts *haul_lt_create(const haul_ts_settings *settings, char *e
     try {
         lt::session_params params(haul::settings_pack(*settings));
         auto *session = new haul_ts(std::move(params));
+        // Every peer in the global class, the one the rate limits cap: libtorrent leaves peers on
+        // loopback and the LAN uncapped by default, and haul's limits, as aria2's, cap them all.
+        lt::ip_filter everyone;
+        auto global = 1u << static_cast<std::uint32_t>(lt::session::global_peer_class_id);
+        everyone.add_rule(lt::make_address("0.0.0.0"), lt::make_address("255.255.255.255"), global);
+        everyone.add_rule(lt::make_address("::"), lt::make_address("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"), global);
+        session->session.set_peer_class_filter(everyone);
         session->session.set_alert_notify([session] {
             std::lock_guard<std::mutex> guard(session->lock);
             session->alerts_waiting = true;

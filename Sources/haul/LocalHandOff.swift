@@ -32,7 +32,7 @@ enum LocalHandOff {
             entry.options = entry.options.merged(over: defaults)
             let dir = entry.options.dir ?? directory
             entry.options.dir = dir.hasPrefix("/") ? dir : here + "/" + dir
-            return RemoteQueue.addUri(entry)
+            return RemoteQueue.addCall(for: entry)
         }
         let results = StartedWork(async: { () throws(RPCClient.Failure) in try await client.multicall(calls) })
             .outcome()

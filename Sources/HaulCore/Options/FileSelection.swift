@@ -24,6 +24,22 @@ public struct FileSelection: Sendable, Equatable, CustomStringConvertible {
         self.ranges = ranges
     }
 
+    /// The files numbered `indices` (from 1), as the fewest ranges; nil when there are none.
+    ///
+    /// - Parameter indices: File numbers from 1, in any order; numbers below 1 are passed over.
+    public init?(indices: some Sequence<Int>) {
+        var ranges: [ClosedRange<Int>] = []
+        for index in Set(indices).filter({ $0 >= 1 }).sorted() {
+            if let last = ranges.last, last.upperBound == index - 1 {
+                ranges[ranges.count - 1] = last.lowerBound...index
+            } else {
+                ranges.append(index...index)
+            }
+        }
+        guard !ranges.isEmpty else { return nil }
+        self.ranges = ranges
+    }
+
     /// Whether file number `index` (from 1) is selected.
     ///
     /// - Parameter index: A file's number, from 1.

@@ -93,7 +93,9 @@ public final class DownloadQueue: ConnectionDelegate {
     func torrents() -> TorrentRunner {
         torrentRunner.withLock { runner in
             if let runner { return runner }
-            let made = TorrentRunner(settings: configuration.torrentSettings, journal: journal) { [weak self] input in
+            var settings = configuration.torrentSettings
+            settings.downloadRateLimit = Int(clamping: locked.withLock { $0.overallLimit } ?? 0)
+            let made = TorrentRunner(settings: settings, journal: journal) { [weak self] input in
                 self?.deliver(input)
             }
             runner = made
@@ -348,6 +350,8 @@ public final class DownloadQueue: ConnectionDelegate {
         let cap = SpeedLimit(bytesPerSecond).cap
         locked.withLock { $0.overallLimit = cap }
         engine.setMaxOverallReceiveSpeed(cap)
+        // Torrents share the cap among themselves, as transfers do among theirs.
+        torrentRunner.withLock { $0 }?.setDownloadLimit(Int(clamping: cap ?? 0))
     }
 
     /// The queue's options as they are now (`QueueOptionTable`): -j, the per-host cap and the

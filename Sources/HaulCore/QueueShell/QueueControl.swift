@@ -1,3 +1,5 @@
+import Foundation
+
 // MARK: - QueueControl
 
 /// The commands a front end gives a queue: haul's own (`DownloadQueue`), or a daemon's over
@@ -56,6 +58,20 @@ public protocol QueueControl: AnyObject, Sendable {
     ///   - id: The download.
     ///   - bytesPerSecond: The cap, or nil for none.
     func setMaxDownloadLimit(_ id: GID, _ bytesPerSecond: Int64?)
+    /// Gives download `id` options that change without a new attempt (`DownloadOption.Change.live`:
+    /// a torrent's `select-file`, seeding's ratio and time, speed caps), at once if it runs.
+    ///
+    /// - Parameters:
+    ///   - id: The download.
+    ///   - options: The options that change.
+    func changeLiveOptions(_ id: GID, _ options: DownloadOptions)
+    /// Asks for torrent `id`'s files, peers, trackers and pieces (`TorrentDetail`); `reply` gets
+    /// them, or nil for a download that is not a torrent or whose files are not known yet.
+    ///
+    /// - Parameters:
+    ///   - id: The download.
+    ///   - reply: Called once, on another thread (the asking waits for libtorrent or a daemon).
+    func askTorrentDetail(_ id: GID, reply: @escaping @Sendable (TorrentDetail?) -> Void)
     /// Caps all downloads together, shared by the running transfers, at once.
     ///
     /// - Parameter bytesPerSecond: The cap, or nil for none.
@@ -77,4 +93,8 @@ extension DownloadQueue: QueueControl {
     public var outlivesFrontEnd: Bool { false }
 
     public func submit(_ entries: [QueueEntry]) { add(entries) }
+
+    public func askTorrentDetail(_ id: GID, reply: @escaping @Sendable (TorrentDetail?) -> Void) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in reply(torrentDetail(of: id)) }
+    }
 }

@@ -202,8 +202,18 @@ final class TorrentRunner: Sendable {
 
     /// Caps all torrents' upload together, at once (0: no cap).
     func setUploadLimit(_ bytesPerSecond: Int) {
+        changeSettings { $0.uploadRateLimit = bytesPerSecond }
+    }
+
+    /// Caps all torrents' download together, at once (0: no cap): the queue's overall limit.
+    func setDownloadLimit(_ bytesPerSecond: Int) {
+        changeSettings { $0.downloadRateLimit = bytesPerSecond }
+    }
+
+    /// Changes the session's settings, and the running session's at once.
+    private func changeSettings(_ change: (inout TorrentSettings) -> Void) {
         let (session, settings) = state.withLock { state in
-            state.settings.uploadRateLimit = bytesPerSecond
+            change(&state.settings)
             return (state.session, state.settings)
         }
         session?.apply(settings)

@@ -82,11 +82,12 @@ package final class AppRunner {
             if let sorted = taken.sortedRows { _ = state.reduce(.rowsSorted(sorted)) }
             if let status = taken.schedule { _ = state.reduce(.scheduledLimit(status)) }
             if let limit = taken.daemonLimit { _ = state.reduce(.daemonLimit(limit)) }
+            if let (id, detail) = taken.torrentDetail { _ = state.reduce(.torrentDetail(id, detail)) }
             if taken.changesScreen { dirty = true }
             let now = ProcessInfo.processInfo.systemUptime
             if now - lastTick >= 1 {
                 lastTick = now
-                _ = state.reduce(.tick(Date()))
+                for effect in state.reduce(.tick(Date())) { perform(effect) }
                 dirty = true
             }
             let keyed = !keys.isEmpty
@@ -160,6 +161,9 @@ package final class AppRunner {
         case .setLimit(let id, let limit): queue.setMaxDownloadLimit(id, limit)
         case .setGlobalLimit(let limit): queue.setMaxOverallDownloadLimit(limit)
         case .authenticate(let id, let user, let password): queue.authenticate(id, user: user, password: password)
+        case .askTorrentDetail(let id):
+            queue.askTorrentDetail(id) { [inbox] detail in inbox.postTorrentDetail(detail, of: id) }
+        case .changeLiveOptions(let id, let options): queue.changeLiveOptions(id, options)
         case .cycleTheme: cycleTheme()
         case .quit: break
         }
@@ -186,6 +190,12 @@ package final class AppRunner {
     private func importFile(_ typed: String) {
         // `~` is the home directory, as in a shell.
         let path = XDGDirectory.expandingTilde(typed)
+        // A .torrent is a download of its own, not a list of them.
+        if let torrent = TorrentLink.localMetainfo(path, in: FileManager.default.currentDirectoryPath) {
+            queue.submit([QueueEntry(uris: [torrent])])
+            notify("added the torrent \(TextSanitizer.visible(torrent))", isError: false)
+            return
+        }
         if let url = RemoteQueueFile.url(in: path) {
             notify("loading \(url.redactedString)…", isError: false)
             remoteQueueFiles.read(url) { [queue, inbox] result in

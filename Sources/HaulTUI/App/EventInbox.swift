@@ -1,4 +1,5 @@
 import HaulCore
+import HaulTorrent
 import Synchronization
 
 // MARK: - EventInbox
@@ -17,6 +18,8 @@ package final class EventInbox: Sendable {
         var schedule: BandwidthScheduler.Status?
         /// The attached daemon's overall limit, when it changed (nil inside: none).
         var daemonLimit: Int64??
+        /// The latest torrent detail asked for.
+        var torrentDetail: (GID, TorrentDetail?)?
         var stopRequested = false
     }
 
@@ -65,6 +68,11 @@ package final class EventInbox: Sendable {
         contents.withLock { $0.daemonLimit = .some(limit) }
     }
 
+    /// Files a torrent's detail, asked for off the loop; only the latest is kept. Any thread.
+    package func postTorrentDetail(_ detail: TorrentDetail?, of id: GID) {
+        contents.withLock { $0.torrentDetail = (id, detail) }
+    }
+
     /// Asks the loop to quit at its next turn; any thread.
     package func requestStop() {
         contents.withLock { $0.stopRequested = true }
@@ -78,12 +86,13 @@ package final class EventInbox: Sendable {
         var sortedRows: RowSortResult?
         var schedule: BandwidthScheduler.Status?
         var daemonLimit: Int64??
+        var torrentDetail: (GID, TorrentDetail?)?
         var stop: Bool
 
         /// Whether anything here changes the screen.
         var changesScreen: Bool {
             !events.isEmpty || !notices.isEmpty || theme != nil || sortedRows != nil || schedule != nil
-                || daemonLimit != nil
+                || daemonLimit != nil || torrentDetail != nil
         }
     }
 
@@ -97,11 +106,12 @@ package final class EventInbox: Sendable {
                 contents.sortedRows = nil
                 contents.schedule = nil
                 contents.daemonLimit = nil
+                contents.torrentDetail = nil
             }
             return Taken(
                 events: contents.events, notices: contents.notices, theme: contents.theme,
                 sortedRows: contents.sortedRows, schedule: contents.schedule, daemonLimit: contents.daemonLimit,
-                stop: contents.stopRequested)
+                torrentDetail: contents.torrentDetail, stop: contents.stopRequested)
         }
     }
 }

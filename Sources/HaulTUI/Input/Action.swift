@@ -10,6 +10,7 @@ package enum Action: String, CaseIterable, Sendable {
     case filter, cycleSort
     case limitSelected, limitGlobal
     case credentials
+    case previousFile, nextFile, toggleFile, stopSeeding
     case cycleTheme
     case help, quit
 }

@@ -89,6 +89,16 @@ package struct KeyMap: Sendable {
         Binding(
             keys: [.character("u")], action: .credentials, barLabel: nil,
             help: "give the selected download a user name and password, and retry it"),
+        Binding(
+            keys: [.character("]")], action: .nextFile, barLabel: nil,
+            help: "a torrent's next file in its detail pane (opens the pane)"),
+        Binding(keys: [.character("[")], action: .previousFile, barLabel: nil, help: "a torrent's previous file"),
+        Binding(
+            keys: [.character("f")], action: .toggleFile, barLabel: nil,
+            help: "download or skip that file of the torrent (its select-file)"),
+        Binding(
+            keys: [.character("S")], action: .stopSeeding, barLabel: nil,
+            help: "stop seeding the selected torrent: it is done"),
         Binding(keys: [.character("t")], action: .cycleTheme, barLabel: "Theme", help: "next colour theme"),
         Binding(
             keys: [.character("q")], action: .quit, barLabel: "Quit",

@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulTorrent
 
 // MARK: - AppEvent
 
@@ -25,6 +26,8 @@ package enum AppEvent: Sendable {
     case scheduledLimit(BandwidthScheduler.Status)
     /// The attached daemon's overall limit (nil: none), set there by any client.
     case daemonLimit(Int64?)
+    /// A torrent's files, peers, trackers and pieces, as asked for (nil: none known).
+    case torrentDetail(GID, TorrentDetail?)
 }
 
 // MARK: - Effect
@@ -46,6 +49,10 @@ package enum Effect: Equatable, Sendable {
     case setGlobalLimit(Int64?)
     /// Answer the download's server with these credentials and retry it.
     case authenticate(GID, user: String, password: String)
+    /// Ask for a torrent's detail (`AppEvent.torrentDetail` answers).
+    case askTorrentDetail(GID)
+    /// Options that change at once (a torrent's `select-file`, its seeding time).
+    case changeLiveOptions(GID, DownloadOptions)
     case cycleTheme
     case quit
 }

@@ -18,6 +18,7 @@ extension AppState {
                 downloads[download.id] = download
                 counts[download.state, default: 0] += 1
                 totals.count(download, 1)
+                if download.torrentLink != nil { torrentRows += 1 }
                 if download.state == .active { activeSpeeds[download.id] = 0 }
             }
             if selected == nil { selected = order.first }
@@ -51,6 +52,7 @@ extension AppState {
             else { return }
             counts[old.state, default: 1] -= 1
             totals.count(old, -1)
+            if old.torrentLink != nil { torrentRows -= 1 }
             activeSpeeds.removeValue(forKey: id)
             activity.removeValue(forKey: id)
             retriedByHand.removeValue(forKey: id)

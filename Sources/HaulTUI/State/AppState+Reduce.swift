@@ -40,7 +40,7 @@ extension AppState {
                 speedHistory.removeFirst(speedHistory.count - AppState.historyLength)
             }
             resortEachTick()
-            return []
+            return askForTorrentDetail()
         case .themeChanged(let name):
             themeName = name
             message = Message(text: "theme: \(name)", isError: false)
@@ -62,6 +62,9 @@ extension AppState {
             return []
         case .rowsSorted(let result):
             showSorted(result)
+            return []
+        case .torrentDetail(let id, let detail):
+            showTorrentDetail(detail, of: id)
             return []
         }
     }
@@ -138,6 +141,10 @@ extension AppState {
         case .toggleDetail:
             showDetail.toggle()
             keepSelectionInView()
+            return askForTorrentDetail()
+        case .previousFile, .nextFile: return moveFileCursor(by: action == .nextFile ? 1 : -1)
+        case .toggleFile: return toggleFile()
+        case .stopSeeding: return stopSeeding()
         case .help: mode = .help
         case .togglePause:
             guard let download else { return nothing() }

@@ -1,5 +1,6 @@
 import Foundation
 import HaulCore
+import HaulTorrent
 
 // MARK: - AppState
 
@@ -183,6 +184,13 @@ package struct AppState: Sendable {
     /// How often the user retried each download (`r`, `R`): a retry starts its attempts again
     /// at 1, so this is what says it was tried again, on the message line and in the detail pane.
     package internal(set) var retriedByHand: [GID: Int] = [:]
+    /// The selected torrent's files, peers, trackers and pieces, as last asked for (each second
+    /// while its detail pane shows).
+    package internal(set) var torrentDetail: (id: GID, detail: TorrentDetail)?
+    /// Which of the selected torrent's files `[` and `]` move to and `f` ticks, from 0.
+    package internal(set) var fileCursor = 0
+    /// How many rows are torrents: the list shows their columns (upload, peers, ratio) then.
+    package internal(set) var torrentRows = 0
     package internal(set) var themeName: String
     package let keyMap: KeyMap
     /// The time of the last tick: retry countdowns count to it.

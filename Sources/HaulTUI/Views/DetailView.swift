@@ -6,8 +6,9 @@ import HaulText
 /// The selected download in full, below the queue: URIs, destination, state and attempts, the
 /// HTTP status and key headers, the redirect chain, the last error, dropped mirrors, a split
 /// download's live connections (range, progress, speed, mirror), how much of the start is
-/// contiguous, the checksum, and a map of its byte ranges. Everything a server sent is drawn
-/// with control characters made visible.
+/// contiguous, the checksum, and a map of its byte ranges; a torrent's swarm, files, peers,
+/// trackers and a map of its pieces (`DetailView+Torrent`). Everything a server or a peer sent is
+/// drawn with control characters made visible.
 enum DetailView {
     /// The columns of a line's label.
     static let labelWidth = 15
@@ -33,7 +34,13 @@ enum DetailView {
             grid.put(line.label, x: 1, y: y, role: .detailLabel, limit: labelWidth)
             grid.put(line.text, x: labelWidth + 1, y: y, role: line.role)
         }
-        drawRangeMap(download, y: rangeRow, labelWidth: labelWidth, grid: &grid)
+        if let torrent = state.activity[download.id]?.torrent, let shown = state.torrentDetail,
+            shown.id == download.id, !shown.detail.pieces.isEmpty
+        {
+            drawPieceMap(shown.detail.pieces, count: torrent.pieceCount, y: rangeRow, grid: &grid)
+        } else {
+            drawRangeMap(download, y: rangeRow, labelWidth: labelWidth, grid: &grid)
+        }
     }
 
     /// Every line the pane has for `download` at `width` columns, most telling first (the pane
@@ -53,7 +60,11 @@ enum DetailView {
             status += ", \(ByteCount.format(download.bytesDone)) of \(ByteCount.format(download.totalBytes))"
         }
         lines.append(("state", status, QueueListView.role(of: download.state)))
-        if let contiguous = contiguousStart(download) { lines.append(("from the start", contiguous, .row)) }
+        if state.isTorrent(download) { lines += torrentLines(of: download, in: state) }
+        // A torrent's pieces come in any order: its map says what is had.
+        if !state.isTorrent(download), let contiguous = contiguousStart(download) {
+            lines.append(("from the start", contiguous, .row))
+        }
         if let error = download.lastError {
             // Wrapped whole: the end of an error says what to do. An error of an earlier attempt
             // of a download that runs again is history, not its state: muted.

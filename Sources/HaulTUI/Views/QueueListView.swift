@@ -5,8 +5,10 @@ import HaulCore
 
 /// Row 2 holds the column titles; the rows below, one per download: state, name (cut in the
 /// middle by display width), size, a progress bar with percent (or why it failed, or when it
-/// retries), speed, ETA and connections. On a narrow terminal columns drop by priority (see
-/// `columns(width:)`); on a wide one the bar takes half of what the name would get beyond 30.
+/// retries), speed, ETA and connections; with torrents in the queue, their upload speed, seeds
+/// and peers, and share ratio too. On a narrow terminal columns drop by priority (see
+/// `columns(width:torrents:)`); on a wide one the bar takes half of what the name would get
+/// beyond 30.
 enum QueueListView {
     /// One column: title, width, and what it shows for a download.
     struct Column {
@@ -15,14 +17,15 @@ enum QueueListView {
         let rightAligned: Bool
         let kind: Kind
 
-        enum Kind { case state, name, size, progress, percent, speed, eta, connections }
+        enum Kind { case state, name, size, progress, percent, speed, eta, connections, upload, peers, ratio }
     }
 
     static let stateWidth = 9
 
     /// The columns that fit in `width`, name taking what is left. They drop in this order:
-    /// connections, ETA, size, the bar (its percent stays), speed, the percent.
-    static func columns(width: Int) -> [Column] {
+    /// connections, a torrent's ratio and peers, ETA, size, upload, the bar (its percent stays),
+    /// speed, the percent. The torrent columns are there only when `torrents` is.
+    static func columns(width: Int, torrents: Bool = false) -> [Column] {
         // `1023.9 KiB/s` is the widest speed: at 1024 KiB/s it is `1.0 MiB/s`.
         let speed = Column(title: "SPEED", width: 12, rightAligned: true, kind: .speed)
         let bar = Column(title: "PROGRESS", width: 16, rightAligned: false, kind: .progress)
@@ -30,15 +33,20 @@ enum QueueListView {
         let size = Column(title: "SIZE", width: 10, rightAligned: true, kind: .size)
         let eta = Column(title: "ETA", width: 8, rightAligned: true, kind: .eta)
         let connections = Column(title: "C", width: 2, rightAligned: true, kind: .connections)
-        let choices: [[Column]] = [
-            [speed, bar, size, eta, connections], [speed, bar, size, eta], [speed, bar, size], [speed, bar],
-            [speed, percent], [percent], [],
-        ]
+        let upload = Column(title: "UP", width: 12, rightAligned: true, kind: .upload)
+        // Seeds/peers: `12/55`.
+        let peers = Column(title: "S/P", width: 7, rightAligned: true, kind: .peers)
+        let ratio = Column(title: "RATIO", width: 5, rightAligned: true, kind: .ratio)
+        var optional =
+            torrents
+            ? [speed, upload, bar, size, eta, peers, ratio, connections] : [speed, bar, size, eta, connections]
+        let dropping: [Column.Kind] = [.connections, .ratio, .peers, .eta, .size, .upload, .progress, .speed, .percent]
         let minimumName = 16
-        let optional =
-            choices.first { columns in
-                columns.reduce(stateWidth + 1) { $0 + $1.width + 1 } + minimumName <= width
-            } ?? []
+        for kind in dropping where optional.reduce(stateWidth + 1, { $0 + $1.width + 1 }) + minimumName > width {
+            // The bar gives way to its percent.
+            optional = optional.flatMap { column in column.kind != kind ? [column] : kind == .progress ? [percent] : []
+            }
+        }
         var nameWidth = width - optional.reduce(stateWidth + 1) { $0 + $1.width + 1 }
         // The bar is what a user watches: beyond 30 cells of name, it takes half the room.
         let shared = max(nameWidth - 30, 0) / 2
@@ -54,7 +62,7 @@ enum QueueListView {
     }
 
     static func draw(_ state: AppState, into grid: inout CellGrid) {
-        let columns = columns(width: grid.width)
+        let columns = columns(width: grid.width, torrents: state.torrentRows > 0)
         grid.fill(x: 0, y: 2, count: grid.width, role: .columnTitle)
         var x = 0
         for column in columns {
@@ -92,11 +100,15 @@ enum QueueListView {
         _ download: Download, activity: DownloadActivity, columns: [Column], now: Date, y: Int, grid: inout CellGrid
     ) {
         grid.fill(x: 0, y: y, count: grid.width, role: .row)
+        let torrent = activity.torrent
         var x = 0
         for column in columns {
             switch column.kind {
             case .state:
-                put(label(of: download.state), in: column, x: x, y: y, role: role(of: download.state), grid: &grid)
+                let seeding = download.state == .active && torrent?.seeding == true
+                put(
+                    seeding ? "▲ seeding" : label(of: download.state), in: column, x: x, y: y,
+                    role: role(of: download.state), grid: &grid)
             case .name:
                 let name = TextSanitizer.visible(AppState.name(of: download))
                 put(
@@ -129,8 +141,20 @@ enum QueueListView {
                 )
             case .connections:
                 put(
-                    download.state == .active ? String(max(activity.connections, 1)) : "", in: column, x: x, y: y,
-                    role: .muted, grid: &grid)
+                    download.state == .active && torrent == nil ? String(max(activity.connections, 1)) : "", in: column,
+                    x: x, y: y, role: .muted, grid: &grid)
+            case .upload:
+                put(
+                    download.state == .active ? torrent.map { "↑" + ScreenRenderer.speed($0.uploadSpeed) } ?? "" : "",
+                    in: column, x: x, y: y, role: .speed, grid: &grid)
+            case .peers:
+                put(
+                    download.state == .active ? torrent.map { "\($0.seeds)/\($0.peers)" } ?? "" : "", in: column, x: x,
+                    y: y, role: .muted, grid: &grid)
+            case .ratio:
+                put(
+                    torrent.map { String(format: "%.2f", $0.ratio(of: download.totalBytes)) } ?? "", in: column, x: x,
+                    y: y, role: .row, grid: &grid)
             }
             x += column.width + 1
         }
