@@ -21,9 +21,7 @@ final class TorrentRunner: Sendable {
         var unavailable: TorrentError?
         /// Torrents in the session, with what they were started with.
         var running: [UInt64: TorrentPlan] = [:]
-        /// Torrents whose last resume data is awaited before they leave the session.
-        var stopping: Set<UInt64> = []
-        /// Torrents whose resume data `saveAll` waits for.
+        /// Torrents whose resume data is awaited (by `saveAll`, or `stop` before it removes one).
         var saving: Set<UInt64> = []
         /// Set by `close`: no torrent starts after.
         var closed = false
@@ -67,20 +65,35 @@ final class TorrentRunner: Sendable {
         }
     }
 
-    /// Takes torrent `id` out of the session once its resume data is kept.
+    /// Takes torrent `id` out of the session once its resume data is kept (a few milliseconds,
+    /// five seconds at most), before the runner's next start: the same torrent added again
+    /// (removed and added back by a client) finds it gone.
     func stop(_ id: GID) {
         work.async { [self] in
+            let key = id.value
+            // What it had and where it announced, for clients asking while it waits.
+            let last = detail(of: id, [.files, .trackers])
             let session = state.withLock { state -> TorrentSession? in
-                guard state.running.removeValue(forKey: id.value) != nil else { return nil }
-                state.stopping.insert(id.value)
+                guard state.running.removeValue(forKey: key) != nil else { return nil }
+                if let last { state.known[key] = last }
+                state.saving.insert(key)
                 return state.session
             }
             guard let session else { return }
-            // What it had and where it announced, for clients asking while it waits.
-            let last = detail(of: id, [.files, .trackers])
-            state.withLock { $0.known[id.value] = last }
-            session.pause(id.value)
-            session.saveResumeData(id.value)
+            session.pause(key)
+            session.saveResumeData(key)
+            waitForSaves(of: [key], until: Date().addingTimeInterval(5))
+            session.remove(key)
+        }
+    }
+
+    /// Waits until the resume data of every torrent of `keys` is kept (or cannot be), or
+    /// `deadline` passes.
+    private func waitForSaves(of keys: Set<UInt64>, until deadline: Date) {
+        saved.lock()
+        defer { saved.unlock() }
+        while !state.withLock({ $0.saving.isDisjoint(with: keys) }) {
+            guard saved.wait(until: deadline) else { return }
         }
     }
 
@@ -91,18 +104,14 @@ final class TorrentRunner: Sendable {
     /// **Threading:** any thread but the session's event thread; blocks.
     func saveAll(waitingUpTo seconds: Double = 5) {
         work.sync {}
-        let (session, keys) = state.withLock { state -> (TorrentSession?, [UInt64]) in
-            state.saving = Set(state.running.keys)
-            return (state.session, Array(state.running.keys))
+        let (session, keys) = state.withLock { state -> (TorrentSession?, Set<UInt64>) in
+            let keys = Set(state.running.keys)
+            state.saving.formUnion(keys)
+            return (state.session, keys)
         }
         guard let session, !keys.isEmpty else { return }
         for key in keys { session.saveResumeData(key) }
-        let deadline = Date().addingTimeInterval(seconds)
-        saved.lock()
-        defer { saved.unlock() }
-        while !state.withLock({ $0.saving.isEmpty }) {
-            guard saved.wait(until: deadline) else { return }
-        }
+        waitForSaves(of: keys, until: Date().addingTimeInterval(seconds))
     }
 
     /// Keeps every running torrent's resume data (as `saveAll`), then ends the session: its
@@ -327,11 +336,11 @@ final class TorrentRunner: Sendable {
         case .resumeData(let key, let data):
             guard let id = GID(key) else { return }
             journal?.recordTorrentResume(data, of: id)
-            leaveIfStopping(key)
             markSaved(key)
         case .failed(let key, let message, let disk):
             markSaved(key)
-            guard !leaveIfStopping(key), let id = GID(key), runningSession(key) != nil else { return }
+            // A stopping torrent's failure (its resume data that could not be made) is no one's.
+            guard let id = GID(key), runningSession(key) != nil else { return }
             deliver(.torrentFailed(id, DownloadFailure(message, code: disk ? .fileIO : .unknown)))
         case .metadata(let key):
             work.async { [self] in name(key) }
@@ -346,14 +355,6 @@ final class TorrentRunner: Sendable {
     /// The session, while torrent `key` runs in it.
     private func runningSession(_ key: UInt64) -> TorrentSession? {
         state.withLock { $0.running[key] == nil ? nil : $0.session }
-    }
-
-    /// Takes torrent `key` out of the session if it was stopping; whether it was.
-    @discardableResult
-    private func leaveIfStopping(_ key: UInt64) -> Bool {
-        let session = state.withLock { $0.stopping.remove(key) == nil ? nil : $0.session }
-        session?.remove(key)
-        return session != nil
     }
 
     /// Torrent `key`'s resume data is kept (or cannot be made): `saveAll` waits for one fewer.
