@@ -11,7 +11,7 @@ import HaulCore
 extension Aria2Methods {
     /// A client's options for a new download, at parameter `index`, over the defaults
     /// `changeGlobalOption` gave: `dir` and `out` inside the allowed directory (`dir` defaults to
-    /// its root); from a client over the network, only the options its source may set
+    /// its root for a network client, to the queue's directory for the user's own); from a client over the network, only the options its source may set
     /// (`DownloadOption.settableBy`), and a download that carries no credential of the owner's
     /// (`DownloadOptions.source`); no gid in use.
     func downloadOptions(_ params: RPCParams, _ index: Int) throws(RPCError) -> DownloadOptions {
@@ -27,7 +27,9 @@ extension Aria2Methods {
             throw RPCError("GID \(gid) is in use by another download; choose another, or none")
         }
         options = options.merged(over: addedDefaults.withLock { $0 })
-        if options.dir == nil { options.dir = settings.allowedDirectory.root }
+        // The user's own process (the local socket, whose allowed directory is all of `/`) saves
+        // where the queue does, as their command line would.
+        if options.dir == nil, !settings.clientIsOwner { options.dir = settings.allowedDirectory.root }
         return options
     }
 

@@ -102,6 +102,18 @@ extension Aria2Status {
 // MARK: - Reading a daemon's torrent
 
 extension Aria2Status {
+    /// A torrent's upload, swarm and seeding as a daemon's status record says them (haul's or
+    /// aria2c's); nil for a record without an info hash (not a torrent's).
+    package static func torrentActivity(from record: JSONValue) -> TorrentActivity? {
+        guard let fields = record.object, let hash = fields["infoHash"]?.string, !hash.isEmpty else { return nil }
+        let number = { (key: String) in max(fields[key]?.integer ?? 0, 0) }
+        return TorrentActivity(
+            infoHash: hash, uploadSpeed: Double(number("uploadSpeed")), uploaded: Int64(number("uploadLength")),
+            peers: number("connections"), seeds: number("numSeeders"),
+            seeding: fields["seeder"]?.string == "true" && fields["status"]?.string == "active",
+            pieceCount: number("numPieces"), pieceLength: number("pieceLength"))
+    }
+
     /// The detail of a torrent as a daemon (haul's or aria2c's) describes it in `tellStatus` and
     /// `getPeers`; nil for a record that is not a torrent's. Text in it is another program's: it
     /// is made safe where it is drawn.

@@ -138,7 +138,15 @@ extension Aria2Status {
         let kept = total > 0 ? min(done, total) : done
         if kept > 0 { download.completed = ByteRanges([0..<kept]) }
         download.directory = fields["dir"]?.string.map(TextSanitizer.visible)
-        if let path = file?["path"]?.string, !path.isEmpty { download.destination = TextSanitizer.visible(path) }
+        if let name = fields["bittorrent"]?.object?["info"]?.object?["name"]?.string,
+            let directory = download.directory,
+            !name.isEmpty
+        {
+            // A torrent is named by its folder or its one file, not its first file.
+            download.destination = directory + "/" + TextSanitizer.visible(name)
+        } else if let path = file?["path"]?.string, !path.isEmpty {
+            download.destination = TextSanitizer.visible(path)
+        }
         if download.state == .failed {
             let code =
                 fields["errorCode"]?.integer.flatMap { Int32(exactly: $0) }.flatMap { ErrorCode(rawValue: $0) }

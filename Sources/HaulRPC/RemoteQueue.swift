@@ -164,7 +164,8 @@ package final class RemoteQueue: QueueControl {
     private func snapshot() async throws(RPCClient.Failure) -> (RemoteSnapshot, overallLimit: Int64?) {
         let keys: JSONValue = [
             "gid", "status", "totalLength", "completedLength", "downloadSpeed", "dir", "files", "errorCode",
-            "errorMessage",
+            "errorMessage", "infoHash", "uploadSpeed", "uploadLength", "numSeeders", "seeder", "connections",
+            "numPieces", "pieceLength", "bittorrent",
         ]
         let results = try await client.multicall([
             ("aria2.tellActive", [keys]), ("aria2.tellWaiting", [0, 10_000, keys]),

@@ -3,15 +3,18 @@ import HaulCore
 // MARK: - RemoteSnapshot
 
 /// A daemon's downloads as one poll saw them (active, then waiting, then stopped, as aria2
-/// lists them), and the `DownloadEvent`s that take a view from one snapshot to the next. Pure.
+/// lists them; a torrent's swarm and upload beside), and the `DownloadEvent`s that take a view from one snapshot to the next. Pure.
 package struct RemoteSnapshot: Sendable, Equatable {
     package var downloads: [Download] = []
     /// Bytes a second, by gid.
     package var speeds: [GID: Double] = [:]
+    /// The torrents' upload, swarm and seeding, by gid.
+    package var torrents: [GID: TorrentActivity] = [:]
 
-    package init(downloads: [Download] = [], speeds: [GID: Double] = [:]) {
+    package init(downloads: [Download] = [], speeds: [GID: Double] = [:], torrents: [GID: TorrentActivity] = [:]) {
         self.downloads = downloads
         self.speeds = speeds
+        self.torrents = torrents
     }
 
     /// The snapshot `records` (aria2 status records) describe; records without a gid are left out,
@@ -23,6 +26,7 @@ package struct RemoteSnapshot: Sendable, Equatable {
             }
             downloads.append(download)
             speeds[download.id] = speed
+            torrents[download.id] = Aria2Status.torrentActivity(from: record)
         }
     }
 
@@ -39,6 +43,11 @@ package struct RemoteSnapshot: Sendable, Equatable {
         if !added.isEmpty {
             events.append(.added(added))
             order += added.map(\.id)
+            for download in added {
+                if let torrent = next.torrents[download.id] {
+                    events.append(.activity(id: download.id, .torrent(torrent)))
+                }
+            }
         }
         for (index, download) in next.downloads.enumerated() where order.indices.contains(index) {
             guard order[index] != download.id, let from = order.firstIndex(of: download.id) else { continue }
@@ -61,6 +70,12 @@ package struct RemoteSnapshot: Sendable, Equatable {
                     .progress(
                         id: download.id,
                         DownloadProgress(completed: download.completed, totalBytes: download.totalBytes, speed: speed)))
+            }
+            // After a change of state, which starts a view's activity afresh.
+            if let torrent = next.torrents[download.id],
+                torrent != torrents[download.id] || before.state != download.state
+            {
+                events.append(.activity(id: download.id, .torrent(torrent)))
             }
         }
         return events

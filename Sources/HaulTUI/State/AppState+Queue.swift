@@ -18,7 +18,7 @@ extension AppState {
                 downloads[download.id] = download
                 counts[download.state, default: 0] += 1
                 totals.count(download, 1)
-                if download.torrentLink != nil { torrentRows += 1 }
+                if download.torrentLink != nil { torrentRows.insert(download.id) }
                 if download.state == .active { activeSpeeds[download.id] = 0 }
             }
             if selected == nil { selected = order.first }
@@ -46,13 +46,14 @@ extension AppState {
         case .activity(let id, let change):
             guard downloads[id] != nil else { return }
             activity[id, default: DownloadActivity()].apply(change)
+            if case .torrent = change { torrentRows.insert(id) }
         case .removed(let id):
             let selectedIndex = self.selectedIndex
             guard let old = downloads.removeValue(forKey: id), let position = orderPosition.removeValue(forKey: id)
             else { return }
             counts[old.state, default: 1] -= 1
             totals.count(old, -1)
-            if old.torrentLink != nil { torrentRows -= 1 }
+            torrentRows.remove(id)
             activeSpeeds.removeValue(forKey: id)
             activity.removeValue(forKey: id)
             retriedByHand.removeValue(forKey: id)

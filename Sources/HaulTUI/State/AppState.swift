@@ -189,8 +189,9 @@ package struct AppState: Sendable {
     package internal(set) var torrentDetail: (id: GID, detail: TorrentDetail)?
     /// Which of the selected torrent's files `[` and `]` move to and `f` ticks, from 0.
     package internal(set) var fileCursor = 0
-    /// How many rows are torrents: the list shows their columns (upload, peers, ratio) then.
-    package internal(set) var torrentRows = 0
+    /// The rows that are torrents (by their link, or a daemon's word): while there are any, the
+    /// list shows their columns (upload, peers, ratio).
+    package internal(set) var torrentRows: Set<GID> = []
     package internal(set) var themeName: String
     package let keyMap: KeyMap
     /// The time of the last tick: retry countdowns count to it.

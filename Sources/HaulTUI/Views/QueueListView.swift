@@ -62,7 +62,7 @@ enum QueueListView {
     }
 
     static func draw(_ state: AppState, into grid: inout CellGrid) {
-        let columns = columns(width: grid.width, torrents: state.torrentRows > 0)
+        let columns = columns(width: grid.width, torrents: !state.torrentRows.isEmpty)
         grid.fill(x: 0, y: 2, count: grid.width, role: .columnTitle)
         var x = 0
         for column in columns {

@@ -433,6 +433,21 @@ struct RPCEndpointTests {
         }
     }
 
+    @Test("the user's own client (the local socket, allowed all of /) saves where the queue does, not in /")
+    func ownerSavesInTheQueuesDirectory() throws {
+        var settings = Aria2Methods.Settings(allowedDirectory: AllowedDirectory("/"), version: "0.1.0")
+        settings.clientIsOwner = true
+        let local = RPCEndpoint(
+            methods: Aria2Methods(queue: queue, settings: settings), secretGuard: SecretGuard(secret: nil))
+        let reply = local.reply(
+            to: [
+                "jsonrpc": "2.0", "id": "q", "method": "aria2.addUri",
+                "params": [["http://127.0.0.1:9/a.bin"], ["pause": "true"]],
+            ], from: "t")
+        let gid = try #require(reply.object?["result"]?.string.flatMap(GID.init))
+        #expect(queue.download(gid)?.directory == directory.path)
+    }
+
     @Test("a torrent that starts seeding makes aria2's onBtDownloadComplete; its other activity none")
     func seedingNotification() {
         let id = GID(0xab) ?? .next()
