@@ -113,7 +113,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "HaulTorrentTests", dependencies: ["HaulTorrent", "HaulTestSupport"]),
-        .testTarget(name: "HaulRPCTests", dependencies: ["HaulRPC", "HaulCore", "HaulTestSupport"]),
+        .testTarget(name: "HaulRPCTests", dependencies: ["HaulRPC", "HaulCore", "HaulTorrent", "HaulTestSupport"]),
         .testTarget(
             name: "HaulTUITests", dependencies: ["HaulTUI", "HaulCore", "HaulNet", "HaulTorrent"],
             exclude: ["Snapshots"]),
