@@ -159,6 +159,39 @@ extension GetCommandTorrentTests {
         #expect(here >= Double(whole) - Double(7 << 20), "had \(whole) whole; \(second.stderr)")
     }
 
+    @Test("seeding goes on after a restart: the next run finds the torrent whole and seeds until its ratio")
+    func seedingAcrossRestart() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let size = 4 << 20
+        let (torrent, tracker, seeded, _) = try Self.swarm(directory, size: size)
+        defer { tracker.stop() }
+        let seeder = try TorrentSwarm.aria2Seeder(of: torrent, in: seeded)
+        let got = directory.appendingPathComponent("got")
+        let file = got.appendingPathComponent("data.bin")
+        let arguments = ["get", "-d", got.path] + Self.loopback + [torrent.path]
+        // Whole, it seeds (ratio 1.0) with no one to seed to; stopped as a user stops it.
+        let (first, errors) = try HaulProcess.start(arguments, in: directory)
+        let deadline = Date().addingTimeInterval(30)
+        while !HaulProcess.isWhole(file, size: size), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        seeder.stop()
+        kill(first.processIdentifier, SIGINT)
+        first.waitUntilExit()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(first.terminationStatus == 7, "\(said)")
+        // The next run finds it whole and seeds to the one leecher there is (haul is the only
+        // seeder now), then ends at ratio 1.0.
+        let (second, secondErrors) = try HaulProcess.start(arguments, in: directory)
+        let leecher = try TorrentSwarm.aria2Leecher(of: torrent, into: directory.appendingPathComponent("aria2"))
+        #expect(leecher.wait() == 0)
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("aria2/data.bin"), size: size))
+        let secondSaid = String(decoding: secondErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 0, "\(secondSaid)")
+        #expect(secondSaid.contains("from 4.0 MiB already here"), "\(secondSaid)")
+        #expect(secondSaid.contains("seeding until"), "\(secondSaid)")
+    }
+
     /// Bytes the file takes on disk (its holes aside).
     static func allocated(_ file: URL) -> Int {
         var status = stat()
