@@ -20,6 +20,7 @@ struct QueueOptions {
     var http = HTTPOptions()
     var hooks = HookArguments()
     var metalink = MetalinkArguments()
+    var torrents = TorrentArguments()
 
     /// The options by task, as help lists them: each topic's own, then its download options.
     static let groups: [OptionGroup<QueueOptions>] = [
@@ -33,7 +34,7 @@ struct QueueOptions {
         group(.sftp),
         OptionGroup("Hooks", HookArguments.options).lifted(\.hooks),
         group(.metalink, MetalinkArguments.options, \.metalink),
-        group(.bittorrent),
+        group(.bittorrent, TorrentArguments.options, \.torrents),
     ]
 
     /// The help section `topic`: its download options alone.
@@ -57,7 +58,7 @@ struct QueueOptions {
 
     func validate() throws {
         try hooks.validate()
-        let single = urls.count == 1 && basic.inputFile == nil && metalink.files.isEmpty
+        let single = urls.count == 1 && basic.inputFile == nil && metalink.files.isEmpty && torrents.files.isEmpty
         if basic.out != nil, !single {
             throw UsageError("-o/--out names one file, so it takes exactly one URL and no -i")
         }
@@ -83,6 +84,7 @@ struct QueueOptions {
         where !Metalink.isLocalMetalink(text) && QueueOptions.localTorrent(text) == nil {
             if let problem = QueueEntry.uriProblem(text) { throw UsageError(problem) }
         }
+        _ = try torrents.paths()
         guard basic.maxDownloadResult >= 0 else { throw UsageError("--max-download-result must be 0 or more") }
         if http.askPassword, download.httpUser == nil {
             throw UsageError("--ask-password asks for the password of --http-user: give --http-user too")
@@ -188,7 +190,7 @@ struct QueueOptions {
     /// single entry). Any other is read first, so a missing one is an error before the screen.
     var queueFileReadBehind: String? {
         guard let path = basic.inputFile, path != "-", RemoteQueueFile.url(in: path) == nil, urls.isEmpty,
-            metalink.files.isEmpty,
+            metalink.files.isEmpty, torrents.files.isEmpty,
             basic.out == nil, files.checksum == nil, connections.mirrors.isEmpty
         else { return nil }
         var status = stat()
@@ -196,9 +198,10 @@ struct QueueOptions {
         return path
     }
 
-    /// Whether the command line names anything to download (URLs, a queue file, Metalinks).
+    /// Whether the command line names anything to download (URLs, a queue file, Metalinks,
+    /// .torrent files).
     var namesDownloads: Bool {
-        !urls.isEmpty || basic.inputFile != nil || !metalink.files.isEmpty
+        !urls.isEmpty || basic.inputFile != nil || !metalink.files.isEmpty || !torrents.files.isEmpty
     }
 
 }

@@ -109,13 +109,12 @@ struct RunStartup {
         }
     }
 
-    /// The downloads the URLs, the queue file and the Metalinks ask for; a queue file's or a
+    /// The downloads the URLs, the queue file, the Metalinks and the .torrent files ask for; a queue file's or a
     /// Metalink's problems and summary go to `report`. Returns the entries and how many lines
     /// were rejected.
     func entries(report: (String) -> Void) throws -> (entries: [QueueEntry], rejected: Int) {
-        var entries = (options.urls.map { QueueOptions.localTorrent($0) ?? $0 } + options.metalink.files).map {
-            QueueEntry(uris: [$0])
-        }
+        let named = options.urls.map { QueueOptions.localTorrent($0) ?? $0 } + options.metalink.files
+        var entries = (named + (try options.torrents.paths())).map { QueueEntry(uris: [$0]) }
         var rejected = 0
         if let inputFile = options.basic.inputFile {
             let result: InputFile.ReadResult

@@ -9,7 +9,7 @@ import HaulText
 public enum TorrentLink: Sendable, Equatable {
     /// `magnet:?xt=urn:btih:…`: the metadata comes from peers.
     case magnet(String)
-    /// A `.torrent` file's absolute path.
+    /// A .torrent file's absolute path (its name may end otherwise, given with `-T`).
     case metainfoFile(String)
 
     /// The torrent `uri` names, or nil for any other URI. Looks at a byte or two of an ordinary
@@ -22,7 +22,9 @@ public enum TorrentLink: Sendable, Equatable {
             guard uri.utf8.count > 7, ASCIIText.equals(uri.utf8.prefix(7), ignoringCase: "magnet:") else { return nil }
             self = .magnet(uri)
         case UInt8(ascii: "/"):
-            guard TorrentLink.namesMetainfo(uri) else { return nil }
+            // A path on this machine is a .torrent (by its name, or `-T`'s, whatever its name),
+            // or a Metalink: nothing else reaches a queue without a scheme.
+            guard !Metalink.isMetalinkName(uri) else { return nil }
             self = .metainfoFile(uri)
         default:
             return nil

@@ -66,7 +66,7 @@ public enum DownloadOptionTable {
                 aria2: "IGR", help: "Seconds between attempts (default: exponential backoff from 1 s)."),
             .single(
                 "timeout", \Values.timeout, .integer(1...600), builtIn: BuiltInOptions.timeout, topic: .connections,
-                short: "T", valueName: "seconds", aria2: "IGR", help: "Seconds to wait for a connection or for data."),
+                short: "t", valueName: "seconds", aria2: "IGR", help: "Seconds to wait for a connection or for data."),
             .single(
                 "connect-timeout", \Values.connectTimeout, .integer(1...600), topic: .connections, valueName: "seconds",
                 aria2: "IGR", help: "Seconds to wait for a connection to be made (default: --timeout)."),

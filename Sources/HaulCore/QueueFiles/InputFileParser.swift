@@ -67,6 +67,16 @@ struct InputFileParser {
                 } else {
                     uris.append(field)
                 }
+            } else if fields.count == 1, TorrentLink.namesMetainfo(field), !field.contains("://") {
+                // A .torrent on this machine (as aria2 reads one), from the current directory:
+                // only the user's own files.
+                if origin == .remoteList {
+                    problems.append("a queue file loaded by URL may not name a file on this machine ('\(field)')")
+                } else if let path = TorrentLink.localMetainfo(field, in: FileManager.default.currentDirectoryPath) {
+                    uris.append(path)
+                } else {
+                    problems.append("'\(TextSanitizer.visible(field))' names no .torrent file here")
+                }
             } else if let problem = QueueEntry.uriProblem(field) {
                 problems.append(problem)
             } else {

@@ -299,4 +299,19 @@ struct InputFileTests {
         let result = try read(text)
         #expect(result.entries.count == 100_000 && result.problems.isEmpty)
     }
+
+    @Test("a .torrent on this machine is a line of the user's own queue file, not of a list loaded by URL")
+    func localTorrents() throws {
+        let directory = try ScratchDirectory.make("queue-torrents")
+        let torrent = directory.appendingPathComponent("album.torrent")
+        try Data("d4:infod4:name1:aee".utf8).write(to: torrent)
+        let text = "\(torrent.path)\n  select-file=2\n\(directory.path)/missing.torrent\n"
+        let own = try read(text)
+        #expect(own.entries.map(\.uris) == [[torrent.path]])
+        #expect(own.entries.first?.options.selectFile?.description == "2")
+        #expect(own.problems.map(\.message).contains { $0.contains("missing.torrent' names no .torrent file here") })
+        let remote = try InputFile.read(Array(text.utf8), name: "list", origin: .remoteList)
+        #expect(remote.entries.isEmpty)
+        #expect(remote.problems.first?.message.contains("may not name a file on this machine") == true)
+    }
 }

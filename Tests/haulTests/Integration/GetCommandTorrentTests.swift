@@ -53,6 +53,32 @@ struct GetCommandTorrentTests {
         #expect(HaulProcess.isWhole(got.appendingPathComponent("data.bin"), size: 8 << 20))
     }
 
+    @Test("-T names a .torrent as aria2c's does, and a queue file names one by its path from here")
+    func torrentFileAndQueueFile() async throws {
+        let directory = try HaulProcess.scratch()
+        defer { HaulProcess.cleanUp(directory) }
+        let (torrent, tracker, seeded, _) = try Self.swarm(directory, size: 2 << 20)
+        defer { tracker.stop() }
+        let seeder = try TorrentSwarm.aria2Seeder(of: torrent, in: seeded)
+        defer { seeder.stop() }
+        // Any name does for -T.
+        let renamed = directory.appendingPathComponent("release.meta")
+        try FileManager.default.copyItem(at: torrent, to: renamed)
+        let byFlag = try await HaulProcess.run(
+            ["get", "--seed-time=0", "-d", "flag"] + Self.loopback + ["-T", "release.meta"], in: directory)
+        #expect(byFlag.status == 0, "\(byFlag.stderr)")
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("flag/data.bin"), size: 2 << 20))
+        try Data("data.torrent\n  dir=listed\n".utf8).write(to: directory.appendingPathComponent("queue.txt"))
+        let byList = try await HaulProcess.run(
+            ["get", "--seed-time=0", "-i", "queue.txt"] + Self.loopback, in: directory)
+        #expect(byList.status == 0, "\(byList.stderr)")
+        #expect(HaulProcess.isWhole(directory.appendingPathComponent("listed/data.bin"), size: 2 << 20))
+        let missing = try await HaulProcess.run(["get", "-T", "nothing.torrent"], in: directory)
+        #expect(missing.status != 0)
+        #expect(
+            missing.stderr.contains("-T/--torrent-file 'nothing.torrent' is not a readable file"), "\(missing.stderr)")
+    }
+
     @Test("aria2c downloads whole a torrent haul seeds; haul stops seeding at ratio 1.0 and exits 0")
     func aria2FromHaul() async throws {
         let directory = try HaulProcess.scratch()
