@@ -1,8 +1,9 @@
 // MARK: - DownloadHooks
 
-/// Commands run when a download starts, completes or fails (aria2's `--on-download-start`,
-/// `--on-download-complete`, `--on-download-error`), each given aria2's three arguments: the gid,
-/// the number of files (1), and the file's path.
+/// Commands run when a download starts, completes or fails, or a torrent starts seeding (aria2's
+/// `--on-download-start`, `--on-download-complete`, `--on-download-error`,
+/// `--on-bt-download-complete`), each given aria2's three arguments: the gid, the number of
+/// files (1), and the file's path (a torrent's folder, or its one file).
 ///
 /// A command is split into words as a shell splits them (quotes and backslashes) and run
 /// without a shell; to have one, ask for it: `sh -c 'notify-send "$3"' hook`. Hooks are set only
@@ -14,6 +15,8 @@ public struct DownloadHooks: Sendable, Equatable {
         case start = "on-download-start"
         case complete = "on-download-complete"
         case error = "on-download-error"
+        /// A torrent has every wanted piece and seeds from now on.
+        case btComplete = "on-bt-download-complete"
     }
 
     /// One run of a hook: which, for which download, and its program and arguments.

@@ -3,11 +3,13 @@ import HaulCore
 
 // MARK: - HookArguments
 
-/// Commands run as downloads start, complete or fail, named as aria2c names them.
+/// Commands run as downloads start, complete or fail, or a torrent starts seeding, named as aria2c
+/// names them.
 struct HookArguments {
     var start: String?
     var complete: String?
     var error: String?
+    var btComplete: String?
     var timeLimit: Double = 60
 
     static let options: [OptionSpec<HookArguments>] = [
@@ -22,13 +24,17 @@ struct HookArguments {
         .value("on-download-error", "command", help: "Run this when a download fails (arguments as above).") {
             $0.error = $1
         },
+        .value(
+            "on-bt-download-complete", "command",
+            help: "Run this when a torrent has every wanted file and starts seeding (arguments as above)."
+        ) { $0.btComplete = $1 },
         .value("hook-time-limit", "seconds", help: "Seconds a hook may run before it is stopped (default 60).") {
             $0.timeLimit = try OptionValue.double($1)
         },
     ]
 
     /// Whether any hook is given.
-    var givesAny: Bool { start != nil || complete != nil || error != nil }
+    var givesAny: Bool { start != nil || complete != nil || error != nil || btComplete != nil }
 
     func validate() throws {
         _ = try hooks()
@@ -42,7 +48,10 @@ struct HookArguments {
         }
         var hooks = DownloadHooks(
             timeLimit: timeLimit, directory: directory, workingDirectory: FileManager.default.currentDirectoryPath)
-        for case let (moment, text?) in [(DownloadHooks.Moment.start, start), (.complete, complete), (.error, error)] {
+        let given: [(DownloadHooks.Moment, String?)] = [
+            (.start, start), (.complete, complete), (.error, error), (.btComplete, btComplete),
+        ]
+        for case let (moment, text?) in given {
             do {
                 try hooks.set(moment, text)
             } catch {

@@ -55,6 +55,22 @@ struct HookPlanTests {
         #expect(none.invocations(for: .stateChanged(Self.download(.complete), from: .active)).isEmpty)
     }
 
+    @Test("a torrent that starts seeding calls on-bt-download-complete with its folder, as last named")
+    func seeding() throws {
+        var hooks = try Self.hooks()
+        try hooks.set(.btComplete, "/bin/seeding")
+        var plan = HookPlan(hooks: hooks)
+        var torrent = Self.download(.active)
+        torrent.destination = nil
+        _ = plan.invocations(for: .stateChanged(torrent, from: .queued))
+        torrent.destination = "/data/album"
+        #expect(plan.invocations(for: .updated(torrent)).isEmpty)
+        let seeding = plan.invocations(for: .activity(id: torrent.id, .seedingStarted))
+        #expect(seeding.map(\.arguments) == [["/bin/seeding", "0123456789abcdef", "1", "/data/album"]])
+        // Not for a download the plan did not see start.
+        #expect(plan.invocations(for: .activity(id: "00000000000000ff", .seedingStarted)).isEmpty)
+    }
+
     @Test("before the name is known, the path is where -d and out or the URI put it, made absolute")
     func path() {
         let hooks = DownloadHooks(directory: "out", workingDirectory: "/home/me")

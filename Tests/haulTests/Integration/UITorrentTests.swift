@@ -20,7 +20,7 @@ struct UITorrentTests {
         let tmux = try TmuxSession.haul(
             [
                 "-d", "dl", "--enable-dht=false", "--interface=127.0.0.1", "--listen-port=0",
-                "--max-overall-download-limit=300K",
+                "--max-overall-download-limit=600K",
             ], in: directory)
         #expect(await tmux.wait { $0.contains("the queue is empty") }.held)
         try tmux.send("i")

@@ -13,50 +13,29 @@ a secret, serves it as aria2c does). Its RPC settings go into localStorage (Aria
 - New, the URL typed, on the Options tab max-download-limit 1M and file-allocation none (an
   option haul does not implement, which aria2 accepts), Download Now: NEW_NAME appears in a list.
 """
-import base64
 import json
-import os
 import sys
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
+from ariang_browser import open_page, start, wait_for, warnings
+import ariang_browser
+
 ariang, port, secret, paused_gid, paused, failed, new_url, new_name = sys.argv[1:9]
 
-page = "file://" + os.path.abspath(ariang) + "/index.html"
-
-options = Options()
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"]:
-    options.add_argument(argument)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver, page = start(ariang, port, secret)
 seen = {}
 
 
 def body():
-    return driver.find_element(By.TAG_NAME, "body").text
-
-
-def wait_for(condition, seconds=15):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            if condition():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.2)
-    return False
+    return ariang_browser.body(driver)
 
 
 def open_list(name):
-    driver.get(page + "#!/" + name)
-    driver.refresh()
+    open_page(driver, page, name)
 
 
 def option_field(name):
@@ -93,21 +72,12 @@ def shown_option(name):
 
 
 def open_task_settings(gid):
-    driver.get(page + "#!/task/detail/" + gid)
-    driver.refresh()
+    open_list("task/detail/" + gid)
     wait_for(lambda: driver.find_element(By.CSS_SELECTOR, "[ng-click=\"changeTab('settings')\"]").is_displayed())
     driver.find_element(By.CSS_SELECTOR, "[ng-click=\"changeTab('settings')\"]").click()
 
 
 try:
-    driver.get(page)
-    stored = json.loads(driver.execute_script("return localStorage.getItem('AriaNg.Options');") or "{}")
-    stored.update({
-        "rpcHost": "127.0.0.1", "rpcPort": port, "rpcInterface": "jsonrpc", "protocol": "ws",
-        "secret": base64.b64encode(secret.encode()).decode(),
-    })
-    driver.execute_script("localStorage.setItem('AriaNg.Options', arguments[0]);", json.dumps(stored))
-
     open_list("settings/aria2/basic")
     seen["connected"] = wait_for(lambda: "Connected" in body())
     set_option("max-concurrent-downloads", "3")
@@ -161,7 +131,7 @@ try:
     seen["new_download_listed"] = wait_for(lambda: new_name in body())
     seen["error_dialog"] = "Cannot connect to aria2" in body()
     # AriaNg's own warnings, for a step that did not go through.
-    seen["warnings"] = [e["message"][:300] for e in driver.get_log("browser") if "AriaNg Warn" in e["message"]]
+    seen["warnings"] = warnings(driver)
 finally:
     driver.quit()
 print(json.dumps(seen))

@@ -13,21 +13,18 @@ looked at. Then:
 - the limit lifted and the torrent started: it completes with the second file only, and its
   Overview shows what a torrent's does (its hash, its seeders).
 """
-import base64
 import json
 import os
 import sys
-import time
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+
+from ariang_browser import open_page, start, wait_for, warnings
+import ariang_browser
 
 ariang, port, secret, torrent_file, magnet, seeder_port = sys.argv[1:7]
 
-page = "file://" + os.path.abspath(ariang) + "/index.html"
 opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
@@ -37,33 +34,12 @@ def rpc(method, *params):
     return json.loads(opener.open(request, timeout=10).read())["result"]
 
 
-options = Options()
-options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"]:
-    options.add_argument(argument)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver, page = start(ariang, port, secret)
 seen = {}
 
 
 def body():
-    return driver.find_element(By.TAG_NAME, "body").text
-
-
-def wait_for(condition, seconds=20):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            if condition():
-                return True
-        except Exception:
-            pass
-        time.sleep(0.2)
-    return False
-
-
-def open_page(name):
-    driver.get(page + "#!/" + name)
-    driver.refresh()
+    return ariang_browser.body(driver)
 
 
 def click(selector):
@@ -77,20 +53,12 @@ def button(text):
 
 
 def open_tab(gid, tab):
-    open_page("task/detail/" + gid)
+    open_page(driver, page, "task/detail/" + gid)
     click("[ng-click=\"changeTab('%s')\"]" % tab)
 
 
 try:
-    driver.get(page)
-    stored = json.loads(driver.execute_script("return localStorage.getItem('AriaNg.Options');") or "{}")
-    stored.update({
-        "rpcHost": "127.0.0.1", "rpcPort": port, "rpcInterface": "jsonrpc", "protocol": "ws",
-        "secret": base64.b64encode(secret.encode()).decode(),
-    })
-    driver.execute_script("localStorage.setItem('AriaNg.Options', arguments[0]);", json.dumps(stored))
-
-    open_page("new")
+    open_page(driver, page, "new")
     seen["connected"] = wait_for(lambda: "Connected" in body())
     wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "textarea[ng-model='context.urls']"))
     driver.find_element(By.CSS_SELECTOR, "textarea[ng-model='context.urls']").send_keys(magnet)
@@ -98,13 +66,13 @@ try:
     # Its data, once its metadata came (aria2c fetches the metadata as a download of its own).
     def fetching():
         return [d["gid"] for d in rpc("aria2.tellActive", ["gid", "totalLength"]) if int(d["totalLength"]) > 100000]
-    seen["magnet_listed"] = wait_for(lambda: len(fetching()) == 1)
+    seen["magnet_listed"] = wait_for(lambda: len(fetching()) == 1, seconds=20)
     magnet_gid = fetching()[0]
     open_tab(magnet_gid, "btpeers")
-    seen["peers_shown"] = wait_for(lambda: "127.0.0.1:" + seeder_port in body())
+    seen["peers_shown"] = wait_for(lambda: "127.0.0.1:" + seeder_port in body(), seconds=20)
 
     # Open Torrent File: AriaNg reads the file its hidden input is given.
-    open_page("new")
+    open_page(driver, page, "new")
     wait_for(lambda: "Connected" in body())
     driver.execute_script("angular.element(document.querySelector('[ng-click=\"openTorrent()\"]')).scope().openTorrent()")
     holder = driver.find_element(By.ID, "file-holder")
@@ -133,7 +101,7 @@ try:
     seen["overview_hash"] = wait_for(lambda: status["infoHash"] in body())
     seen["error_dialog"] = "Cannot connect to aria2" in body()
     # AriaNg's own warnings, for a step that did not go through.
-    seen["warnings"] = [e["message"][:300] for e in driver.get_log("browser") if "AriaNg Warn" in e["message"]]
+    seen["warnings"] = warnings(driver)
 finally:
     driver.quit()
 print(json.dumps(seen))
