@@ -46,6 +46,10 @@ lt::settings_pack settings_pack(haul_ts_settings const &settings) {
     pack.set_int(lt::settings_pack::active_downloads, -1);
     pack.set_int(lt::settings_pack::active_seeds, -1);
     pack.set_int(lt::settings_pack::active_limit, -1);
+    // A peer connected to before is tried again 10 s after (times one more than its failures),
+    // not libtorrent's 60: a seeding torrent given more files to fetch, or any swarm of a few
+    // peers, otherwise waited a minute for the seeder it had just left (seen: 54 s).
+    pack.set_int(lt::settings_pack::min_reconnect_time, 10);
     // A session's end (haul's exit) waits this long at most for trackers to hear "stopped".
     pack.set_int(lt::settings_pack::stop_tracker_timeout, 1);
     return pack;
