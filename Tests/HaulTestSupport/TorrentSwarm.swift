@@ -148,14 +148,21 @@ public final class LibtorrentSeeder: Sendable {
         process.arguments = [script, torrent.path, directory.path, String(port)]
         input = Pipe()
         let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = errors
         try process.run()
         let said = String(decoding: output.fileHandleForReading.availableLine(), as: UTF8.self)
         guard said == "seeding" else {
             process.terminate()
-            throw SpawnedProcess.SpawnError(description: "the libtorrent seeder said '\(said)' (files not whole?)")
+            process.waitUntilExit()
+            // What Python or libtorrent said on the way out (a traceback, a crash's line).
+            let why = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw SpawnedProcess.SpawnError(
+                description:
+                    "the libtorrent seeder said '\(said)' (files not whole?), exit \(process.terminationStatus) "
+                    + "(\(process.terminationReason == .uncaughtSignal ? "signal" : "status")): \(why.suffix(2000))")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HaulTestSupport
+import Synchronization
 import Testing
 
 @testable import HaulNet
@@ -52,17 +53,29 @@ struct EndingTests {
     @Test("nothing arrives after cancel, wherever it happens", arguments: [0, 1, 2])
     func nothingAfterCancel(moment: Int) async throws {
         let queue = TestQueue()
+        let cancelled = Mutex(false)
         let delegate = RecordingDelegate(
             onQueue: queue.isCurrent,
             onEvent: { connection, event in
                 switch (moment, event) {
-                case (1, .response), (2, .data): connection.cancel()
+                case (1, .response), (2, .data):
+                    connection.cancel()
+                    cancelled.withLock { $0 = true }
                 default: break
                 }
             })
         let connection = Connection(request: try request("/huge/100000000"), delegate: delegate, queue: queue.queue)
         connection.start()
-        if moment == 0 { connection.cancel() }
+        if moment == 0 {
+            connection.cancel()
+            cancelled.withLock { $0 = true }
+        }
+        // The moment comes when the server's bytes do: on a loaded machine, after a first
+        // barrier could pass.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !cancelled.withLock({ $0 }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         try await barrier(queue: queue.queue)
         let before = delegate.events
         try await barrier(queue: queue.queue)
