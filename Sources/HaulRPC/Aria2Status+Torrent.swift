@@ -36,7 +36,7 @@ extension Aria2Status {
                 bittorrent["mode"] = detail.isMultiFile ? "multi" : "single"
                 bittorrent["info"] = ["name": .string(TextSanitizer.visible(name))]
             }
-            if !detail.pieces.isEmpty { fields["bitfield"] = .string(hex(detail.pieces)) }
+            if !detail.pieces.isEmpty { fields["bitfield"] = .string(HexDigits.lowercase(detail.pieces)) }
             if !detail.files.isEmpty { fields["files"] = .array(files(of: download, in: detail)) }
         }
         fields["bittorrent"] = .object(bittorrent)
@@ -67,7 +67,7 @@ extension Aria2Status {
                 "peerId": .string(percentEncoded(peer.peerID)),
                 "ip": .string(TextSanitizer.visible(peer.ip)),
                 "port": .number(peer.port),
-                "bitfield": .string(hex(peer.bitfield)),
+                "bitfield": .string(HexDigits.lowercase(peer.bitfield)),
                 "amChoking": peer.amChoking ? "true" : "false",
                 "peerChoking": peer.peerChoking ? "true" : "false",
                 "downloadSpeed": .number(peer.downloadRate),
@@ -75,12 +75,6 @@ extension Aria2Status {
                 "seeder": peer.isSeed ? "true" : "false",
             ]
         }
-    }
-
-    /// `bytes` as lowercase hex digits.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
     }
 
     /// `bytes` percent-encoded but for letters and digits, as aria2 gives a peer id.
@@ -141,7 +135,7 @@ extension Aria2Status {
             guard let peer = peer.object, let ip = peer["ip"]?.string else { return nil }
             return TorrentPeer(
                 ip: ip, port: peer["port"]?.integer ?? 0,
-                peerID: percentDecoded(peer["peerId"]?.string ?? ""),
+                peerID: peer["peerId"]?.string.flatMap { HexDigits.percentDecoded($0[...]) } ?? [],
                 bitfield: bytes(ofHex: peer["bitfield"]?.string ?? ""),
                 downloadRate: peer["downloadSpeed"]?.integer ?? 0, uploadRate: peer["uploadSpeed"]?.integer ?? 0,
                 isSeed: peer["seeder"]?.string == "true", amChoking: peer["amChoking"]?.string != "false",
@@ -150,33 +144,13 @@ extension Aria2Status {
         return detail
     }
 
-    /// The bytes percent-encoded `text` holds (`percentEncoded` undone); a `%` without two hex
-    /// digits is kept as it is.
-    static func percentDecoded(_ text: String) -> [UInt8] {
-        let characters = Array(text.utf8)
-        var bytes: [UInt8] = []
-        var index = 0
-        while index < characters.count {
-            if characters[index] == UInt8(ascii: "%"), index + 2 < characters.count,
-                let byte = UInt8(String(decoding: characters[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
-            {
-                bytes.append(byte)
-                index += 3
-            } else {
-                bytes.append(characters[index])
-                index += 1
-            }
-        }
-        return bytes
-    }
-
     /// The bytes `text`'s hex digits spell (two a byte); a digit that is not one ends them.
     static func bytes(ofHex text: String) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count / 2)
         var high: UInt8?
         for character in text.utf8 {
-            guard let value = UInt8(String(UnicodeScalar(character)), radix: 16) else { break }
+            guard let value = HexDigits.value(of: character) else { break }
             if let first = high {
                 bytes.append(first << 4 | value)
                 high = nil

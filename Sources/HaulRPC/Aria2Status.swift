@@ -80,7 +80,7 @@ package enum Aria2Status {
                 piece += 1
             }
         }
-        return hex(bits)
+        return HexDigits.lowercase(bits)
     }
 
     /// The download's one file: its path (where it is, else where it is expected), its length

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import HaulText
 
 // MARK: - Checksum
 
@@ -86,7 +87,6 @@ public enum Checksum {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &output, &length)
-        let hexDigits = Array("0123456789abcdef")
-        return String(output.prefix(Int(length)).flatMap { [hexDigits[Int($0 >> 4)], hexDigits[Int($0 & 0xF)]] })
+        return HexDigits.lowercase(output.prefix(Int(length)))
     }
 }

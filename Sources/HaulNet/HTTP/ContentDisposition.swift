@@ -1,4 +1,5 @@
 import Foundation
+import HaulText
 
 // MARK: - ContentDisposition
 
@@ -54,7 +55,7 @@ public enum ContentDisposition {
         let parts = value.split(separator: "'", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
         let charset = parts[0].lowercased()
-        guard let bytes = percentDecodedBytes(parts[2]) else { return nil }
+        guard let bytes = HexDigits.percentDecoded(parts[2]) else { return nil }
         switch charset {
         case "utf-8": return String(validating: bytes, as: UTF8.self)
         case "iso-8859-1": return String(bytes.map { Character(Unicode.Scalar($0)) })
@@ -62,32 +63,7 @@ public enum ContentDisposition {
         }
     }
 
-    static func percentDecodedBytes(_ text: Substring) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                    return nil
-                }
-                bytes.append(high << 4 | low)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return bytes
-    }
-
     // MARK: - Lexing
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 
     private static func skipSpaces(_ characters: inout ArraySlice<Character>) {
         characters = characters.drop { $0 == " " || $0 == "\t" }
