@@ -71,7 +71,8 @@ extension DetailView {
         var lines: [Line] = []
         for index in first..<min(first + filesShown, files.count) {
             let file = files[index]
-            let percent = file.size > 0 ? Int(Double(file.done) / Double(file.size) * 100) : 100
+            // A daemon's numbers are another program's: held at Int's bounds, never trapped on.
+            let percent = file.size > 0 ? Int(saturating: Double(file.done) / Double(file.size) * 100) : 100
             let mark = index == cursor ? "▸" : " "
             let tick = file.priority > 0 ? "[x]" : "[ ]"
             lines.append(
@@ -89,10 +90,13 @@ extension DetailView {
     }
 
     /// One cell per slice of the torrent's pieces: █ all had, ▌ some, · none.
-    static func drawPieceMap(_ pieces: [UInt8], count: Int, y: Int, grid: inout CellGrid) {
+    static func drawPieceMap(_ pieces: [UInt8], count claimed: Int, y: Int, grid: inout CellGrid) {
         grid.put("pieces", x: 1, y: y, role: .detailLabel)
         let x = labelWidth + 1
         let width = grid.width - x - 1
+        // No more pieces than the bitfield has bits: a daemon's count is another program's, and
+        // each piece is looked at once a frame.
+        let count = min(claimed, pieces.count * 8)
         guard width > 0, count > 0 else { return }
         let had = { (piece: Int) -> Bool in
             piece / 8 < pieces.count && pieces[piece / 8] & (0x80 >> UInt8(piece % 8)) != 0

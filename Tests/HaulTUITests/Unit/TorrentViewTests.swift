@@ -137,4 +137,19 @@ struct TorrentViewTests {
         #expect(state.selected == seeding.id)
         #expect(state.reduce(.keys([.character("S")])) == [.changeLiveOptions(seeding.id, stop)])
     }
+
+    @Test("a daemon's extreme numbers are drawn, not trapped on: a file done past its size, pieces past its bits")
+    func extremeNumbers() {
+        var (state, album, _) = Self.state()
+        _ = state.reduce(.keys([.down, .down, .down, .enter]))
+        _ = state.reduce(
+            .queue(.activity(id: album.id, .torrent(TorrentActivity(infoHash: Self.hash, pieceCount: Int.max)))))
+        var detail = TorrentDetail()
+        detail.files = [TorrentFile(path: "album/a.bin", size: 1, done: Int64.max)]
+        detail.pieces = [0xFF]
+        _ = state.reduce(.torrentDetail(album.id, detail))
+        let screen = ScreenRenderer.render(state)
+        #expect(screen.text.contains("album/a.bin"))
+        #expect(screen.text.contains("pieces"))
+    }
 }
